@@ -1,0 +1,62 @@
+import type { Diagnostic } from '../diagnostics';
+
+export type OutputFormat = 'text' | 'json' | 'github';
+
+/** Source lines by file, for excerpts under diagnostics. */
+export type SourceLines = (file: string) => readonly string[] | undefined;
+
+/** `file:line:col severity CODE message`, then the source line and a caret, then the hint. */
+export function formatText(diagnostics: readonly Diagnostic[], lines: SourceLines, color = false): string {
+  const c = (code: string, s: string): string => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const out: string[] = [];
+  for (const d of diagnostics) {
+    const loc = d.location ? `${d.location.file}:${d.location.line}:${d.location.col} ` : '';
+    const sev = d.severity === 'error' ? c('31;1', 'error') : c('33;1', 'warning');
+    out.push(`${loc}${sev} ${d.code} ${d.message}`);
+    if (d.location) {
+      const src = lines(d.location.file)?.[d.location.line - 1];
+      if (src !== undefined) {
+        const gutter = String(d.location.line).padStart(4);
+        out.push(`${gutter} | ${src}`);
+        const sameLine = d.location.endLine === undefined || d.location.endLine === d.location.line;
+        const width = sameLine && d.location.endCol !== undefined ? Math.max(1, d.location.endCol - d.location.col) : 1;
+        out.push(`${' '.repeat(gutter.length)} | ${' '.repeat(Math.max(0, d.location.col - 1))}${c('32', '^'.repeat(Math.min(width, 80)))}`);
+      }
+    }
+    for (const r of d.related ?? []) out.push(`  note: ${r.message} at ${r.location.file}:${r.location.line}:${r.location.col}`);
+    if (d.hint) out.push(`  hint: ${d.hint}`);
+  }
+  return out.join('\n');
+}
+
+export function formatJson(diagnostics: readonly Diagnostic[]): string {
+  return JSON.stringify({ diagnostics }, null, 2);
+}
+
+function escapeGithub(s: string, property = false): string {
+  let r = s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  if (property) r = r.replace(/:/g, '%3A').replace(/,/g, '%2C');
+  return r;
+}
+
+/** GitHub Actions workflow commands: annotations on the pull request diff. */
+export function formatGithub(diagnostics: readonly Diagnostic[]): string {
+  return diagnostics
+    .map((d) => {
+      const props: string[] = [];
+      if (d.location) {
+        props.push(`file=${escapeGithub(d.location.file, true)}`, `line=${d.location.line}`, `col=${d.location.col}`);
+        if (d.location.endLine !== undefined) props.push(`endLine=${d.location.endLine}`);
+      }
+      props.push(`title=${escapeGithub(d.code, true)}`);
+      const msg = d.hint ? `${d.message}\n${d.hint}` : d.message;
+      return `::${d.severity === 'error' ? 'error' : 'warning'} ${props.join(',')}::${escapeGithub(msg)}`;
+    })
+    .join('\n');
+}
+
+export function summary(diagnostics: readonly Diagnostic[]): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  return `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,168 @@
+/**
+ * One diagnostic type for the whole pipeline. Codes are a closed union so that
+ * tests, docs and `--format json` consumers can rely on them staying stable.
+ */
+export const DIAGNOSTIC_CODES = {
+  // IT1xxx: reading and parsing files
+  IT1001: 'file cannot be read',
+  IT1002: 'YAML syntax error',
+  IT1003: 'duplicate key in a mapping',
+  IT1004: 'document is not a mapping',
+  IT1005: 'file holds no document',
+  IT1006: 'file is not text',
+  IT1007: 'YAML alias expansion too large',
+  IT1008: 'no catalog files found',
+  IT1009: 'generator file is invalid',
+  // IT12xx: catalog schema
+  IT1201: 'unknown document kind',
+  IT1202: 'unknown key',
+  IT1203: 'invalid value',
+  IT1204: 'required key missing',
+  IT1205: 'invalid quantity',
+  IT1206: 'invalid name',
+  // IT2xxx: resolution
+  IT2001: 'unknown base preference',
+  IT2002: 'unknown fragment',
+  IT2003: 'inheritance cycle',
+  IT2004: 'conflicting values from sources at the same level',
+  IT2005: 'size not offered',
+  IT2006: 'duplicate object name',
+  IT2007: 'duplicate declaration',
+  IT2008: 'catalog declaration missing or repeated',
+  IT2009: 'template error in free text',
+  IT2010: 'unknown size ladder',
+  IT2011: 'name pattern invalid',
+  // IT3xxx: rendered manifests against the KubeVirt API model
+  IT3001: 'manifest does not match the KubeVirt API',
+  // IT4xxx: what KubeVirt rejects or what makes a VM fail
+  IT4001: 'overcommitPercent out of range',
+  IT4002: 'overcommitPercent together with hugepages',
+  IT4003: 'unknown preferredCPUTopology',
+  IT4004: 'spreadOptions not supported',
+  IT4005: 'guest memory not a multiple of the hugepage size',
+  IT4006: 'NUMA passthrough without dedicated CPUs and hugepages',
+  IT4007: 'isolateEmulatorThread without dedicatedCPUPlacement',
+  IT4008: 'too many threads with dedicated CPUs',
+  IT4009: 'maxSockets below the sockets the topology needs',
+  IT4010: 'spreadOptions.ratio is 0',
+  IT4011: 'CD-ROM bus virtio',
+  IT4012: 'vCPU count is 0',
+  IT4013: 'memory hotplug constraint violated',
+  IT4014: 'invalid device preference',
+  IT4015: 'deprecated field or value',
+  IT4016: 'hugepage size not valid for the architecture',
+  // IT5xxx: catalog policy
+  IT5001: 'size ladder not monotonic',
+  IT5002: 'memory does not match the family ratio',
+  IT5003: 'display name reused',
+  IT5004: 'preference requirements met by no instance type',
+  IT5005: 'spread preference cannot pair with some sizes',
+  IT5006: 'name collides with a common-instancetypes name',
+  IT5007: 'vendor outside the KubeVirt metrics allow-list',
+  // IT6xxx: target KubeVirt version
+  IT6001: 'field newer than the target KubeVirt release',
+  IT6002: 'unknown target KubeVirt release',
+  // IT7xxx: release workflow
+  IT7001: 'output differs from what the catalogs generate',
+  // IT9xxx: internal
+  IT9001: 'internal error',
+  IT9002: 'output cannot be written',
+} as const;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+export type Severity = 'error' | 'warning';
+
+export interface SourceRange {
+  /** Path relative to the project root, POSIX separators. */
+  readonly file: string;
+  /** 1-based. */
+  readonly line: number;
+  readonly col: number;
+  readonly endLine?: number;
+  readonly endCol?: number;
+}
+
+export interface Diagnostic {
+  readonly code: DiagnosticCode;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly location?: SourceRange;
+  readonly hint?: string;
+  /** Other places involved (the second source of a conflict, the earlier declaration). */
+  readonly related?: readonly { readonly message: string; readonly location: SourceRange }[];
+}
+
+export function diag(
+  code: DiagnosticCode,
+  message: string,
+  location?: SourceRange,
+  extra: { hint?: string; severity?: Severity; related?: Diagnostic['related'] } = {},
+): Diagnostic {
+  return {
+    code,
+    severity: extra.severity ?? 'error',
+    message,
+    ...(location ? { location } : {}),
+    ...(extra.hint !== undefined ? { hint: extra.hint } : {}),
+    ...(extra.related && extra.related.length > 0 ? { related: extra.related } : {}),
+  };
+}
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
+}
+
+/** Stable order: by file, line, column, then code; diagnostics without a location last. */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort((a, b) => {
+    const la = a.location;
+    const lb = b.location;
+    if (la && !lb) return -1;
+    if (!la && lb) return 1;
+    if (la && lb) {
+      if (la.file !== lb.file) return la.file < lb.file ? -1 : 1;
+      if (la.line !== lb.line) return la.line - lb.line;
+      if (la.col !== lb.col) return la.col - lb.col;
+    }
+    if (a.code !== b.code) return a.code < b.code ? -1 : 1;
+    return a.message < b.message ? -1 : a.message > b.message ? 1 : 0;
+  });
+}
+
+/** Levenshtein-based suggestion for "did you mean ...". */
+export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestScore = Infinity;
+  const lw = word.toLowerCase();
+  for (const c of candidates) {
+    const d = editDistance(lw, c.toLowerCase());
+    if (d < bestScore) {
+      bestScore = d;
+      best = c;
+    }
+  }
+  if (best === undefined) return undefined;
+  const limit = Math.max(2, Math.floor(Math.max(word.length, best.length) / 3));
+  return bestScore <= limit ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  const prev = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    let diagPrev = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j]!;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diagPrev + cost);
+      diagPrev = tmp;
+    }
+  }
+  return prev[b.length]!;
+}
+
+export function didYouMean(word: string, candidates: Iterable<string>): string | undefined {
+  const c = closest(word, candidates);
+  return c !== undefined ? `did you mean \`${c}\`?` : undefined;
+}

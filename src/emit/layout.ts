@@ -1,0 +1,58 @@
+import { KIND_ORDER, type ManifestKindName, type RenderedObject } from '../render/manifests';
+import { serializeBody, serializeManifest, serializeStream, toYaml } from './serialize';
+
+export interface OutputFile {
+  /** Relative to the output directory, POSIX separators. */
+  readonly path: string;
+  readonly content: string;
+}
+
+export const KIND_DIRS: Readonly<Record<ManifestKindName, string>> = {
+  VirtualMachineClusterInstancetype: 'VirtualMachineClusterInstancetypes',
+  VirtualMachineInstancetype: 'VirtualMachineInstancetypes',
+  VirtualMachineClusterPreference: 'VirtualMachineClusterPreferences',
+  VirtualMachinePreference: 'VirtualMachinePreferences',
+};
+
+export function kustomization(resources: readonly string[], extra: Record<string, unknown> = {}): string {
+  return toYaml({
+    apiVersion: 'kustomize.config.k8s.io/v1beta1',
+    kind: 'Kustomization',
+    ...extra,
+    resources: [...resources].sort(),
+  });
+}
+
+/**
+ * The kustomize base: one directory per kind, each a kustomization of its own so a consumer can
+ * take cluster-scoped or namespaced objects alone (and a `namespace:` overlay on the namespaced
+ * ones never touches cluster-scoped kinds), plus a kustomization over the four.
+ */
+export function layoutBase(objects: readonly RenderedObject[], kinds: readonly ManifestKindName[] = KIND_ORDER): OutputFile[] {
+  const byKind = new Map<ManifestKindName, string[]>();
+  for (const k of kinds) byKind.set(k, []);
+  const bodies = new Map<object, string>();
+  for (const o of objects) {
+    const list = byKind.get(o.manifest.kind);
+    if (!list) continue;
+    // Cluster and namespaced twins share metadata and spec objects: serialize the body once.
+    let body = bodies.get(o.manifest.spec);
+    if (body === undefined) {
+      body = serializeBody(o.manifest);
+      bodies.set(o.manifest.spec, body);
+    }
+    list.push(serializeManifest(o.manifest, body));
+  }
+  const files: OutputFile[] = [];
+  const dirs: string[] = [];
+  for (const kind of kinds) {
+    const dir = KIND_DIRS[kind];
+    const docs = byKind.get(kind)!;
+    const file = `${kind.toLowerCase()}s.yaml`;
+    dirs.push(dir);
+    files.push({ path: `${dir}/kustomization.yaml`, content: kustomization(docs.length > 0 ? [file] : []) });
+    if (docs.length > 0) files.push({ path: `${dir}/${file}`, content: serializeStream(docs) });
+  }
+  files.push({ path: 'kustomization.yaml', content: kustomization(dirs) });
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}

@@ -1,0 +1,37 @@
+import { stringify } from 'yaml';
+import type { Manifest } from '../render/manifests';
+
+/** Fixed serializer options: part of the output format, changing them changes every file. */
+const YAML_OPTIONS = {
+  indent: 2,
+  indentSeq: true,
+  lineWidth: 0,
+  minContentWidth: 0,
+  blockQuote: 'literal',
+  defaultStringType: 'PLAIN',
+  defaultKeyType: 'PLAIN',
+  singleQuote: false,
+  aliasDuplicateObjects: false,
+} as const;
+
+export function toYaml(value: unknown): string {
+  return stringify(value, YAML_OPTIONS);
+}
+
+/**
+ * `apiVersion`, `kind`, `metadata` first, then `spec`; keys below are already sorted by the
+ * renderer. The body is serialized without apiVersion/kind so the cluster and namespaced twins of
+ * an object can share one serialization.
+ */
+export function serializeBody(manifest: Manifest): string {
+  return toYaml({ metadata: manifest.metadata, spec: manifest.spec });
+}
+
+export function serializeManifest(manifest: Manifest, body: string = serializeBody(manifest)): string {
+  return `apiVersion: ${manifest.apiVersion}\nkind: ${manifest.kind}\n${body}`;
+}
+
+/** Multi-document stream; every document starts with `---` (yamllint's document-start rule). */
+export function serializeStream(docs: readonly string[]): string {
+  return docs.map((d) => `---\n${d.endsWith('\n') ? d : `${d}\n`}`).join('');
+}

@@ -1,0 +1,74 @@
+import { mkdirSync, renameSync, rmSync, writeFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { OutputFile } from './layout';
+
+/** Reject paths that could escape the output directory. Throws: callers validate first. */
+export function assertSafeRelative(p: string): void {
+  if (p === '' || path.isAbsolute(p) || p.split('/').some((s) => s === '..' || s === '.' || s === '') || p.includes('\\') || p.includes('\0')) {
+    throw new Error(`unsafe output path: ${JSON.stringify(p)}`);
+  }
+}
+
+export function findDuplicatePaths(files: readonly OutputFile[]): string[] {
+  const seen = new Set<string>();
+  const dups = new Set<string>();
+  for (const f of files) {
+    if (seen.has(f.path)) dups.add(f.path);
+    seen.add(f.path);
+  }
+  return [...dups].sort();
+}
+
+/**
+ * The one function that writes the tree: everything goes to a fresh sibling directory first, then
+ * replaces the output directory by rename. A crash leaves either the old tree or the new one,
+ * never a mix, and no stale file survives.
+ */
+export function writeTree(outDir: string, files: readonly OutputFile[]): void {
+  const dups = findDuplicatePaths(files);
+  if (dups.length > 0) throw new Error(`two outputs claim ${dups.join(', ')}`);
+  for (const f of files) assertSafeRelative(f.path);
+  const abs = path.resolve(outDir);
+  const parent = path.dirname(abs);
+  mkdirSync(parent, { recursive: true });
+  const tag = `${process.pid}-${Date.now().toString(36)}`;
+  const tmp = path.join(parent, `.${path.basename(abs)}.itgen-new-${tag}`);
+  const old = path.join(parent, `.${path.basename(abs)}.itgen-old-${tag}`);
+  try {
+    mkdirSync(tmp);
+    const made = new Set<string>();
+    for (const f of files) {
+      const target = path.join(tmp, f.path);
+      const dir = path.dirname(target);
+      if (!made.has(dir)) {
+        mkdirSync(dir, { recursive: true });
+        made.add(dir);
+      }
+      writeFileSync(target, f.content);
+    }
+    if (existsSync(abs)) renameSync(abs, old);
+    renameSync(tmp, abs);
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    if (existsSync(old) && !existsSync(abs)) renameSync(old, abs);
+    throw e;
+  }
+  rmSync(old, { recursive: true, force: true });
+}
+
+/** Read a tree as OutputFiles (for drift checks); missing directory reads as empty. */
+export function readTree(outDir: string): OutputFile[] {
+  const abs = path.resolve(outDir);
+  if (!existsSync(abs)) return [];
+  const out: OutputFile[] = [];
+  const walk = (dir: string, rel: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = path.join(dir, name);
+      const r = rel ? `${rel}/${name}` : name;
+      if (statSync(p).isDirectory()) walk(p, r);
+      else out.push({ path: r, content: readFileSync(p, 'utf8') });
+    }
+  };
+  walk(abs, '');
+  return out;
+}

@@ -1,0 +1,14 @@
+export * from './diagnostics';
+export { compile, compileDocuments, loadGenerator, type CompileResult, type LoadedGenerator } from './pipeline';
+export { parseSource, locate, type SourceDoc } from './load/source';
+export { loadCatalogFiles } from './load/files';
+export { readDocuments, type WrittenModel } from './schema/documents';
+export { catalogJsonSchema, CATALOG_KINDS } from './schema/catalog';
+export { resolveCatalog } from './resolve/catalog';
+export type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from './resolve/types';
+export { renderCatalog, type Manifest, type RenderedObject } from './render/manifests';
+export { explainObject } from './render/explain';
+export { layoutBase, type OutputFile } from './emit/layout';
+export { writeTree, readTree } from './emit/write';
+export { diffTrees } from './emit/drift';
+export { RULES, runRules } from './validate';

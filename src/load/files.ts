@@ -1,0 +1,73 @@
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { globSync } from 'glob';
+import { diag, type Diagnostic } from '../diagnostics';
+import { parseSource, type SourceDoc } from './source';
+
+/** Project-relative POSIX path used in diagnostics. */
+export function relativePath(root: string, absolute: string): string {
+  const rel = path.relative(root, absolute);
+  return (rel === '' ? '.' : rel).split(path.sep).join('/');
+}
+
+export interface LoadedFiles {
+  readonly docs: SourceDoc[];
+  readonly diagnostics: Diagnostic[];
+  readonly files: string[];
+}
+
+/** Read and parse every `*.yaml`/`*.yml` under a catalog directory, in sorted order. */
+export function loadCatalogFiles(root: string, catalogDir: string): LoadedFiles {
+  const absDir = path.resolve(root, catalogDir);
+  const relDir = relativePath(root, absDir);
+  try {
+    if (!statSync(absDir).isDirectory()) {
+      return { docs: [], files: [], diagnostics: [diag('IT1008', `catalog \`${relDir}\` is not a directory`)] };
+    }
+  } catch {
+    return { docs: [], files: [], diagnostics: [diag('IT1008', `catalog directory \`${relDir}\` does not exist`)] };
+  }
+  // Sorted so that nothing downstream depends on directory order; symlinks are not followed
+  // so a catalog cannot reach outside its directory.
+  const found = globSync('**/*.{yaml,yml}', { cwd: absDir, nodir: true, follow: false, dot: false, posix: true }).sort();
+  const docs: SourceDoc[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const files: string[] = [];
+  for (const rel of found) {
+    const abs = path.join(absDir, rel);
+    const file = relativePath(root, abs);
+    files.push(file);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(abs);
+    } catch (e) {
+      diagnostics.push(diag('IT1001', `cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file, line: 1, col: 1 }));
+      continue;
+    }
+    const parsed = parseSource(file, bytes);
+    docs.push(...parsed.docs);
+    diagnostics.push(...parsed.diagnostics);
+  }
+  if (found.length === 0) {
+    diagnostics.push(diag('IT1008', `no *.yaml files under \`${relDir}\``, undefined, { hint: 'a catalog needs at least a `kind: Catalog` document' }));
+  }
+  return { docs, diagnostics, files };
+}
+
+/** Read one YAML file expected to hold a single mapping (a generator). */
+export function loadSingleDocument(root: string, file: string): { doc?: SourceDoc; diagnostics: Diagnostic[] } {
+  const abs = path.resolve(root, file);
+  const rel = relativePath(root, abs);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(abs);
+  } catch (e) {
+    return { diagnostics: [diag('IT1001', `cannot read \`${rel}\`: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)] };
+  }
+  const parsed = parseSource(rel, bytes);
+  if (parsed.diagnostics.length > 0) return { diagnostics: parsed.diagnostics };
+  if (parsed.docs.length !== 1) {
+    return { diagnostics: [diag('IT1009', `\`${rel}\` must hold exactly one YAML document`, { file: rel, line: 1, col: 1 })] };
+  }
+  return { doc: parsed.docs[0]!, diagnostics: [] };
+}

@@ -1,0 +1,120 @@
+import { Document, LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Node } from 'yaml';
+import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
+
+/** One YAML document of one file, with what is needed to point back into it. */
+export interface SourceDoc {
+  readonly file: string;
+  /** 0-based index of the document in its file. */
+  readonly index: number;
+  readonly doc: Document.Parsed;
+  readonly lineCounter: LineCounter;
+  /** Plain JS value; unknown until a schema narrows it. */
+  readonly value: unknown;
+}
+
+export type PathSegment = string | number;
+
+/** Aliases may be expanded at most this many times per document (billion-laughs guard). */
+const MAX_ALIAS_COUNT = 100;
+const MAX_FILE_BYTES = 8 * 1024 * 1024;
+
+export interface ParsedFile {
+  readonly docs: SourceDoc[];
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Parse one file's bytes into documents, turning every YAML problem into a diagnostic. */
+export function parseSource(file: string, bytes: Buffer): ParsedFile {
+  const diagnostics: Diagnostic[] = [];
+  const at = (line = 1, col = 1): SourceRange => ({ file, line, col });
+  if (bytes.length > MAX_FILE_BYTES) {
+    return { docs: [], diagnostics: [diag('IT1001', `file is larger than ${MAX_FILE_BYTES} bytes`, at())] };
+  }
+  if (bytes.includes(0)) {
+    return { docs: [], diagnostics: [diag('IT1006', 'file contains NUL bytes; catalog files must be UTF-8 YAML text', at())] };
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return { docs: [], diagnostics: [diag('IT1006', 'file is not valid UTF-8; catalog files must be UTF-8 YAML text', at())] };
+  }
+  const lineCounter = new LineCounter();
+  const parsed = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  const list = Array.isArray(parsed) ? parsed : [];
+  const docs: SourceDoc[] = [];
+  let index = 0;
+  for (const doc of list) {
+    const i = index++;
+    let bad = false;
+    for (const err of doc.errors) {
+      bad = true;
+      const pos = lineCounter.linePos(err.pos[0]);
+      const code = err.code === 'DUPLICATE_KEY' ? 'IT1003' : 'IT1002';
+      const message = err.message.split('\n')[0] ?? err.message;
+      diagnostics.push(diag(code, message, at(pos.line, pos.col), code === 'IT1003' ? { hint: 'each key may appear once per mapping; merge the two entries' } : {}));
+    }
+    if (bad) continue;
+    if (doc.contents === null) continue; // an empty document between separators is harmless
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (e) {
+      const pos = lineCounter.linePos(doc.contents.range?.[0] ?? 0);
+      diagnostics.push(diag('IT1007', `aliases expand too much: ${(e as Error).message}`, at(pos.line, pos.col), { hint: 'catalogs do not need YAML aliases; write the values out or use a fragment' }));
+      continue;
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      const pos = lineCounter.linePos(doc.contents.range?.[0] ?? 0);
+      diagnostics.push(diag('IT1004', `document ${i + 1} is ${describe(value)}, not a mapping with a \`kind\``, at(pos.line, pos.col)));
+      continue;
+    }
+    docs.push({ file, index: i, doc, lineCounter, value });
+  }
+  if (docs.length === 0 && diagnostics.length === 0) {
+    diagnostics.push(diag('IT1005', 'file holds no YAML document', at(), { hint: 'delete the file or add a catalog document' }));
+  }
+  return { docs, diagnostics };
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a sequence';
+  return `a ${typeof value}`;
+}
+
+/**
+ * Source range of the node at `path` in a document. With `key: true` the range of the mapping key
+ * (where an unknown key should be reported); otherwise the value. Falls back to the nearest ancestor
+ * that exists, so a missing key is reported at its parent mapping.
+ */
+export function locate(src: SourceDoc, path: readonly PathSegment[], opts: { key?: boolean } = {}): SourceRange {
+  let node: unknown = src.doc.contents;
+  let best: Node | null = (src.doc.contents as Node | null) ?? null;
+  for (let i = 0; i < path.length; i++) {
+    const seg = path[i]!;
+    const last = i === path.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
+      if (!pair) break;
+      if (last && opts.key && pair.key) {
+        best = pair.key as Node;
+        break;
+      }
+      node = pair.value;
+      if (node) best = node as Node;
+      else if (pair.key) best = pair.key as Node;
+    } else if (isSeq(node) && typeof seg === 'number') {
+      const item = node.items[seg];
+      if (!item) break;
+      node = item;
+      best = item as Node;
+    } else {
+      break;
+    }
+  }
+  const range = best?.range ?? [0, 0, 0];
+  const start = src.lineCounter.linePos(range[0]);
+  const end = src.lineCounter.linePos(range[1]);
+  return { file: src.file, line: start.line, col: start.col, endLine: end.line, endCol: end.col };
+}

@@ -1,0 +1,170 @@
+import type { Json, JsonObject } from '../resolve/leaves';
+import { sortKeysDeep } from '../resolve/leaves';
+import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
+import { formatBinary, parseQuantity } from '../quantity';
+import type { Scope } from '../schema/generator';
+
+export const API_VERSION = 'instancetype.kubevirt.io/v1beta1';
+export const LABEL_PREFIX = 'instancetype.kubevirt.io/';
+
+export const KIND_ORDER = [
+  'VirtualMachineClusterInstancetype',
+  'VirtualMachineInstancetype',
+  'VirtualMachineClusterPreference',
+  'VirtualMachinePreference',
+] as const;
+export type ManifestKindName = (typeof KIND_ORDER)[number];
+
+export interface Manifest {
+  readonly apiVersion: typeof API_VERSION;
+  readonly kind: ManifestKindName;
+  readonly metadata: {
+    readonly name: string;
+    readonly labels?: Readonly<Record<string, string>>;
+    readonly annotations?: Readonly<Record<string, string>>;
+  };
+  readonly spec: JsonObject;
+}
+
+/** A rendered object and the resolved object it came from (for diagnostics). */
+export interface RenderedObject {
+  readonly manifest: Manifest;
+  readonly source: ResolvedInstancetype | ResolvedPreference;
+  readonly scope: Scope;
+}
+
+export interface RenderOptions {
+  readonly vendor: string;
+  readonly scopes: readonly Scope[];
+  readonly labels?: Readonly<Record<string, string>> | undefined;
+  readonly annotations?: Readonly<Record<string, string>> | undefined;
+}
+
+function get(obj: JsonObject, path: readonly string[]): Json | undefined {
+  let v: Json | undefined = obj;
+  for (const seg of path) {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+    v = v[seg];
+  }
+  return v;
+}
+
+function memoryLabel(q: Json | undefined): string | undefined {
+  if (typeof q !== 'string' && typeof q !== 'number') return undefined;
+  const bytes = parseQuantity(q);
+  return bytes === undefined ? String(q) : formatBinary(bytes);
+}
+
+/** Every label computable from an instance type's spec. Never authored in the catalog. */
+export function instancetypeSpecLabels(spec: JsonObject): Record<string, string> {
+  const labels: Record<string, string> = {};
+  const guest = get(spec, ['cpu', 'guest']);
+  if (typeof guest === 'number') labels[`${LABEL_PREFIX}cpu`] = String(guest);
+  const mem = memoryLabel(get(spec, ['memory', 'guest']));
+  if (mem !== undefined) labels[`${LABEL_PREFIX}memory`] = mem;
+  const pageSize = get(spec, ['memory', 'hugepages', 'pageSize']);
+  if (typeof pageSize === 'string') labels[`${LABEL_PREFIX}hugepages`] = pageSize;
+  if (get(spec, ['cpu', 'dedicatedCPUPlacement']) === true) labels[`${LABEL_PREFIX}dedicatedCPUPlacement`] = 'true';
+  if (get(spec, ['cpu', 'isolateEmulatorThread']) === true) labels[`${LABEL_PREFIX}isolateEmulatorThread`] = 'true';
+  if (get(spec, ['cpu', 'numa', 'guestMappingPassthrough']) !== undefined) labels[`${LABEL_PREFIX}numa`] = 'true';
+  if (get(spec, ['cpu', 'realtime']) !== undefined) labels[`${LABEL_PREFIX}realtime`] = 'true';
+  const gpus = get(spec, ['gpus']);
+  if (Array.isArray(gpus) && gpus.length > 0) labels[`${LABEL_PREFIX}gpus`] = 'true';
+  return labels;
+}
+
+/** Every label computable from a preference's spec. */
+export function preferenceSpecLabels(spec: JsonObject): Record<string, string> {
+  const labels: Record<string, string> = {};
+  const os = get(spec, ['annotations', 'vm.kubevirt.io/os']);
+  if (typeof os === 'string') labels[`${LABEL_PREFIX}os-type`] = os;
+  const preferredArch = get(spec, ['preferredArchitecture']);
+  if (typeof preferredArch === 'string') {
+    labels[`${LABEL_PREFIX}arch`] = preferredArch;
+    labels[`${LABEL_PREFIX}preferred-architecture`] = preferredArch;
+  }
+  const requiredArch = get(spec, ['requirements', 'architecture']);
+  if (typeof requiredArch === 'string') labels[`${LABEL_PREFIX}required-architecture`] = requiredArch;
+  const reqCpu = get(spec, ['requirements', 'cpu', 'guest']);
+  if (typeof reqCpu === 'number') labels[`${LABEL_PREFIX}required-cpu`] = String(reqCpu);
+  const reqMem = memoryLabel(get(spec, ['requirements', 'memory', 'guest']));
+  if (reqMem !== undefined) labels[`${LABEL_PREFIX}required-memory`] = reqMem;
+  return labels;
+}
+
+function metadata(
+  name: string,
+  labels: Record<string, string>,
+  annotations: Record<string, string>,
+): Manifest['metadata'] {
+  const sortedLabels = sortKeysDeep(labels) as Record<string, string>;
+  const sortedAnnotations = sortKeysDeep(annotations) as Record<string, string>;
+  return {
+    ...(Object.keys(annotations).length > 0 ? { annotations: sortedAnnotations } : {}),
+    ...(Object.keys(labels).length > 0 ? { labels: sortedLabels } : {}),
+    name,
+  };
+}
+
+export function renderInstancetype(it: ResolvedInstancetype, opts: RenderOptions): { labels: Record<string, string>; annotations: Record<string, string> } {
+  // Order of precedence, lowest first: generator extras, catalog extras, derived. Derived labels
+  // always win so that a label can never disagree with the spec.
+  const labels: Record<string, string> = { ...(opts.labels ?? {}), ...it.labels };
+  labels[`${LABEL_PREFIX}vendor`] = opts.vendor;
+  labels[`${LABEL_PREFIX}class`] = it.class;
+  if (it.version !== undefined) labels[`${LABEL_PREFIX}version`] = it.version;
+  if (it.icon !== undefined) labels[`${LABEL_PREFIX}icon-pf`] = it.icon;
+  labels[`${LABEL_PREFIX}size`] = it.size;
+  if (it.deprecated) labels[`${LABEL_PREFIX}deprecated`] = 'true';
+  Object.assign(labels, instancetypeSpecLabels(it.spec));
+  const annotations: Record<string, string> = { ...(opts.annotations ?? {}), ...it.annotations };
+  annotations[`${LABEL_PREFIX}displayName`] = it.displayName;
+  annotations[`${LABEL_PREFIX}description`] = it.description;
+  return { labels, annotations };
+}
+
+export function renderPreference(p: ResolvedPreference, opts: RenderOptions): { labels: Record<string, string>; annotations: Record<string, string> } {
+  const labels: Record<string, string> = { ...(opts.labels ?? {}), ...p.labels };
+  labels[`${LABEL_PREFIX}vendor`] = opts.vendor;
+  if (p.deprecated) labels[`${LABEL_PREFIX}deprecated`] = 'true';
+  Object.assign(labels, preferenceSpecLabels(p.spec));
+  const annotations: Record<string, string> = { ...(opts.annotations ?? {}), ...p.annotations };
+  annotations['openshift.io/display-name'] = p.displayName;
+  if (p.icon !== undefined) annotations['iconClass'] = p.icon;
+  return { labels, annotations };
+}
+
+/**
+ * Cluster and namespaced objects come from one model: the namespaced kind is the cluster kind
+ * with another `kind`, never a separate declaration.
+ */
+export function renderCatalog(catalog: ResolvedCatalog, opts: RenderOptions): RenderedObject[] {
+  const out: RenderedObject[] = [];
+  const cluster = opts.scopes.includes('cluster');
+  const namespaced = opts.scopes.includes('namespaced');
+  for (const it of catalog.instancetypes) {
+    const { labels, annotations } = renderInstancetype(it, opts);
+    const meta = metadata(it.name, labels, annotations);
+    if (cluster) out.push({ manifest: { apiVersion: API_VERSION, kind: 'VirtualMachineClusterInstancetype', metadata: meta, spec: it.spec }, source: it, scope: 'cluster' });
+    if (namespaced) out.push({ manifest: { apiVersion: API_VERSION, kind: 'VirtualMachineInstancetype', metadata: meta, spec: it.spec }, source: it, scope: 'namespaced' });
+  }
+  for (const p of catalog.preferences) {
+    const { labels, annotations } = renderPreference(p, opts);
+    const meta = metadata(p.name, labels, annotations);
+    if (cluster) out.push({ manifest: { apiVersion: API_VERSION, kind: 'VirtualMachineClusterPreference', metadata: meta, spec: p.spec }, source: p, scope: 'cluster' });
+    if (namespaced) out.push({ manifest: { apiVersion: API_VERSION, kind: 'VirtualMachinePreference', metadata: meta, spec: p.spec }, source: p, scope: 'namespaced' });
+  }
+  return sortManifests(out);
+}
+
+export function sortManifests<T extends { manifest: Manifest }>(objects: readonly T[]): T[] {
+  const rank = new Map(KIND_ORDER.map((k, i) => [k, i] as const));
+  return [...objects].sort((a, b) => {
+    const ka = rank.get(a.manifest.kind)!;
+    const kb = rank.get(b.manifest.kind)!;
+    if (ka !== kb) return ka - kb;
+    const na = a.manifest.metadata.name;
+    const nb = b.manifest.metadata.name;
+    return na < nb ? -1 : na > nb ? 1 : 0;
+  });
+}

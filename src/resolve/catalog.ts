@@ -1,0 +1,456 @@
+import { diag, didYouMean, type Diagnostic } from '../diagnostics';
+import { locate, type PathSegment } from '../load/source';
+import { formatBinary, parseQuantity } from '../quantity';
+import { renderText, type TextContext } from '../render/text';
+import type { WrittenFamily, WrittenPreference, WrittenSizeLadder } from '../schema/catalog';
+import { DNS_SUBDOMAIN_RE, type Architecture } from '../schema/common';
+import type { Declared, WrittenModel } from '../schema/documents';
+import {
+  fromLeaves,
+  leaf,
+  leafKey,
+  mergeLevel,
+  overlay,
+  toLeaves,
+  type Conflict,
+  type JsonObject,
+  type Leaf,
+  type Leaves,
+  type Origin,
+} from './leaves';
+import { expandPattern } from './patterns';
+import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from './types';
+
+type Sink = Diagnostic[];
+
+function conflictDiagnostic(c: Conflict, objectWhat: string): Diagnostic {
+  const field = c.path.join('.');
+  return diag(
+    'IT2004',
+    `\`${field}\` is set to ${JSON.stringify(c.first.value)} by ${c.first.origin.what} and to ${JSON.stringify(c.second.value)} by ${c.second.origin.what}, both merged into ${objectWhat}`,
+    locate(c.second.origin.src, c.second.origin.path),
+    {
+      hint: `sources at the same level must agree; set \`${field}\` in ${objectWhat} itself to decide, or remove it from one source`,
+      related: [{ message: `${c.first.origin.what} sets it here`, location: locate(c.first.origin.src, c.first.origin.path) }],
+    },
+  );
+}
+
+function renderOr(template: string, ctx: TextContext, out: Sink, src: Declared<unknown>['src'], path: PathSegment[]): string {
+  const r = renderText(template, ctx);
+  if (r.ok) return r.text;
+  out.push(
+    diag('IT2009', `template error: ${r.error}`, locate(src, path), {
+      hint: `free text may use only these variables: ${Object.keys(ctx).filter((k) => ctx[k] !== undefined).map((k) => `{{${k}}}`).join(', ')}`,
+    }),
+  );
+  return template;
+}
+
+function renderMap(
+  map: Readonly<Record<string, string>> | undefined,
+  ctx: TextContext,
+  out: Sink,
+  src: Declared<unknown>['src'],
+  path: PathSegment[],
+  into: Record<string, string>,
+): void {
+  if (!map) return;
+  for (const k of Object.keys(map)) into[k] = renderOr(map[k]!, ctx, out, src, [...path, k]);
+}
+
+export function resolveCatalog(model: WrittenModel): { catalog: ResolvedCatalog | undefined; diagnostics: Diagnostic[] } {
+  const out: Sink = [];
+  const cat = model.catalog;
+  if (!cat) return { catalog: undefined, diagnostics: out };
+  const instancetypes = resolveFamilies(model, out);
+  const preferences = resolvePreferences(model, out);
+  checkDuplicateNames([...instancetypes, ...preferences], out);
+  return {
+    catalog: {
+      name: cat.value.name,
+      defaultArchitecture: cat.value.defaultArchitecture,
+      instancetypes: [...instancetypes].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+      preferences: [...preferences].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    },
+    diagnostics: out,
+  };
+}
+
+function checkDuplicateNames(objects: readonly (ResolvedInstancetype | ResolvedPreference)[], out: Sink): void {
+  const seen = new Map<string, ResolvedInstancetype | ResolvedPreference>();
+  for (const o of objects) {
+    const key = `${o.kind}/${o.name}`;
+    const first = seen.get(key);
+    if (!first) {
+      seen.set(key, o);
+      continue;
+    }
+    out.push(
+      diag('IT2006', `${o.kind === 'instancetype' ? 'instance type' : 'preference'} name \`${o.name}\` is produced twice`, locate(o.origin.src, o.origin.path), {
+        hint: 'two declarations expand to the same object name; change a name pattern, a size or a variant suffix',
+        related: [{ message: 'also produced from here', location: locate(first.origin.src, first.origin.path) }],
+      }),
+    );
+  }
+}
+
+function checkName(name: string, out: Sink, src: Declared<unknown>['src'], path: PathSegment[], pattern: string): boolean {
+  if (name.length <= 253 && DNS_SUBDOMAIN_RE.test(name)) return true;
+  out.push(
+    diag('IT2011', `name \`${name}\` (from pattern \`${pattern}\`) is not a valid Kubernetes object name`, locate(src, path), {
+      hint: 'object names are lowercase letters, digits, `-` and `.`, at most 253 characters',
+    }),
+  );
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Instance types: family x size matrix
+
+function pickLadder(model: WrittenModel, fam: Declared<WrittenFamily>, out: Sink): Declared<WrittenSizeLadder> | undefined {
+  const name = fam.value.ladder;
+  if (name !== undefined) {
+    const l = model.ladders.get(name);
+    if (!l) {
+      out.push(
+        diag('IT2010', `family \`${fam.value.name}\` uses unknown size ladder \`${name}\``, locate(fam.src, ['ladder']), {
+          hint: didYouMean(name, model.ladders.keys()) ?? `declared ladders: ${[...model.ladders.keys()].join(', ') || 'none'}`,
+        }),
+      );
+    }
+    return l;
+  }
+  if (model.ladders.size === 1) return [...model.ladders.values()][0];
+  out.push(
+    diag(
+      'IT2010',
+      model.ladders.size === 0
+        ? `family \`${fam.value.name}\` needs a size ladder, and the catalog declares none`
+        : `family \`${fam.value.name}\` must say which size ladder it uses (\`ladder:\`); the catalog has ${model.ladders.size}`,
+      locate(fam.src, ['name']),
+    ),
+  );
+  return undefined;
+}
+
+function fragmentLeaves(
+  model: WrittenModel,
+  names: readonly string[] | undefined,
+  owner: Declared<unknown>,
+  includePath: PathSegment[],
+  out: Sink,
+  kind: 'instancetype' | 'preference',
+): Leaves[] {
+  const layers: Leaves[] = [];
+  const table = kind === 'instancetype' ? model.instancetypeFragments : model.preferenceFragments;
+  (names ?? []).forEach((n, i) => {
+    const f = table.get(n);
+    if (!f) {
+      out.push(
+        diag('IT2002', `unknown ${kind === 'instancetype' ? 'InstancetypeFragment' : 'PreferenceFragment'} \`${n}\``, locate(owner.src, [...includePath, i]), {
+          hint: didYouMean(n, table.keys()) ?? `declared: ${[...table.keys()].sort().join(', ') || 'none'}`,
+        }),
+      );
+      return;
+    }
+    layers.push(toLeaves(f.value.spec as JsonObject, f.src, ['spec'], `fragment \`${n}\``));
+  });
+  return layers;
+}
+
+function resolveFamilies(model: WrittenModel, out: Sink): ResolvedInstancetype[] {
+  const cat = model.catalog!;
+  const result: ResolvedInstancetype[] = [];
+  for (const name of [...model.families.keys()].sort()) {
+    const fam = model.families.get(name)!;
+    const f = fam.value;
+    const ladder = pickLadder(model, fam, out);
+    if (!ladder) continue;
+    const ladderSizes = ladder.value.sizes;
+    const ladderIndex = new Map(ladderSizes.map((s, i) => [s.name, i] as const));
+    const offered: string[] = [];
+    const checkSizes = (list: readonly string[], path: PathSegment[], allowed: ReadonlyMap<string, unknown>, where: string): string[] => {
+      const ok: string[] = [];
+      list.forEach((s, i) => {
+        if (allowed.has(s)) ok.push(s);
+        else
+          out.push(
+            diag('IT2005', `size \`${s}\` is not ${where}`, locate(fam.src, [...path, i]), {
+              hint: didYouMean(s, allowed.keys()) ?? `available: ${[...allowed.keys()].join(', ')}`,
+            }),
+          );
+      });
+      return ok;
+    };
+    offered.push(...(f.sizes ? checkSizes(f.sizes, ['sizes'], ladderIndex, `in size ladder \`${ladder.value.name}\``) : ladderSizes.map((s) => s.name)));
+    const offeredSet = new Map(offered.map((s) => [s, true] as const));
+    for (const key of Object.keys(f.overrides ?? {})) {
+      if (!offeredSet.has(key)) {
+        out.push(
+          diag('IT2005', `override for size \`${key}\`, which family \`${f.name}\` does not offer`, locate(fam.src, ['overrides', key], { key: true }), {
+            hint: didYouMean(key, offeredSet.keys()) ?? `offered: ${offered.join(', ')}`,
+          }),
+        );
+      }
+    }
+    const ratio = parseQuantity(f.memoryPerCPU);
+    if (ratio === undefined || ratio === 0) {
+      out.push(diag('IT1205', `memoryPerCPU \`${f.memoryPerCPU}\` is not a positive whole number of bytes`, locate(fam.src, ['memoryPerCPU'])));
+      continue;
+    }
+    const familyWhat = `family \`${f.name}\``;
+    const base = mergeLevel(fragmentLeaves(model, f.include, fam, ['include'], out, 'instancetype'));
+    for (const c of base.conflicts) out.push(conflictDiagnostic(c, familyWhat));
+    const familyLeaves = overlay(base.leaves, toLeaves(f.spec as JsonObject | undefined, fam.src, ['spec'], familyWhat));
+    const pattern = f.naming ?? cat.value.naming.instancetype;
+    const patternPath: PathSegment[] = f.naming !== undefined ? ['naming'] : ['name'];
+
+    const variants: { name: string | undefined; leaves: Leaves; sizes: readonly string[]; index: number }[] = [
+      { name: undefined, leaves: familyLeaves, sizes: offered, index: -1 },
+    ];
+    (f.variants ?? []).forEach((v, vi) => {
+      const vWhat = `variant \`${v.name}\` of family \`${f.name}\``;
+      const merged = mergeLevel(fragmentLeaves(model, v.include, fam, ['variants', vi, 'include'], out, 'instancetype'));
+      for (const c of merged.conflicts) out.push(conflictDiagnostic(c, vWhat));
+      const vLeaves = overlay(overlay(familyLeaves, merged.leaves), toLeaves(v.spec as JsonObject | undefined, fam.src, ['variants', vi, 'spec'], vWhat));
+      const sizes = v.sizes ? checkSizes(v.sizes, ['variants', vi, 'sizes'], offeredSet, `offered by family \`${f.name}\``) : offered;
+      variants.push({ name: v.name, leaves: vLeaves, sizes, index: vi });
+    });
+
+    const displayTemplateCache = new Map<string, string>();
+    for (const variant of variants) {
+      for (const sizeName of variant.sizes) {
+        const idx = ladderIndex.get(sizeName)!;
+        const ladderSize = ladderSizes[idx]!;
+        const ov = f.overrides?.[sizeName];
+        const cpu = ov?.cpu ?? ladderSize.cpu;
+        const overrideMem = ov?.memory !== undefined ? parseQuantity(ov.memory) : undefined;
+        if (ov?.memory !== undefined && overrideMem === undefined) {
+          out.push(diag('IT1205', `memory \`${ov.memory}\` is not a whole number of bytes`, locate(fam.src, ['overrides', sizeName, 'memory'])));
+          continue;
+        }
+        const memoryBytes = overrideMem ?? ratio * cpu;
+        const sizeLabel = variant.name !== undefined ? `${sizeName}${variant.name}` : sizeName;
+        const vars = { family: f.name, version: f.version, size: sizeLabel };
+        const named = expandPattern(pattern, vars);
+        if (!named.ok) {
+          if (!displayTemplateCache.has(`err:${pattern}`)) {
+            displayTemplateCache.set(`err:${pattern}`, '');
+            out.push(diag('IT2011', `name pattern \`${pattern}\`: ${named.error}`, locate(fam.src, patternPath)));
+          }
+          continue;
+        }
+        if (!checkName(named.text, out, fam.src, patternPath, pattern)) continue;
+
+        const cpuOrigin: Origin = ov?.cpu !== undefined
+          ? { src: fam.src, path: ['overrides', sizeName, 'cpu'], what: `override of size \`${sizeName}\`` }
+          : { src: ladder.src, path: ['sizes', idx, 'cpu'], what: `size \`${sizeName}\` of ladder \`${ladder.value.name}\`` };
+        const memOrigin: Origin = overrideMem !== undefined
+          ? { src: fam.src, path: ['overrides', sizeName, 'memory'], what: `override of size \`${sizeName}\`` }
+          : { src: fam.src, path: ['memoryPerCPU'], what: `${familyWhat}: ${cpu} vCPU x memoryPerCPU ${f.memoryPerCPU}` };
+        const sizeLeaves = new Map<string, Leaf>();
+        if (ov?.spec) for (const [k, l] of toLeaves(ov.spec as JsonObject, fam.src, ['overrides', sizeName, 'spec'], `override of size \`${sizeName}\``)) sizeLeaves.set(k, l);
+        sizeLeaves.set(leafKey(['cpu', 'guest']), leaf(['cpu', 'guest'], cpu, cpuOrigin));
+        sizeLeaves.set(leafKey(['memory', 'guest']), leaf(['memory', 'guest'], formatBinary(memoryBytes), memOrigin));
+        const leaves = overlay(variant.leaves, sizeLeaves);
+
+        const ctx: TextContext = {
+          name: named.text,
+          family: f.name,
+          version: f.version,
+          size: sizeLabel,
+          variant: variant.name,
+          class: f.class,
+          cpu,
+          memory: formatBinary(memoryBytes),
+        };
+        const vDecl = variant.index >= 0 ? f.variants![variant.index]! : undefined;
+        const displayPath: PathSegment[] = vDecl?.displayName !== undefined ? ['variants', variant.index, 'displayName'] : ['displayName'];
+        const descPath: PathSegment[] = vDecl?.description !== undefined ? ['variants', variant.index, 'description'] : ['description'];
+        const displayName = renderOr(vDecl?.displayName ?? f.displayName, ctx, out, fam.src, displayPath);
+        const description = renderOr(vDecl?.description ?? f.description, ctx, out, fam.src, descPath);
+        const labels: Record<string, string> = {};
+        const annotations: Record<string, string> = {};
+        renderMap(cat.value.instancetypes?.labels, ctx, out, cat.src, ['instancetypes', 'labels'], labels);
+        renderMap(cat.value.instancetypes?.annotations, ctx, out, cat.src, ['instancetypes', 'annotations'], annotations);
+        renderMap(f.labels, ctx, out, fam.src, ['labels'], labels);
+        renderMap(f.annotations, ctx, out, fam.src, ['annotations'], annotations);
+
+        result.push({
+          kind: 'instancetype',
+          name: named.text,
+          family: f.name,
+          version: f.version,
+          size: sizeLabel,
+          ladderSize: sizeName,
+          variant: variant.name,
+          sizeIndex: idx,
+          cpu,
+          memoryBytes,
+          displayName,
+          description,
+          class: f.class,
+          icon: f.icon,
+          memoryPerCPUBytes: ratio,
+          memoryOverridden: overrideMem !== undefined,
+          spec: fromLeaves(leaves),
+          labels,
+          annotations,
+          deprecated: f.deprecated,
+          origin: { src: fam.src, path: variant.index >= 0 ? ['variants', variant.index, 'name'] : ['name'], what: familyWhat },
+          leaves,
+        });
+      }
+    }
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Preferences: inheritance, fragments, architecture dimension
+
+interface PrefBase {
+  readonly leaves: Leaves;
+  readonly icon: string | undefined;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+}
+
+function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[] {
+  const cat = model.catalog!.value;
+  const catSrc = model.catalog!.src;
+  const memo = new Map<string, PrefBase | null>();
+  const visiting: string[] = [];
+
+  const resolveBase = (name: string): PrefBase | null => {
+    const done = memo.get(name);
+    if (done !== undefined) return done;
+    const decl = model.preferences.get(name)!;
+    const p: WrittenPreference = decl.value;
+    visiting.push(name);
+    const what = `preference \`${name}\``;
+    const layers: Leaves[] = [];
+    const icons = new Set<string>();
+    const labels: Record<string, string> = {};
+    const annotations: Record<string, string> = {};
+    let failed = false;
+    (p.inherits ?? []).forEach((b, i) => {
+      if (!model.preferences.has(b)) {
+        out.push(
+          diag('IT2001', `${what} inherits unknown preference \`${b}\``, locate(decl.src, typeof (decl.src.value as Record<string, unknown>)['inherits'] === 'string' ? ['inherits'] : ['inherits', i]), {
+            hint: didYouMean(b, model.preferences.keys()) ?? 'inherit from a declared Preference',
+          }),
+        );
+        failed = true;
+        return;
+      }
+      if (visiting.includes(b)) {
+        const cycle = [...visiting.slice(visiting.indexOf(b)), b].join(' -> ');
+        out.push(diag('IT2003', `inheritance cycle: ${cycle}`, locate(decl.src, ['inherits']), { hint: 'a preference cannot inherit from itself, directly or through its bases' }));
+        failed = true;
+        return;
+      }
+      const base = resolveBase(b);
+      if (!base) {
+        failed = true;
+        return;
+      }
+      layers.push(base.leaves);
+      if (base.icon !== undefined) icons.add(base.icon);
+      Object.assign(labels, base.labels);
+      Object.assign(annotations, base.annotations);
+    });
+    layers.push(...fragmentLeaves(model, p.include, decl, ['include'], out, 'preference'));
+    const merged = mergeLevel(layers);
+    for (const c of merged.conflicts) out.push(conflictDiagnostic(c, what));
+    const leaves = overlay(merged.leaves, toLeaves(p.spec as JsonObject | undefined, decl.src, ['spec'], what));
+    Object.assign(labels, p.labels ?? {});
+    Object.assign(annotations, p.annotations ?? {});
+    visiting.pop();
+    const result: PrefBase | null = failed
+      ? null
+      : { leaves, icon: p.icon ?? (icons.size === 1 ? [...icons][0] : undefined), labels, annotations };
+    memo.set(name, result);
+    return result;
+  };
+
+  const emitted: ResolvedPreference[] = [];
+  for (const name of [...model.preferences.keys()].sort()) {
+    const base = resolveBase(name);
+    const decl = model.preferences.get(name)!;
+    const p = decl.value;
+    if (!base || p.abstract) continue;
+    if (p.displayName === undefined) {
+      out.push(
+        diag('IT1204', `preference \`${name}\` needs a \`displayName\` (display names are never inherited)`, locate(decl.src, ['name']), {
+          hint: 'add `displayName:`, or mark the preference `abstract: true` if it is only a base',
+        }),
+      );
+      continue;
+    }
+    const arches: (Architecture | undefined)[] = p.architectures ? [...new Set(p.architectures)] : [undefined];
+    for (const arch of arches) {
+      let leaves: Leaves = base.leaves;
+      let displayName = p.displayName;
+      let catalogName = name;
+      const what = `preference \`${name}\``;
+      if (arch !== undefined) {
+        const ai = p.architectures!.indexOf(arch);
+        const archOrigin: Origin = { src: decl.src, path: ['architectures', ai], what: `architecture \`${arch}\` of ${what}` };
+        const archLeaves = new Map<string, Leaf>();
+        archLeaves.set(leafKey(['preferredArchitecture']), leaf(['preferredArchitecture'], arch, archOrigin));
+        archLeaves.set(leafKey(['requirements', 'architecture']), leaf(['requirements', 'architecture'], arch, archOrigin));
+        const ov = p.architectureOverrides?.[arch];
+        if (ov) {
+          const ovWhat = `${arch} override of ${what}`;
+          const inc = mergeLevel(fragmentLeaves(model, ov.include, decl, ['architectureOverrides', arch, 'include'], out, 'preference'));
+          for (const c of inc.conflicts) out.push(conflictDiagnostic(c, ovWhat));
+          leaves = overlay(overlay(leaves, inc.leaves), toLeaves(ov.spec as JsonObject | undefined, decl.src, ['architectureOverrides', arch, 'spec'], ovWhat));
+        }
+        leaves = overlay(leaves, archLeaves);
+        if (arch !== cat.defaultArchitecture) {
+          const n = expandPattern(cat.naming.architecture, { name, arch });
+          if (!n.ok) {
+            out.push(diag('IT2011', `architecture name pattern \`${cat.naming.architecture}\`: ${n.error}`, locate(catSrc, ['naming', 'architecture'])));
+            continue;
+          }
+          catalogName = n.text;
+          displayName = ov?.displayName ?? renderOr(cat.naming.architectureDisplayName, { displayName: p.displayName, arch, name }, out, catSrc, ['naming', 'architectureDisplayName']);
+        } else if (ov?.displayName !== undefined) {
+          displayName = ov.displayName;
+        }
+      }
+      const named = expandPattern(cat.naming.preference, { name: catalogName });
+      if (!named.ok) {
+        out.push(diag('IT2011', `preference name pattern \`${cat.naming.preference}\`: ${named.error}`, locate(catSrc, ['naming', 'preference'])));
+        continue;
+      }
+      if (!checkName(named.text, out, decl.src, ['name'], cat.naming.preference)) continue;
+      const ctx: TextContext = { name: named.text, catalogName, displayName, arch };
+      const labels: Record<string, string> = {};
+      const annotations: Record<string, string> = {};
+      renderMap(cat.preferences?.labels, ctx, out, catSrc, ['preferences', 'labels'], labels);
+      renderMap(cat.preferences?.annotations, ctx, out, catSrc, ['preferences', 'annotations'], annotations);
+      renderMap(base.labels, ctx, out, decl.src, ['labels'], labels);
+      renderMap(base.annotations, ctx, out, decl.src, ['annotations'], annotations);
+      emitted.push({
+        kind: 'preference',
+        name: named.text,
+        catalogName,
+        architecture: arch,
+        displayName: renderOr(displayName, ctx, out, decl.src, ['displayName']),
+        icon: base.icon,
+        inherits: p.inherits ?? [],
+        include: p.include ?? [],
+        spec: fromLeaves(leaves),
+        labels,
+        annotations,
+        deprecated: p.deprecated,
+        origin: { src: decl.src, path: arch !== undefined ? ['architectures', p.architectures!.indexOf(arch)] : ['name'], what },
+        leaves,
+      });
+    }
+  }
+  return emitted;
+}

@@ -1,0 +1,64 @@
+import type { Architecture } from '../schema/common';
+import type { Leaves, JsonObject, Origin } from './leaves';
+
+export interface Deprecation {
+  readonly replacement?: string | undefined;
+  readonly since?: string | undefined;
+}
+
+/** One instance type after matrix expansion: what renderers see. */
+export interface ResolvedInstancetype {
+  readonly kind: 'instancetype';
+  readonly name: string;
+  readonly family: string;
+  readonly version: string | undefined;
+  /** Size label value: the ladder size plus any variant suffix (`large1gi`). */
+  readonly size: string;
+  readonly ladderSize: string;
+  readonly variant: string | undefined;
+  /** Position of the size in its ladder, for monotonicity checks and docs. */
+  readonly sizeIndex: number;
+  readonly cpu: number;
+  readonly memoryBytes: number;
+  readonly displayName: string;
+  readonly description: string;
+  readonly class: string;
+  readonly icon: string | undefined;
+  readonly memoryPerCPUBytes: number;
+  readonly memoryOverridden: boolean;
+  readonly spec: JsonObject;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly deprecated: Deprecation | undefined;
+  /** Where the family was declared; object-level diagnostics point here. */
+  readonly origin: Origin;
+  /** Where every spec leaf came from. */
+  readonly leaves: Leaves;
+}
+
+export interface ResolvedPreference {
+  readonly kind: 'preference';
+  readonly name: string;
+  /** Catalog name of the preference before naming patterns and architecture. */
+  readonly catalogName: string;
+  readonly architecture: Architecture | undefined;
+  readonly displayName: string;
+  readonly icon: string | undefined;
+  readonly inherits: readonly string[];
+  readonly include: readonly string[];
+  readonly spec: JsonObject;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly deprecated: Deprecation | undefined;
+  readonly origin: Origin;
+  readonly leaves: Leaves;
+}
+
+export type ResolvedObject = ResolvedInstancetype | ResolvedPreference;
+
+export interface ResolvedCatalog {
+  readonly name: string;
+  readonly defaultArchitecture: Architecture;
+  readonly instancetypes: readonly ResolvedInstancetype[];
+  readonly preferences: readonly ResolvedPreference[];
+}

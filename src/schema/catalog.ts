@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { instancetypeSpecPatchSchema, preferenceSpecSchema } from './manifest';
+import {
+  architectureSchema,
+  deprecationSchema,
+  familyNameSchema,
+  objectNameSchema,
+  positiveIntSchema,
+  quantityStringSchema,
+  sizeNameSchema,
+  stringMapSchema,
+  versionSchema,
+} from './common';
+
+/** Labels and annotations a catalog adds on top of the derived ones; values may use Handlebars. */
+const metadataExtrasSchema = z.strictObject({
+  labels: stringMapSchema.optional(),
+  annotations: stringMapSchema.optional(),
+});
+
+export const catalogDocSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    kind: z.literal('Catalog'),
+    name: objectNameSchema,
+    description: z.string().optional(),
+    naming: z
+      .strictObject({
+        instancetype: z
+          .string()
+          .default('{family}{version}.{size}')
+          .describe('Instance type name pattern: {family}, {version}, {size}'),
+        preference: z.string().default('{name}').describe('Preference name pattern: {name}'),
+        architecture: z
+          .string()
+          .default('{name}.{arch}')
+          .describe('Name of a non-default architecture variant: {name} (the preference name), {arch}'),
+        architectureDisplayName: z
+          .string()
+          .default('{{displayName}} ({{arch}})')
+          .describe('Display name of a non-default architecture variant (Handlebars)'),
+      })
+      .prefault({})
+      .describe('How object names are formed'),
+    defaultArchitecture: architectureSchema.default('amd64'),
+    instancetypes: metadataExtrasSchema.optional().describe('Extra metadata for every instance type'),
+    preferences: metadataExtrasSchema.optional().describe('Extra metadata for every preference'),
+  })
+  .describe('The catalog itself: naming and catalog-wide metadata. Exactly one per catalog.');
+
+export const sizeLadderDocSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    kind: z.literal('SizeLadder'),
+    name: objectNameSchema,
+    sizes: z
+      .array(
+        z.strictObject({
+          name: sizeNameSchema,
+          cpu: positiveIntSchema.describe('vCPUs of this size, the same in every family'),
+        }),
+      )
+      .min(1)
+      .describe('Sizes from smallest to largest'),
+  })
+  .describe('Named sizes with their vCPU counts, smallest first');
+
+const sizeOverrideSchema = z.strictObject({
+  cpu: positiveIntSchema.optional().describe('vCPUs, when this family departs from the ladder'),
+  memory: quantityStringSchema.optional().describe('Guest memory, when it departs from the family ratio'),
+  spec: instancetypeSpecPatchSchema.optional(),
+});
+
+export const variantSchema = z.strictObject({
+  name: sizeNameSchema.describe('Variant suffix, appended to the size name (`1gi` gives `cx1.large1gi`)'),
+  sizes: z.array(sizeNameSchema).optional().describe('Sizes that get this variant; default all of the family'),
+  include: z.array(objectNameSchema).optional(),
+  spec: instancetypeSpecPatchSchema.optional(),
+  displayName: z.string().optional(),
+  description: z.string().optional(),
+});
+
+export const familyDocSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    kind: z.literal('Family'),
+    name: familyNameSchema,
+    version: versionSchema.optional(),
+    displayName: z.string().min(1).describe('Human name of the family (Handlebars)'),
+    description: z.string().min(1).describe('What the family is for (Handlebars)'),
+    class: z
+      .string()
+      .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/, 'a class is lowercase words joined by `.` or `-`, like `general.purpose`')
+      .describe('Class label value'),
+    icon: z.string().regex(/^[a-z0-9-]+$/).optional().describe('PatternFly icon class'),
+    memoryPerCPU: quantityStringSchema.describe('Guest memory per vCPU (the family ratio)'),
+    ladder: objectNameSchema.optional().describe('Size ladder to use; optional when the catalog has one'),
+    sizes: z.array(sizeNameSchema).min(1).optional().describe('Sizes offered; default every size of the ladder'),
+    overrides: z.record(sizeNameSchema, sizeOverrideSchema).optional().describe('Per-size departures'),
+    naming: z.string().optional().describe('Name pattern for this family, overriding the catalog'),
+    include: z.array(objectNameSchema).optional().describe('Instance type fragments to add'),
+    spec: instancetypeSpecPatchSchema.optional().describe('Instance type spec added to every size'),
+    variants: z.array(variantSchema).optional(),
+    labels: stringMapSchema.optional(),
+    annotations: stringMapSchema.optional(),
+    deprecated: deprecationSchema.optional(),
+  })
+  .describe('A family (series) of instance types: one per size');
+
+export const instancetypeFragmentDocSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    kind: z.literal('InstancetypeFragment'),
+    name: objectNameSchema,
+    description: z.string().optional(),
+    spec: instancetypeSpecPatchSchema,
+  })
+  .describe('A reusable piece of instance type spec that families include');
+
+export const preferenceFragmentDocSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    kind: z.literal('PreferenceFragment'),
+    name: objectNameSchema,
+    description: z.string().optional(),
+    spec: preferenceSpecSchema,
+  })
+  .describe('A reusable piece of preference spec that preferences include');
+
+const archVariantSchema = z.strictObject({
+  displayName: z.string().optional(),
+  spec: preferenceSpecSchema.optional(),
+  include: z.array(objectNameSchema).optional(),
+});
+
+export const preferenceDocSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    kind: z.literal('Preference'),
+    name: objectNameSchema,
+    abstract: z.boolean().optional().describe('A base only: inherited from, never emitted'),
+    inherits: z
+      .union([objectNameSchema, z.array(objectNameSchema)])
+      .optional()
+      .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]))
+      .describe('Base preferences, merged at one level; the preference overrides them'),
+    include: z.array(objectNameSchema).optional().describe('Preference fragments, at the same level as the bases'),
+    displayName: z.string().min(1).optional().describe('openshift.io/display-name; required unless abstract; never inherited'),
+    icon: z.string().optional().describe('iconClass annotation; inherited'),
+    architectures: z
+      .array(architectureSchema)
+      .min(1)
+      .optional()
+      .describe('Emit one object per architecture; the catalog default architecture keeps the plain name'),
+    architectureOverrides: z.partialRecord(architectureSchema, archVariantSchema).optional().describe('Per-architecture additions'),
+    labels: stringMapSchema.optional(),
+    annotations: stringMapSchema.optional(),
+    spec: preferenceSpecSchema.optional(),
+    deprecated: deprecationSchema.optional(),
+  })
+  .describe('A guest OS preference');
+
+export const CATALOG_KINDS = {
+  Catalog: catalogDocSchema,
+  SizeLadder: sizeLadderDocSchema,
+  Family: familyDocSchema,
+  InstancetypeFragment: instancetypeFragmentDocSchema,
+  PreferenceFragment: preferenceFragmentDocSchema,
+  Preference: preferenceDocSchema,
+} as const;
+
+export type CatalogKind = keyof typeof CATALOG_KINDS;
+export type WrittenCatalog = z.infer<typeof catalogDocSchema>;
+export type WrittenSizeLadder = z.infer<typeof sizeLadderDocSchema>;
+export type WrittenFamily = z.infer<typeof familyDocSchema>;
+export type WrittenVariant = z.infer<typeof variantSchema>;
+export type WrittenInstancetypeFragment = z.infer<typeof instancetypeFragmentDocSchema>;
+export type WrittenPreferenceFragment = z.infer<typeof preferenceFragmentDocSchema>;
+export type WrittenPreference = z.infer<typeof preferenceDocSchema>;
+
+/** JSON Schema of one catalog document (any kind), for editors. */
+export function catalogJsonSchema(): Record<string, unknown> {
+  const any = z.discriminatedUnion('kind', [
+    catalogDocSchema,
+    sizeLadderDocSchema,
+    familyDocSchema,
+    instancetypeFragmentDocSchema,
+    preferenceFragmentDocSchema,
+    preferenceDocSchema,
+  ]);
+  const schema = z.toJSONSchema(any, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return { ...schema, title: 'itgen catalog document', $id: 'https://itgen.dev/schema/catalog.json' };
+}

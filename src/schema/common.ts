@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { isQuantity } from '../quantity';
+
+import { ARCHITECTURES, type Architecture } from './manifest';
+
+export { ARCHITECTURES, type Architecture };
+export const architectureSchema = z.enum(ARCHITECTURES).describe('CPU architecture as KubeVirt names it');
+
+const DNS_LABEL = '[a-z0-9]([a-z0-9-]*[a-z0-9])?';
+export const DNS_SUBDOMAIN_RE = new RegExp(`^${DNS_LABEL}(\\.${DNS_LABEL})*$`);
+
+export const familyNameSchema = z
+  .string()
+  .max(32)
+  .regex(/^[a-z][a-z0-9]*$/, 'a family name is lowercase letters and digits, starting with a letter (like `cx`)')
+  .describe('Family (series) name, the first part of instance type names');
+
+export const sizeNameSchema = z
+  .string()
+  .max(32)
+  .regex(/^[a-z0-9]+$/, 'a size name is lowercase letters and digits (like `xlarge` or `2xlarge`)')
+  .describe('Size name');
+
+export const objectNameSchema = z
+  .string()
+  .max(200)
+  .regex(DNS_SUBDOMAIN_RE, 'a name is lowercase letters, digits, `-` and `.` separating parts (a DNS subdomain), like `rhel.9`')
+  .describe('Name of a preference or fragment; becomes part of a Kubernetes object name');
+
+export const quantityStringSchema = z
+  .union([z.string(), z.number()])
+  .transform((v) => String(v))
+  .refine(isQuantity, { message: 'not a Kubernetes quantity (like `4Gi` or `512Mi`)' })
+  .describe('A Kubernetes quantity such as `4Gi`');
+
+export const stringMapSchema = z.record(z.string(), z.string());
+
+export const versionSchema = z
+  .union([z.string().regex(/^[a-z0-9]+$/, 'a version is lowercase letters and digits'), z.number().int().nonnegative()])
+  .transform((v) => String(v))
+  .describe('Family version; appears in names through `{version}` and in the version label');
+
+export const positiveIntSchema = z.number().int().min(1).max(4294967295);
+
+export const deprecationSchema = z
+  .strictObject({
+    replacement: z.string().min(1).optional().describe('What users should use instead'),
+    since: z.string().optional().describe('Release in which it was deprecated'),
+  })
+  .describe('Mark as deprecated: objects carry the deprecated label and docs name the replacement');

@@ -1,0 +1,104 @@
+import { diag, didYouMean, type Diagnostic } from '../diagnostics';
+import { locate, type SourceDoc } from '../load/source';
+import {
+  CATALOG_KINDS,
+  type CatalogKind,
+  type WrittenCatalog,
+  type WrittenFamily,
+  type WrittenInstancetypeFragment,
+  type WrittenPreference,
+  type WrittenPreferenceFragment,
+  type WrittenSizeLadder,
+} from './catalog';
+import { checkAgainst } from './check';
+
+/** A written declaration and the document it came from (for positions). */
+export interface Declared<T> {
+  readonly value: T;
+  readonly src: SourceDoc;
+}
+
+/** Everything a catalog declares, keyed by name; schema-valid, not yet resolved. */
+export interface WrittenModel {
+  readonly catalog: Declared<WrittenCatalog> | undefined;
+  readonly ladders: ReadonlyMap<string, Declared<WrittenSizeLadder>>;
+  readonly families: ReadonlyMap<string, Declared<WrittenFamily>>;
+  readonly instancetypeFragments: ReadonlyMap<string, Declared<WrittenInstancetypeFragment>>;
+  readonly preferenceFragments: ReadonlyMap<string, Declared<WrittenPreferenceFragment>>;
+  readonly preferences: ReadonlyMap<string, Declared<WrittenPreference>>;
+}
+
+function order(a: SourceDoc, b: SourceDoc): number {
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index;
+}
+
+/** Check every document against its kind's strict schema and index declarations by name. */
+export function readDocuments(docs: readonly SourceDoc[]): { model: WrittenModel; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const sorted = [...docs].sort(order);
+  const buckets: { [K in CatalogKind]: Map<string, Declared<unknown>> } = {
+    Catalog: new Map(),
+    SizeLadder: new Map(),
+    Family: new Map(),
+    InstancetypeFragment: new Map(),
+    PreferenceFragment: new Map(),
+    Preference: new Map(),
+  };
+  const kinds = Object.keys(CATALOG_KINDS) as CatalogKind[];
+  for (const src of sorted) {
+    const raw = src.value as Record<string, unknown>;
+    const kind = raw['kind'];
+    if (typeof kind !== 'string' || !(kind in CATALOG_KINDS)) {
+      const hint = typeof kind === 'string' ? didYouMean(kind, kinds) : undefined;
+      diagnostics.push(
+        diag(
+          'IT1201',
+          kind === undefined ? 'document has no `kind`' : `unknown kind ${JSON.stringify(kind)}`,
+          locate(src, kind === undefined ? [] : ['kind']),
+          { hint: hint ?? `a catalog document is one of: ${kinds.join(', ')}` },
+        ),
+      );
+      continue;
+    }
+    const k = kind as CatalogKind;
+    const checked = checkAgainst(CATALOG_KINDS[k], src);
+    if (!checked.ok) {
+      diagnostics.push(...checked.diagnostics);
+      continue;
+    }
+    const value = checked.data as { name: string };
+    const bucket = buckets[k];
+    const earlier = bucket.get(value.name);
+    if (earlier) {
+      diagnostics.push(
+        diag('IT2007', `${k} \`${value.name}\` is declared twice`, locate(src, ['name']), {
+          hint: 'names are unique per kind within a catalog; rename or delete one',
+          related: [{ message: 'first declared here', location: locate(earlier.src, ['name']) }],
+        }),
+      );
+      continue;
+    }
+    bucket.set(value.name, { value, src });
+  }
+  const catalogs = [...buckets.Catalog.values()];
+  if (catalogs.length === 0 && sorted.length > 0) {
+    diagnostics.push(diag('IT2008', 'the catalog has no `kind: Catalog` document', undefined, { hint: 'add one (see docs/design.md)' }));
+  } else if (catalogs.length > 1) {
+    diagnostics.push(
+      diag('IT2008', 'the catalog has more than one `kind: Catalog` document', locate(catalogs[1]!.src, ['kind']), {
+        related: [{ message: 'first one', location: locate(catalogs[0]!.src, ['kind']) }],
+      }),
+    );
+  }
+  return {
+    model: {
+      catalog: catalogs[0] as Declared<WrittenCatalog> | undefined,
+      ladders: buckets.SizeLadder as Map<string, Declared<WrittenSizeLadder>>,
+      families: buckets.Family as Map<string, Declared<WrittenFamily>>,
+      instancetypeFragments: buckets.InstancetypeFragment as Map<string, Declared<WrittenInstancetypeFragment>>,
+      preferenceFragments: buckets.PreferenceFragment as Map<string, Declared<WrittenPreferenceFragment>>,
+      preferences: buckets.Preference as Map<string, Declared<WrittenPreference>>,
+    },
+    diagnostics,
+  };
+}

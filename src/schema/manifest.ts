@@ -1,0 +1,775 @@
+/**
+ * zod model of the KubeVirt `instancetype.kubevirt.io/v1beta1` objects itgen emits.
+ *
+ * Ground truth for shape: the strict JSON Schemas in `shared/kubevirt-schemas/` (derived from KubeVirt's
+ * swagger at v1.9.0); `test/manifest-schema.test.ts` checks both directions of that correspondence.
+ * On top of the shape this adds the enumerations that KubeVirt's Go code and webhooks define but the
+ * OpenAPI document does not carry, so a misspelt bus or model fails here rather than when a VM starts.
+ * Release metadata (which field first appeared in which KubeVirt release, what is deprecated) lives
+ * beside the schemas so that validation rules can warn about a target release without a second table.
+ */
+import { z } from 'zod';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Releases
+
+/** KubeVirt releases that serve `instancetype.kubevirt.io/v1beta1`, oldest first. */
+export const KUBEVIRT_RELEASES = [
+  'v1.0.0',
+  'v1.1.0',
+  'v1.2.0',
+  'v1.3.0',
+  'v1.4.0',
+  'v1.5.0',
+  'v1.6.0',
+  'v1.7.0',
+  'v1.8.0',
+  'v1.9.0',
+] as const;
+export type KubevirtRelease = (typeof KUBEVIRT_RELEASES)[number];
+
+const RELEASE_PATTERN = /^v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:\.(0|[1-9][0-9]*))?$/;
+
+/** A KubeVirt release written as `vMAJOR.MINOR` or `vMAJOR.MINOR.PATCH`; a missing patch counts as 0. */
+export const kubevirtReleaseSchema = z
+  .string()
+  .regex(RELEASE_PATTERN, 'expected a KubeVirt release such as v1.9 or v1.9.0')
+  .describe('KubeVirt release, vMAJOR.MINOR or vMAJOR.MINOR.PATCH');
+
+export interface ReleaseVersion {
+  readonly major: number;
+  readonly minor: number;
+  readonly patch: number;
+}
+
+/** Parses `v1.9` or `v1.9.0`; returns undefined for anything else. */
+export function parseRelease(release: string): ReleaseVersion | undefined {
+  const match = RELEASE_PATTERN.exec(release);
+  if (match === null) return undefined;
+  return { major: Number(match[1]), minor: Number(match[2]), patch: Number(match[3] ?? '0') };
+}
+
+/**
+ * Orders two releases (negative: a is older, 0: same, positive: a is newer). `v1.9` equals `v1.9.0`.
+ * Malformed input is a programming error (validate user input with `kubevirtReleaseSchema` first), so it throws.
+ */
+export function compareRelease(a: string, b: string): number {
+  const left = parseRelease(a);
+  const right = parseRelease(b);
+  if (left === undefined || right === undefined) {
+    throw new Error(`compareRelease: malformed release ${left === undefined ? a : b}`);
+  }
+  return left.major - right.major || left.minor - right.minor || left.patch - right.patch;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Enumerations (kubevirt-api.md "Enumerations"); exported so rules can suggest the nearest valid value.
+
+export const PREFERRED_CPU_TOPOLOGIES = ['sockets', 'cores', 'threads', 'spread', 'any'] as const;
+export const DEPRECATED_CPU_TOPOLOGIES = [
+  'preferSockets',
+  'preferCores',
+  'preferThreads',
+  'preferSpread',
+  'preferAny',
+] as const;
+/** Every value the preference webhook accepts; the deprecated long forms only with a warning. */
+export const ALL_CPU_TOPOLOGIES = [...PREFERRED_CPU_TOPOLOGIES, ...DEPRECATED_CPU_TOPOLOGIES] as const;
+export type PreferredCpuTopology = (typeof PREFERRED_CPU_TOPOLOGIES)[number];
+export type DeprecatedCpuTopology = (typeof DEPRECATED_CPU_TOPOLOGIES)[number];
+export type CpuTopology = (typeof ALL_CPU_TOPOLOGIES)[number];
+
+export const SPREAD_ACROSS = ['SocketsCoresThreads', 'SocketsCores', 'CoresThreads'] as const;
+/** Disk, LUN and CD-ROM buses (`ide` is rejected; `virtio` is rejected for CD-ROMs by a later rule). */
+export const DISK_BUSES = ['virtio', 'sata', 'scsi', 'usb'] as const;
+export const INPUT_BUSES = ['usb', 'virtio'] as const;
+/** `keyboard` exists as a constant but VMI validation accepts only `tablet`; a rule warns about it. */
+export const INPUT_TYPES = ['tablet', 'keyboard'] as const;
+export const DISK_CACHES = ['none', 'writethrough', 'writeback'] as const;
+export const DISK_IO_MODES = ['native', 'threads'] as const;
+export const INTERFACE_MODELS = ['e1000', 'e1000e', 'igb', 'ne2k_pci', 'pcnet', 'rtl8139', 'virtio'] as const;
+export const SOUND_MODELS = ['ich9', 'ac97'] as const;
+export const ARCHITECTURES = ['amd64', 'arm64', 's390x'] as const;
+export type Architecture = (typeof ARCHITECTURES)[number];
+/** Video types accepted per architecture by the VMI webhook. */
+export const VIDEO_TYPES_BY_ARCHITECTURE: Readonly<Record<Architecture, readonly string[]>> = {
+  amd64: ['vga', 'cirrus', 'virtio', 'ramfb', 'bochs'],
+  arm64: ['virtio', 'ramfb'],
+  s390x: ['virtio'],
+};
+/** Union over all architectures; the schema cannot know the architecture, a rule checks the pairing. */
+export const VIDEO_TYPES = ['vga', 'cirrus', 'virtio', 'ramfb', 'bochs'] as const;
+export const PANIC_DEVICE_MODELS = ['hyperv', 'isa', 'pvpanic'] as const;
+export const IO_THREADS_POLICIES = ['shared', 'auto', 'supplementalPool'] as const;
+/** The empty string is accepted by KubeVirt (libvirt then applies `require`). */
+export const CPU_FEATURE_POLICIES = ['force', 'require', 'optional', 'disable', 'forbid', ''] as const;
+export const HPET_TICK_POLICIES = ['delay', 'catchup', 'merge', 'discard'] as const;
+export const PIT_TICK_POLICIES = ['delay', 'catchup', 'discard'] as const;
+export const RTC_TICK_POLICIES = ['delay', 'catchup'] as const;
+export const RTC_TRACKS = ['guest', 'wall'] as const;
+/** Hugepage sizes valid on x86_64; `pageSize` itself stays a free string because other arches differ. */
+export const HUGEPAGE_SIZES = ['2Mi', '1Gi'] as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Scalars
+
+/** The pattern the API server's CRD schema applies to `resource.Quantity` strings. */
+export const QUANTITY_PATTERN =
+  /^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$/;
+
+/** Kubernetes `resource.Quantity`: a string such as `4Gi`, `512M`, `1.5Gi`, or a plain number of bytes. */
+export const quantitySchema = z
+  .union([
+    z.string().regex(QUANTITY_PATTERN, 'expected a Kubernetes quantity such as 4Gi or 512Mi'),
+    z.number().nonnegative(),
+  ])
+  .describe('Kubernetes quantity, e.g. 4Gi');
+export type Quantity = z.infer<typeof quantitySchema>;
+
+const stringMapSchema = z.record(z.string(), z.string());
+
+/** Go `struct{}`: only `{}` is meaningful, so any key is a typo. */
+function emptyObject(description: string): z.ZodObject<Record<string, never>, z.core.$strict> {
+  return z.strictObject({}).describe(description);
+}
+
+/** KubeVirt `FeatureState`: `{}` means enabled. */
+function featureState(description: string): z.ZodOptional<
+  z.ZodObject<{ enabled: z.ZodOptional<z.ZodBoolean> }, z.core.$strict>
+> {
+  return z
+    .strictObject({ enabled: z.boolean().describe('enable (true) or disable (false) the feature').optional() })
+    .describe(description)
+    .optional();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shared sub-objects
+
+const virtualGpuOptionsSchema = z.strictObject({
+  display: z
+    .strictObject({
+      enabled: z.boolean().describe('attach a display adapter backed by the vGPU').optional(),
+      ramFB: featureState('boot framebuffer until the guest loads a GPU driver (default true)'),
+    })
+    .describe('vGPU display options')
+    .optional(),
+});
+
+const launchSecuritySchema = z.strictObject({
+  sev: z
+    .strictObject({
+      attestation: emptyObject('run the SEV attestation process').optional(),
+      dhCert: z.string().describe("base64 guest owner's Diffie-Hellman key").optional(),
+      policy: z
+        .strictObject({ encryptedState: z.boolean().describe('require SEV-ES').optional() })
+        .describe('SEV guest policy flags')
+        .optional(),
+      session: z.string().describe('base64 session blob').optional(),
+    })
+    .describe('AMD Secure Encrypted Virtualization')
+    .optional(),
+  snp: emptyObject('AMD SEV-SNP').optional(),
+  tdx: emptyObject('Intel Trust Domain Extensions').optional(),
+});
+
+const gpuSchema = z.strictObject({
+  name: z.string().describe('device name inside the VMI'),
+  deviceName: z.string().describe('resource name from a device plugin').optional(),
+  claimName: z.string().describe('entry of the VMI spec.resourceClaims (DRA)').optional(),
+  requestName: z.string().describe('request within the ResourceClaim (DRA)').optional(),
+  tag: z.string().describe('tag exposed to the guest via config drive').optional(),
+  virtualGPUOptions: virtualGpuOptionsSchema.describe('vGPU options').optional(),
+});
+
+const hostDeviceSchema = z.strictObject({
+  name: z.string().describe('device name inside the VMI'),
+  deviceName: z.string().describe('resource name from a device plugin').optional(),
+  claimName: z.string().describe('entry of the VMI spec.resourceClaims (DRA)').optional(),
+  requestName: z.string().describe('request within the ResourceClaim (DRA)').optional(),
+  tag: z.string().describe('tag exposed to the guest via config drive').optional(),
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// VirtualMachineInstancetypeSpec
+//
+// The shapes below hold every field except the required `cpu.guest` and `memory.guest`; the full spec adds
+// those, the patch (a catalog family's features laid over computed sizes) is the shapes as they are.
+
+const instancetypeCpuShape = {
+  model: z.string().describe('CPU model, e.g. host-model or host-passthrough').optional(),
+  dedicatedCPUPlacement: z.boolean().describe('pin vCPUs to dedicated host CPUs').optional(),
+  isolateEmulatorThread: z
+    .boolean()
+    .describe('one more dedicated pCPU for the emulator thread (needs dedicatedCPUPlacement)')
+    .optional(),
+  numa: z
+    .strictObject({
+      guestMappingPassthrough: emptyObject('mirror the host NUMA topology of the pinned CPUs').optional(),
+    })
+    .describe('guest NUMA topology')
+    .optional(),
+  realtime: z
+    .strictObject({ mask: z.string().describe('vCPU mask of the realtime vCPUs').optional() })
+    .describe('tune for low latency')
+    .optional(),
+  maxSockets: z.uint32().describe('maximum sockets for CPU hotplug').optional(),
+};
+
+const instancetypeMemoryShape = {
+  hugepages: z
+    .strictObject({ pageSize: z.string().describe('hugepage size; 2Mi or 1Gi on x86_64').optional() })
+    .describe('back guest memory with hugepages')
+    .optional(),
+  overcommitPercent: z
+    .int()
+    .min(0)
+    .max(100)
+    .describe('percentage of guest memory not requested from the node')
+    .optional(),
+  maxGuest: quantitySchema.describe('memory hotplug ceiling').optional(),
+};
+
+const instancetypeSpecCommonShape = {
+  gpus: z.array(gpuSchema).describe('GPUs passed to the VMI').optional(),
+  hostDevices: z.array(hostDeviceSchema).describe('host devices passed to the VMI').optional(),
+  ioThreadsPolicy: z.enum(IO_THREADS_POLICIES).describe('IOThreads policy').optional(),
+  ioThreads: z
+    .strictObject({
+      supplementalPoolThreadCount: z
+        .int32()
+        .describe('IOThreads allocated for the supplementalPool policy')
+        .optional(),
+    })
+    .describe('IOThreads options')
+    .optional(),
+  launchSecurity: launchSecuritySchema
+    .describe('confidential computing (deprecated since v1.9.0; use preference preferredLaunchSecurity)')
+    .optional(),
+  nodeSelector: stringMapSchema.describe('node labels the VMI must be scheduled on').optional(),
+  schedulerName: z.string().describe('scheduler dispatching the VMI').optional(),
+  annotations: stringMapSchema.describe('annotations copied to the VMI').optional(),
+};
+
+export const instancetypeSpecSchema = z
+  .strictObject({
+    cpu: z
+      .strictObject({
+        guest: z.uint32().describe('number of vCPUs'),
+        ...instancetypeCpuShape,
+      })
+      .describe('vCPU count and CPU options'),
+    memory: z
+      .strictObject({
+        guest: quantitySchema.describe('guest memory'),
+        ...instancetypeMemoryShape,
+      })
+      .describe('guest memory and memory options'),
+    ...instancetypeSpecCommonShape,
+  })
+  .describe('VirtualMachineInstancetypeSpec');
+export type InstancetypeSpec = z.infer<typeof instancetypeSpecSchema>;
+
+/**
+ * Instancetype spec fragment a catalog family lays over each size: every field optional, and no
+ * `cpu.guest`/`memory.guest` because those come from the size (a strict object rejects them as unknown keys).
+ * List items (`gpus[]`, `hostDevices[]`) stay whole values with a required `name`: lists replace, never merge.
+ */
+export const instancetypeSpecPatchSchema = z
+  .strictObject({
+    cpu: z.strictObject(instancetypeCpuShape).describe('CPU options (vCPU count comes from the size)').optional(),
+    memory: z
+      .strictObject(instancetypeMemoryShape)
+      .describe('memory options (guest memory comes from the size)')
+      .optional(),
+    ...instancetypeSpecCommonShape,
+  })
+  .describe('VirtualMachineInstancetypeSpec without cpu.guest and memory.guest, all optional');
+export type InstancetypeSpecPatch = z.infer<typeof instancetypeSpecPatchSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// VirtualMachinePreferenceSpec (everything optional)
+
+const timerPresent = z.boolean().describe('false keeps the machine type from adding the timer').optional();
+
+const preferenceCpuSchema = z.strictObject({
+  preferredCPUTopology: z
+    .enum(ALL_CPU_TOPOLOGIES)
+    .describe('guest CPU topology the vCPUs are laid out in (default sockets)')
+    .optional(),
+  spreadOptions: z
+    .strictObject({
+      across: z.enum(SPREAD_ACROSS).describe('topology levels to spread over (default SocketsCores)').optional(),
+      ratio: z.uint32().describe('spread ratio (default 2; must be 2 for CoresThreads)').optional(),
+    })
+    .describe('options of the spread topology')
+    .optional(),
+  preferredCPUFeatures: z
+    .array(
+      z.strictObject({
+        name: z.string().describe('CPU feature name'),
+        policy: z.enum(CPU_FEATURE_POLICIES).describe('libvirt feature policy').optional(),
+      }),
+    )
+    .describe('CPU features added to the guest CPU')
+    .optional(),
+});
+
+const preferenceDevicesSchema = z.strictObject({
+  preferredAutoattachGraphicsDevice: z.boolean().describe('attach a graphics device').optional(),
+  preferredAutoattachMemBalloon: z.boolean().describe('attach a memory balloon').optional(),
+  preferredAutoattachPodInterface: z.boolean().describe('attach the default pod interface').optional(),
+  preferredAutoattachSerialConsole: z.boolean().describe('attach a serial console').optional(),
+  preferredAutoattachInputDevice: z.boolean().describe('attach an input device').optional(),
+  preferredDisableHotplug: z.boolean().describe('disable device hotplug').optional(),
+  preferredVirtualGPUOptions: virtualGpuOptionsSchema
+    .describe('vGPU options (declared by KubeVirt but never applied)')
+    .optional(),
+  preferredSoundModel: z.enum(SOUND_MODELS).describe('model of an existing sound device').optional(),
+  preferredUseVirtioTransitional: z.boolean().describe('use virtio-transitional devices').optional(),
+  preferredInputBus: z.enum(INPUT_BUSES).describe('bus of input devices').optional(),
+  preferredInputType: z.enum(INPUT_TYPES).describe('type of input devices').optional(),
+  preferredDiskBus: z.enum(DISK_BUSES).describe('bus of disk devices').optional(),
+  preferredLunBus: z.enum(DISK_BUSES).describe('bus of LUN devices').optional(),
+  preferredCdromBus: z.enum(DISK_BUSES).describe('bus of CD-ROM devices').optional(),
+  preferredDiskDedicatedIoThread: z.boolean().describe('dedicated IOThread for virtio disks').optional(),
+  preferredDiskCache: z.enum(DISK_CACHES).describe('disk cache mode').optional(),
+  preferredDiskIO: z.enum(DISK_IO_MODES).describe('QEMU disk IO mode').optional(),
+  preferredDiskBlockSize: z
+    .strictObject({
+      custom: z
+        .strictObject({
+          logical: z.int32().describe('logical block size in bytes').optional(),
+          physical: z.int32().describe('physical block size in bytes').optional(),
+          discardGranularity: z.int32().describe('discard granularity in bytes').optional(),
+        })
+        .describe('explicit block sizes')
+        .optional(),
+      matchVolume: featureState('take the block sizes from the volume'),
+    })
+    .describe('block size of disk devices')
+    .optional(),
+  preferredInterfaceModel: z.enum(INTERFACE_MODELS).describe('model of network interfaces').optional(),
+  preferredRng: emptyObject('attach a virtio RNG device').optional(),
+  preferredBlockMultiQueue: z.boolean().describe('multiqueue for virtio disks').optional(),
+  preferredNetworkInterfaceMultiQueue: z.boolean().describe('vhost multiqueue for virtio interfaces').optional(),
+  preferredTPM: z
+    .strictObject({
+      enabled: z.boolean().describe('attach the vTPM (default true)').optional(),
+      persistent: z.boolean().describe('keep TPM state across reboots').optional(),
+    })
+    .describe('attach a vTPM')
+    .optional(),
+  preferredInterfaceMasquerade: emptyObject('masquerade binding for pod-network interfaces').optional(),
+  preferredPanicDeviceModel: z.enum(PANIC_DEVICE_MODELS).describe('panic device model').optional(),
+  preferredVideoType: z.enum(VIDEO_TYPES).describe('video device type (valid values depend on arch)').optional(),
+});
+
+const preferenceFeaturesSchema = z.strictObject({
+  preferredAcpi: featureState('ACPI'),
+  preferredApic: z
+    .strictObject({
+      enabled: z.boolean().describe('enable (true) or disable (false) the feature').optional(),
+      endOfInterrupt: z.boolean().describe('end-of-interrupt notification').optional(),
+    })
+    .describe('APIC')
+    .optional(),
+  preferredHyperv: z
+    .strictObject({
+      evmcs: featureState('enlightened VMCS for nested guests'),
+      frequencies: featureState('TSC frequency MSRs'),
+      ipi: featureState('paravirtual IPIs'),
+      reenlightenment: featureState('TSC frequency change notifications'),
+      relaxed: featureState('relaxed timing (no watchdog timeouts)'),
+      reset: featureState('Hyper-V reset'),
+      runtime: featureState('runtime accounting'),
+      spinlocks: z
+        .strictObject({
+          enabled: z.boolean().describe('enable (true) or disable (false) the feature').optional(),
+          spinlocks: z.uint32().describe('spinlock retry attempts').optional(),
+        })
+        .describe('spinlock retries')
+        .optional(),
+      synic: featureState('synthetic interrupt controller'),
+      synictimer: z
+        .strictObject({
+          enabled: z.boolean().describe('enable (true) or disable (false) the feature').optional(),
+          direct: featureState('direct mode synthetic timers'),
+        })
+        .describe('synthetic timers')
+        .optional(),
+      tlbflush: z
+        .strictObject({
+          enabled: z.boolean().describe('enable (true) or disable (false) the feature').optional(),
+          direct: featureState('send TLB flushes directly to the hypervisor'),
+          extended: featureState('partial TLB flushes'),
+        })
+        .describe('paravirtual TLB flush')
+        .optional(),
+      vapic: featureState('virtual APIC'),
+      vendorid: z
+        .strictObject({
+          enabled: z.boolean().describe('enable (true) or disable (false) the feature').optional(),
+          vendorid: z.string().describe('hypervisor vendor id seen by the guest').optional(),
+        })
+        .describe('hypervisor vendor id')
+        .optional(),
+      vpindex: featureState('virtual processor index'),
+    })
+    .describe('Hyper-V enlightenments')
+    .optional(),
+  preferredKvm: z
+    .strictObject({ hidden: z.boolean().describe('hide KVM from MSR-based discovery').optional() })
+    .describe('KVM features')
+    .optional(),
+  preferredPvspinlock: featureState('paravirtual spinlocks'),
+  preferredSmm: featureState('System Management Mode'),
+});
+
+const preferenceFirmwareSchema = z.strictObject({
+  preferredUseBios: z.boolean().describe('boot with BIOS').optional(),
+  preferredUseBiosSerial: z.boolean().describe('send BIOS output to the serial console').optional(),
+  preferredEfi: z
+    .strictObject({
+      secureBoot: z.boolean().describe('enable Secure Boot').optional(),
+      persistent: z.boolean().describe('persist EFI NVRAM across reboots').optional(),
+    })
+    .describe('boot with EFI')
+    .optional(),
+  preferredUseEfi: z.boolean().describe('boot with EFI (deprecated since v1.5.0; use preferredEfi)').optional(),
+  preferredUseSecureBoot: z
+    .boolean()
+    .describe('enable Secure Boot (deprecated since v1.5.0; use preferredEfi.secureBoot)')
+    .optional(),
+});
+
+const preferenceClockSchema = z.strictObject({
+  preferredClockOffset: z
+    .strictObject({
+      utc: z
+        .strictObject({ offsetSeconds: z.int32().describe('offset from UTC in seconds').optional() })
+        .describe('guest clock in UTC')
+        .optional(),
+      timezone: z.string().describe('guest clock timezone').optional(),
+    })
+    .describe('guest clock offset')
+    .optional(),
+  preferredTimer: z
+    .strictObject({
+      hpet: z
+        .strictObject({
+          present: timerPresent,
+          tickPolicy: z.enum(HPET_TICK_POLICIES).describe('what to do with missed ticks').optional(),
+        })
+        .describe('HPET timer')
+        .optional(),
+      hyperv: z.strictObject({ present: timerPresent }).describe('Hyper-V clock').optional(),
+      kvm: z.strictObject({ present: timerPresent }).describe('KVM clock').optional(),
+      pit: z
+        .strictObject({
+          present: timerPresent,
+          tickPolicy: z.enum(PIT_TICK_POLICIES).describe('what to do with missed ticks').optional(),
+        })
+        .describe('PIT timer')
+        .optional(),
+      rtc: z
+        .strictObject({
+          present: timerPresent,
+          tickPolicy: z.enum(RTC_TICK_POLICIES).describe('what to do with missed ticks').optional(),
+          track: z.enum(RTC_TRACKS).describe('track the guest or the wall clock').optional(),
+        })
+        .describe('RTC timer')
+        .optional(),
+    })
+    .describe('guest timers')
+    .optional(),
+});
+
+export const preferenceSpecSchema = z
+  .strictObject({
+    cpu: preferenceCpuSchema.describe('CPU preferences').optional(),
+    devices: preferenceDevicesSchema.describe('device preferences').optional(),
+    features: preferenceFeaturesSchema.describe('hypervisor feature preferences').optional(),
+    firmware: preferenceFirmwareSchema.describe('firmware preferences').optional(),
+    machine: z
+      .strictObject({ preferredMachineType: z.string().describe('machine type, e.g. q35').optional() })
+      .describe('machine preferences')
+      .optional(),
+    clock: preferenceClockSchema.describe('clock preferences').optional(),
+    volumes: z
+      .strictObject({
+        preferredStorageClassName: z.string().describe('storage class of dataVolumeTemplates').optional(),
+      })
+      .describe('volume preferences')
+      .optional(),
+    preferredSubdomain: z.string().describe('VMI subdomain').optional(),
+    preferredTerminationGracePeriodSeconds: z
+      .int()
+      .describe('grace period before a stopping VMI is killed')
+      .optional(),
+    annotations: stringMapSchema.describe('annotations added to the VMI').optional(),
+    preferSpreadSocketToCoreRatio: z
+      .uint32()
+      .describe('legacy spread ratio (prefer cpu.spreadOptions.ratio)')
+      .optional(),
+    preferredArchitecture: z.enum(ARCHITECTURES).describe('VM architecture when unset').optional(),
+    preferredLaunchSecurity: launchSecuritySchema.describe('confidential computing').optional(),
+    requirements: z
+      .strictObject({
+        cpu: z
+          .strictObject({ guest: z.uint32().describe('minimum vCPUs') })
+          .describe('CPU the instancetype must provide')
+          .optional(),
+        memory: z
+          .strictObject({ guest: quantitySchema.describe('minimum guest memory') })
+          .describe('memory the instancetype must provide')
+          .optional(),
+        architecture: z.enum(ARCHITECTURES).describe('architecture the VM must have').optional(),
+      })
+      .describe('minimum resources and architecture a VM needs to use this preference')
+      .optional(),
+  })
+  .describe('VirtualMachinePreferenceSpec');
+export type PreferenceSpec = z.infer<typeof preferenceSpecSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Objects
+
+export const INSTANCETYPE_API_VERSION = 'instancetype.kubevirt.io/v1beta1';
+
+/** Sorted by name, the order emitted documents are grouped in. */
+export const MANIFEST_KINDS = [
+  'VirtualMachineClusterInstancetype',
+  'VirtualMachineClusterPreference',
+  'VirtualMachineInstancetype',
+  'VirtualMachinePreference',
+] as const;
+export type ManifestKind = (typeof MANIFEST_KINDS)[number];
+export type SpecKind = 'instancetype' | 'preference';
+
+export function isManifestKind(value: unknown): value is ManifestKind {
+  return typeof value === 'string' && (MANIFEST_KINDS as readonly string[]).includes(value);
+}
+
+const SPEC_KIND: Readonly<Record<ManifestKind, SpecKind>> = {
+  VirtualMachineClusterInstancetype: 'instancetype',
+  VirtualMachineClusterPreference: 'preference',
+  VirtualMachineInstancetype: 'instancetype',
+  VirtualMachinePreference: 'preference',
+};
+
+export function specKindOf(kind: ManifestKind): SpecKind {
+  return SPEC_KIND[kind];
+}
+
+/** Kubernetes object names of these kinds are DNS-1123 subdomains. */
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export const manifestMetadataSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .max(253)
+      .regex(DNS_SUBDOMAIN, 'expected a DNS-1123 subdomain: lowercase letters, digits, "-" and "."')
+      .describe('object name'),
+    namespace: z.string().describe('namespace of namespaced kinds').optional(),
+    labels: stringMapSchema.describe('object labels').optional(),
+    annotations: stringMapSchema.describe('object annotations').optional(),
+  })
+  .describe('object metadata (the subset itgen emits)');
+export type ManifestMetadata = z.infer<typeof manifestMetadataSchema>;
+
+const apiVersionSchema = z.literal(INSTANCETYPE_API_VERSION).describe('API group and version');
+
+export const clusterInstancetypeSchema = z.strictObject({
+  apiVersion: apiVersionSchema,
+  kind: z.literal('VirtualMachineClusterInstancetype'),
+  metadata: manifestMetadataSchema,
+  spec: instancetypeSpecSchema,
+});
+export type ClusterInstancetype = z.infer<typeof clusterInstancetypeSchema>;
+
+export const instancetypeSchema = z.strictObject({
+  apiVersion: apiVersionSchema,
+  kind: z.literal('VirtualMachineInstancetype'),
+  metadata: manifestMetadataSchema,
+  spec: instancetypeSpecSchema,
+});
+export type Instancetype = z.infer<typeof instancetypeSchema>;
+
+export const clusterPreferenceSchema = z.strictObject({
+  apiVersion: apiVersionSchema,
+  kind: z.literal('VirtualMachineClusterPreference'),
+  metadata: manifestMetadataSchema,
+  spec: preferenceSpecSchema,
+});
+export type ClusterPreference = z.infer<typeof clusterPreferenceSchema>;
+
+export const preferenceSchema = z.strictObject({
+  apiVersion: apiVersionSchema,
+  kind: z.literal('VirtualMachinePreference'),
+  metadata: manifestMetadataSchema,
+  spec: preferenceSpecSchema,
+});
+export type Preference = z.infer<typeof preferenceSchema>;
+
+/** Any of the four kinds, selected by `kind`. */
+export const manifestSchema = z.discriminatedUnion('kind', [
+  clusterInstancetypeSchema,
+  clusterPreferenceSchema,
+  instancetypeSchema,
+  preferenceSchema,
+]);
+export type Manifest = z.infer<typeof manifestSchema>;
+
+const MANIFEST_SCHEMAS = {
+  VirtualMachineClusterInstancetype: clusterInstancetypeSchema,
+  VirtualMachineClusterPreference: clusterPreferenceSchema,
+  VirtualMachineInstancetype: instancetypeSchema,
+  VirtualMachinePreference: preferenceSchema,
+} as const;
+export type ManifestSchemaFor<K extends ManifestKind> = (typeof MANIFEST_SCHEMAS)[K];
+
+export function manifestSchemaFor<K extends ManifestKind>(kind: K): ManifestSchemaFor<K> {
+  return MANIFEST_SCHEMAS[kind];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Release metadata (kubevirt-api.md, Appendices A and B). Paths are relative to `spec`, dotted, `[]` for list items.
+// Fields absent here have been served since v1beta1 first shipped in v1.0.0.
+
+export type FieldSince = Readonly<Record<string, KubevirtRelease>>;
+
+export const INSTANCETYPE_FIELD_SINCE: FieldSince = {
+  annotations: 'v1.1.0',
+  'cpu.maxSockets': 'v1.3.0',
+  'gpus[].claimName': 'v1.6.0',
+  'gpus[].requestName': 'v1.6.0',
+  'hostDevices[].claimName': 'v1.6.0',
+  'hostDevices[].requestName': 'v1.6.0',
+  ioThreads: 'v1.7.0',
+  'ioThreads.supplementalPoolThreadCount': 'v1.7.0',
+  'launchSecurity.sev.attestation': 'v1.1.0',
+  'launchSecurity.sev.dhCert': 'v1.1.0',
+  'launchSecurity.sev.session': 'v1.1.0',
+  'launchSecurity.snp': 'v1.7.0',
+  'launchSecurity.tdx': 'v1.7.0',
+  'memory.maxGuest': 'v1.3.0',
+  nodeSelector: 'v1.1.0',
+  schedulerName: 'v1.1.0',
+};
+
+export const PREFERENCE_FIELD_SINCE: FieldSince = {
+  annotations: 'v1.1.0',
+  'cpu.spreadOptions': 'v1.3.0',
+  'cpu.spreadOptions.across': 'v1.3.0',
+  'cpu.spreadOptions.ratio': 'v1.3.0',
+  'devices.preferredDiskBlockSize.custom.discardGranularity': 'v1.7.0',
+  'devices.preferredPanicDeviceModel': 'v1.6.0',
+  'devices.preferredTPM.enabled': 'v1.6.0',
+  'devices.preferredVideoType': 'v1.9.0',
+  'features.preferredHyperv.tlbflush.direct': 'v1.8.0',
+  'features.preferredHyperv.tlbflush.direct.enabled': 'v1.8.0',
+  'features.preferredHyperv.tlbflush.extended': 'v1.8.0',
+  'features.preferredHyperv.tlbflush.extended.enabled': 'v1.8.0',
+  'firmware.preferredEfi': 'v1.4.0',
+  'firmware.preferredEfi.persistent': 'v1.4.0',
+  'firmware.preferredEfi.secureBoot': 'v1.4.0',
+  preferSpreadSocketToCoreRatio: 'v1.1.0',
+  preferredArchitecture: 'v1.7.0',
+  preferredLaunchSecurity: 'v1.9.0',
+  'preferredLaunchSecurity.sev': 'v1.9.0',
+  'preferredLaunchSecurity.sev.attestation': 'v1.9.0',
+  'preferredLaunchSecurity.sev.dhCert': 'v1.9.0',
+  'preferredLaunchSecurity.sev.policy': 'v1.9.0',
+  'preferredLaunchSecurity.sev.policy.encryptedState': 'v1.9.0',
+  'preferredLaunchSecurity.sev.session': 'v1.9.0',
+  'preferredLaunchSecurity.snp': 'v1.9.0',
+  'preferredLaunchSecurity.tdx': 'v1.9.0',
+  'requirements.architecture': 'v1.7.0',
+};
+
+export function fieldSinceFor(kind: ManifestKind | SpecKind): FieldSince {
+  const specKind = kind === 'instancetype' || kind === 'preference' ? kind : specKindOf(kind);
+  return specKind === 'instancetype' ? INSTANCETYPE_FIELD_SINCE : PREFERENCE_FIELD_SINCE;
+}
+
+/** First release whose preference webhook accepts each `preferredCPUTopology` value. */
+export const PREFERRED_CPU_TOPOLOGY_SINCE: Readonly<Record<CpuTopology, KubevirtRelease>> = {
+  preferSockets: 'v1.0.0',
+  preferCores: 'v1.0.0',
+  preferThreads: 'v1.0.0',
+  preferSpread: 'v1.1.0',
+  preferAny: 'v1.1.0',
+  sockets: 'v1.4.0',
+  cores: 'v1.4.0',
+  threads: 'v1.4.0',
+  spread: 'v1.4.0',
+  any: 'v1.4.0',
+};
+
+export interface DeprecatedField {
+  readonly specKind: SpecKind;
+  /** Path relative to `spec`, as in `*_FIELD_SINCE`. */
+  readonly path: string;
+  readonly deprecatedIn: KubevirtRelease;
+  /** What to write instead, for a diagnostic hint. */
+  readonly replacement: string;
+  /** The replacing field, relative to the `spec` of `replacementSpecKind`. */
+  readonly replacementPath: string;
+  readonly replacementSpecKind: SpecKind;
+  /** The warning KubeVirt's webhook returns, when it returns one. */
+  readonly serverWarning?: string;
+}
+
+/** Deprecated fields; none is in the planned `instancetype.kubevirt.io/v1` except through conversion. */
+export const DEPRECATED_FIELDS: readonly DeprecatedField[] = [
+  {
+    specKind: 'instancetype',
+    path: 'launchSecurity',
+    deprecatedIn: 'v1.9.0',
+    replacement: 'set spec.preferredLaunchSecurity in a preference instead',
+    replacementPath: 'preferredLaunchSecurity',
+    replacementSpecKind: 'preference',
+    serverWarning: 'launchSecurity is deprecated and will be removed in a future release. Use preference instead.',
+  },
+  {
+    specKind: 'preference',
+    path: 'firmware.preferredUseEfi',
+    deprecatedIn: 'v1.5.0',
+    replacement: 'use firmware.preferredEfi: {}',
+    replacementPath: 'firmware.preferredEfi',
+    replacementSpecKind: 'preference',
+  },
+  {
+    specKind: 'preference',
+    path: 'firmware.preferredUseSecureBoot',
+    deprecatedIn: 'v1.5.0',
+    replacement: 'use firmware.preferredEfi: {secureBoot: true}',
+    replacementPath: 'firmware.preferredEfi.secureBoot',
+    replacementSpecKind: 'preference',
+  },
+];
+
+export interface DeprecatedTopology {
+  readonly replacement: PreferredCpuTopology;
+  readonly deprecatedIn: KubevirtRelease;
+  readonly serverWarning: string;
+}
+
+function deprecatedTopology(from: DeprecatedCpuTopology, to: PreferredCpuTopology): DeprecatedTopology {
+  return {
+    replacement: to,
+    deprecatedIn: 'v1.4.0',
+    serverWarning: `PreferredCPUTopology ${from} is deprecated for removal in a future release, please use ${to} instead`,
+  };
+}
+
+/** Long-form `preferredCPUTopology` values, deprecated when the short forms arrived in v1.4.0. */
+export const DEPRECATED_TOPOLOGIES: Readonly<Record<DeprecatedCpuTopology, DeprecatedTopology>> = {
+  preferSockets: deprecatedTopology('preferSockets', 'sockets'),
+  preferCores: deprecatedTopology('preferCores', 'cores'),
+  preferThreads: deprecatedTopology('preferThreads', 'threads'),
+  preferSpread: deprecatedTopology('preferSpread', 'spread'),
+  preferAny: deprecatedTopology('preferAny', 'any'),
+};

@@ -1,0 +1,56 @@
+import { diag, type Diagnostic, type DiagnosticCode, type Severity } from '../diagnostics';
+import { locate, type SourceDoc } from '../load/source';
+import type { RenderedObject } from '../render/manifests';
+import { originOf, type Json, type JsonObject } from '../resolve/leaves';
+import type { ResolvedCatalog, ResolvedObject } from '../resolve/types';
+import type { WrittenGenerator } from '../schema/generator';
+
+export interface RuleContext {
+  readonly catalog: ResolvedCatalog;
+  readonly objects: readonly RenderedObject[];
+  readonly generator: WrittenGenerator;
+  /** The generator document, for diagnostics about generator settings. */
+  readonly generatorSrc?: SourceDoc | undefined;
+}
+
+/** A named semantic check. Rules are pure: context in, diagnostics out. */
+export interface Rule {
+  readonly name: string;
+  readonly description: string;
+  readonly check: (ctx: RuleContext) => Diagnostic[];
+}
+
+export function get(obj: JsonObject, path: readonly string[]): Json | undefined {
+  let v: Json | undefined = obj;
+  for (const seg of path) {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+    v = v[seg];
+  }
+  return v;
+}
+
+/** Diagnostic about one spec field of a resolved object, placed where that field was written. */
+export function fieldDiag(
+  code: DiagnosticCode,
+  obj: ResolvedObject,
+  path: readonly string[],
+  message: string,
+  extra: { hint?: string; severity?: Severity } = {},
+): Diagnostic {
+  const l = path.length > 0 ? originOf(obj.leaves, path) : undefined;
+  const location = l ? locate(l.origin.src, l.origin.path) : locate(obj.origin.src, obj.origin.path);
+  const what = obj.kind === 'instancetype' ? 'instance type' : 'preference';
+  const field = path.length > 0 ? ` \`spec.${path.join('.')}\`` : '';
+  return diag(code, `${what} \`${obj.name}\`${field}: ${message}`, location, extra);
+}
+
+/** Diagnostic about a resolved object as a whole, placed at its declaration. */
+export function objectDiag(
+  code: DiagnosticCode,
+  obj: ResolvedObject,
+  message: string,
+  extra: { hint?: string; severity?: Severity } = {},
+): Diagnostic {
+  const what = obj.kind === 'instancetype' ? 'instance type' : 'preference';
+  return diag(code, `${what} \`${obj.name}\`: ${message}`, locate(obj.origin.src, obj.origin.path), extra);
+}

@@ -1,0 +1,87 @@
+/** End to end: the built CLI (dist/), spawned as users run it. */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { readDirTree, REPO, removeDir, scratchProject } from './helpers';
+
+const CLI = path.join(REPO, 'dist', 'cli', 'main.js');
+
+function itgen(cwd: string, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function project(): string {
+  const dir = scratchProject({});
+  cpSync(path.join(REPO, 'test', 'fixtures', 'minimal'), dir, { recursive: true });
+  removeDir(path.join(dir, 'expected'));
+  return dir;
+}
+
+describe('itgen CLI', () => {
+  beforeAll(() => {
+    if (!existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` (npm ci does it through prepare)');
+  });
+
+  it('generates the kustomize base and exits 0', () => {
+    const dir = project();
+    const r = itgen(dir, 'generate');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/minimal: wrote \d+ objects to out/);
+    expect(readDirTree(path.join(dir, 'out')).map((f) => f.path)).toContain('kustomization.yaml');
+    expect(itgen(dir, 'check').code).toBe(0);
+    removeDir(dir);
+  });
+
+  it('reports bad input like a compiler, exits 1 and leaves the previous output exactly as it was', () => {
+    const dir = project();
+    expect(itgen(dir, 'generate').code).toBe(0);
+    const before = readDirTree(path.join(dir, 'out'));
+    const file = path.join(dir, 'catalog', 'catalog.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('memoryPerCPU: 2Gi', 'memoryPerCPU: 2Gi\nmemoryPerCpu: 3Gi'));
+    const r = itgen(dir, 'generate');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^catalog\/catalog\.yaml:\d+:1 error IT1202 unknown key `memoryPerCpu`/m);
+    expect(r.stderr).toMatch(/\^+/);
+    expect(r.stderr).toMatch(/did you mean `memoryPerCPU`\?/);
+    expect(r.stderr).toMatch(/nothing written/);
+    expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
+    expect(readDirTree(path.join(dir, 'out'))).toEqual(before);
+    expect(itgen(dir, 'check').code).toBe(1);
+    removeDir(dir);
+  });
+
+  it('prints machine-readable diagnostics with --format json and GitHub annotations with --format github', () => {
+    const dir = project();
+    const file = path.join(dir, 'catalog', 'catalog.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('inherits: base', 'inherits: bsae'));
+    const json = itgen(dir, 'validate', '--format', 'json');
+    expect(json.code).toBe(1);
+    const parsed = JSON.parse(json.stdout) as { diagnostics: { code: string; location: { file: string; line: number } }[] };
+    expect(parsed.diagnostics[0]).toMatchObject({ code: 'IT2001', location: { file: 'catalog/catalog.yaml' } });
+    const gh = itgen(dir, 'validate', '--format', 'github');
+    expect(gh.stdout).toMatch(/^::error file=catalog\/catalog\.yaml,line=\d+,col=\d+.*title=IT2001::/m);
+    removeDir(dir);
+  });
+
+  it('explains where every field came from', () => {
+    const dir = project();
+    const r = itgen(dir, 'explain', 'd2.large1gi', '--kind', 'VirtualMachineClusterInstancetype');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/pageSize: 1Gi # catalog\/catalog\.yaml:\d+:\d+ \(variant `1gi` of family `d`\)/);
+    expect(r.stdout).toMatch(/guest: 4Gi # catalog\/catalog\.yaml:\d+:\d+ \(override of size `large`\)/);
+    removeDir(dir);
+  });
+
+  it('prints the catalog JSON Schema', () => {
+    const r = itgen(REPO, 'schema');
+    expect(r.code).toBe(0);
+    const schema = JSON.parse(r.stdout) as { oneOf?: unknown[]; anyOf?: unknown[] };
+    expect((schema.oneOf ?? schema.anyOf ?? []).length).toBe(6);
+  });
+
+  it('rejects unknown commands and options with usage and exit 1', () => {
+    expect(itgen(REPO, 'frobnicate').code).toBe(1);
+    expect(itgen(REPO, 'validate', '--nope').code).toBe(1);
+  });
+});

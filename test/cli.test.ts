@@ -85,3 +85,10 @@ describe('itgen CLI', () => {
     expect(itgen(REPO, 'validate', '--nope').code).toBe(1);
   });
 });
+
+describe('published catalog JSON Schema', () => {
+  it('schema/catalog.schema.json is what `itgen schema` prints (run `npm run generate`)', () => {
+    const r = spawnSync(process.execPath, [CLI, 'schema'], { cwd: REPO, encoding: 'utf8' });
+    expect(readFileSync(path.join(REPO, 'schema', 'catalog.schema.json'), 'utf8')).toBe(r.stdout);
+  });
+});

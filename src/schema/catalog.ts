@@ -188,6 +188,6 @@ export function catalogJsonSchema(): Record<string, unknown> {
     preferenceFragmentDocSchema,
     preferenceDocSchema,
   ]);
-  const schema = z.toJSONSchema(any, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(any, { io: 'input', unrepresentable: 'any', reused: 'ref' }) as Record<string, unknown>;
   return { ...schema, title: 'itgen catalog document', $id: 'https://itgen.dev/schema/catalog.json' };
 }

@@ -64,6 +64,16 @@ export const DIAGNOSTIC_CODES = {
   IT6002: 'unknown target KubeVirt release',
   // IT7xxx: release workflow
   IT7001: 'output differs from what the catalogs generate',
+  IT7101: 'published object changed in place',
+  IT7102: 'published object removed without a deprecation release',
+  IT7103: 'removed name reused with a different spec',
+  IT7104: 'release lock override does not apply',
+  IT7105: 'release version not newer than the last release',
+  IT7106: 'release lock belongs to another generator',
+  IT7201: 'vendor selection matches nothing',
+  IT7202: 'vendor selection leaves no object',
+  IT7301: 'comparison source cannot be read',
+  IT7302: 'KRM function input invalid',
   // IT9xxx: internal
   IT9001: 'internal error',
   IT9002: 'output cannot be written',

@@ -112,7 +112,7 @@ function pickLadder(model: WrittenModel, fam: Declared<WrittenFamily>, out: Sink
   const name = fam.value.ladder;
   if (name !== undefined) {
     const l = model.ladders.get(name);
-    if (!l) {
+    if (!l && !model.rejected.SizeLadder.has(name)) {
       out.push(
         diag('IT2010', `family \`${fam.value.name}\` uses unknown size ladder \`${name}\``, locate(fam.src, ['ladder']), {
           hint: didYouMean(name, model.ladders.keys()) ?? `declared ladders: ${[...model.ladders.keys()].join(', ') || 'none'}`,
@@ -122,6 +122,7 @@ function pickLadder(model: WrittenModel, fam: Declared<WrittenFamily>, out: Sink
     return l;
   }
   if (model.ladders.size === 1) return [...model.ladders.values()][0];
+  if (model.rejected.SizeLadder.size > 0) return undefined; // already reported where the ladder is written
   out.push(
     diag(
       'IT2010',
@@ -146,6 +147,7 @@ function fragmentLeaves(
   const table = kind === 'instancetype' ? model.instancetypeFragments : model.preferenceFragments;
   (names ?? []).forEach((n, i) => {
     const f = table.get(n);
+    if (!f && model.rejected[kind === 'instancetype' ? 'InstancetypeFragment' : 'PreferenceFragment'].has(n)) return;
     if (!f) {
       out.push(
         diag('IT2002', `unknown ${kind === 'instancetype' ? 'InstancetypeFragment' : 'PreferenceFragment'} \`${n}\``, locate(owner.src, [...includePath, i]), {
@@ -336,6 +338,10 @@ function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[
     const annotations: Record<string, string> = {};
     let failed = false;
     (p.inherits ?? []).forEach((b, i) => {
+      if (!model.preferences.has(b) && model.rejected.Preference.has(b)) {
+        failed = true;
+        return;
+      }
       if (!model.preferences.has(b)) {
         out.push(
           diag('IT2001', `${what} inherits unknown preference \`${b}\``, locate(decl.src, typeof (decl.src.value as Record<string, unknown>)['inherits'] === 'string' ? ['inherits'] : ['inherits', i]), {

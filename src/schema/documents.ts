@@ -10,7 +10,7 @@ import {
   type WrittenPreferenceFragment,
   type WrittenSizeLadder,
 } from './catalog';
-import { checkAgainst } from './check';
+import { checkAgainst, misspeltKey } from './check';
 
 /** A written declaration and the document it came from (for positions). */
 export interface Declared<T> {
@@ -26,6 +26,12 @@ export interface WrittenModel {
   readonly instancetypeFragments: ReadonlyMap<string, Declared<WrittenInstancetypeFragment>>;
   readonly preferenceFragments: ReadonlyMap<string, Declared<WrittenPreferenceFragment>>;
   readonly preferences: ReadonlyMap<string, Declared<WrittenPreference>>;
+  /**
+   * Names of declarations that failed their schema check, by kind. They are already reported;
+   * resolution treats references to them as known so that one typo does not cascade into
+   * "unknown base" errors everywhere it is used.
+   */
+  readonly rejected: { readonly [K in CatalogKind]: ReadonlySet<string> };
 }
 
 function order(a: SourceDoc, b: SourceDoc): number {
@@ -44,17 +50,30 @@ export function readDocuments(docs: readonly SourceDoc[]): { model: WrittenModel
     PreferenceFragment: new Map(),
     Preference: new Map(),
   };
+  const rejected: { [K in CatalogKind]: Set<string> } = {
+    Catalog: new Set(),
+    SizeLadder: new Set(),
+    Family: new Set(),
+    InstancetypeFragment: new Set(),
+    PreferenceFragment: new Set(),
+    Preference: new Set(),
+  };
   const kinds = Object.keys(CATALOG_KINDS) as CatalogKind[];
   for (const src of sorted) {
     const raw = src.value as Record<string, unknown>;
     const kind = raw['kind'];
-    if (typeof kind !== 'string' || !(kind in CATALOG_KINDS)) {
-      const hint = typeof kind === 'string' ? didYouMean(kind, kinds) : undefined;
+    if (typeof kind !== 'string' || !Object.prototype.hasOwnProperty.call(CATALOG_KINDS, kind)) {
+      const typo = kind === undefined ? misspeltKey(raw, 'kind') : undefined;
+      const hint = typeof kind === 'string' ? didYouMean(kind, kinds) : typo !== undefined ? 'did you mean `kind`?' : undefined;
       diagnostics.push(
         diag(
           'IT1201',
-          kind === undefined ? 'document has no `kind`' : `unknown kind ${JSON.stringify(kind)}`,
-          locate(src, kind === undefined ? [] : ['kind']),
+          kind === undefined
+            ? typo !== undefined
+              ? `document has no \`kind\` (found \`${typo}\`)`
+              : 'document has no `kind`'
+            : `unknown kind ${JSON.stringify(kind)}`,
+          locate(src, kind === undefined ? (typo !== undefined ? [typo] : []) : ['kind'], { key: typo !== undefined }),
           { hint: hint ?? `a catalog document is one of: ${kinds.join(', ')}` },
         ),
       );
@@ -64,6 +83,8 @@ export function readDocuments(docs: readonly SourceDoc[]): { model: WrittenModel
     const checked = checkAgainst(CATALOG_KINDS[k], src);
     if (!checked.ok) {
       diagnostics.push(...checked.diagnostics);
+      const name = raw['name'];
+      rejected[k].add(typeof name === 'string' ? name : '');
       continue;
     }
     const value = checked.data as { name: string };
@@ -81,7 +102,7 @@ export function readDocuments(docs: readonly SourceDoc[]): { model: WrittenModel
     bucket.set(value.name, { value, src });
   }
   const catalogs = [...buckets.Catalog.values()];
-  if (catalogs.length === 0 && sorted.length > 0) {
+  if (catalogs.length === 0 && sorted.length > 0 && rejected.Catalog.size === 0) {
     diagnostics.push(diag('IT2008', 'the catalog has no `kind: Catalog` document', undefined, { hint: 'add one (see docs/design.md)' }));
   } else if (catalogs.length > 1) {
     diagnostics.push(
@@ -98,6 +119,7 @@ export function readDocuments(docs: readonly SourceDoc[]): { model: WrittenModel
       instancetypeFragments: buckets.InstancetypeFragment as Map<string, Declared<WrittenInstancetypeFragment>>,
       preferenceFragments: buckets.PreferenceFragment as Map<string, Declared<WrittenPreferenceFragment>>,
       preferences: buckets.Preference as Map<string, Declared<WrittenPreference>>,
+      rejected,
     },
     diagnostics,
   };

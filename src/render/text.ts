@@ -1,36 +1,131 @@
 import Handlebars from 'handlebars';
+import { didYouMean } from '../diagnostics';
 
 /**
- * Free text (descriptions, display names, extra metadata values) may use Handlebars. The
- * environment is isolated, strict (a missing variable is an error, not an empty string), has no
- * helpers, no partials and no HTML escaping, and cannot reach prototype properties.
+ * Free text (descriptions, display names, extra metadata values) may use Handlebars, but only a
+ * small, checked subset: `{{variable}}` of the variables the caller offers, `{{#if variable}}` /
+ * `{{#unless variable}}` blocks with `{{else}}`, and comments. Everything else Handlebars can do
+ * (helpers such as `lookup`, `each` and `with`, partials, `this`, `..`, `@root`, dotted paths,
+ * sub-expressions) is rejected before anything is compiled, with a message that names the
+ * offending expression: catalog text must not reach into JavaScript objects.
+ *
+ * The environment is isolated from the global one, strict (a missing variable is an error, not an
+ * empty string), has no helpers, no partials, no HTML escaping, and no prototype access.
  */
 const env = Handlebars.create();
 // `log` writes to the console and `lookup` reads arbitrary properties: neither belongs in catalog text.
 env.unregisterHelper('log');
 env.unregisterHelper('lookup');
-const cache = new Map<string, HandlebarsTemplateDelegate | Error>();
+
+type Ast = hbs.AST.Program;
+const parsed = new Map<string, Ast | Error>();
+const compiled = new Map<string, HandlebarsTemplateDelegate>();
 
 export type TextContext = Readonly<Record<string, string | number | undefined>>;
 
+const BLOCKS = new Set(['if', 'unless']);
+
+/** The first expression of `ast` outside the allowed subset, as an error message; undefined if all is well. */
+function checkProgram(ast: hbs.AST.Program, context: TextContext, guarded: ReadonlySet<string>): string | undefined {
+  const known = Object.keys(context);
+  const variable = (node: hbs.AST.Expression, source: string, inCondition: boolean): string | undefined => {
+    if (node.type !== 'PathExpression') return `\`${source}\`: only variables may be used here, not literals or sub-expressions`;
+    const p = node as hbs.AST.PathExpression;
+    if (p.data) return `\`${source}\`: \`@${p.parts.join('.')}\` data variables are not available`;
+    if (p.depth > 0 || p.original.startsWith('..')) return `\`${source}\`: parent scopes (\`..\`) are not available`;
+    if (p.parts.length === 0 || /^(this|\.)([./]|$)/.test(p.original)) return `\`${source}\`: \`this\` is not available; name a variable`;
+    if (p.parts.length > 1) return `\`${source}\`: \`${p.original}\` reaches into a property; only plain variables are available`;
+    const name = p.parts[0]!;
+    if (!Object.prototype.hasOwnProperty.call(context, name)) {
+      const hint = didYouMean(name, known);
+      return `\`${source}\`: unknown variable \`${name}\`${hint ? ` (${hint})` : ''}`;
+    }
+    if (!inCondition && context[name] === undefined && !guarded.has(name)) {
+      return `\`${source}\`: \`${name}\` has no value here; guard it with \`{{#if ${name}}}...{{/if}}\``;
+    }
+    return undefined;
+  };
+  for (const stmt of ast.body) {
+    const source = sourceOf(stmt);
+    switch (stmt.type) {
+      case 'ContentStatement':
+      case 'CommentStatement':
+        break;
+      case 'MustacheStatement': {
+        const m = stmt as hbs.AST.MustacheStatement;
+        if (m.params.length > 0 || m.hash?.pairs?.length) return `\`${source}\`: helpers are not available; write a plain \`{{variable}}\``;
+        const err = variable(m.path, source, false);
+        if (err) return err;
+        break;
+      }
+      case 'BlockStatement': {
+        const b = stmt as hbs.AST.BlockStatement;
+        const helper = b.path.type === 'PathExpression' ? (b.path as hbs.AST.PathExpression).original : '';
+        if (!BLOCKS.has(helper)) return `\`${source}\`: block \`#${helper}\` is not available; only \`#if\` and \`#unless\` are`;
+        if (b.params.length !== 1 || b.hash?.pairs?.length || (b.program?.blockParams?.length ?? 0) > 0) {
+          return `\`${source}\`: \`#${helper}\` takes exactly one variable`;
+        }
+        const cond = b.params[0]!;
+        const err = variable(cond, source, true);
+        if (err) return err;
+        const name = (cond as hbs.AST.PathExpression).parts[0]!;
+        const thenGuard = helper === 'if' ? new Set([...guarded, name]) : guarded;
+        const elseGuard = helper === 'unless' ? new Set([...guarded, name]) : guarded;
+        const inner = (b.program && checkProgram(b.program, context, thenGuard)) || (b.inverse && checkProgram(b.inverse, context, elseGuard));
+        if (inner) return inner;
+        break;
+      }
+      case 'PartialStatement':
+      case 'PartialBlockStatement':
+        return `\`${source}\`: partials are not available`;
+      case 'Decorator':
+      case 'DecoratorBlock':
+        return `\`${source}\`: decorators are not available`;
+      default:
+        return `\`${source}\`: not available in catalog text`;
+    }
+  }
+  return undefined;
+}
+
+let currentTemplate = '';
+function sourceOf(node: hbs.AST.Node): string {
+  const lines = currentTemplate.split('\n');
+  const { start, end } = node.loc;
+  if (start.line === end.line) {
+    const text = (lines[start.line - 1] ?? '').slice(start.column, end.column);
+    return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  }
+  const first = (lines[start.line - 1] ?? '').slice(start.column);
+  return `${first.length > 57 ? first.slice(0, 57) : first}...`;
+}
+
 export function renderText(template: string, context: TextContext): { ok: true; text: string } | { ok: false; error: string } {
   if (!template.includes('{{')) return { ok: true, text: template };
-  let compiled = cache.get(template);
-  if (compiled === undefined) {
+  let ast = parsed.get(template);
+  if (ast === undefined) {
     try {
-      // precompile parses eagerly, so syntax errors surface here rather than at first use
-      env.precompile(template, { strict: true, knownHelpersOnly: true });
-      compiled = env.compile(template, { strict: true, noEscape: true, knownHelpersOnly: true });
+      ast = env.parse(template);
     } catch (e) {
-      compiled = e as Error;
+      ast = e as Error;
     }
-    cache.set(template, compiled);
+    parsed.set(template, ast);
   }
-  if (compiled instanceof Error) return { ok: false, error: firstLine(compiled.message) };
+  if (ast instanceof Error) return { ok: false, error: firstLine(ast.message) };
+  currentTemplate = template;
+  const bad = checkProgram(ast, context, new Set());
+  if (bad !== undefined) return { ok: false, error: bad };
+  let fn = compiled.get(template);
+  if (fn === undefined) {
+    fn = env.compile(template, { strict: true, noEscape: true, knownHelpers: { if: true, unless: true }, knownHelpersOnly: true });
+    compiled.set(template, fn);
+  }
   try {
+    // Variables without a value are present but empty, so that `{{#if variant}}` works in strict mode;
+    // the check above makes sure no unguarded `{{variant}}` reaches them.
     const clean: Record<string, string | number> = Object.create(null) as Record<string, string | number>;
-    for (const [k, v] of Object.entries(context)) if (v !== undefined) clean[k] = v;
-    const text = compiled(clean, {
+    for (const [k, v] of Object.entries(context)) clean[k] = v ?? '';
+    const text = fn(clean, {
       allowProtoPropertiesByDefault: false,
       allowProtoMethodsByDefault: false,
       helpers: {},

@@ -15,7 +15,8 @@ export function formatText(diagnostics: readonly Diagnostic[], lines: SourceLine
     out.push(`${loc}${sev} ${d.code} ${d.message}`);
     if (d.location) {
       const src = lines(d.location.file)?.[d.location.line - 1];
-      if (src !== undefined) {
+      // A binary file's "line" would only garble the terminal.
+      if (src !== undefined && !/[\u0000-\u0008\u000b-\u001f\u007f\ufffd]/.test(src)) {
         const gutter = String(d.location.line).padStart(4);
         out.push(`${gutter} | ${src}`);
         const sameLine = d.location.endLine === undefined || d.location.endLine === d.location.line;

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { globSync } from 'glob';
 import { diag, type Diagnostic } from '../diagnostics';
@@ -37,6 +37,15 @@ export function loadCatalogFiles(root: string, catalogDir: string): LoadedFiles 
     const abs = path.join(absDir, rel);
     const file = relativePath(root, abs);
     files.push(file);
+    const escape = symlinkEscape(absDir, abs);
+    if (escape !== undefined) {
+      diagnostics.push(
+        diag('IT1001', `file is a symbolic link to ${escape}, outside the catalog directory`, { file, line: 1, col: 1 }, {
+          hint: 'a catalog reads only its own files; copy the file into the catalog instead of linking it',
+        }),
+      );
+      continue;
+    }
     let bytes: Buffer;
     try {
       bytes = readFileSync(abs);
@@ -52,6 +61,25 @@ export function loadCatalogFiles(root: string, catalogDir: string): LoadedFiles 
     diagnostics.push(diag('IT1008', `no *.yaml files under \`${relDir}\``, undefined, { hint: 'a catalog needs at least a `kind: Catalog` document' }));
   }
   return { docs, diagnostics, files };
+}
+
+/** Where a symlinked catalog file points when that is outside the catalog (or dangling); undefined otherwise. */
+function symlinkEscape(absDir: string, abs: string): string | undefined {
+  try {
+    if (!lstatSync(abs).isSymbolicLink()) return undefined;
+  } catch {
+    return undefined;
+  }
+  let target: string;
+  let dir: string;
+  try {
+    target = realpathSync(abs);
+    dir = realpathSync(absDir);
+  } catch {
+    return 'a file that does not exist';
+  }
+  const rel = path.relative(dir, target);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? '`' + rel.split(path.sep).join('/') + '`' : undefined;
 }
 
 /** Read one YAML file expected to hold a single mapping (a generator). */

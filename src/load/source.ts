@@ -51,7 +51,9 @@ export function parseSource(file: string, bytes: Buffer): ParsedFile {
       bad = true;
       const pos = lineCounter.linePos(err.pos[0]);
       const code = err.code === 'DUPLICATE_KEY' ? 'IT1003' : 'IT1002';
-      const message = err.message.split('\n')[0] ?? err.message;
+      let message = err.message.split('\n')[0] ?? err.message;
+      // The parser recurses per nesting level; a hostile file exhausts the stack rather than the parser.
+      if (/call stack/i.test(message)) message = 'the document nests too deeply to parse';
       diagnostics.push(diag(code, message, at(pos.line, pos.col), code === 'IT1003' ? { hint: 'each key may appear once per mapping; merge the two entries' } : {}));
     }
     if (bad) continue;

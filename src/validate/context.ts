@@ -1,4 +1,4 @@
-import { diag, type Diagnostic, type DiagnosticCode, type Severity } from '../diagnostics';
+import { diag, type Diagnostic, type DiagnosticCode, type Severity, type SourceRange } from '../diagnostics';
 import { locate, type SourceDoc } from '../load/source';
 import type { RenderedObject } from '../render/manifests';
 import { originOf, type Json, type JsonObject } from '../resolve/leaves';
@@ -35,7 +35,7 @@ export function fieldDiag(
   obj: ResolvedObject,
   path: readonly string[],
   message: string,
-  extra: { hint?: string; severity?: Severity } = {},
+  extra: { hint?: string; severity?: Severity; related?: Diagnostic['related'] } = {},
 ): Diagnostic {
   const l = path.length > 0 ? originOf(obj.leaves, path) : undefined;
   const location = l ? locate(l.origin.src, l.origin.path) : locate(obj.origin.src, obj.origin.path);
@@ -49,8 +49,14 @@ export function objectDiag(
   code: DiagnosticCode,
   obj: ResolvedObject,
   message: string,
-  extra: { hint?: string; severity?: Severity } = {},
+  extra: { hint?: string; severity?: Severity; related?: Diagnostic['related'] } = {},
 ): Diagnostic {
   const what = obj.kind === 'instancetype' ? 'instance type' : 'preference';
   return diag(code, `${what} \`${obj.name}\`: ${message}`, locate(obj.origin.src, obj.origin.path), extra);
+}
+
+/** Where a spec field of a resolved object was written (or the object itself, when nothing set it). */
+export function fieldLocation(obj: ResolvedObject, path: readonly string[]): SourceRange {
+  const l = path.length > 0 ? originOf(obj.leaves, path) : undefined;
+  return l ? locate(l.origin.src, l.origin.path) : locate(obj.origin.src, obj.origin.path);
 }

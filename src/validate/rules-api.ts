@@ -28,6 +28,35 @@ function specPaths(v: Json, prefix: string, out: Map<string, string[]>, raw: str
   }
 }
 
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/** apimachinery's TotalAnnotationSizeLimitB. */
+const ANNOTATIONS_MAX_BYTES = 256 * 1024;
+
+/** What apimachinery's IsQualifiedName says about a label or annotation key; undefined when valid. */
+export function qualifiedNameProblem(key: string): string | undefined {
+  const slash = key.indexOf('/');
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) {
+    return 'prefix part must be a lowercase RFC 1123 subdomain';
+  }
+  if (name.length === 0 || name.length > 63) return 'name part must be no more than 63 characters and not empty';
+  if (!QUALIFIED_NAME.test(name)) {
+    return "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+  }
+  return undefined;
+}
+
+/** What apimachinery's IsValidLabelValue says; undefined when valid. */
+export function labelValueProblem(value: string): string | undefined {
+  if (value.length > 63) return 'must be no more than 63 characters';
+  if (value !== '' && !QUALIFIED_NAME.test(value)) {
+    return "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+  }
+  return undefined;
+}
+
 export const API_RULES: readonly Rule[] = [
   {
     name: 'manifest-schema',
@@ -50,6 +79,35 @@ export const API_RULES: readonly Rule[] = [
           } else {
             out.push(objectDiag('IT3001', o.source, `\`${where}\`: ${issue.message}`, { hint: 'names, labels and annotations must be valid Kubernetes metadata' }));
           }
+        }
+      }
+      return out;
+    },
+  },
+  {
+    name: 'kubernetes-metadata',
+    description: 'label and annotation keys and values the API server accepts',
+    check: (ctx) => {
+      const out: Diagnostic[] = [];
+      const checked = new Set<object>();
+      for (const o of ctx.objects) {
+        if (checked.has(o.source)) continue;
+        checked.add(o.source);
+        const hint = 'labels and annotations come from the catalog (`labels:`/`annotations:`), the generator, or are derived from the spec';
+        for (const [k, v] of Object.entries(o.manifest.metadata.labels ?? {})) {
+          const kp = qualifiedNameProblem(k);
+          if (kp) out.push(objectDiag('IT3001', o.source, `metadata.labels: Invalid value: ${JSON.stringify(k)}: ${kp}`, { hint }));
+          const vp = labelValueProblem(v);
+          if (vp) out.push(objectDiag('IT3001', o.source, `metadata.labels: Invalid value: ${JSON.stringify(v.length > 70 ? `${v.slice(0, 67)}...` : v)} (label \`${k}\`): ${vp}`, { hint }));
+        }
+        let size = 0;
+        for (const [k, v] of Object.entries(o.manifest.metadata.annotations ?? {})) {
+          const kp = qualifiedNameProblem(k);
+          if (kp) out.push(objectDiag('IT3001', o.source, `metadata.annotations: Invalid value: ${JSON.stringify(k)}: ${kp}`, { hint }));
+          size += Buffer.byteLength(k) + Buffer.byteLength(v);
+        }
+        if (size > ANNOTATIONS_MAX_BYTES) {
+          out.push(objectDiag('IT3001', o.source, `metadata.annotations: Too long: must have at most ${ANNOTATIONS_MAX_BYTES} bytes (found ${size})`, { hint: 'shorten the description or other long annotation values' }));
         }
       }
       return out;

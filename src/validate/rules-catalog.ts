@@ -1,8 +1,10 @@
 import { diag, type Diagnostic } from '../diagnostics';
 import { locate } from '../load/source';
 import { formatBinary, parseQuantity } from '../quantity';
+import { originOf } from '../resolve/leaves';
 import type { ResolvedInstancetype } from '../resolve/types';
-import { fieldDiag, get, objectDiag, type Rule } from './context';
+import { fieldDiag, fieldLocation, get, objectDiag, type Rule } from './context';
+import { isSpread, spreadDivides, spreadRatio } from './rules-kubevirt';
 import { UPSTREAM_INSTANCETYPE_NAMES, UPSTREAM_PREFERENCE_NAMES } from './upstream-names';
 
 /** Vendors whose objects KubeVirt's VMI metrics report by name; any other shows as `<other>`. */
@@ -25,21 +27,38 @@ export const CATALOG_RULES: readonly Rule[] = [
     description: 'within a family, a bigger size never has fewer vCPUs or less memory',
     check: (ctx) => {
       const out: Diagnostic[] = [];
+      // A ladder out of order breaks every family using it at the same line: say it once.
+      const reported = new Set<string>();
+      const push = (d: Diagnostic, key: string): void => {
+        const k = `${d.location?.file}:${d.location?.line}:${d.location?.col}|${key}`;
+        if (reported.has(k)) return;
+        reported.add(k);
+        out.push(d);
+      };
       for (const list of byFamily(ctx.catalog.instancetypes).values()) {
         const sorted = [...list].sort((a, b) => a.sizeIndex - b.sizeIndex);
         for (let i = 1; i < sorted.length; i++) {
           const prev = sorted[i - 1]!;
           const cur = sorted[i]!;
+          const cpuFromLadder = originOf(cur.leaves, ['cpu', 'guest'])?.origin.path[0] === 'sizes';
           if (cur.cpu < prev.cpu) {
-            out.push(
-              fieldDiag('IT5001', cur, ['cpu', 'guest'], `size \`${cur.ladderSize}\` has ${cur.cpu} vCPUs, fewer than the smaller size \`${prev.ladderSize}\` (${prev.cpu})`, {
-                hint: 'order the ladder from smallest to largest, or fix the vCPU counts',
-              }),
-            );
+            const d = cpuFromLadder
+              ? diag('IT5001', `size \`${cur.ladderSize}\` has ${cur.cpu} vCPU, fewer than the smaller size \`${prev.ladderSize}\` before it (${prev.cpu})`, fieldLocation(cur, ['cpu', 'guest']), {
+                  hint: 'a ladder lists sizes from smallest to largest; reorder the sizes or fix the vCPU counts',
+                  related: [{ message: `\`${prev.ladderSize}\` is here`, location: fieldLocation(prev, ['cpu', 'guest']) }],
+                })
+              : fieldDiag('IT5001', cur, ['cpu', 'guest'], `size \`${cur.ladderSize}\` has ${cur.cpu} vCPU, fewer than the smaller size \`${prev.ladderSize}\` (${prev.cpu})`, {
+                  hint: 'a bigger size never has fewer vCPUs; fix the override',
+                });
+            push(d, `cpu|${cur.ladderSize}|${prev.ladderSize}`);
+            continue; // memory follows the vCPUs; one report for one mistake
           }
           if (cur.memoryBytes < prev.memoryBytes) {
-            out.push(
-              fieldDiag('IT5001', cur, ['memory', 'guest'], `size \`${cur.ladderSize}\` has ${formatBinary(cur.memoryBytes)}, less memory than the smaller size \`${prev.ladderSize}\` (${formatBinary(prev.memoryBytes)})`),
+            push(
+              fieldDiag('IT5001', cur, ['memory', 'guest'], `size \`${cur.ladderSize}\` has ${formatBinary(cur.memoryBytes)}, less memory than the smaller size \`${prev.ladderSize}\` (${formatBinary(prev.memoryBytes)})`, {
+                hint: 'a bigger size never has less memory; fix the memory override',
+              }),
+              `mem|${cur.name}`,
             );
           }
         }
@@ -108,21 +127,31 @@ export const CATALOG_RULES: readonly Rule[] = [
     description: 'a spread preference says which sizes it cannot pair with',
     check: (ctx) =>
       ctx.catalog.preferences.flatMap((p) => {
-        const topology = get(p.spec, ['cpu', 'preferredCPUTopology']);
-        if (topology !== 'spread' && topology !== 'preferSpread') return [];
-        const ratioRaw = get(p.spec, ['cpu', 'spreadOptions', 'ratio']) ?? get(p.spec, ['preferSpreadSocketToCoreRatio']);
-        const ratio = typeof ratioRaw === 'number' && ratioRaw > 0 ? ratioRaw : 2;
-        const across = get(p.spec, ['cpu', 'spreadOptions', 'across']) ?? 'SocketsCores';
-        const fits = (guest: number): boolean =>
-          across === 'SocketsCoresThreads' ? guest % 2 === 0 && (guest / 2) % ratio === 0 : guest % ratio === 0;
+        if (!isSpread(p.spec) || spreadRatio(p.spec) === 0) return [];
         const reqCpu = get(p.spec, ['requirements', 'cpu', 'guest']);
-        const bad = ctx.catalog.instancetypes.filter((it) => (typeof reqCpu !== 'number' || it.cpu >= reqCpu) && !fits(it.cpu));
+        const reqMem = get(p.spec, ['requirements', 'memory', 'guest']);
+        const memBytes = typeof reqMem === 'string' || typeof reqMem === 'number' ? parseQuantity(reqMem) : undefined;
+        const bad = ctx.catalog.instancetypes.filter(
+          (it) => (typeof reqCpu !== 'number' || it.cpu >= reqCpu) && (memBytes === undefined || it.memoryBytes >= memBytes) && !spreadDivides(it.cpu, p.spec),
+        );
         if (bad.length === 0) return [];
-        const names = bad.map((b) => b.name);
+        const list = bad.map((b) => b.name);
+        const smallest = Math.min(...ctx.catalog.instancetypes.filter((it) => spreadDivides(it.cpu, p.spec)).map((it) => it.cpu));
+        const ratio = spreadRatio(p.spec);
+        const across = get(p.spec, ['cpu', 'spreadOptions', 'across']) ?? 'SocketsCores';
+        const example = bad[0]!.cpu;
+        const kubevirt =
+          across === 'SocketsCoresThreads'
+            ? `${example} vCPUs provided by the instance type are not divisible by the number of threads per core 2 and Spec.PreferSpreadSocketToCoreRatio or Spec.CPU.PreferSpreadOptions.Ratio of ${ratio}`
+            : across === 'CoresThreads'
+              ? `${example} vCPUs provided by the instance type are not divisible by the number of threads per core ${ratio}`
+              : `${example} vCPUs provided by the instance type are not divisible by the Spec.PreferSpreadSocketToCoreRatio or Spec.CPU.PreferSpreadOptions.Ratio of ${ratio} provided by the preference`;
         return [
-          fieldDiag('IT5005', p, ['cpu', 'preferredCPUTopology'], `cannot be used with ${names.length} instance type(s) whose vCPUs do not divide by the spread: ${names.slice(0, 8).join(', ')}${names.length > 8 ? ', ...' : ''}`, {
+          fieldDiag('IT5005', p, ['cpu', 'preferredCPUTopology'], `cannot be used with ${list.length} instance type(s) that meet its requirements: ${list.slice(0, 8).join(', ')}${list.length > 8 ? ', ...' : ''}; a VM combining them is rejected: ${kubevirt}`, {
             severity: 'warning',
-            hint: 'a VM pairing them is rejected at admission; raise requirements.cpu.guest so those sizes are excluded',
+            hint: Number.isFinite(smallest)
+              ? `raise requirements.cpu.guest to ${smallest} or more so that those sizes are excluded`
+              : 'no instance type of the catalog divides by this spread; change the ratio',
           }),
         ];
       }),
@@ -149,11 +178,43 @@ export const CATALOG_RULES: readonly Rule[] = [
       METRICS_VENDOR_ALLOW_LIST.includes(ctx.generator.vendor)
         ? []
         : [
-            diag('IT5007', `vendor \`${ctx.generator.vendor}\` is not in KubeVirt's metrics allow-list (${METRICS_VENDOR_ALLOW_LIST.join(', ')}): kubevirt_vmi_* metrics will report these instance types and preferences as \`<other>\``, undefined, {
+            diag('IT5007', `vendor \`${ctx.generator.vendor}\` is not in KubeVirt's metrics allow-list (${METRICS_VENDOR_ALLOW_LIST.join(', ')}): kubevirt_vmi_* metrics will report these instance types and preferences as \`<other>\``, ctx.generatorSrc ? locate(ctx.generatorSrc, ['vendor']) : undefined, {
               severity: 'warning',
               hint: 'keep the vendor if per-type metrics do not matter to you; `--strict` turns this into an error',
             }),
           ],
+  },
+  {
+    name: 'url-annotations',
+    description: 'annotations whose key names a URL hold one clean http(s) URL',
+    check: (ctx) => {
+      const out: Diagnostic[] = [];
+      const seen = new Set<object>();
+      for (const o of ctx.objects) {
+        if (seen.has(o.source)) continue;
+        seen.add(o.source);
+        for (const [key, value] of Object.entries(o.manifest.metadata.annotations ?? {})) {
+          if (!/(url|link)$/i.test(key)) continue;
+          let ok = value === value.trim() && !/["'\s]/.test(value);
+          if (ok) {
+            try {
+              ok = ['http:', 'https:'].includes(new URL(value).protocol);
+            } catch {
+              ok = false;
+            }
+          }
+          if (!ok) {
+            out.push(
+              objectDiag('IT5008', o.source, `annotation \`${key}\` is not a clean URL: ${JSON.stringify(value)}`, {
+                severity: 'warning',
+                hint: 'write the bare http(s) URL: no quotes, spaces or trailing newline (a `|` block scalar adds one; use a plain scalar)',
+              }),
+            );
+          }
+        }
+      }
+      return out;
+    },
   },
 ];
 

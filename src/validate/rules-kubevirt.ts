@@ -1,27 +1,152 @@
 import { parseQuantity, formatBinary } from '../quantity';
 import type { Diagnostic } from '../diagnostics';
+import type { JsonObject } from '../resolve/leaves';
 import type { ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
-import { DEPRECATED_FIELDS, DEPRECATED_TOPOLOGIES } from '../schema/manifest';
-import { fieldDiag, get, type Rule } from './context';
+import {
+  DEPRECATED_FIELDS,
+  DEPRECATED_TOPOLOGIES,
+  VIDEO_TYPES_BY_ARCHITECTURE,
+  type Architecture,
+} from '../schema/manifest';
+import { fieldDiag, fieldLocation, get, type Rule, type RuleContext } from './context';
 
 /**
  * What KubeVirt's admission webhooks reject, and what makes a VM using the object fail to start.
  * Messages quote KubeVirt's own wording where it has one (kubevirt-api.md, sections b and g).
+ * Rules about one object look at that object; pairing rules look at each instance type together
+ * with each preference whose requirements it meets, because that is what a user will combine.
  */
 
 function instancetypeRule(name: string, description: string, check: (it: ResolvedInstancetype) => Diagnostic[]): Rule {
   return { name, description, check: (ctx) => ctx.catalog.instancetypes.flatMap(check) };
 }
 
-function preferenceRule(name: string, description: string, check: (p: ResolvedPreference) => Diagnostic[]): Rule {
-  return { name, description, check: (ctx) => ctx.catalog.preferences.flatMap(check) };
+function preferenceRule(name: string, description: string, check: (p: ResolvedPreference, ctx: RuleContext) => Diagnostic[]): Rule {
+  return { name, description, check: (ctx) => ctx.catalog.preferences.flatMap((p) => check(p, ctx)) };
 }
 
-const PAGE_BYTES: Readonly<Record<string, number>> = { '2Mi': 2 ** 21, '1Gi': 2 ** 30 };
+const MiB2 = 2 ** 21;
+const GiB = 2 ** 30;
+
+/**
+ * Huge page sizes Linux offers with 4 KiB base pages, per architecture (kernel documentation:
+ * admin-guide/mm/hugetlbpage, arch/arm64/hugetlbpage; s390x has 1 MiB segment pages). KubeVirt's
+ * own documentation and validation speak of 2Mi and 1Gi, the x86_64 sizes.
+ */
+export const HUGEPAGE_SIZES_BY_ARCHITECTURE: Readonly<Record<Architecture, readonly string[]>> = {
+  amd64: ['2Mi', '1Gi'],
+  arm64: ['64Ki', '2Mi', '32Mi', '1Gi'],
+  s390x: ['1Mi'],
+};
+const ALL_HUGEPAGE_SIZES = [...new Set(Object.values(HUGEPAGE_SIZES_BY_ARCHITECTURE).flat())];
+
+export interface Topology {
+  readonly sockets: number;
+  readonly cores: number;
+  readonly threads: number;
+}
+
+/** The effective spread ratio: spreadOptions.ratio, else a non-zero preferSpreadSocketToCoreRatio, else 2. */
+export function spreadRatio(spec: JsonObject): number {
+  const ratio = get(spec, ['cpu', 'spreadOptions', 'ratio']);
+  if (typeof ratio === 'number') return ratio;
+  const legacy = get(spec, ['preferSpreadSocketToCoreRatio']);
+  return typeof legacy === 'number' && legacy !== 0 ? legacy : 2;
+}
+
+export function isSpread(spec: JsonObject): boolean {
+  const t = get(spec, ['cpu', 'preferredCPUTopology']);
+  return t === 'spread' || t === 'preferSpread';
+}
+
+/** The topology KubeVirt derives from `guest` vCPUs and a preference (pkg/instancetype/apply/cpu.go). */
+export function guestTopology(guest: number, spec: JsonObject | undefined): Topology {
+  if (guest <= 1) return { sockets: 1, cores: 1, threads: 1 };
+  const t = spec ? get(spec, ['cpu', 'preferredCPUTopology']) : undefined;
+  switch (t) {
+    case 'cores':
+    case 'preferCores':
+      return { sockets: 1, cores: guest, threads: 1 };
+    case 'threads':
+    case 'preferThreads':
+      return { sockets: 1, cores: 1, threads: guest };
+    case 'spread':
+    case 'preferSpread': {
+      const ratio = spreadRatio(spec!) || 1;
+      const across = get(spec!, ['cpu', 'spreadOptions', 'across']) ?? 'SocketsCores';
+      if (across === 'CoresThreads') return { sockets: 1, cores: Math.floor(guest / ratio), threads: ratio };
+      if (across === 'SocketsCoresThreads') return { sockets: Math.floor(guest / 2 / ratio), cores: ratio, threads: 2 };
+      return { sockets: Math.floor(guest / ratio), cores: ratio, threads: 1 };
+    }
+    default:
+      return { sockets: guest, cores: 1, threads: 1 };
+  }
+}
+
+/** Whether KubeVirt's spread check at VM admission accepts `guest` vCPUs with this preference. */
+export function spreadDivides(guest: number, spec: JsonObject): boolean {
+  if (!isSpread(spec)) return true;
+  const ratio = spreadRatio(spec);
+  if (ratio === 0) return false;
+  const across = get(spec, ['cpu', 'spreadOptions', 'across']) ?? 'SocketsCores';
+  return across === 'SocketsCoresThreads' ? guest % 2 === 0 && (guest / 2) % ratio === 0 : guest % ratio === 0;
+}
+
+/** Architecture a VM using the preference runs on, when the preference says. */
+export function preferenceArchitecture(p: ResolvedPreference): Architecture | undefined {
+  const a = p.architecture ?? get(p.spec, ['requirements', 'architecture']) ?? get(p.spec, ['preferredArchitecture']);
+  return typeof a === 'string' ? (a as Architecture) : undefined;
+}
+
+/** The instance type meets the preference's requirements and its spread, so a user may combine them. */
+export function pairable(p: ResolvedPreference, it: ResolvedInstancetype): boolean {
+  const cpu = get(p.spec, ['requirements', 'cpu', 'guest']);
+  const mem = get(p.spec, ['requirements', 'memory', 'guest']);
+  const memBytes = typeof mem === 'string' || typeof mem === 'number' ? parseQuantity(mem) : undefined;
+  if (typeof cpu === 'number' && it.cpu < cpu) return false;
+  if (memBytes !== undefined && it.memoryBytes < memBytes) return false;
+  return spreadDivides(it.cpu, p.spec);
+}
+
+function names(list: readonly { name: string }[], max = 6): string {
+  const n = list.map((o) => `\`${o.name}\``);
+  return n.length > max ? `${n.slice(0, max).join(', ')} and ${n.length - max} more` : n.join(', ');
+}
+
+function groupBy<T>(items: readonly T[], key: (t: T) => string): T[][] {
+  const m = new Map<string, T[]>();
+  for (const i of items) {
+    const k = key(i);
+    const list = m.get(k) ?? [];
+    list.push(i);
+    m.set(k, list);
+  }
+  return [...m.values()];
+}
+
+function locKey(it: ResolvedInstancetype, path: readonly string[]): string {
+  const l = fieldLocation(it, path);
+  return `${l.file}:${l.line}:${l.col}`;
+}
+
+function asBytes(v: unknown): number | undefined {
+  return typeof v === 'string' || typeof v === 'number' ? parseQuantity(v) : undefined;
+}
 
 export const KUBEVIRT_RULES: readonly Rule[] = [
   instancetypeRule('cpu-guest-positive', 'an instance type gives the guest at least one vCPU', (it) =>
     get(it.spec, ['cpu', 'guest']) === 0 ? [fieldDiag('IT4012', it, ['cpu', 'guest'], 'a VM needs at least 1 vCPU')] : [],
+  ),
+  instancetypeRule('memory-whole-bytes', 'memory quantities are whole numbers of bytes', (it) =>
+    (['guest', 'maxGuest'] as const).flatMap((f) => {
+      const q = get(it.spec, ['memory', f]);
+      if ((typeof q !== 'string' && typeof q !== 'number') || parseQuantity(q) !== undefined) return [];
+      return [
+        fieldDiag('IT1205', it, ['memory', f], `${JSON.stringify(q)} is not a whole number of bytes`, {
+          hint: typeof q === 'string' && /[0-9]m$/.test(q) ? `\`m\` means milli; did you mean \`${q.slice(0, -1)}Mi\`?` : 'use a binary suffix such as Mi or Gi',
+        }),
+      ];
+    }),
   ),
   instancetypeRule('overcommit-range', 'overcommitPercent is 0..100 (instancetype webhook)', (it) => {
     const pct = get(it.spec, ['memory', 'overcommitPercent']);
@@ -35,6 +160,7 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
       ? [
           fieldDiag('IT4002', it, ['memory', 'overcommitPercent'], 'spec.memory.overcommitPercent and spec.memory.hugepages should not be requested together.', {
             hint: 'hugepage memory cannot be overcommitted; drop one of the two',
+            related: [{ message: 'hugepages are requested here', location: fieldLocation(it, ['memory', 'hugepages']) }],
           }),
         ]
       : [];
@@ -43,7 +169,7 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
     const pageSize = get(it.spec, ['memory', 'hugepages', 'pageSize']);
     const guest = get(it.spec, ['memory', 'guest']);
     if (typeof pageSize !== 'string' || (typeof guest !== 'string' && typeof guest !== 'number')) return [];
-    const page = PAGE_BYTES[pageSize] ?? parseQuantity(pageSize);
+    const page = parseQuantity(pageSize);
     const bytes = parseQuantity(guest);
     if (page === undefined || bytes === undefined || page === 0) return [];
     if (bytes < page) {
@@ -58,53 +184,161 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
     }
     return [];
   }),
-  instancetypeRule('hugepage-size', 'hugepage sizes valid on x86_64 are 2Mi and 1Gi', (it) => {
-    const pageSize = get(it.spec, ['memory', 'hugepages', 'pageSize']);
-    return typeof pageSize === 'string' && !(pageSize in PAGE_BYTES)
-      ? [fieldDiag('IT4016', it, ['memory', 'hugepages', 'pageSize'], `page size '${pageSize}' is not valid; for x86_64 valid values are 1Gi and 2Mi`)]
-      : [];
-  }),
+  {
+    name: 'hugepage-size',
+    description: 'hugepage sizes exist on the architectures the instance type is used on',
+    check: (ctx) => {
+      const out: Diagnostic[] = [];
+      const withPages = ctx.catalog.instancetypes.filter((it) => typeof get(it.spec, ['memory', 'hugepages', 'pageSize']) === 'string');
+      for (const group of groupBy(withPages, (it) => locKey(it, ['memory', 'hugepages', 'pageSize']))) {
+        const first = group[0]!;
+        const pageSize = get(first.spec, ['memory', 'hugepages', 'pageSize']) as string;
+        if (!ALL_HUGEPAGE_SIZES.includes(pageSize)) {
+          out.push(
+            fieldDiag('IT4016', first, ['memory', 'hugepages', 'pageSize'], `page size '${pageSize}' is not valid; for x86_64 valid values are 1Gi and 2Mi`, {
+              hint: `hugepage sizes: ${Object.entries(HUGEPAGE_SIZES_BY_ARCHITECTURE).map(([a, s]) => `${a} ${s.join(', ')}`).join('; ')}`,
+            }),
+          );
+          continue;
+        }
+        // Architectures the catalog pairs these instance types with: its default, and every preference that names one.
+        const arches = new Map<Architecture, string[]>();
+        for (const it of group) {
+          for (const p of ctx.catalog.preferences) {
+            const arch = preferenceArchitecture(p);
+            if (arch === undefined || !pairable(p, it)) continue;
+            if (!arches.has(arch)) arches.set(arch, []);
+            if (!arches.get(arch)!.includes(p.name)) arches.get(arch)!.push(p.name);
+          }
+        }
+        for (const [arch, prefs] of arches) {
+          if (HUGEPAGE_SIZES_BY_ARCHITECTURE[arch].includes(pageSize)) continue;
+          out.push(
+            fieldDiag('IT4016', first, ['memory', 'hugepages', 'pageSize'], `${pageSize} hugepages do not exist on ${arch} (${HUGEPAGE_SIZES_BY_ARCHITECTURE[arch].join(', ')} there), yet ${names(group)} pair with ${arch} preferences (${prefs.slice(0, 4).map((n) => `\`${n}\``).join(', ')}${prefs.length > 4 ? ', ...' : ''})`, {
+              severity: 'warning',
+              hint: `raise those preferences' requirements above these sizes, or offer a ${arch} variant of the family`,
+            }),
+          );
+        }
+      }
+      return out;
+    },
+  },
   instancetypeRule('numa-passthrough', 'NUMA guest mapping passthrough needs dedicated CPUs and hugepages', (it) => {
     if (get(it.spec, ['cpu', 'numa', 'guestMappingPassthrough']) === undefined) return [];
     const out: Diagnostic[] = [];
     if (get(it.spec, ['cpu', 'dedicatedCPUPlacement']) !== true) {
-      out.push(fieldDiag('IT4006', it, ['cpu', 'numa'], 'spec.domain.cpu.dedicatedCPUPlacement must be set to true when NUMA topology strategy is set in spec.domain.cpu.numa.guestMappingPassthrough'));
+      out.push(fieldDiag('IT4006', it, ['cpu', 'numa'], 'spec.domain.cpu.dedicatedCPUPlacement must be set to true when NUMA topology strategy is set in spec.domain.cpu.numa.guestMappingPassthrough', { hint: 'add `cpu.dedicatedCPUPlacement: true`' }));
     }
     if (get(it.spec, ['memory', 'hugepages']) === undefined) {
-      out.push(fieldDiag('IT4006', it, ['cpu', 'numa'], 'spec.domain.memory.hugepages must be requested when NUMA topology strategy is set in spec.domain.cpu.numa.guestMappingPassthrough'));
+      out.push(fieldDiag('IT4006', it, ['cpu', 'numa'], 'spec.domain.memory.hugepages must be requested when NUMA topology strategy is set in spec.domain.cpu.numa.guestMappingPassthrough', { hint: 'add `memory.hugepages.pageSize: 1Gi` (or 2Mi)' }));
     }
     return out;
   }),
   instancetypeRule('isolate-needs-dedicated', 'isolateEmulatorThread only with dedicatedCPUPlacement', (it) =>
     get(it.spec, ['cpu', 'isolateEmulatorThread']) === true && get(it.spec, ['cpu', 'dedicatedCPUPlacement']) !== true
-      ? [fieldDiag('IT4007', it, ['cpu', 'isolateEmulatorThread'], 'IsolateEmulatorThread should be only set in combination with DedicatedCPUPlacement')]
+      ? [fieldDiag('IT4007', it, ['cpu', 'isolateEmulatorThread'], 'IsolateEmulatorThread should be only set in combination with DedicatedCPUPlacement', { hint: 'add `cpu.dedicatedCPUPlacement: true`, or drop isolateEmulatorThread' })]
       : [],
   ),
-  instancetypeRule('max-sockets', 'maxSockets leaves room for the sockets the default topology needs', (it) => {
-    const max = get(it.spec, ['cpu', 'maxSockets']);
-    const guest = get(it.spec, ['cpu', 'guest']);
-    // With the default `sockets` topology every vCPU is a socket.
-    return typeof max === 'number' && typeof guest === 'number' && max < guest
-      ? [
-          fieldDiag('IT4009', it, ['cpu', 'maxSockets'], `Number of sockets in CPU topology is greater than the maximum sockets allowed (${guest} vCPUs as sockets, maxSockets ${max})`, {
-            hint: 'set maxSockets to at least the vCPU count, or pair the instance type only with preferences using cores or threads',
+  {
+    name: 'dedicated-threads',
+    description: 'with dedicated CPUs a paired preference yields at most 2 threads per core (1 on arm64)',
+    check: (ctx) => {
+      const out: Diagnostic[] = [];
+      const dedicated = ctx.catalog.instancetypes.filter((it) => get(it.spec, ['cpu', 'dedicatedCPUPlacement']) === true);
+      if (dedicated.length === 0) return out;
+      for (const p of ctx.catalog.preferences) {
+        const arm = preferenceArchitecture(p) === 'arm64';
+        const limit = arm ? 1 : 2;
+        const bad = dedicated.filter((it) => pairable(p, it) && guestTopology(it.cpu, p.spec).threads > limit);
+        if (bad.length === 0) continue;
+        const worst = bad.reduce((a, b) => (guestTopology(b.cpu, p.spec).threads > guestTopology(a.cpu, p.spec).threads ? b : a));
+        const threads = guestTopology(worst.cpu, p.spec).threads;
+        const message = arm
+          ? `threads must not be greater than 1 at spec.template.spec.domain.cpu.threads (got ${threads}) when spec.template.spec.architecture is arm64`
+          : `Not more than two threads must be provided at spec.template.spec.domain.cpu.threads (got ${threads}) when DedicatedCPUPlacement is true`;
+        out.push(
+          fieldDiag('IT4008', p, ['cpu', 'preferredCPUTopology'], `paired with dedicated-CPU instance type(s) ${names(bad)}: ${message}`, {
+            hint: `use the \`cores\` topology${arm ? '' : ' or a spread with at most 2 threads'}, or raise requirements.cpu.guest/memory.guest so these sizes cannot be paired`,
+            related: [{ message: `\`${worst.name}\` dedicates its CPUs here`, location: fieldLocation(worst, ['cpu', 'dedicatedCPUPlacement']) }],
           }),
-        ]
-      : [];
-  }),
+        );
+      }
+      return out;
+    },
+  },
+  {
+    name: 'max-sockets',
+    description: 'maxSockets leaves room for the sockets the topologies of paired preferences need',
+    check: (ctx) => {
+      const out: Diagnostic[] = [];
+      const limited = ctx.catalog.instancetypes.filter((it) => typeof get(it.spec, ['cpu', 'maxSockets']) === 'number');
+      for (const group of groupBy(limited, (it) => locKey(it, ['cpu', 'maxSockets']))) {
+        // Without a preference (or with `sockets`/`any`) every vCPU is a socket.
+        const bad = group.filter((it) => it.cpu > (get(it.spec, ['cpu', 'maxSockets']) as number));
+        const prefs = new Set<string>();
+        for (const it of group) {
+          const max = get(it.spec, ['cpu', 'maxSockets']) as number;
+          for (const p of ctx.catalog.preferences) {
+            if (pairable(p, it) && guestTopology(it.cpu, p.spec).sockets > max) prefs.add(p.name);
+          }
+        }
+        if (bad.length === 0 && prefs.size === 0) continue;
+        const first = bad[0] ?? group[0]!;
+        const max = get(first.spec, ['cpu', 'maxSockets']) as number;
+        const pl = [...prefs];
+        out.push(
+          fieldDiag('IT4009', first, ['cpu', 'maxSockets'], `Number of sockets in CPU topology is greater than the maximum sockets allowed: maxSockets ${max}, but ${names(bad)} give${bad.length === 1 ? 's' : ''} a VM without a preference up to ${Math.max(...bad.map((b) => b.cpu))} sockets${pl.length > 0 ? `, as do preferences ${pl.slice(0, 4).map((n) => `\`${n}\``).join(', ')}${pl.length > 4 ? ', ...' : ''}` : ''}`, {
+            hint: 'set maxSockets to at least the vCPU count (upstream sets it equal), or pair these sizes only with preferences using cores or threads',
+          }),
+        );
+      }
+      return out;
+    },
+  },
   instancetypeRule('memory-hotplug', 'maxGuest constraints of memory hotplug', (it) => {
     const maxGuest = get(it.spec, ['memory', 'maxGuest']);
     if (typeof maxGuest !== 'string' && typeof maxGuest !== 'number') return [];
-    const max = parseQuantity(maxGuest);
-    const guest = parseQuantity(get(it.spec, ['memory', 'guest']) as string);
+    const max = asBytes(maxGuest);
+    const guest = asBytes(get(it.spec, ['memory', 'guest']));
+    const pageSize = get(it.spec, ['memory', 'hugepages', 'pageSize']);
+    const align = pageSize === '1Gi' ? GiB : MiB2;
+    const alignName = pageSize === '1Gi' ? '1Gi' : '2Mi';
     const out: Diagnostic[] = [];
-    if (max !== undefined && guest !== undefined && guest > max) out.push(fieldDiag('IT4013', it, ['memory', 'maxGuest'], 'Guest memory is greater than the configured maxGuest memory'));
-    if (max !== undefined && max % 2 ** 21 !== 0) out.push(fieldDiag('IT4013', it, ['memory', 'maxGuest'], 'MaxGuest must be 2Mi aligned'));
-    if (guest !== undefined && guest < 2 ** 30) out.push(fieldDiag('IT4013', it, ['memory', 'maxGuest'], 'Memory hotplug is only available for VMs with at least 1Gi of guest memory'));
-    if (get(it.spec, ['cpu', 'realtime']) !== undefined) out.push(fieldDiag('IT4013', it, ['memory', 'maxGuest'], 'Memory hotplug is not compatible with realtime VMs'));
-    if (get(it.spec, ['cpu', 'numa', 'guestMappingPassthrough']) !== undefined) out.push(fieldDiag('IT4013', it, ['memory', 'maxGuest'], 'Memory hotplug is not compatible with guest mapping passthrough'));
+    const at = (message: string, path: readonly string[] = ['memory', 'maxGuest']): void => {
+      out.push(fieldDiag('IT4013', it, path, message));
+    };
+    if (max !== undefined && guest !== undefined && guest > max) at('Guest memory is greater than the configured maxGuest memory');
+    if (guest !== undefined && guest % align !== 0) at(`Guest memory must be ${alignName} aligned`, ['memory', 'guest']);
+    if (max !== undefined && max % align !== 0) at(`MaxGuest must be ${alignName} aligned`);
+    if (guest !== undefined && guest < GiB) at('Memory hotplug is only available for VMs with at least 1Gi of guest memory');
+    if (get(it.spec, ['cpu', 'realtime']) !== undefined) at('Memory hotplug is not compatible with realtime VMs');
+    if (get(it.spec, ['cpu', 'numa', 'guestMappingPassthrough']) !== undefined) at('Memory hotplug is not compatible with guest mapping passthrough');
+    if (get(it.spec, ['launchSecurity']) !== undefined) at('Memory hotplug is not compatible with encrypted VMs');
     return out;
   }),
+  {
+    name: 'memory-hotplug-architecture',
+    description: 'memory hotplug only on x86_64: instance types with maxGuest do not pair with other architectures',
+    check: (ctx) => {
+      const out: Diagnostic[] = [];
+      const hot = ctx.catalog.instancetypes.filter((it) => get(it.spec, ['memory', 'maxGuest']) !== undefined);
+      for (const group of groupBy(hot, (it) => locKey(it, ['memory', 'maxGuest']))) {
+        const prefs = ctx.catalog.preferences.filter((p) => {
+          const arch = preferenceArchitecture(p);
+          return arch !== undefined && arch !== 'amd64' && group.some((it) => pairable(p, it));
+        });
+        if (prefs.length === 0) continue;
+        out.push(
+          fieldDiag('IT4013', group[0]!, ['memory', 'maxGuest'], `Memory hotplug is only available for x86_64 VMs, yet ${names(group)} pair with ${names(prefs, 4)}`, {
+            severity: 'warning',
+            hint: 'raise those preferences\' requirements above these sizes, or drop maxGuest',
+          }),
+        );
+      }
+      return out;
+    },
+  },
   instancetypeRule('deprecated-instancetype-fields', 'fields KubeVirt deprecated', (it) =>
     DEPRECATED_FIELDS.filter((f) => f.specKind === 'instancetype' && get(it.spec, f.path.split('.')) !== undefined).map((f) =>
       fieldDiag('IT4015', it, f.path.split('.'), f.serverWarning ?? `${f.path} is deprecated since ${f.deprecatedIn}`, { severity: 'warning', hint: f.replacement }),
@@ -118,21 +352,31 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
   }),
   preferenceRule('spread-options', 'spreadOptions rules of the preference webhook and VM admission', (p) => {
     const out: Diagnostic[] = [];
-    const topology = get(p.spec, ['cpu', 'preferredCPUTopology']);
+    const spread = isSpread(p.spec);
     const ratio = get(p.spec, ['cpu', 'spreadOptions', 'ratio']);
     const across = get(p.spec, ['cpu', 'spreadOptions', 'across']) ?? 'SocketsCores';
-    if (ratio === 0 || get(p.spec, ['preferSpreadSocketToCoreRatio']) === 0 && ratio === undefined && (topology === 'spread' || topology === 'preferSpread')) {
+    // preferSpreadSocketToCoreRatio: 0 falls back to 2; only spreadOptions.ratio: 0 reaches the division.
+    if (ratio === 0) {
       out.push(
-        fieldDiag('IT4010', p, ['cpu', 'spreadOptions', 'ratio'], 'a spread ratio of 0 passes the webhook but divides by zero when a VM is admitted', {
+        fieldDiag('IT4010', p, ['cpu', 'spreadOptions', 'ratio'], 'a spread ratio of 0 passes the preference webhook but divides by zero when a VM using it is admitted', {
           hint: 'use a ratio of at least 1 (the default is 2)',
         }),
       );
     }
-    if ((topology === 'spread' || topology === 'preferSpread') && across === 'CoresThreads') {
-      const effective = typeof ratio === 'number' ? ratio : (get(p.spec, ['preferSpreadSocketToCoreRatio']) as number | undefined) || 2;
-      if (effective !== 2) {
-        out.push(fieldDiag('IT4004', p, ['cpu', 'spreadOptions', 'ratio'], 'only a ratio of 2 (1 core 2 threads) is allowed when spreading vCPUs over cores and threads'));
-      }
+    if (spread && across === 'CoresThreads' && spreadRatio(p.spec) !== 2) {
+      out.push(
+        fieldDiag('IT4004', p, typeof ratio === 'number' ? ['cpu', 'spreadOptions', 'ratio'] : ['cpu', 'spreadOptions', 'across'], 'only a ratio of 2 (1 core 2 threads) is allowed when spreading vCPUs over cores and threads', {
+          hint: 'set `spreadOptions.ratio: 2`, or spread across SocketsCores',
+        }),
+      );
+    }
+    if (!spread && get(p.spec, ['cpu', 'spreadOptions']) !== undefined) {
+      out.push(
+        fieldDiag('IT4004', p, ['cpu', 'spreadOptions'], `spreadOptions has no effect with preferredCPUTopology ${String(get(p.spec, ['cpu', 'preferredCPUTopology']) ?? 'sockets (the default)')}`, {
+          severity: 'warning',
+          hint: 'set `preferredCPUTopology: spread`, or drop spreadOptions',
+        }),
+      );
     }
     return out;
   }),
@@ -143,7 +387,7 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
   ),
   preferenceRule('input-device', 'input devices are tablets', (p) =>
     get(p.spec, ['devices', 'preferredInputType']) === 'keyboard'
-      ? [fieldDiag('IT4014', p, ['devices', 'preferredInputType'], 'Input device can have only tablet type.')]
+      ? [fieldDiag('IT4014', p, ['devices', 'preferredInputType'], 'Input device can have only tablet type.', { hint: 'use `tablet`' })]
       : [],
   ),
   preferenceRule('video-needs-graphics', 'a video type needs the graphics device', (p) =>
@@ -151,9 +395,47 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
       ? [fieldDiag('IT4014', p, ['devices', 'preferredVideoType'], 'Video configuration is not allowed when autoattachGraphicsDevice is set to false')]
       : [],
   ),
+  preferenceRule('video-type-architecture', 'the video type exists on the architecture of the VM', (p, ctx) => {
+    const t = get(p.spec, ['devices', 'preferredVideoType']);
+    if (typeof t !== 'string') return [];
+    const arch = preferenceArchitecture(p) ?? ctx.catalog.defaultArchitecture;
+    const allowed = VIDEO_TYPES_BY_ARCHITECTURE[arch];
+    return allowed.includes(t)
+      ? []
+      : [fieldDiag('IT4014', p, ['devices', 'preferredVideoType'], `video model '${t}' is not supported on ${arch} architecture`, { hint: `on ${arch}: ${allowed.join(', ')}` })];
+  }),
+  preferenceRule('no-effect-devices', 'device preferences KubeVirt never applies in this combination', (p) => {
+    const out: Diagnostic[] = [];
+    if (get(p.spec, ['devices', 'preferredVirtualGPUOptions']) !== undefined) {
+      out.push(
+        fieldDiag('IT4014', p, ['devices', 'preferredVirtualGPUOptions'], 'preferredVirtualGPUOptions is declared by KubeVirt but never applied to a VM', {
+          severity: 'warning',
+          hint: 'set virtualGPUOptions on the GPU of the instance type instead',
+        }),
+      );
+    }
+    const bus = get(p.spec, ['devices', 'preferredDiskBus']);
+    if (get(p.spec, ['devices', 'preferredDiskDedicatedIoThread']) === true && typeof bus === 'string' && bus !== 'virtio') {
+      out.push(
+        fieldDiag('IT4014', p, ['devices', 'preferredDiskDedicatedIoThread'], `preferredDiskDedicatedIoThread has no effect with preferredDiskBus ${bus}: KubeVirt gives dedicated IOThreads only to virtio disks`, {
+          severity: 'warning',
+        }),
+      );
+    }
+    return out;
+  }),
   preferenceRule('deprecated-preference-fields', 'fields KubeVirt deprecated', (p) =>
     DEPRECATED_FIELDS.filter((f) => f.specKind === 'preference' && get(p.spec, f.path.split('.')) !== undefined).map((f) =>
       fieldDiag('IT4015', p, f.path.split('.'), `${f.path} is deprecated since ${f.deprecatedIn}`, { severity: 'warning', hint: f.replacement }),
     ),
   ),
+  preferenceRule('preference-memory-whole-bytes', 'required memory is a whole number of bytes', (p) => {
+    const q = get(p.spec, ['requirements', 'memory', 'guest']);
+    if ((typeof q !== 'string' && typeof q !== 'number') || parseQuantity(q) !== undefined) return [];
+    return [
+      fieldDiag('IT1205', p, ['requirements', 'memory', 'guest'], `${JSON.stringify(q)} is not a whole number of bytes`, {
+        hint: typeof q === 'string' && /[0-9]m$/.test(q) ? `\`m\` means milli; did you mean \`${q.slice(0, -1)}Mi\`?` : 'use a binary suffix such as Mi or Gi',
+      }),
+    ];
+  }),
 ];

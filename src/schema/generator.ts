@@ -1,12 +1,85 @@
 import { z } from 'zod';
-import { stringMapSchema } from './common';
+import { architectureSchema, stringMapSchema } from './common';
 
 export const SCOPES = ['cluster', 'namespaced'] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** apiVersion and kind of a generator file, so that it doubles as a KRM function config. */
+export const GENERATOR_API_VERSION = 'itgen.dev/v1alpha1';
+export const GENERATOR_KIND = 'Generator';
+
+/** The label upstream common-instancetypes stamps on every object of a release bundle. */
+export const DEFAULT_VERSION_LABEL = 'instancetype.kubevirt.io/common-instancetypes-version';
+
+const DNS_LABEL = '[a-z0-9]([a-z0-9-]*[a-z0-9])?';
+const namespaceSchema = z
+  .string()
+  .max(63)
+  .regex(new RegExp(`^${DNS_LABEL}$`), 'a namespace is a DNS label: lowercase letters, digits and `-`, like `tenant-a`');
+
+const affixSchema = z
+  .string()
+  .min(1)
+  .max(63)
+  .regex(/^[a-z0-9.-]+$/, 'a name prefix or suffix is lowercase letters, digits, `-` and `.`');
+
+/** Label keys are `[prefix/]name`; the value of this option is a key, not a value. */
+const labelKeySchema = z
+  .string()
+  .regex(
+    /^([a-z0-9]([a-z0-9.-]*[a-z0-9])?\/)?[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/,
+    'a label key like `example.com/catalog-version`',
+  );
+
+/** `*` matches any run of characters; everything else is literal. */
+const patternSchema = z
+  .string()
+  .min(1)
+  .regex(/^[a-z0-9.*-]+$/, 'a name or a pattern with `*`, like `windows.*`');
+
+const selectionSchema = z
+  .strictObject({
+    families: z.array(patternSchema).optional().describe('Family names (`m`) or family and version (`m1`)'),
+    sizes: z.array(patternSchema).optional().describe('Size names (`large`) or sizes with their variant (`large1gi`)'),
+    preferences: z
+      .array(patternSchema)
+      .optional()
+      .describe('Preference names as declared (`fedora`, every architecture), with architecture (`fedora.arm64`) or as emitted (`os.fedora`)'),
+    architectures: z
+      .array(architectureSchema)
+      .optional()
+      .describe('Architectures of preferences; architecture-neutral preferences are always kept'),
+  })
+  .describe('Lists of names; `*` is a wildcard');
+
+export type WrittenSelection = z.infer<typeof selectionSchema>;
+
+const bundleSchema = z
+  .strictObject({
+    versionLabel: labelKeySchema
+      .default(DEFAULT_VERSION_LABEL)
+      .describe('Label stamped with the release version on every object of a bundle'),
+    filePrefix: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and `-`')
+      .default('common')
+      .describe('Bundle file names start with this: `common` gives upstream names like common-instancetypes-all-bundle-v1.0.0.yaml'),
+  })
+  .describe('Release bundles (`itgen bundle`)');
+
 export const generatorSchema = z
   .strictObject({
     $schema: z.string().optional(),
+    apiVersion: z.literal(GENERATOR_API_VERSION).optional().describe('Makes the file a KRM function config (kpt, kustomize)'),
+    kind: z.literal(GENERATOR_KIND).optional(),
+    metadata: z
+      .strictObject({
+        name: z.string().min(1).describe('Generator name; must equal the file name without `.yaml`'),
+        // kpt and kustomize add their own annotations to a function config; accepted and ignored.
+        annotations: stringMapSchema.optional(),
+        labels: stringMapSchema.optional(),
+      })
+      .optional(),
     catalog: z.string().min(1).describe('Catalog directory, relative to this file'),
     output: z.string().min(1).describe('Output directory of the kustomize base, relative to this file'),
     vendor: z
@@ -15,13 +88,19 @@ export const generatorSchema = z
       .default('kubevirt.io')
       .describe('Value of the instancetype.kubevirt.io/vendor label'),
     scopes: z.array(z.enum(SCOPES)).min(1).default(['cluster', 'namespaced']).describe('Which kinds to emit'),
+    namePrefix: affixSchema.optional().describe('Prepended to every object name (`acme-` gives `acme-u1.large`)'),
+    nameSuffix: affixSchema.optional().describe('Appended to every object name'),
+    include: selectionSchema.optional().describe('Emit only what these lists name (each list given narrows its dimension)'),
+    exclude: selectionSchema.optional().describe('Never emit what these lists name; applied after `include`'),
+    namespace: namespaceSchema.optional().describe('metadata.namespace of namespaced objects; cluster-scoped objects are never touched'),
     targetKubevirt: z
       .string()
       .regex(/^v?\d+\.\d+(\.\d+)?$/, 'a KubeVirt release like `v1.9`')
       .default('v1.9')
       .describe('Newest KubeVirt release the output must work on; newer fields are errors'),
     labels: stringMapSchema.optional().describe('Extra labels on every object'),
-    annotations: stringMapSchema.optional().describe('Extra annotations on every object'),
+    annotations: stringMapSchema.optional().describe('Extra annotations on every object (Argo CD sync options, for example)'),
+    bundle: bundleSchema.prefault({}),
     suppressWarnings: z
       .array(z.string().regex(/^IT\d{4}$/, 'a diagnostic code like `IT5007`'))
       .optional()
@@ -30,3 +109,9 @@ export const generatorSchema = z
   .describe('What to generate: which catalog, where to, for whom');
 
 export type WrittenGenerator = z.infer<typeof generatorSchema>;
+
+/** JSON Schema of generator files, for editors. */
+export function generatorJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(generatorSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return { ...schema, title: 'itgen generator', $id: 'https://itgen.dev/schema/generator.json' };
+}

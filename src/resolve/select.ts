@@ -1,0 +1,106 @@
+/**
+ * Vendor options that pick and rename objects: a pure step between resolution and rendering, so
+ * that validation, docs, the lock and every output see exactly what the vendor ships.
+ */
+import { diag, type Diagnostic } from '../diagnostics';
+import { locate, type PathSegment, type SourceDoc } from '../load/source';
+import type { WrittenGenerator, WrittenSelection } from '../schema/generator';
+import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from './types';
+
+type Dimension = keyof WrittenSelection;
+
+function matcher(pattern: string): (s: string) => boolean {
+  if (!pattern.includes('*')) return (s) => s === pattern;
+  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\-]/g, '\\$&')).join('.*')}$`);
+  return (s) => re.test(s);
+}
+
+/** The names an object answers to in each dimension. */
+function keys(o: ResolvedInstancetype | ResolvedPreference, dim: Dimension): readonly string[] | undefined {
+  if (o.kind === 'instancetype') {
+    if (dim === 'families') return [o.family, `${o.family}${o.version ?? ''}`];
+    if (dim === 'sizes') return [o.ladderSize, o.size];
+    return undefined;
+  }
+  if (dim === 'preferences') return [declaredName(o), o.catalogName, o.name];
+  if (dim === 'architectures') return o.architecture === undefined ? undefined : [o.architecture];
+  return undefined;
+}
+
+/** The name the preference was declared with, shared by all its architecture variants. */
+function declaredName(p: ResolvedPreference): string {
+  const value = p.origin.src.value;
+  const name = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)['name'] : undefined;
+  return typeof name === 'string' ? name : p.catalogName;
+}
+
+const DIMENSIONS: readonly Dimension[] = ['families', 'sizes', 'preferences', 'architectures'];
+
+export interface SelectOptions {
+  readonly include?: WrittenSelection | undefined;
+  readonly exclude?: WrittenSelection | undefined;
+  readonly namePrefix?: string | undefined;
+  readonly nameSuffix?: string | undefined;
+}
+
+export function selectOptions(g: WrittenGenerator): SelectOptions {
+  return { include: g.include, exclude: g.exclude, namePrefix: g.namePrefix, nameSuffix: g.nameSuffix };
+}
+
+/**
+ * Keep what `include` names (each list narrows its own dimension; an object a dimension does not
+ * apply to passes it), drop what `exclude` names, then rename. A pattern that matches no object
+ * of the catalog is a warning: it is almost always a typo, and a typo in an exclude list ships
+ * what the vendor meant to drop.
+ */
+export function selectCatalog(
+  catalog: ResolvedCatalog,
+  opts: SelectOptions,
+  generatorSrc?: SourceDoc,
+): { catalog: ResolvedCatalog; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const all: (ResolvedInstancetype | ResolvedPreference)[] = [...catalog.instancetypes, ...catalog.preferences];
+  const at = (path: PathSegment[]): ReturnType<typeof locate> | undefined => (generatorSrc ? locate(generatorSrc, path) : undefined);
+
+  const compiled = (which: 'include' | 'exclude', dim: Dimension): ((o: ResolvedInstancetype | ResolvedPreference) => boolean | undefined) | undefined => {
+    const list = opts[which]?.[dim];
+    if (list === undefined) return undefined;
+    const tests = list.map((p) => ({ p, m: matcher(p) }));
+    tests.forEach(({ p, m }, i) => {
+      if (!all.some((o) => keys(o, dim)?.some(m))) {
+        diagnostics.push(
+          diag('IT7201', `${which}.${dim}: \`${p}\` matches nothing in catalog \`${catalog.name}\``, at([which, dim, i]), {
+            severity: 'warning',
+            hint: `check the spelling; ${dim} are matched by name, \`*\` is a wildcard`,
+          }),
+        );
+      }
+    });
+    return (o) => {
+      const k = keys(o, dim);
+      if (k === undefined) return undefined;
+      return tests.some(({ m }) => k.some(m));
+    };
+  };
+
+  const includes = DIMENSIONS.map((d) => compiled('include', d)).filter((f) => f !== undefined);
+  const excludes = DIMENSIONS.map((d) => compiled('exclude', d)).filter((f) => f !== undefined);
+  const keep = (o: ResolvedInstancetype | ResolvedPreference): boolean =>
+    includes.every((f) => f(o) !== false) && !excludes.some((f) => f(o) === true);
+
+  const prefix = opts.namePrefix ?? '';
+  const suffix = opts.nameSuffix ?? '';
+  const rename = <T extends ResolvedInstancetype | ResolvedPreference>(o: T): T => (prefix === '' && suffix === '' ? o : { ...o, name: `${prefix}${o.name}${suffix}` });
+
+  const instancetypes = catalog.instancetypes.filter(keep).map(rename);
+  const preferences = catalog.preferences.filter(keep).map(rename);
+  if (instancetypes.length + preferences.length === 0 && all.length > 0) {
+    diagnostics.push(
+      diag('IT7202', `the include and exclude lists leave no object of catalog \`${catalog.name}\``, at(opts.include ? ['include'] : ['exclude']), {
+        severity: 'warning',
+        hint: 'an empty base deletes every object of this catalog from clusters that sync it with pruning',
+      }),
+    );
+  }
+  return { catalog: { ...catalog, instancetypes, preferences }, diagnostics };
+}

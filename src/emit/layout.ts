@@ -24,25 +24,40 @@ export function kustomization(resources: readonly string[], extra: Record<string
 }
 
 /**
+ * Each object as one YAML document, in the given order. Cluster and namespaced twins share their
+ * metadata and spec objects (unless a target namespace set the namespaced twin apart), so the
+ * body is serialized once per pair.
+ */
+export function serializeObjects(objects: readonly RenderedObject[]): [ManifestKindName, string][] {
+  const bodies = new Map<object, Map<object, string>>();
+  return objects.map((o) => {
+    let bySpec = bodies.get(o.manifest.metadata);
+    if (bySpec === undefined) {
+      bySpec = new Map();
+      bodies.set(o.manifest.metadata, bySpec);
+    }
+    let body = bySpec.get(o.manifest.spec);
+    if (body === undefined) {
+      body = serializeBody(o.manifest);
+      bySpec.set(o.manifest.spec, body);
+    }
+    return [o.manifest.kind, serializeManifest(o.manifest, body)];
+  });
+}
+
+/**
  * The kustomize base: one directory per kind, each a kustomization of its own so a consumer can
  * take cluster-scoped or namespaced objects alone (and a `namespace:` overlay on the namespaced
  * ones never touches cluster-scoped kinds), plus a kustomization over the four.
  */
-export function layoutBase(objects: readonly RenderedObject[], kinds: readonly ManifestKindName[] = KIND_ORDER): OutputFile[] {
+export function layoutBase(
+  objects: readonly RenderedObject[],
+  kinds: readonly ManifestKindName[] = KIND_ORDER,
+  extra: readonly OutputFile[] = [],
+): OutputFile[] {
   const byKind = new Map<ManifestKindName, string[]>();
   for (const k of kinds) byKind.set(k, []);
-  const bodies = new Map<object, string>();
-  for (const o of objects) {
-    const list = byKind.get(o.manifest.kind);
-    if (!list) continue;
-    // Cluster and namespaced twins share metadata and spec objects: serialize the body once.
-    let body = bodies.get(o.manifest.spec);
-    if (body === undefined) {
-      body = serializeBody(o.manifest);
-      bodies.set(o.manifest.spec, body);
-    }
-    list.push(serializeManifest(o.manifest, body));
-  }
+  for (const [kind, doc] of serializeObjects(objects)) byKind.get(kind)?.push(doc);
   const files: OutputFile[] = [];
   const dirs: string[] = [];
   for (const kind of kinds) {
@@ -54,5 +69,6 @@ export function layoutBase(objects: readonly RenderedObject[], kinds: readonly M
     if (docs.length > 0) files.push({ path: `${dir}/${file}`, content: serializeStream(docs) });
   }
   files.push({ path: 'kustomization.yaml', content: kustomization(dirs) });
+  files.push(...extra);
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -72,3 +72,30 @@ export function readTree(outDir: string): OutputFile[] {
   walk(abs, '');
   return out;
 }
+
+/**
+ * Write single files into a directory that itgen does not own (a release directory, the
+ * generators directory): each file goes to a temporary sibling and is renamed over the target,
+ * so a reader sees the old content or the new one; other files in the directory are untouched.
+ */
+export function writeFilesAtomic(dir: string, files: readonly OutputFile[]): void {
+  const dups = findDuplicatePaths(files);
+  if (dups.length > 0) throw new Error(`two outputs claim ${dups.join(', ')}`);
+  for (const f of files) assertSafeRelative(f.path);
+  const abs = path.resolve(dir);
+  const tag = `${process.pid}-${Date.now().toString(36)}`;
+  const written: string[] = [];
+  try {
+    for (const f of files) {
+      const target = path.join(abs, f.path);
+      mkdirSync(path.dirname(target), { recursive: true });
+      const tmp = path.join(path.dirname(target), `.${path.basename(target)}.itgen-new-${tag}`);
+      written.push(tmp);
+      writeFileSync(tmp, f.content);
+    }
+    files.forEach((f, i) => renameSync(written[i]!, path.join(abs, f.path)));
+  } catch (e) {
+    for (const t of written) rmSync(t, { force: true });
+    throw e;
+  }
+}

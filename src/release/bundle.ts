@@ -1,0 +1,63 @@
+/**
+ * Release bundles as upstream common-instancetypes publishes them: five multi-document files
+ * (everything, and each kind alone) named with the version, every object stamped with the
+ * version label, and a CHECKSUMS.sha256 in `sha256sum` format.
+ */
+import { sortKeysDeep } from '../resolve/leaves';
+import type { OutputFile } from '../emit/layout';
+import { serializeObjects } from '../emit/layout';
+import { serializeStream } from '../emit/serialize';
+import type { ManifestKindName, RenderedObject } from '../render/manifests';
+import { sha256Hex } from './digest';
+
+export const CHECKSUMS_FILE = 'CHECKSUMS.sha256';
+
+export interface BundleOptions {
+  readonly version: string;
+  readonly versionLabel: string;
+  /** `common` gives upstream's names. */
+  readonly filePrefix: string;
+}
+
+/** Upstream's bundle names with the prefix in place of `common`, without version and extension. */
+export function bundleNames(prefix: string): readonly { readonly name: string; readonly kinds: readonly ManifestKindName[] | 'all' }[] {
+  return [
+    { name: `${prefix}-instancetypes-all-bundle`, kinds: 'all' },
+    { name: `${prefix}-clusterinstancetypes-bundle`, kinds: ['VirtualMachineClusterInstancetype'] },
+    { name: `${prefix}-instancetypes-bundle`, kinds: ['VirtualMachineInstancetype'] },
+    { name: `${prefix}-clusterpreferences-bundle`, kinds: ['VirtualMachineClusterPreference'] },
+    { name: `${prefix}-preferences-bundle`, kinds: ['VirtualMachinePreference'] },
+  ];
+}
+
+/** Each object with the version label added (labels stay sorted). */
+export function stampVersion(objects: readonly RenderedObject[], label: string, version: string): RenderedObject[] {
+  const stamped = new Map<object, RenderedObject['manifest']['metadata']>();
+  return objects.map((o) => {
+    // Twins share metadata; stamp it once so they keep sharing one serialization.
+    let metadata = stamped.get(o.manifest.metadata);
+    if (metadata === undefined) {
+      const labels = sortKeysDeep({ ...(o.manifest.metadata.labels ?? {}), [label]: version }) as Record<string, string>;
+      metadata = { ...o.manifest.metadata, labels };
+      stamped.set(o.manifest.metadata, metadata);
+    }
+    return { ...o, manifest: { ...o.manifest, metadata } };
+  });
+}
+
+/**
+ * The bundle files and their checksums. A bundle whose kinds this generator does not emit (a
+ * cluster-only vendor has no namespaced bundles) is left out rather than shipped empty.
+ */
+export function buildBundles(objects: readonly RenderedObject[], opts: BundleOptions): OutputFile[] {
+  const docs = serializeObjects(stampVersion(objects, opts.versionLabel, opts.version));
+  const files: OutputFile[] = [];
+  for (const b of bundleNames(opts.filePrefix)) {
+    const selected = docs.filter(([kind]) => b.kinds === 'all' || b.kinds.includes(kind)).map(([, doc]) => doc);
+    if (selected.length === 0) continue;
+    files.push({ path: `${b.name}-${opts.version}.yaml`, content: serializeStream(selected) });
+  }
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const checksums = sorted.map((f) => `${sha256Hex(f.content)}  ${f.path}\n`).join('');
+  return [...sorted, { path: CHECKSUMS_FILE, content: checksums }];
+}

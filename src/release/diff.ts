@@ -1,0 +1,157 @@
+/**
+ * Semantic diff of instance type and preference objects: which objects were added or removed, and
+ * which fields changed, by kind and name. Works on parsed objects, so formatting, document order
+ * and file layout never show up as differences.
+ */
+import { parseAllDocuments } from 'yaml';
+import type { Json, JsonObject } from '../resolve/leaves';
+import { KIND_ORDER } from '../render/manifests';
+
+export const INSTANCETYPE_GROUP = 'instancetype.kubevirt.io/';
+
+export interface KubeObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly [k: string]: Json };
+  readonly [k: string]: Json;
+}
+
+export interface FieldChange {
+  readonly path: string;
+  /** `undefined`: the field is absent on that side. */
+  readonly before: Json | undefined;
+  readonly after: Json | undefined;
+}
+
+export interface ObjectDiff {
+  readonly kind: string;
+  readonly name: string;
+  readonly change: 'added' | 'removed' | 'changed';
+  readonly fields: readonly FieldChange[];
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * The instancetype.kubevirt.io objects of a YAML stream; other documents (kustomizations, a
+ * GitOps tool's objects) are not part of the comparison.
+ */
+export function parseObjects(text: string): { objects: KubeObject[]; error?: string } {
+  const objects: KubeObject[] = [];
+  let docs;
+  try {
+    docs = parseAllDocuments(text, { uniqueKeys: false });
+  } catch (e) {
+    return { objects, error: (e as Error).message };
+  }
+  const list = Array.isArray(docs) ? docs : [];
+  for (const d of list) {
+    if (d.errors.length > 0) return { objects, error: d.errors[0]!.message.split('\n')[0] ?? 'YAML error' };
+    let v: unknown;
+    try {
+      v = d.toJS({ maxAliasCount: 100 });
+    } catch (e) {
+      return { objects, error: (e as Error).message };
+    }
+    if (!isObject(v)) continue;
+    const meta = v['metadata'];
+    if (typeof v['apiVersion'] !== 'string' || !v['apiVersion'].startsWith(INSTANCETYPE_GROUP)) continue;
+    if (typeof v['kind'] !== 'string' || !isObject(meta) || typeof meta['name'] !== 'string') continue;
+    objects.push(v as unknown as KubeObject);
+  }
+  return { objects };
+}
+
+const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function join(path: string, key: string | number): string {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  if (SIMPLE_KEY.test(key)) return path === '' ? key : `${path}.${key}`;
+  return `${path}[${JSON.stringify(key)}]`;
+}
+
+function sameJson(a: Json, b: Json): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameJson(x, b[i]!));
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => k in b && sameJson(a[k]!, b[k]!));
+  }
+  return false;
+}
+
+/** Leaf-level changes between two JSON values; arrays of equal length compare element by element. */
+export function diffFields(before: Json | undefined, after: Json | undefined, path = '', out: FieldChange[] = []): FieldChange[] {
+  if (before !== undefined && after !== undefined && sameJson(before, after)) return out;
+  if (isObject(before) && isObject(after)) {
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+    for (const k of keys) diffFields(before[k], after[k], join(path, k), out);
+    return out;
+  }
+  if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
+    before.forEach((b, i) => diffFields(b, after[i], join(path, i), out));
+    return out;
+  }
+  out.push({ path, before, after });
+  return out;
+}
+
+function withoutLabels(o: KubeObject, ignore: readonly string[]): KubeObject {
+  const labels = o.metadata['labels'];
+  if (ignore.length === 0 || !isObject(labels)) return o;
+  const kept: JsonObject = {};
+  for (const k of Object.keys(labels)) if (!ignore.includes(k)) kept[k] = labels[k]!;
+  return { ...o, metadata: { ...o.metadata, labels: kept } };
+}
+
+/**
+ * What changes from `before` to `after`, by kind (in itgen's kind order) then name. Labels named
+ * in `ignoreLabels` (a bundle's version label) are left out of the comparison.
+ */
+export function diffObjects(before: readonly KubeObject[], after: readonly KubeObject[], ignoreLabels: readonly string[] = []): ObjectDiff[] {
+  const keyOf = (o: KubeObject): string => `${o.kind}\u0000${o.metadata.name}`;
+  const b = new Map(before.map((o) => [keyOf(o), withoutLabels(o, ignoreLabels)] as const));
+  const a = new Map(after.map((o) => [keyOf(o), withoutLabels(o, ignoreLabels)] as const));
+  const out: ObjectDiff[] = [];
+  for (const [k, o] of a) {
+    const old = b.get(k);
+    if (!old) out.push({ kind: o.kind, name: o.metadata.name, change: 'added', fields: [] });
+    else {
+      const fields = diffFields(old as unknown as Json, o as unknown as Json);
+      if (fields.length > 0) out.push({ kind: o.kind, name: o.metadata.name, change: 'changed', fields });
+    }
+  }
+  for (const [k, o] of b) if (!a.has(k)) out.push({ kind: o.kind, name: o.metadata.name, change: 'removed', fields: [] });
+  const rank = (kind: string): number => {
+    const i = (KIND_ORDER as readonly string[]).indexOf(kind);
+    return i < 0 ? KIND_ORDER.length : i;
+  };
+  return out.sort((x, y) => rank(x.kind) - rank(y.kind) || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : 0) || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+}
+
+function show(v: Json | undefined): string {
+  if (v === undefined) return '(absent)';
+  const s = JSON.stringify(v);
+  return s.length > 120 ? `${s.slice(0, 117)}...` : s;
+}
+
+/** Human-readable: one block per kind, `+` added, `-` removed, `~` changed with its fields. */
+export function formatDiff(diffs: readonly ObjectDiff[]): string {
+  if (diffs.length === 0) return 'no differences\n';
+  const lines: string[] = [];
+  let kind = '';
+  for (const d of diffs) {
+    if (d.kind !== kind) {
+      kind = d.kind;
+      lines.push(`${kind}:`);
+    }
+    const mark = d.change === 'added' ? '+' : d.change === 'removed' ? '-' : '~';
+    lines.push(`  ${mark} ${d.name}`);
+    for (const f of d.fields) lines.push(`      ${f.path}: ${show(f.before)} -> ${show(f.after)}`);
+  }
+  const count = (c: ObjectDiff['change']): number => diffs.filter((d) => d.change === c).length;
+  lines.push(`${count('added')} added, ${count('removed')} removed, ${count('changed')} changed`);
+  return `${lines.join('\n')}\n`;
+}

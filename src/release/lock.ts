@@ -1,0 +1,266 @@
+/**
+ * The release lock: every object a generator has published, with a digest of its spec.
+ *
+ * KubeVirt snapshots an instance type or preference into a ControllerRevision when a VM starts,
+ * so a published object that changes in place makes two VMs "of the same type" differ, and a
+ * removed name that comes back with another spec silently changes what it means. The checks here
+ * run on every generate, validate and check; `itgen release` records a new release.
+ */
+import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
+import { locate, type SourceDoc } from '../load/source';
+import { KIND_ORDER, LABEL_PREFIX, type ManifestKindName, type RenderedObject } from '../render/manifests';
+import { toYaml } from '../emit/serialize';
+import { GENERATOR_API_VERSION } from '../schema/generator';
+import { LOCK_KIND, type LockOverride, type LockedObject, type ReleaseLock } from '../schema/lock';
+import { specDigest } from './digest';
+
+export interface LoadedLock {
+  /** Project-relative path of the lock file. */
+  readonly file: string;
+  readonly lock: ReleaseLock;
+  readonly src: SourceDoc;
+}
+
+/** One object as the lock sees it. */
+export interface CurrentObject {
+  readonly kind: ManifestKindName;
+  readonly name: string;
+  readonly digest: string;
+  readonly deprecated: boolean;
+  /** Where the object was declared, for diagnostics; computed only when one is reported. */
+  readonly location: () => SourceRange | undefined;
+}
+
+export function lockFileFor(generatorFile: string, generatorName: string): string {
+  const dir = generatorFile.includes('/') ? generatorFile.slice(0, generatorFile.lastIndexOf('/') + 1) : '';
+  return `${dir}${generatorName}.lock.yaml`;
+}
+
+export function currentObjects(objects: readonly RenderedObject[]): CurrentObject[] {
+  const digests = new Map<object, string>();
+  return objects.map((o) => {
+    let digest = digests.get(o.manifest.spec);
+    if (digest === undefined) {
+      digest = specDigest(o.manifest.spec);
+      digests.set(o.manifest.spec, digest);
+    }
+    return {
+      kind: o.manifest.kind,
+      name: o.manifest.metadata.name,
+      digest,
+      deprecated: o.manifest.metadata.labels?.[`${LABEL_PREFIX}deprecated`] === 'true',
+      location: () => locate(o.source.origin.src, o.source.origin.path),
+    };
+  });
+}
+
+const key = (kind: string, name: string): string => `${kind}/${name}`;
+
+function overrideFor(overrides: readonly LockOverride[], entry: { kind: string; name: string }, allow: LockOverride['allow']): { o: LockOverride; i: number } | undefined {
+  const i = overrides.findIndex((o) => o.allow === allow && o.name === entry.name && (o.kind === undefined || o.kind === entry.kind));
+  return i < 0 ? undefined : { o: overrides[i]!, i };
+}
+
+export interface LockCheck {
+  readonly diagnostics: Diagnostic[];
+  /** Indexes of overrides that allowed something. */
+  readonly usedOverrides: ReadonlySet<number>;
+}
+
+/** Compare what the catalog generates now with what has been published. */
+export function checkLock(loaded: LoadedLock, generatorName: string, current: readonly CurrentObject[]): LockCheck {
+  const { lock, src } = loaded;
+  const out: Diagnostic[] = [];
+  const used = new Set<number>();
+  if (lock.metadata.name !== generatorName) {
+    out.push(
+      diag('IT7106', `release lock \`${loaded.file}\` belongs to generator \`${lock.metadata.name}\`, not \`${generatorName}\``, locate(src, ['metadata', 'name']), {
+        hint: `a lock sits beside its generator as <generator>.lock.yaml; rename the file or fix metadata.name`,
+      }),
+    );
+    return { diagnostics: out, usedOverrides: used };
+  }
+  const overrides = lock.overrides ?? [];
+  const now = new Map(current.map((c) => [key(c.kind, c.name), c] as const));
+  const bumpHint = (kind: string, name: string): string => {
+    if (!kind.endsWith('Instancetype')) return 'published objects never change: publish the new spec under a new name and deprecate the old one';
+    const m = /^(?:.*?)([a-z]+)(\d+)\.[^.]+$/.exec(name);
+    const bump = m ? `${m[1]}${m[2]} -> ${m[1]}${Number(m[2]) + 1}` : 'm1 -> m2';
+    return `published objects never change: bump the family version (${bump}) so the new spec gets new names, and keep or deprecate the old ones`;
+  };
+  lock.objects.forEach((entry, i) => {
+    const entryAt = locate(src, ['objects', i, 'name']);
+    const c = now.get(key(entry.kind, entry.name));
+    const where = `${entry.kind} \`${entry.name}\``;
+    if (entry.removed === undefined) {
+      if (c === undefined) {
+        if (entry.deprecated !== undefined) return;
+        const ov = overrideFor(overrides, entry, 'removal');
+        if (ov) {
+          used.add(ov.i);
+          return;
+        }
+        out.push(
+          diag('IT7102', `${where}, published in ${entry.released}, is gone without having been released deprecated`, entryAt, {
+            hint: 'VMs may still reference it: mark it deprecated (with a replacement) for one release before removing it, or add a reviewed `overrides:` entry with `allow: removal`',
+          }),
+        );
+        return;
+      }
+      if (c.digest === entry.digest) return;
+      const ov = overrideFor(overrides, entry, 'change');
+      if (ov && ov.o.digest === c.digest) {
+        used.add(ov.i);
+        return;
+      }
+      out.push(
+        diag('IT7101', `${where}, published in ${entry.released}, changed its spec (${entry.digest.slice(0, 19)}... -> ${c.digest.slice(0, 19)}...)`, c.location(), {
+          hint: `${bumpHint(entry.kind, entry.name)}; for a reviewed emergency fix, add to ${loaded.file}: overrides: [{name: ${entry.name}, kind: ${entry.kind}, allow: change, digest: "${c.digest}", reason: ...}]`,
+          related: [{ message: 'published spec recorded here', location: entryAt }],
+        }),
+      );
+      return;
+    }
+    // Removed in an earlier release: the name may come back only with the spec it had.
+    if (c === undefined || c.digest === entry.digest) return;
+    const ov = overrideFor(overrides, entry, 'reuse');
+    if (ov && ov.o.digest === c.digest) {
+      used.add(ov.i);
+      return;
+    }
+    out.push(
+      diag('IT7103', `${where} was removed in ${entry.removed} and comes back with a different spec`, c.location(), {
+        hint: `a returning name must mean what it meant (VMs and docs still refer to it): choose a new name, or restore the published spec; reviewed exception: overrides: [{name: ${entry.name}, kind: ${entry.kind}, allow: reuse, digest: "${c.digest}", reason: ...}]`,
+        related: [{ message: 'published spec recorded here', location: entryAt }],
+      }),
+    );
+  });
+  overrides.forEach((o, i) => {
+    if (used.has(i)) return;
+    const needsDigest = o.allow !== 'removal' && o.digest === undefined;
+    out.push(
+      diag('IT7104', `override for \`${o.name}\` (allow: ${o.allow}) ${needsDigest ? 'has no `digest`' : 'allows nothing in this catalog'}`, locate(src, ['overrides', i]), {
+        severity: needsDigest ? 'error' : 'warning',
+        hint: needsDigest
+          ? 'an override names the exact spec that was reviewed: copy the digest from the error it answers'
+          : 'remove it, or check the name, kind and digest against the error it was meant to answer',
+      }),
+    );
+  });
+  return { diagnostics: out, usedOverrides: used };
+}
+
+/** `v1.2.3-rc.1` -> comparable parts; pre-releases sort before their release. */
+function versionParts(v: string): { nums: number[]; pre: string | undefined } {
+  const m = /^v(\d+)\.(\d+)\.(\d+)(?:-(.+))?$/.exec(v);
+  if (!m) return { nums: [0, 0, 0], pre: undefined };
+  return { nums: [Number(m[1]), Number(m[2]), Number(m[3])], pre: m[4] };
+}
+
+export function compareVersions(a: string, b: string): number {
+  const pa = versionParts(a);
+  const pb = versionParts(b);
+  for (let i = 0; i < 3; i++) if (pa.nums[i] !== pb.nums[i]) return pa.nums[i]! - pb.nums[i]!;
+  if (pa.pre === pb.pre) return 0;
+  if (pa.pre === undefined) return 1;
+  if (pb.pre === undefined) return -1;
+  return pa.pre < pb.pre ? -1 : 1;
+}
+
+export function emptyLock(generatorName: string): ReleaseLock {
+  return { apiVersion: GENERATOR_API_VERSION, kind: LOCK_KIND, metadata: { name: generatorName }, releases: [], objects: [] };
+}
+
+export interface ReleaseSummary {
+  readonly added: number;
+  readonly deprecated: number;
+  readonly removed: number;
+  readonly changed: number;
+}
+
+/**
+ * The lock after publishing `version`: new objects added, deprecations and removals recorded,
+ * overrides folded into the objects they allowed (with their reason) and cleared. The caller has
+ * already checked the lock (no unexcused violation).
+ */
+export function recordRelease(
+  previous: LoadedLock | undefined,
+  generatorName: string,
+  current: readonly CurrentObject[],
+  version: string,
+): { lock?: ReleaseLock; summary?: ReleaseSummary; diagnostics: Diagnostic[] } {
+  const lock = previous?.lock ?? emptyLock(generatorName);
+  const last = lock.releases[lock.releases.length - 1];
+  if (last !== undefined && compareVersions(version, last) <= 0) {
+    return {
+      diagnostics: [
+        diag('IT7105', `release ${version} is not newer than the last release, ${last}`, previous ? locate(previous.src, ['releases', lock.releases.length - 1]) : undefined, {
+          hint: 'releases only move forward; pick a higher version',
+        }),
+      ],
+    };
+  }
+  const overrides = lock.overrides ?? [];
+  const byKey = new Map<string, LockedObject>(lock.objects.map((o) => [key(o.kind, o.name), { ...o }] as const));
+  const summary = { added: 0, deprecated: 0, removed: 0, changed: 0 };
+  const seen = new Set<string>();
+  for (const c of current) {
+    const k = key(c.kind, c.name);
+    seen.add(k);
+    const e = byKey.get(k);
+    if (!e) {
+      byKey.set(k, { kind: c.kind, name: c.name, digest: c.digest, released: version, ...(c.deprecated ? { deprecated: version } : {}) });
+      summary.added++;
+      continue;
+    }
+    if (e.digest !== c.digest) {
+      const ov = overrideFor(overrides, e, e.removed !== undefined ? 'reuse' : 'change');
+      e.changed = [...(e.changed ?? []), { release: version, from: e.digest, reason: ov?.o.reason ?? 'unrecorded' }];
+      e.digest = c.digest;
+      summary.changed++;
+    }
+    if (e.removed !== undefined) {
+      delete e.removed;
+      summary.added++;
+    }
+    if (c.deprecated && e.deprecated === undefined) {
+      e.deprecated = version;
+      summary.deprecated++;
+    } else if (!c.deprecated && e.deprecated !== undefined) {
+      delete e.deprecated;
+    }
+  }
+  for (const [k, e] of byKey) {
+    if (seen.has(k) || e.removed !== undefined) continue;
+    e.removed = version;
+    summary.removed++;
+  }
+  const rank = new Map(KIND_ORDER.map((k, i) => [k, i] as const));
+  const objects = [...byKey.values()].sort((a, b) => rank.get(a.kind)! - rank.get(b.kind)! || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return {
+    lock: { apiVersion: GENERATOR_API_VERSION, kind: LOCK_KIND, metadata: { name: generatorName }, releases: [...lock.releases, version], objects },
+    summary,
+    diagnostics: [],
+  };
+}
+
+/** The lock file's text: a fixed key order, one object per list entry. */
+export function serializeLock(lock: ReleaseLock): string {
+  const ordered = {
+    apiVersion: lock.apiVersion,
+    kind: lock.kind,
+    metadata: { name: lock.metadata.name },
+    releases: lock.releases,
+    objects: lock.objects.map((o) => ({
+      kind: o.kind,
+      name: o.name,
+      digest: o.digest,
+      released: o.released,
+      ...(o.deprecated !== undefined ? { deprecated: o.deprecated } : {}),
+      ...(o.removed !== undefined ? { removed: o.removed } : {}),
+      ...(o.changed !== undefined ? { changed: o.changed.map((c) => ({ release: c.release, from: c.from, reason: c.reason })) } : {}),
+    })),
+    ...(lock.overrides && lock.overrides.length > 0 ? { overrides: lock.overrides } : {}),
+  };
+  return `# Release lock of generator \`${lock.metadata.name}\`: every object it has published, with a digest of its spec.\n# Written by \`itgen release\`; generate fails when a published object changes, disappears\n# without a deprecation release, or a removed name returns with another spec. Review changes.\n${toYaml(ordered)}`;
+}

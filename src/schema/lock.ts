@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { GENERATOR_API_VERSION } from './generator';
+
+export const LOCK_KIND = 'ReleaseLock';
+
+export const MANIFEST_KINDS = [
+  'VirtualMachineClusterInstancetype',
+  'VirtualMachineInstancetype',
+  'VirtualMachineClusterPreference',
+  'VirtualMachinePreference',
+] as const;
+
+/** `v1.2.3`, optionally with a pre-release (`v1.2.0-rc.1`). */
+export const releaseVersionSchema = z
+  .string()
+  .regex(/^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, 'a release version like `v1.2.0`')
+  .describe('Release version');
+
+export const digestSchema = z
+  .string()
+  .regex(/^sha256:[0-9a-f]{64}$/, 'a digest like `sha256:` and 64 hex digits')
+  .describe('sha256 of the canonical JSON of the object spec');
+
+const kindSchema = z.enum(MANIFEST_KINDS);
+
+export const lockedObjectSchema = z.strictObject({
+  kind: kindSchema,
+  name: z.string().min(1),
+  digest: digestSchema.describe('Spec digest as last published'),
+  released: releaseVersionSchema.describe('First release that published it'),
+  deprecated: releaseVersionSchema.optional().describe('First release that published it deprecated'),
+  removed: releaseVersionSchema.optional().describe('First release that no longer published it'),
+  changed: z
+    .array(
+      z.strictObject({
+        release: releaseVersionSchema,
+        from: digestSchema,
+        reason: z.string().min(1),
+      }),
+    )
+    .optional()
+    .describe('Reviewed in-place changes (overrides consumed by a release), oldest first'),
+});
+export type LockedObject = z.infer<typeof lockedObjectSchema>;
+
+export const OVERRIDE_ALLOWS = ['change', 'removal', 'reuse'] as const;
+export type OverrideAllow = (typeof OVERRIDE_ALLOWS)[number];
+
+export const lockOverrideSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    kind: kindSchema.optional().describe('Default: every kind of that name'),
+    allow: z.enum(OVERRIDE_ALLOWS).describe('change: a published spec changes; removal: removed without deprecation; reuse: a removed name returns'),
+    digest: digestSchema.optional().describe('For change and reuse: the new spec digest that was reviewed (printed by the error)'),
+    reason: z.string().min(1).describe('Why, and who reviewed it; kept in the lock by `itgen release`'),
+  })
+  .describe('An emergency exception, reviewed like any other change of the lock');
+export type LockOverride = z.infer<typeof lockOverrideSchema>;
+
+export const lockSchema = z
+  .strictObject({
+    apiVersion: z.literal(GENERATOR_API_VERSION),
+    kind: z.literal(LOCK_KIND),
+    metadata: z.strictObject({ name: z.string().min(1).describe('The generator this lock belongs to') }),
+    releases: z.array(releaseVersionSchema).describe('Releases so far, oldest first'),
+    objects: z.array(lockedObjectSchema).describe('Every object ever published, by kind then name'),
+    overrides: z.array(lockOverrideSchema).optional().describe('Exceptions for the next release'),
+  })
+  .describe('Objects a generator has published; written by `itgen release`');
+export type ReleaseLock = z.infer<typeof lockSchema>;

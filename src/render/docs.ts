@@ -1,0 +1,170 @@
+/**
+ * The generated base's README.md: what a user browsing the repository (or a vendor's customer)
+ * needs to pick an instance type and a preference. Built from the same selected catalog and
+ * rendered objects as the manifests, so it can never disagree with them; deterministic like every
+ * other output file, and checked by `itgen check`.
+ */
+import type { Json, JsonObject } from '../resolve/leaves';
+import type { Deprecation, ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
+import { formatBinary } from '../quantity';
+import type { Scope } from '../schema/generator';
+import { KIND_ORDER, type RenderedObject } from './manifests';
+
+export const DOCS_FILE = 'README.md';
+
+export interface DocsOptions {
+  readonly generator: string;
+  readonly generatorFile: string;
+  readonly catalogDir: string;
+  readonly vendor: string;
+  readonly scopes: readonly Scope[];
+  readonly namespace?: string | undefined;
+}
+
+function get(obj: JsonObject, path: readonly string[]): Json | undefined {
+  let v: Json | undefined = obj;
+  for (const seg of path) {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+    v = v[seg];
+  }
+  return v;
+}
+
+/** A table cell: one line, pipes escaped. */
+function cell(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function code(s: string): string {
+  return `\`${s}\``;
+}
+
+function table(header: readonly string[], align: readonly ('l' | 'r')[], rows: readonly (readonly string[])[]): string {
+  const lines = [`| ${header.join(' | ')} |`, `| ${align.map((a) => (a === 'r' ? '---:' : '---')).join(' | ')} |`];
+  for (const r of rows) lines.push(`| ${r.map(cell).join(' | ')} |`);
+  return `${lines.join('\n')}\n`;
+}
+
+function features(spec: JsonObject): string[] {
+  const out: string[] = [];
+  if (get(spec, ['cpu', 'dedicatedCPUPlacement']) === true) out.push('dedicated CPUs');
+  if (get(spec, ['cpu', 'isolateEmulatorThread']) === true) out.push('isolated emulator thread');
+  const pageSize = get(spec, ['memory', 'hugepages', 'pageSize']);
+  if (typeof pageSize === 'string') out.push(`${pageSize} hugepages`);
+  if (get(spec, ['cpu', 'numa', 'guestMappingPassthrough']) !== undefined) out.push('NUMA passthrough');
+  if (get(spec, ['cpu', 'realtime']) !== undefined) out.push('realtime');
+  const gpus = get(spec, ['gpus']);
+  if (Array.isArray(gpus) && gpus.length > 0) {
+    const names = gpus.map((g) => (g !== null && typeof g === 'object' && !Array.isArray(g) && typeof g['deviceName'] === 'string' ? g['deviceName'] : 'GPU'));
+    out.push(`${gpus.length} GPU${gpus.length === 1 ? '' : 's'} (${[...new Set(names)].join(', ')})`);
+  }
+  const hostDevices = get(spec, ['hostDevices']);
+  if (Array.isArray(hostDevices) && hostDevices.length > 0) out.push(`${hostDevices.length} host device${hostDevices.length === 1 ? '' : 's'}`);
+  const overcommit = get(spec, ['memory', 'overcommitPercent']);
+  if (typeof overcommit === 'number') out.push(`${overcommit}% memory overcommit`);
+  const ioThreads = get(spec, ['ioThreadsPolicy']);
+  if (typeof ioThreads === 'string') out.push(`IO threads: ${ioThreads}`);
+  const maxSockets = get(spec, ['cpu', 'maxSockets']);
+  if (typeof maxSockets === 'number') out.push(`at most ${maxSockets} sockets`);
+  return out;
+}
+
+function deprecationNote(d: Deprecation | undefined): string {
+  if (!d) return '';
+  const parts = ['deprecated'];
+  if (d.since !== undefined) parts.push(`since ${d.since}`);
+  if (d.replacement !== undefined) parts.push(`use ${d.replacement}`);
+  return parts.join(', ');
+}
+
+function instancetypeTable(its: readonly ResolvedInstancetype[]): string {
+  const rows = its.map((it) => {
+    const f = features(it.spec);
+    const dep = deprecationNote(it.deprecated);
+    if (dep) f.push(`**${dep}**`);
+    return [code(it.name), String(it.cpu), formatBinary(it.memoryBytes), it.class, it.displayName, f.join(', ') || '—'];
+  });
+  return table(['Name', 'vCPUs', 'Memory', 'Class', 'Display name', 'Features'], ['l', 'r', 'r', 'l', 'l', 'l'], rows);
+}
+
+function familyGrid(its: readonly ResolvedInstancetype[]): string {
+  // Columns: every size in ladder order (sizes of several ladders interleave by position).
+  const sizeOrder = new Map<string, number>();
+  for (const it of its) if (!sizeOrder.has(it.ladderSize)) sizeOrder.set(it.ladderSize, it.sizeIndex);
+  const sizes = [...sizeOrder.keys()].sort((a, b) => sizeOrder.get(a)! - sizeOrder.get(b)! || (a < b ? -1 : a > b ? 1 : 0));
+  const rows = new Map<string, { label: string; cells: Map<string, string[]> }>();
+  for (const it of its) {
+    const key = `${it.family}${it.version ?? ''}`;
+    let row = rows.get(key);
+    if (!row) {
+      const dep = it.deprecated ? ` (${deprecationNote(it.deprecated)})` : '';
+      row = { label: `${code(key)} ${it.class}${dep}`, cells: new Map() };
+      rows.set(key, row);
+    }
+    const list = row.cells.get(it.ladderSize) ?? [];
+    list.push(code(it.name));
+    row.cells.set(it.ladderSize, list);
+  }
+  const body = [...rows.keys()].sort().map((k) => {
+    const r = rows.get(k)!;
+    return [r.label, ...sizes.map((s) => (r.cells.get(s) ?? []).join(', ') || '—')];
+  });
+  return table(['Family', ...sizes], ['l', ...sizes.map(() => 'l' as const)], body);
+}
+
+function requirements(spec: JsonObject): string {
+  const parts: string[] = [];
+  const cpu = get(spec, ['requirements', 'cpu', 'guest']);
+  if (typeof cpu === 'number') parts.push(`${cpu} vCPU${cpu === 1 ? '' : 's'}`);
+  const mem = get(spec, ['requirements', 'memory', 'guest']);
+  if (typeof mem === 'string' || typeof mem === 'number') parts.push(String(mem));
+  return parts.join(', ') || '—';
+}
+
+function preferenceTable(prefs: readonly ResolvedPreference[]): string {
+  const rows = prefs.map((p) => {
+    const os = get(p.spec, ['annotations', 'vm.kubevirt.io/os']);
+    const arch = get(p.spec, ['requirements', 'architecture']) ?? get(p.spec, ['preferredArchitecture']);
+    const dep = deprecationNote(p.deprecated);
+    return [
+      code(p.name),
+      dep ? `${p.displayName} (**${dep}**)` : p.displayName,
+      typeof os === 'string' ? os : '—',
+      typeof arch === 'string' ? arch : 'any',
+      requirements(p.spec),
+      p.inherits.map(code).join(', ') || '—',
+      p.include.map(code).join(', ') || '—',
+    ];
+  });
+  return table(['Name', 'Display name', 'OS', 'Architecture', 'Requirements', 'Inherits', 'Includes'], ['l', 'l', 'l', 'l', 'l', 'l', 'l'], rows);
+}
+
+function deprecatedTable(catalog: ResolvedCatalog): string | undefined {
+  const rows: string[][] = [];
+  for (const it of catalog.instancetypes) if (it.deprecated) rows.push([code(it.name), 'instance type', it.deprecated.since ?? '—', it.deprecated.replacement ?? '—']);
+  for (const p of catalog.preferences) if (p.deprecated) rows.push([code(p.name), 'preference', p.deprecated.since ?? '—', p.deprecated.replacement ?? '—']);
+  if (rows.length === 0) return undefined;
+  return table(['Name', 'What', 'Deprecated since', 'Use instead'], ['l', 'l', 'l', 'l'], rows);
+}
+
+export function renderDocs(catalog: ResolvedCatalog, objects: readonly RenderedObject[], opts: DocsOptions): string {
+  const kinds = KIND_ORDER.filter((k) => objects.some((o) => o.manifest.kind === k));
+  const out: string[] = [];
+  out.push(`<!-- Generated by itgen from ${opts.generatorFile}; do not edit. Regenerate with \`itgen docs\` or \`itgen generate\`. -->`);
+  out.push(`# Catalog \`${catalog.name}\` (generator \`${opts.generator}\`)\n`);
+  const summary = [
+    `${catalog.instancetypes.length} instance type${catalog.instancetypes.length === 1 ? '' : 's'} and ${catalog.preferences.length} preference${catalog.preferences.length === 1 ? '' : 's'} from \`${opts.catalogDir}\`, vendor \`${opts.vendor}\`.`,
+    `Kinds: ${kinds.map(code).join(', ') || 'none'}; each in its own directory with a kustomization.yaml.`,
+  ];
+  if (opts.namespace !== undefined && opts.scopes.includes('namespaced')) summary.push(`Namespaced objects are in namespace \`${opts.namespace}\`.`);
+  summary.push('Objects labelled `instancetype.kubevirt.io/deprecated: "true"` are kept for existing VMs; new VMs should use the replacement listed below.');
+  out.push(`${summary.join('\n')}\n`);
+  if (catalog.instancetypes.length > 0) {
+    out.push(`## Instance types\n\n${instancetypeTable(catalog.instancetypes)}`);
+    out.push(`## Family x size\n\n${familyGrid(catalog.instancetypes)}`);
+  }
+  if (catalog.preferences.length > 0) out.push(`## Preferences\n\n${preferenceTable(catalog.preferences)}`);
+  const dep = deprecatedTable(catalog);
+  if (dep !== undefined) out.push(`## Deprecated\n\n${dep}`);
+  return `${out.join('\n')}`;
+}

@@ -1,30 +1,46 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { globSync } from 'glob';
+import { stringify } from 'yaml';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics';
-import { writeTree, readTree } from '../emit/write';
-import { compile, type CompileResult } from '../pipeline';
+import { diffTrees } from '../emit/drift';
+import { serializeObjects, type OutputFile } from '../emit/layout';
+import { readTree, writeFilesAtomic, writeTree } from '../emit/write';
+import { relativePath } from '../load/files';
+import { parseSource } from '../load/source';
+import { compile, compileGenerator, generatorFromDocument, type CompileResult } from '../pipeline';
+import { buildBundles } from '../release/bundle';
+import { diffObjects, formatDiff, parseObjects, type KubeObject, type ObjectDiff } from '../release/diff';
+import { parseResourceList, resultItems, resultsOf, serializeResourceList, withoutOrchestratorAnnotations } from '../release/krm';
+import { currentObjects, lockFileFor, recordRelease, serializeLock } from '../release/lock';
+import { DOCS_FILE } from '../render/docs';
 import { explainObject } from '../render/explain';
 import { catalogJsonSchema } from '../schema/catalog';
-import { formatGithub, formatJson, formatText, summary, type OutputFormat } from './format';
+import { generatorJsonSchema } from '../schema/generator';
+import { lockSchema } from '../schema/lock';
+import { z } from 'zod';
 import { parseArgs, USAGE, type ParsedArgs } from './args';
-import { diffTrees } from '../emit/drift';
+import { formatGithub, formatJson, formatText, summary, type OutputFormat } from './format';
+import { readTreeAt } from './git';
 
 export const EXIT_OK = 0;
 export const EXIT_USER = 1;
 export const EXIT_INTERNAL = 2;
 
-interface Io {
+export interface Io {
   readonly out: (s: string) => void;
   readonly err: (s: string) => void;
   readonly cwd: string;
   readonly color: boolean;
+  /** Standard input, read on demand (the KRM function mode). */
+  readonly stdin?: () => string;
 }
 
+/** Generator files: `*.lock.yaml` beside them are release locks, not generators. */
 function generatorFiles(root: string, args: ParsedArgs): string[] {
   if (args.generators.length > 0) return args.generators;
-  return globSync('generators/*.{yaml,yml}', { cwd: root, posix: true }).sort();
+  return globSync('generators/*.{yaml,yml}', { cwd: root, posix: true, ignore: ['generators/*.lock.{yaml,yml}'] }).sort();
 }
 
 function report(io: Io, format: OutputFormat, diagnostics: readonly Diagnostic[], root: string): void {
@@ -71,85 +87,313 @@ function compileAll(root: string, args: ParsedArgs): { results: CompileResult[];
   return { results, diagnostics };
 }
 
+/** Only the commands that write need this: one generator when the output is a single place. */
+function single(results: readonly CompileResult[], what: string): { result?: CompileResult; diagnostics: Diagnostic[] } {
+  if (results.length === 1) return { result: results[0]!, diagnostics: [] };
+  return { diagnostics: [diag('IT1009', `${what} works on one generator at a time; pass -g generators/<name>.yaml (found ${results.length})`)] };
+}
+
+function objectsOf(files: readonly OutputFile[]): KubeObject[] {
+  return files.filter((f) => /\.ya?ml$/.test(f.path)).flatMap((f) => parseObjects(f.content).objects);
+}
+
+function generatedObjects(r: CompileResult): KubeObject[] {
+  return serializeObjects(r.objects).flatMap(([, doc]) => parseObjects(doc).objects);
+}
+
+function writeText(io: Io, text: string): void {
+  io.out(text.endsWith('\n') ? text.slice(0, -1) : text);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function cmdGenerate(io: Io, args: ParsedArgs, root: string): number {
+  const { results, diagnostics } = compileAll(root, args);
+  report(io, args.format, diagnostics, root);
+  const code = exitCodeFor(diagnostics);
+  if (code !== EXIT_OK) {
+    if (args.format === 'text') io.err('nothing written');
+    return code;
+  }
+  // Everything validated: only now touch the disk, one generator directory at a time, each atomically.
+  for (const r of results) {
+    try {
+      writeTree(path.resolve(root, r.generator!.outputDir), r.files);
+    } catch (e) {
+      report(io, args.format, [diag('IT9002', `cannot write ${r.generator!.outputDir}: ${(e as Error).message}`)], root);
+      return EXIT_INTERNAL;
+    }
+    if (args.format === 'text') io.err(`${r.generator!.name}: wrote ${r.objects.length} objects to ${r.generator!.outputDir}`);
+  }
+  return EXIT_OK;
+}
+
+/** Drift of one generator's output directory: file-level diagnostics and the object-level diff. */
+function drift(root: string, r: CompileResult): { diagnostics: Diagnostic[]; objects: ObjectDiff[] } {
+  const dir = r.generator!.outputDir;
+  const onDisk = readTree(path.resolve(root, dir));
+  const changes = diffTrees(onDisk, r.files);
+  const diagnostics = changes.map((c) =>
+    diag('IT7001', `${dir}/${c.path} ${c.change === 'added' ? 'is missing' : c.change === 'removed' ? 'should not exist' : 'differs from what the catalog generates'}`, undefined, {
+      hint: 'run `itgen generate` and commit the result',
+    }),
+  );
+  return { diagnostics, objects: changes.length > 0 ? diffObjects(objectsOf(onDisk), generatedObjects(r)) : [] };
+}
+
+function cmdCheck(io: Io, args: ParsedArgs, root: string): number {
+  const { results, diagnostics } = compileAll(root, args);
+  const all = [...diagnostics];
+  const objectDiffs: string[] = [];
+  if (!hasErrors(diagnostics)) {
+    for (const r of results) {
+      const d = drift(root, r);
+      all.push(...d.diagnostics);
+      if (d.objects.length > 0) objectDiffs.push(`${r.generator!.outputDir}: from what is committed to what the catalogs generate:\n${formatDiff(d.objects)}`);
+    }
+  }
+  report(io, args.format, all, root);
+  if (args.format === 'text' && objectDiffs.length > 0) io.err(objectDiffs.join('\n'));
+  return exitCodeFor(all);
+}
+
+function cmdDiff(io: Io, args: ParsedArgs, root: string): number {
+  const { results, diagnostics } = compileAll(root, args);
+  if (hasErrors(diagnostics)) {
+    report(io, args.format, diagnostics, root);
+    return exitCodeFor(diagnostics);
+  }
+  const against = args.against;
+  const bundleFile = against !== undefined && existsSync(path.resolve(io.cwd, against)) && statSync(path.resolve(io.cwd, against)).isFile() ? path.resolve(io.cwd, against) : undefined;
+  const problems: Diagnostic[] = [...diagnostics];
+  const sections: { generator: string; against: string; diffs: ObjectDiff[] }[] = [];
+  if (bundleFile !== undefined) {
+    const s = single(results, 'diff --against FILE');
+    if (!s.result) {
+      report(io, args.format, s.diagnostics, root);
+      return EXIT_USER;
+    }
+    const parsed = parseObjects(readFileSync(bundleFile, 'utf8'));
+    const shown = relativePath(root, bundleFile);
+    if (parsed.error !== undefined) {
+      report(io, args.format, [diag('IT7301', `cannot read ${shown}: ${parsed.error}`)], root);
+      return EXIT_USER;
+    }
+    // A bundle carries the version label; the base does not.
+    const ignore = [s.result.generator!.config.bundle.versionLabel];
+    sections.push({ generator: s.result.generator!.name, against: shown, diffs: diffObjects(parsed.objects, generatedObjects(s.result), ignore) });
+  } else {
+    for (const r of results) {
+      const dir = r.generator!.outputDir;
+      let before: OutputFile[];
+      if (against === undefined) before = readTree(path.resolve(root, dir));
+      else {
+        const t = readTreeAt(root, against, dir);
+        if ('error' in t) {
+          problems.push(diag('IT7301', `cannot read ${dir} at ${against}: ${t.error}`, undefined, { hint: 'pass a commit, branch or tag, or an existing YAML file' }));
+          continue;
+        }
+        before = t.files;
+      }
+      sections.push({ generator: r.generator!.name, against: against === undefined ? `${dir} (working tree)` : `${dir} at ${against}`, diffs: diffObjects(objectsOf(before), generatedObjects(r)) });
+    }
+  }
+  if (args.format === 'json') {
+    io.out(JSON.stringify({ diagnostics: problems, generators: sections }, null, 2));
+  } else {
+    report(io, args.format, problems, root);
+    const text = sections.map((s) => `${sections.length > 1 ? `# ${s.generator}: from ${s.against} to the catalogs\n` : ''}${formatDiff(s.diffs)}`).join('\n');
+    if (text !== '') writeText(io, text);
+  }
+  const code = exitCodeFor(problems);
+  if (code !== EXIT_OK) return code;
+  return args.exitCode && sections.some((s) => s.diffs.length > 0) ? EXIT_USER : EXIT_OK;
+}
+
+function cmdDocs(io: Io, args: ParsedArgs, root: string): number {
+  const { results, diagnostics } = compileAll(root, args);
+  report(io, args.format, diagnostics, root);
+  const code = exitCodeFor(diagnostics);
+  if (code !== EXIT_OK) return code;
+  for (const r of results) {
+    const readme = r.files.find((f) => f.path === DOCS_FILE)!;
+    try {
+      writeFilesAtomic(path.resolve(root, r.generator!.outputDir), [readme]);
+    } catch (e) {
+      report(io, args.format, [diag('IT9002', `cannot write ${r.generator!.outputDir}/${DOCS_FILE}: ${(e as Error).message}`)], root);
+      return EXIT_INTERNAL;
+    }
+    if (args.format === 'text') io.err(`${r.generator!.name}: wrote ${r.generator!.outputDir}/${DOCS_FILE}`);
+  }
+  return EXIT_OK;
+}
+
+function cmdRelease(io: Io, args: ParsedArgs, root: string): number {
+  const version = args.version!;
+  const { results, diagnostics } = compileAll(root, args);
+  const all = [...diagnostics];
+  // A release records what is committed: the output must be current.
+  if (!hasErrors(all)) for (const r of results) all.push(...drift(root, r).diagnostics);
+  const updates: { file: string; content: string; text: string }[] = [];
+  if (!hasErrors(all)) {
+    for (const r of results) {
+      const g = r.generator!;
+      const rec = recordRelease(r.lock, g.name, currentObjects(r.objects), version);
+      all.push(...rec.diagnostics);
+      if (!rec.lock) continue;
+      const s = rec.summary!;
+      updates.push({
+        file: lockFileFor(g.file, g.name),
+        content: serializeLock(rec.lock),
+        text: `${g.name}: release ${version}: ${s.added} added, ${s.deprecated} newly deprecated, ${s.removed} removed, ${s.changed} changed by override`,
+      });
+    }
+  }
+  report(io, args.format, all, root);
+  const code = exitCodeFor(all);
+  if (code !== EXIT_OK) {
+    if (args.format === 'text') io.err('nothing written');
+    return code;
+  }
+  try {
+    writeFilesAtomic(root, updates.map((u) => ({ path: u.file, content: u.content })));
+  } catch (e) {
+    report(io, args.format, [diag('IT9002', `cannot write the release lock: ${(e as Error).message}`)], root);
+    return EXIT_INTERNAL;
+  }
+  if (args.format === 'text') for (const u of updates) io.err(`${u.text}; wrote ${u.file}`);
+  return EXIT_OK;
+}
+
+function cmdBundle(io: Io, args: ParsedArgs, root: string): number {
+  const version = args.version!;
+  const { results, diagnostics } = compileAll(root, args);
+  const s = single(results, 'bundle');
+  const all = [...diagnostics, ...s.diagnostics];
+  const r = s.result;
+  if (r && !hasErrors(all) && r.lock) {
+    // With a lock, a bundle is the recorded release: that version, and exactly its objects.
+    const lock = r.lock.lock;
+    const last = lock.releases[lock.releases.length - 1];
+    const recorded = new Map(lock.objects.filter((o) => o.removed === undefined).map((o) => [`${o.kind}/${o.name}`, o.digest] as const));
+    const now = currentObjects(r.objects);
+    const same = now.length === recorded.size && now.every((c) => recorded.get(`${c.kind}/${c.name}`) === c.digest);
+    if (last !== version) {
+      all.push(diag('IT7107', `${version} is not the last release recorded in ${r.lock.file} (${last ?? 'none'})`, undefined, { hint: `run \`itgen release --version ${version}\` and commit the lock first, or bundle from the commit of that release` }));
+    } else if (!same) {
+      all.push(diag('IT7107', `the catalogs no longer generate what ${r.lock.file} recorded for ${version}`, undefined, { hint: 'bundle from the commit of the release, or record a new release' }));
+    }
+  }
+  report(io, args.format, all, root);
+  const code = exitCodeFor(all);
+  if (code !== EXIT_OK || !r) return code === EXIT_OK ? EXIT_USER : code;
+  const cfg = r.generator!.config.bundle;
+  const files = buildBundles(r.objects, { version, versionLabel: cfg.versionLabel, filePrefix: cfg.filePrefix });
+  const outDir = path.resolve(io.cwd, args.out!);
+  try {
+    writeFilesAtomic(outDir, files);
+  } catch (e) {
+    report(io, args.format, [diag('IT9002', `cannot write ${args.out!}: ${(e as Error).message}`)], root);
+    return EXIT_INTERNAL;
+  }
+  if (args.format === 'text') io.err(`${r.generator!.name}: wrote ${files.length - 1} bundles and CHECKSUMS.sha256 to ${args.out!}`);
+  return EXIT_OK;
+}
+
+/**
+ * KRM function: the functionConfig is a generator. kpt and kustomize do not say where it came
+ * from, so it is taken to be `generators/<metadata.name>.yaml` under the project root (the
+ * working directory, or -C): `catalog` and `output` resolve exactly as they do for that file.
+ */
+function cmdFn(io: Io, args: ParsedArgs, root: string): number {
+  const fail = (message: string): number => {
+    io.out(serializeResourceList([], resultsOf([diag('IT7302', message)])));
+    io.err(`error IT7302 ${message}`);
+    return EXIT_USER;
+  };
+  const input = parseResourceList(io.stdin ? io.stdin() : '');
+  if ('error' in input) return fail(input.error);
+  const fc = withoutOrchestratorAnnotations(input.functionConfig);
+  const meta = fc['metadata'];
+  const name = meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? meta['name'] : undefined;
+  if (typeof name !== 'string' || !/^[a-z0-9][a-z0-9._-]*$/.test(name)) return fail('the functionConfig needs metadata.name: the generator name (its file name without .yaml)');
+  const file = `generators/${name}.yaml`;
+  const src = parseSource(file, Buffer.from(stringify(fc)));
+  const loaded = src.docs[0] ? generatorFromDocument(root, file, src.docs[0]) : { diagnostics: src.diagnostics };
+  const result: CompileResult | undefined = 'generator' in loaded && loaded.generator ? compileGenerator(root, loaded.generator) : undefined;
+  const diagnostics = strictify(result ? result.diagnostics : loaded.diagnostics, args.strict);
+  const failed = hasErrors(diagnostics);
+  const items = result && !failed ? resultItems(input, result.objects, result.generator!.config.vendor) : input.items;
+  io.out(serializeResourceList(items, resultsOf(diagnostics)));
+  if (diagnostics.length > 0) report(io, 'text', diagnostics, root);
+  return exitCodeFor(diagnostics);
+}
+
+function cmdExplain(io: Io, args: ParsedArgs, root: string): number {
+  const { results, diagnostics } = compileAll(root, args);
+  const matches = results.flatMap((r) => r.objects.filter((o) => o.manifest.metadata.name === args.name && (args.kind === undefined || o.manifest.kind === args.kind)));
+  if (matches.length === 0) {
+    report(io, args.format, diagnostics, root);
+    io.err(`no object named \`${args.name}\``);
+    return EXIT_USER;
+  }
+  // One explanation per object; the namespaced twin is the same object under another kind.
+  const seen = new Set<object>();
+  const texts: string[] = [];
+  for (const m of matches) {
+    if (seen.has(m.source)) continue;
+    seen.add(m.source);
+    texts.push(explainObject(m));
+  }
+  io.out(texts.join('---\n'));
+  return EXIT_OK;
+}
+
+function cmdSchema(io: Io, args: ParsedArgs): number {
+  const schema =
+    args.schema === 'generator'
+      ? generatorJsonSchema()
+      : args.schema === 'lock'
+        ? { ...(z.toJSONSchema(lockSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>), title: 'itgen release lock', $id: 'https://itgen.dev/schema/lock.json' }
+        : catalogJsonSchema();
+  io.out(JSON.stringify(schema, null, 2));
+  return EXIT_OK;
+}
+
 export function run(argv: readonly string[], io: Io): number {
   const args = parseArgs(argv);
   if ('error' in args) {
     io.err(`${args.error}\n\n${USAGE}`);
     return EXIT_USER;
   }
-  if (args.command === 'help') {
-    io.out(USAGE);
-    return EXIT_OK;
-  }
   const root = path.resolve(io.cwd, args.root ?? '.');
   switch (args.command) {
-    case 'schema': {
-      io.out(JSON.stringify(catalogJsonSchema(), null, 2));
+    case 'help':
+      io.out(USAGE);
       return EXIT_OK;
-    }
+    case 'schema':
+      return cmdSchema(io, args);
     case 'validate': {
       const { diagnostics } = compileAll(root, args);
       report(io, args.format, diagnostics, root);
       return exitCodeFor(diagnostics);
     }
-    case 'generate': {
-      const { results, diagnostics } = compileAll(root, args);
-      report(io, args.format, diagnostics, root);
-      const code = exitCodeFor(diagnostics);
-      if (code !== EXIT_OK) {
-        if (args.format === 'text') io.err('nothing written');
-        return code;
-      }
-      // Everything validated: only now touch the disk, one generator directory at a time, each atomically.
-      for (const r of results) {
-        try {
-          writeTree(path.resolve(root, r.generator!.outputDir), r.files);
-        } catch (e) {
-          report(io, args.format, [diag('IT9002', `cannot write ${r.generator!.outputDir}: ${(e as Error).message}`)], root);
-          return EXIT_INTERNAL;
-        }
-        if (args.format === 'text') io.err(`${r.generator!.name}: wrote ${r.objects.length} objects to ${r.generator!.outputDir}`);
-      }
-      return EXIT_OK;
-    }
-    case 'check': {
-      const { results, diagnostics } = compileAll(root, args);
-      const all = [...diagnostics];
-      if (!hasErrors(diagnostics)) {
-        for (const r of results) {
-          const dir = r.generator!.outputDir;
-          const changes = diffTrees(readTree(path.resolve(root, dir)), r.files);
-          for (const c of changes) {
-            all.push(
-              diag('IT7001', `${dir}/${c.path} ${c.change === 'added' ? 'is missing' : c.change === 'removed' ? 'should not exist' : 'differs from what the catalog generates'}`, undefined, {
-                hint: 'run `itgen generate` and commit the result',
-              }),
-            );
-          }
-        }
-      }
-      report(io, args.format, all, root);
-      return exitCodeFor(all);
-    }
-    case 'explain': {
-      const { results, diagnostics } = compileAll(root, args);
-      const matches = results.flatMap((r) => r.objects.filter((o) => o.manifest.metadata.name === args.name && (args.kind === undefined || o.manifest.kind === args.kind)));
-      if (matches.length === 0) {
-        report(io, args.format, diagnostics, root);
-        io.err(`no object named \`${args.name}\``);
-        return EXIT_USER;
-      }
-      // One explanation per object; the namespaced twin is the same object under another kind.
-      const seen = new Set<object>();
-      const texts: string[] = [];
-      for (const m of matches) {
-        if (seen.has(m.source)) continue;
-        seen.add(m.source);
-        texts.push(explainObject(m));
-      }
-      io.out(texts.join('---\n'));
-      return EXIT_OK;
-    }
+    case 'generate':
+      return cmdGenerate(io, args, root);
+    case 'check':
+      return cmdCheck(io, args, root);
+    case 'diff':
+      return cmdDiff(io, args, root);
+    case 'docs':
+      return cmdDocs(io, args, root);
+    case 'release':
+      return cmdRelease(io, args, root);
+    case 'bundle':
+      return cmdBundle(io, args, root);
+    case 'fn':
+      return cmdFn(io, args, root);
+    case 'explain':
+      return cmdExplain(io, args, root);
   }
 }
 
@@ -161,6 +405,7 @@ function main(): void {
       err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
       cwd: process.cwd(),
       color: Boolean(process.stderr.isTTY) && !process.env['NO_COLOR'],
+      stdin: () => readFileSync(0, 'utf8'),
     });
   } catch (e) {
     process.stderr.write(`itgen: internal error: ${(e as Error).message}\nplease report this with the input that caused it\n`);

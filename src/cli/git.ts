@@ -1,0 +1,34 @@
+/** Reading committed files from Git (for `itgen diff --against REF`): the only place itgen runs git. */
+import { spawnSync } from 'node:child_process';
+import type { OutputFile } from '../emit/layout';
+
+const MAX_BUFFER = 1 << 30;
+
+function git(cwd: string, args: readonly string[]): { ok: true; stdout: string } | { ok: false; error: string } {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: MAX_BUFFER });
+  if (r.error) return { ok: false, error: `cannot run git: ${r.error.message}` };
+  if (r.status !== 0) return { ok: false, error: (r.stderr || `git ${args[0]} failed`).trim().split('\n')[0]! };
+  return { ok: true, stdout: r.stdout };
+}
+
+/**
+ * The files under `dir` (relative to `root`) as committed at `ref`, paths relative to `dir`.
+ * A directory the commit does not have reads as empty: everything is then "added".
+ */
+export function readTreeAt(root: string, ref: string, dir: string): { files: OutputFile[] } | { error: string } {
+  if (ref.startsWith('-')) return { error: `\`${ref}\` is not a Git revision` };
+  const commit = git(root, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+  if (!commit.ok) return { error: `\`${ref}\` is not a commit in this repository` };
+  const sha = commit.stdout.trim();
+  const prefix = dir === '.' ? '' : `${dir.replace(/\/+$/, '')}/`;
+  // Paths relative to the working directory (`root`), whatever the repository's top level is.
+  const listed = git(root, ['ls-tree', '-r', '-z', '--name-only', sha, '--', prefix === '' ? '.' : prefix]);
+  if (!listed.ok) return { error: listed.error };
+  const files: OutputFile[] = [];
+  for (const p of listed.stdout.split('\0').filter((s) => s !== '').sort()) {
+    const shown = git(root, ['show', `${sha}:./${p}`]);
+    if (!shown.ok) return { error: shown.error };
+    files.push({ path: p.startsWith(prefix) ? p.slice(prefix.length) : p, content: shown.stdout });
+  }
+  return { files };
+}

@@ -1,0 +1,116 @@
+/** Temporary Git repositories driven through the built CLI, as a user or CI would. */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO } from './helpers';
+
+export const CLI = path.join(REPO, 'dist', 'cli', 'main.js');
+
+export interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export function run(cwd: string, cmd: string, args: readonly string[], input?: string): Run {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', input: input ?? '', maxBuffer: 1 << 28 });
+  if (r.error) throw r.error;
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function itgen(cwd: string, ...args: string[]): Run {
+  return run(cwd, process.execPath, [CLI, ...args]);
+}
+
+export function git(cwd: string, ...args: string[]): string {
+  const r = run(cwd, 'git', args);
+  if (r.code !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+export function assertBuilt(): void {
+  if (!existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` (npm ci does it through prepare)');
+}
+
+/** A small catalog: one versioned instance type family by two sizes, and one Linux preference. */
+export const SMALL_CATALOG: Record<string, string> = {
+  'catalogs/small/catalog.yaml': `kind: Catalog
+name: small
+naming:
+  instancetype: "{family}.{size}"
+---
+kind: SizeLadder
+name: sizes
+sizes:
+  - {name: small, cpu: 1}
+  - {name: large, cpu: 2}
+`,
+  'catalogs/small/u1.yaml': `kind: Family
+name: u1
+displayName: Universal
+description: Universal instance types, 2Gi per vCPU
+class: general.purpose
+memoryPerCPU: 2Gi
+`,
+  'catalogs/small/preferences.yaml': `kind: Preference
+name: linux
+displayName: Linux
+spec:
+  annotations: {vm.kubevirt.io/os: linux}
+  devices: {preferredDiskBus: virtio, preferredInterfaceModel: virtio}
+  requirements: {cpu: {guest: 1}, memory: {guest: 1Gi}}
+---
+kind: Preference
+name: legacy
+displayName: Legacy Linux
+spec:
+  annotations: {vm.kubevirt.io/os: linux}
+  devices: {preferredDiskBus: sata}
+`,
+  'generators/small.yaml': `apiVersion: itgen.dev/v1alpha1
+kind: Generator
+metadata:
+  name: small
+catalog: ../catalogs/small
+output: ../output/small
+vendor: example.com
+suppressWarnings: [IT5006, IT5007]
+`,
+};
+
+/** `git init` in a fresh temporary directory with the files written and committed. */
+export function gitProject(files: Record<string, string> = SMALL_CATALOG): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'itgen-e2e-'));
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'config', 'user.email', 'e2e@example.com');
+  git(dir, 'config', 'user.name', 'itgen e2e');
+  git(dir, 'config', 'commit.gpgsign', 'false');
+  writeFiles(dir, files);
+  return dir;
+}
+
+export function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [p, content] of Object.entries(files)) {
+    const abs = path.join(dir, p);
+    mkdirSync(path.dirname(abs), { recursive: true });
+    writeFileSync(abs, content);
+  }
+}
+
+export function edit(dir: string, file: string, from: string | RegExp, to: string): void {
+  const abs = path.join(dir, file);
+  const before = readFileSync(abs, 'utf8');
+  const after = before.replace(from, to);
+  if (after === before) throw new Error(`edit of ${file} changed nothing`);
+  writeFileSync(abs, after);
+}
+
+export function commitAll(dir: string, message: string): void {
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', message);
+}
+
+export function remove(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,316 @@
+/**
+ * The release loop end to end, in temporary Git repositories, through the built CLI: drift check,
+ * semantic diff against a commit and a bundle, release bundles verified by `sha256sum -c`, and
+ * the release lock refusing in-place changes, silent removals and reused names while accepting a
+ * version bump.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { readDirTree } from './helpers';
+import { assertBuilt, commitAll, edit, git, gitProject, itgen, remove, run, writeFiles } from './e2e-helpers';
+
+beforeAll(assertBuilt);
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(remove));
+
+/** A committed project with its generated base committed too. */
+function generated(): string {
+  const dir = gitProject();
+  dirs.push(dir);
+  const r = itgen(dir, 'generate');
+  expect(r.stderr).toMatch(/small: wrote 8 objects to output\/small/);
+  expect(r.code).toBe(0);
+  commitAll(dir, 'catalog and generated base');
+  return dir;
+}
+
+/** Generated, then released as v1.0.0 and committed. */
+function released(): string {
+  const dir = generated();
+  const r = itgen(dir, 'release', '--version', 'v1.0.0');
+  expect(r.stderr).toMatch(/small: release v1\.0\.0: 8 added/);
+  expect(r.code).toBe(0);
+  commitAll(dir, 'release v1.0.0');
+  return dir;
+}
+
+describe('itgen check', () => {
+  it('passes on a fresh base, then lists files and objects that differ after a catalog edit, writing nothing', () => {
+    const dir = generated();
+    expect(itgen(dir, 'check').code).toBe(0);
+    edit(dir, 'catalogs/small/u1.yaml', 'memoryPerCPU: 2Gi', 'memoryPerCPU: 4Gi');
+    const before = readDirTree(path.join(dir, 'output'));
+    const r = itgen(dir, 'check');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/error IT7001 output\/small\/VirtualMachineClusterInstancetypes\/virtualmachineclusterinstancetypes\.yaml differs/);
+    expect(r.stderr).toMatch(/error IT7001 output\/small\/README\.md differs/);
+    expect(r.stderr).toMatch(/~ u1\.large\n\s+metadata\.labels\["instancetype\.kubevirt\.io\/memory"\]: "4Gi" -> "8Gi"\n\s+spec\.memory\.guest: "4Gi" -> "8Gi"/);
+    expect(r.stderr).not.toMatch(/legacy|linux/);
+    expect(readDirTree(path.join(dir, 'output'))).toEqual(before);
+    expect(git(dir, 'status', '--porcelain')).toBe(' M catalogs/small/u1.yaml\n');
+    // A file that should not be there is drift too.
+    writeFiles(dir, { 'output/small/stray.yaml': 'x: 1\n' });
+    expect(itgen(dir, 'check').stderr).toMatch(/output\/small\/stray\.yaml should not exist/);
+  });
+
+  it('reports with --format json and github for CI', () => {
+    const dir = generated();
+    edit(dir, 'catalogs/small/u1.yaml', 'memoryPerCPU: 2Gi', 'memoryPerCPU: 4Gi');
+    const json = JSON.parse(itgen(dir, 'check', '--format', 'json').stdout) as { diagnostics: { code: string }[] };
+    expect(json.diagnostics.map((d) => d.code)).toContain('IT7001');
+    expect(itgen(dir, 'check', '--format', 'github').stdout).toMatch(/^::error title=IT7001::output\/small\//m);
+  });
+});
+
+describe('itgen diff', () => {
+  it('shows added, removed and changed objects against the previous commit', () => {
+    const dir = generated();
+    edit(dir, 'catalogs/small/u1.yaml', 'memoryPerCPU: 2Gi', 'memoryPerCPU: 4Gi');
+    edit(dir, 'catalogs/small/catalog.yaml', '  - {name: large, cpu: 2}', '  - {name: large, cpu: 2}\n  - {name: xlarge, cpu: 4}');
+    edit(dir, 'catalogs/small/preferences.yaml', /---\nkind: Preference\nname: legacy[^]*$/, '');
+    expect(itgen(dir, 'generate').code).toBe(0);
+    commitAll(dir, 'bigger u1, xlarge, no legacy');
+
+    expect(itgen(dir, 'diff').stdout).toBe('no differences\n');
+    const r = itgen(dir, 'diff', '--against', 'HEAD~1');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      [
+        'VirtualMachineClusterInstancetype:',
+        '  ~ u1.large',
+        '      metadata.labels["instancetype.kubevirt.io/memory"]: "4Gi" -> "8Gi"',
+        '      spec.memory.guest: "4Gi" -> "8Gi"',
+        '  ~ u1.small',
+        '      metadata.labels["instancetype.kubevirt.io/memory"]: "2Gi" -> "4Gi"',
+        '      spec.memory.guest: "2Gi" -> "4Gi"',
+        '  + u1.xlarge',
+      ].join('\n'),
+    );
+    expect(r.stdout).toMatch(/VirtualMachineClusterPreference:\n {2}- legacy\n/);
+    expect(r.stdout).toMatch(/^2 added, 2 removed, 4 changed$/m);
+    expect(itgen(dir, 'diff', '--against', 'HEAD~1', '--exit-code').code).toBe(1);
+    expect(itgen(dir, 'diff', '--against', 'HEAD', '--exit-code').code).toBe(0);
+
+    const json = JSON.parse(itgen(dir, 'diff', '--against', 'HEAD~1', '--format', 'json').stdout) as {
+      generators: { generator: string; diffs: { kind: string; name: string; change: string; fields: { path: string; before: unknown; after: unknown }[] }[] }[];
+    };
+    const large = json.generators[0]!.diffs.find((d) => d.kind === 'VirtualMachineInstancetype' && d.name === 'u1.large')!;
+    expect(large.fields).toContainEqual({ path: 'spec.memory.guest', before: '4Gi', after: '8Gi' });
+
+    const bad = itgen(dir, 'diff', '--against', 'no-such-ref');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/error IT7301 cannot read output\/small at no-such-ref/);
+  });
+
+  it('compares against the committed output of a commit that predates the output directory', () => {
+    const dir = gitProject();
+    dirs.push(dir);
+    commitAll(dir, 'catalog only');
+    expect(itgen(dir, 'generate').code).toBe(0);
+    const r = itgen(dir, 'diff', '--against', 'HEAD');
+    expect(r.stdout).toMatch(/^8 added, 0 removed, 0 changed$/m);
+  });
+});
+
+describe('itgen bundle', () => {
+  it('writes the five bundles, each starting with ---, stamped with the version, verified by sha256sum -c', () => {
+    const dir = released();
+    const r = itgen(dir, 'bundle', '--version', 'v1.0.0', '--out', 'dist/release');
+    expect(r.code).toBe(0);
+    const out = path.join(dir, 'dist', 'release');
+    expect(readdirSync(out).sort()).toEqual([
+      'CHECKSUMS.sha256',
+      'common-clusterinstancetypes-bundle-v1.0.0.yaml',
+      'common-clusterpreferences-bundle-v1.0.0.yaml',
+      'common-instancetypes-all-bundle-v1.0.0.yaml',
+      'common-instancetypes-bundle-v1.0.0.yaml',
+      'common-preferences-bundle-v1.0.0.yaml',
+    ]);
+    const check = run(out, 'sha256sum', ['--check', '--strict', 'CHECKSUMS.sha256']);
+    expect(check.stderr).toBe('');
+    expect(check.code).toBe(0);
+    expect(check.stdout.trim().split('\n')).toHaveLength(5);
+    const counts: Record<string, number> = {};
+    for (const f of readdirSync(out).filter((f) => f.endsWith('.yaml'))) {
+      const text = readFileSync(path.join(out, f), 'utf8');
+      expect(text.startsWith('---\n')).toBe(true);
+      const docs = parseAllDocuments(text).map((d) => d.toJS() as { kind: string; metadata: { labels: Record<string, string> } });
+      counts[f] = docs.length;
+      for (const d of docs) expect(d.metadata.labels['instancetype.kubevirt.io/common-instancetypes-version']).toBe('v1.0.0');
+    }
+    expect(counts).toEqual({
+      'common-instancetypes-all-bundle-v1.0.0.yaml': 8,
+      'common-clusterinstancetypes-bundle-v1.0.0.yaml': 2,
+      'common-instancetypes-bundle-v1.0.0.yaml': 2,
+      'common-clusterpreferences-bundle-v1.0.0.yaml': 2,
+      'common-preferences-bundle-v1.0.0.yaml': 2,
+    });
+    // A tampered bundle fails verification.
+    writeFiles(out, { 'common-preferences-bundle-v1.0.0.yaml': `${readFileSync(path.join(out, 'common-preferences-bundle-v1.0.0.yaml'), 'utf8')}# tampered\n` });
+    expect(run(out, 'sha256sum', ['--check', '--strict', 'CHECKSUMS.sha256']).code).toBe(1);
+  });
+
+  it('diffs the catalogs against a published bundle, ignoring the version label', () => {
+    const dir = released();
+    expect(itgen(dir, 'bundle', '--version', 'v1.0.0', '--out', 'rel').code).toBe(0);
+    expect(itgen(dir, 'diff', '--against', 'rel/common-instancetypes-all-bundle-v1.0.0.yaml').stdout).toBe('no differences\n');
+    edit(dir, 'catalogs/small/preferences.yaml', 'displayName: Legacy Linux', 'displayName: Legacy Linux (old)');
+    const r = itgen(dir, 'diff', '--against', 'rel/common-instancetypes-all-bundle-v1.0.0.yaml');
+    expect(r.stdout).toMatch(/~ legacy\n\s+metadata\.annotations\["openshift\.io\/display-name"\]: "Legacy Linux" -> "Legacy Linux \(old\)"/);
+  });
+
+  it('bundles only the release the lock recorded, with a configurable label and file prefix', () => {
+    const dir = released();
+    const r = itgen(dir, 'bundle', '--version', 'v1.1.0', '--out', 'rel');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/error IT7107 v1\.1\.0 is not the last release recorded in generators\/small\.lock\.yaml \(v1\.0\.0\)/);
+    edit(dir, 'generators/small.yaml', 'vendor: example.com', 'vendor: example.com\nbundle: {versionLabel: example.com/catalog-version, filePrefix: example}');
+    expect(itgen(dir, 'bundle', '--version', 'v1.0.0', '--out', 'rel').code).toBe(0);
+    const all = readFileSync(path.join(dir, 'rel', 'example-instancetypes-all-bundle-v1.0.0.yaml'), 'utf8');
+    expect(all).toMatch(/example\.com\/catalog-version: v1\.0\.0/);
+    expect(all).not.toMatch(/common-instancetypes-version/);
+    expect(run(path.join(dir, 'rel'), 'sha256sum', ['-c', 'CHECKSUMS.sha256']).code).toBe(0);
+  });
+});
+
+describe('release lock', () => {
+  it('refuses a published object changed in place, with the version bump as the hint, and writes nothing', () => {
+    const dir = released();
+    edit(dir, 'catalogs/small/u1.yaml', 'memoryPerCPU: 2Gi', 'memoryPerCPU: 4Gi');
+    const before = readDirTree(path.join(dir, 'output'));
+    const r = itgen(dir, 'generate');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^catalogs\/small\/u1\.yaml:2:7 error IT7101 VirtualMachineClusterInstancetype `u1\.large`, published in v1\.0\.0, changed its spec/m);
+    expect(r.stderr).toMatch(/note: published spec recorded here at generators\/small\.lock\.yaml:\d+:\d+/);
+    expect(r.stderr).toMatch(/hint: published objects never change: bump the family version \(u1 -> u2\)/);
+    expect(r.stderr).toMatch(/nothing written/);
+    expect(readDirTree(path.join(dir, 'output'))).toEqual(before);
+    expect(itgen(dir, 'validate').code).toBe(1);
+    expect(itgen(dir, 'check').stderr).toMatch(/IT7101/);
+  });
+
+  it('refuses a silent removal, and accepts it after a release that shipped the object deprecated', () => {
+    const dir = released();
+    const dropLegacy = (): void => edit(dir, 'catalogs/small/preferences.yaml', /---\nkind: Preference\nname: legacy[^]*$/, '');
+    dropLegacy();
+    const r = itgen(dir, 'generate');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^generators\/small\.lock\.yaml:\d+:\d+ error IT7102 VirtualMachineClusterPreference `legacy`, published in v1\.0\.0, is gone without having been released deprecated/m);
+    expect(r.stderr).toMatch(/mark it deprecated \(with a replacement\) for one release before removing it/);
+    git(dir, 'checkout', '--', 'catalogs');
+
+    // Deprecating is allowed (labels change, the spec does not); the release records it.
+    edit(dir, 'catalogs/small/preferences.yaml', 'displayName: Legacy Linux', 'displayName: Legacy Linux\ndeprecated: {replacement: linux, since: v1.1.0}');
+    expect(itgen(dir, 'generate').code).toBe(0);
+    expect(readFileSync(path.join(dir, 'output/small/VirtualMachineClusterPreferences/virtualmachineclusterpreferences.yaml'), 'utf8')).toMatch(/instancetype\.kubevirt\.io\/deprecated: "true"\n/);
+    expect(readFileSync(path.join(dir, 'output/small/README.md'), 'utf8')).toMatch(/\| `legacy` \| preference \| v1\.1\.0 \| linux \|/);
+    // Not yet released deprecated: removal is still refused.
+    const early = readFileSync(path.join(dir, 'catalogs/small/preferences.yaml'), 'utf8');
+    dropLegacy();
+    expect(itgen(dir, 'generate').stderr).toMatch(/IT7102/);
+    writeFiles(dir, { 'catalogs/small/preferences.yaml': early });
+    commitAll(dir, 'deprecate legacy');
+    const rel = itgen(dir, 'release', '--version', 'v1.1.0');
+    expect(rel.stderr).toMatch(/release v1\.1\.0: 0 added, 2 newly deprecated, 0 removed/);
+    commitAll(dir, 'release v1.1.0');
+    expect(readFileSync(path.join(dir, 'generators/small.lock.yaml'), 'utf8')).toMatch(/name: legacy\n\s+digest: sha256:[0-9a-f]{64}\n\s+released: v1\.0\.0\n\s+deprecated: v1\.1\.0\n/);
+
+    dropLegacy();
+    expect(itgen(dir, 'generate').code).toBe(0);
+    commitAll(dir, 'remove legacy');
+    expect(itgen(dir, 'release', '--version', 'v1.2.0').stderr).toMatch(/0 added, 0 newly deprecated, 2 removed/);
+    expect(readFileSync(path.join(dir, 'generators/small.lock.yaml'), 'utf8')).toMatch(/name: legacy\n(\s+\w+: .*\n)*?\s+removed: v1\.2\.0\n/);
+  });
+
+  it('refuses a removed name that returns with a different spec, and accepts it with the same spec', () => {
+    const dir = released();
+    edit(dir, 'catalogs/small/preferences.yaml', 'displayName: Legacy Linux', 'displayName: Legacy Linux\ndeprecated: {replacement: linux}');
+    expect(itgen(dir, 'generate').code).toBe(0);
+    commitAll(dir, 'deprecate legacy');
+    expect(itgen(dir, 'release', '--version', 'v1.1.0').code).toBe(0);
+    const withLegacy = readFileSync(path.join(dir, 'catalogs/small/preferences.yaml'), 'utf8');
+    edit(dir, 'catalogs/small/preferences.yaml', /---\nkind: Preference\nname: legacy[^]*$/, '');
+    expect(itgen(dir, 'generate').code).toBe(0);
+    commitAll(dir, 'remove legacy');
+    expect(itgen(dir, 'release', '--version', 'v1.2.0').code).toBe(0);
+    commitAll(dir, 'release v1.2.0');
+
+    // `legacy` comes back meaning something else: refused.
+    writeFiles(dir, { 'catalogs/small/preferences.yaml': withLegacy.replace('preferredDiskBus: sata', 'preferredDiskBus: virtio') });
+    const r = itgen(dir, 'generate');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/error IT7103 VirtualMachineClusterPreference `legacy` was removed in v1\.2\.0 and comes back with a different spec/);
+    expect(r.stderr).toMatch(/choose a new name, or restore the published spec/);
+    // With the spec it was published with, it may return (upstream re-added windows.2k12 this way).
+    writeFiles(dir, { 'catalogs/small/preferences.yaml': withLegacy });
+    expect(itgen(dir, 'generate').code).toBe(0);
+  });
+
+  it('accepts a version bump: a new family beside the deprecated old one', () => {
+    const dir = released();
+    writeFiles(dir, {
+      'catalogs/small/u2.yaml': `kind: Family
+name: u2
+displayName: Universal
+description: Universal instance types, 4Gi per vCPU
+class: general.purpose
+memoryPerCPU: 4Gi
+`,
+    });
+    edit(dir, 'catalogs/small/u1.yaml', 'memoryPerCPU: 2Gi', 'memoryPerCPU: 2Gi\ndeprecated: {replacement: u2, since: v1.1.0}');
+    const r = itgen(dir, 'generate');
+    expect(r.stderr).toBe('small: wrote 12 objects to output/small\n');
+    expect(r.code).toBe(0);
+    commitAll(dir, 'u2; deprecate u1');
+    expect(itgen(dir, 'release', '--version', 'v1.1.0').stderr).toMatch(/release v1\.1\.0: 4 added, 4 newly deprecated, 0 removed, 0 changed/);
+    const readme = readFileSync(path.join(dir, 'output/small/README.md'), 'utf8');
+    expect(readme).toMatch(/\| `u1\.large` \| instance type \| v1\.1\.0 \| u2 \|/);
+    // Releases only move forward.
+    const again = itgen(dir, 'release', '--version', 'v1.0.5');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/error IT7105 release v1\.0\.5 is not newer than the last release, v1\.1\.0/);
+  });
+
+  it('lets a reviewed override through, and records it with its reason at the next release', () => {
+    const dir = released();
+    edit(dir, 'catalogs/small/u1.yaml', 'memoryPerCPU: 2Gi', 'memoryPerCPU: 4Gi');
+    const r = itgen(dir, 'generate', '--format', 'json');
+    const digests = (JSON.parse(r.stdout) as { diagnostics: { code: string; hint: string; message: string }[] }).diagnostics
+      .filter((d) => d.code === 'IT7101')
+      .map((d) => ({ name: /`([^`]+)`/.exec(d.message)![1]!, kind: d.message.split(' ')[0]!, digest: /digest: "(sha256:[0-9a-f]+)"/.exec(d.hint)![1]! }));
+    expect(digests).toHaveLength(4);
+    const overrides = digests.map((d) => `  - {name: ${d.name}, kind: ${d.kind}, allow: change, digest: "${d.digest}", reason: "CVE-0000-0000 fix, reviewed by ops"}\n`).join('');
+    writeFiles(dir, { 'generators/small.lock.yaml': `${readFileSync(path.join(dir, 'generators/small.lock.yaml'), 'utf8')}overrides:\n${overrides}` });
+    expect(itgen(dir, 'generate').code).toBe(0);
+    commitAll(dir, 'emergency fix');
+    expect(itgen(dir, 'release', '--version', 'v1.0.1').stderr).toMatch(/4 changed by override/);
+    const lock = readFileSync(path.join(dir, 'generators/small.lock.yaml'), 'utf8');
+    expect(lock).not.toMatch(/^overrides:/m);
+    expect(lock).toMatch(/changed:\n\s+- release: v1\.0\.1\n\s+from: sha256:[0-9a-f]{64}\n\s+reason: CVE-0000-0000 fix, reviewed by ops\n/);
+    expect(itgen(dir, 'check').code).toBe(0);
+  });
+
+  it('refuses a release while the committed output is stale', () => {
+    const dir = generated();
+    edit(dir, 'catalogs/small/u1.yaml', 'memoryPerCPU: 2Gi', 'memoryPerCPU: 4Gi');
+    const r = itgen(dir, 'release', '--version', 'v1.0.0');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/IT7001/);
+    expect(git(dir, 'status', '--porcelain')).toBe(' M catalogs/small/u1.yaml\n');
+  });
+});
+
+describe('itgen docs', () => {
+  it('rewrites only README.md, which check then accepts', () => {
+    const dir = generated();
+    writeFiles(dir, { 'output/small/README.md': 'edited by hand\n' });
+    expect(itgen(dir, 'check').stderr).toMatch(/output\/small\/README\.md differs/);
+    const r = itgen(dir, 'docs');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('small: wrote output/small/README.md\n');
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+    expect(itgen(dir, 'check').code).toBe(0);
+  });
+});

@@ -71,6 +71,7 @@ export const DIAGNOSTIC_CODES = {
   IT7104: 'release lock override does not apply',
   IT7105: 'release version not newer than the last release',
   IT7106: 'release lock belongs to another generator',
+  IT7107: 'bundle is not the recorded release',
   IT7201: 'vendor selection matches nothing',
   IT7202: 'vendor selection leaves no object',
   IT7301: 'comparison source cannot be read',

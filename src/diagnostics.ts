@@ -124,9 +124,19 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
 }
 
-/** Stable order: by file, line, column, then code; diagnostics without a location last. */
+/**
+ * Stable order: by file, line, column, then code; diagnostics without a location last. Exact
+ * duplicates (a template shared by every size of a family fails once per size) are reported once.
+ */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  return [...diagnostics].sort((a, b) => {
+  const seen = new Set<string>();
+  const unique = diagnostics.filter((d) => {
+    const key = JSON.stringify([d.code, d.severity, d.message, d.location, d.hint, d.related]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return unique.sort((a, b) => {
     const la = a.location;
     const lb = b.location;
     if (la && !lb) return -1;

@@ -108,7 +108,17 @@ export function checkAgainst<S extends AnySchema>(
   if (result.success) return { ok: true, data: result.data as z.infer<S> };
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
-  for (const issue of dedupeBounds(flattenIssues(result.error.issues as unknown as IssueLike[]))) {
+  const issues = dedupeBounds(flattenIssues(result.error.issues as unknown as IssueLike[]));
+  // `displayname:` is one mistake: report the unknown key with its did-you-mean, not also the missing `displayName`.
+  const misspelt = new Map<string, string[]>();
+  for (const i of issues) if (i.code === 'unrecognized_keys') misspelt.set(JSON.stringify(i.path), i.keys ?? []);
+  for (const issue of issues) {
+    if (issue.code === 'invalid_type' || issue.code === 'invalid_union') {
+      const parent = JSON.stringify(issue.path.slice(0, -1));
+      const key = issue.path[issue.path.length - 1];
+      const unknown = misspelt.get(parent);
+      if (typeof key === 'string' && unknown && !hasPath(value, issue.path as PathSegment[]) && closest(key, unknown) !== undefined) continue;
+    }
     for (const d of issueDiagnostics(issue, schema, src, value, basePath)) {
       // One diagnostic per place and code: zod can report a value twice (int range and our range).
       const key = `${d.code}|${d.location?.line}:${d.location?.col}|${d.message}`;

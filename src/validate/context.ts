@@ -29,6 +29,17 @@ export function get(obj: JsonObject, path: readonly string[]): Json | undefined 
   return v;
 }
 
+/**
+ * What a diagnostic about one object says apart from naming the object, so that runRules can merge
+ * the same finding about every size of a family into one diagnostic at the line that causes it.
+ */
+export const SUBJECT = new WeakMap<Diagnostic, { readonly what: string; readonly name: string; readonly rest: string }>();
+
+function about(d: Diagnostic, obj: ResolvedObject, rest: string): Diagnostic {
+  SUBJECT.set(d, { what: obj.kind === 'instancetype' ? 'instance type' : 'preference', name: obj.name, rest });
+  return d;
+}
+
 /** Diagnostic about one spec field of a resolved object, placed where that field was written. */
 export function fieldDiag(
   code: DiagnosticCode,
@@ -41,7 +52,7 @@ export function fieldDiag(
   const location = l ? locate(l.origin.src, l.origin.path) : locate(obj.origin.src, obj.origin.path);
   const what = obj.kind === 'instancetype' ? 'instance type' : 'preference';
   const field = path.length > 0 ? ` \`spec.${path.join('.')}\`` : '';
-  return diag(code, `${what} \`${obj.name}\`${field}: ${message}`, location, extra);
+  return about(diag(code, `${what} \`${obj.name}\`${field}: ${message}`, location, extra), obj, `${field}: ${message}`);
 }
 
 /** Diagnostic about a resolved object as a whole, placed at its declaration. */
@@ -52,7 +63,7 @@ export function objectDiag(
   extra: { hint?: string; severity?: Severity; related?: Diagnostic['related'] } = {},
 ): Diagnostic {
   const what = obj.kind === 'instancetype' ? 'instance type' : 'preference';
-  return diag(code, `${what} \`${obj.name}\`: ${message}`, locate(obj.origin.src, obj.origin.path), extra);
+  return about(diag(code, `${what} \`${obj.name}\`: ${message}`, locate(obj.origin.src, obj.origin.path), extra), obj, `: ${message}`);
 }
 
 /** Where a spec field of a resolved object was written (or the object itself, when nothing set it). */

@@ -3,7 +3,7 @@ import { diag } from '../diagnostics';
 import { API_RULES } from './rules-api';
 import { CATALOG_RULES } from './rules-catalog';
 import { KUBEVIRT_RULES } from './rules-kubevirt';
-import type { Rule, RuleContext } from './context';
+import { SUBJECT, type Rule, type RuleContext } from './context';
 
 export type { Rule, RuleContext } from './context';
 
@@ -19,5 +19,38 @@ export function runRules(ctx: RuleContext, rules: readonly Rule[] = RULES): Diag
       out.push(diag('IT9001', `rule \`${rule.name}\` failed: ${(e as Error).message}`));
     }
   }
-  return out;
+  return mergeSubjects(out);
+}
+
+/**
+ * The same finding at the same place about several objects (every size of a family inherits the
+ * family's spec) becomes one diagnostic naming them all: one mistake, one report.
+ */
+export function mergeSubjects(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const groups = new Map<string, Diagnostic[]>();
+  const order: (Diagnostic | string)[] = [];
+  for (const d of diagnostics) {
+    const s = SUBJECT.get(d);
+    if (!s) {
+      order.push(d);
+      continue;
+    }
+    const key = JSON.stringify([d.code, d.severity, d.location, d.hint, d.related, s.what, s.rest]);
+    const list = groups.get(key);
+    if (list) list.push(d);
+    else {
+      groups.set(key, [d]);
+      order.push(key);
+    }
+  }
+  return order.map((entry) => {
+    if (typeof entry !== 'string') return entry;
+    const list = groups.get(entry)!;
+    const first = list[0]!;
+    if (list.length === 1) return first;
+    const s = SUBJECT.get(first)!;
+    const names = [...new Set(list.map((d) => SUBJECT.get(d)!.name))].sort();
+    const shown = names.length > 6 ? `${names.slice(0, 6).map((n) => `\`${n}\``).join(', ')} and ${names.length - 6} more` : names.map((n) => `\`${n}\``).join(', ');
+    return { ...first, message: `${s.what === 'instance type' ? 'instance types' : 'preferences'} ${shown}${s.rest}` };
+  });
 }

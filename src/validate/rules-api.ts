@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../diagnostics';
+import type { Diagnostic, SourceRange } from '../diagnostics';
 import { diag } from '../diagnostics';
 import type { Json } from '../resolve/leaves';
 import {
@@ -9,7 +9,8 @@ import {
   PREFERRED_CPU_TOPOLOGY_SINCE,
   KUBEVIRT_RELEASES,
 } from '../schema/manifest';
-import { locate } from '../load/source';
+import { locate, type SourceDoc } from '../load/source';
+import type { ResolvedObject } from '../resolve/types';
 import { fieldDiag, get, objectDiag, type Rule } from './context';
 
 /** Spec paths of a JSON value in FIELD_SINCE notation (`gpus[].claimName`). */
@@ -44,6 +45,15 @@ export function qualifiedNameProblem(key: string): string | undefined {
   if (name.length === 0 || name.length > 63) return 'name part must be no more than 63 characters and not empty';
   if (!QUALIFIED_NAME.test(name)) {
     return "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+  }
+  return undefined;
+}
+
+/** Where a label or annotation key was written: the object's own document, else the generator. */
+function writtenAt(o: ResolvedObject, which: 'labels' | 'annotations', key: string, generatorSrc: SourceDoc | undefined): SourceRange | undefined {
+  for (const src of [o.origin.src, generatorSrc]) {
+    const map = src && (src.value as Record<string, unknown>)[which];
+    if (src && map !== null && typeof map === 'object' && Object.prototype.hasOwnProperty.call(map, key)) return locate(src, [which, key], { key: true });
   }
   return undefined;
 }
@@ -88,27 +98,42 @@ export const API_RULES: readonly Rule[] = [
     name: 'kubernetes-metadata',
     description: 'label and annotation keys and values the API server accepts',
     check: (ctx) => {
-      const out: Diagnostic[] = [];
+      // One diagnostic per problem and place, naming every object it affects (a family label reaches every size).
+      const found = new Map<string, { objs: ResolvedObject[]; message: string; location: SourceRange | undefined; hint: string }>();
+      const add = (o: ResolvedObject, which: 'labels' | 'annotations', key: string | undefined, message: string, hint: string): void => {
+        const location = key !== undefined ? writtenAt(o, which, key, ctx.generatorSrc) : undefined;
+        const k = `${message}|${location ? `${location.file}:${location.line}:${location.col}` : o.kind}`;
+        const entry = found.get(k) ?? { objs: [], message, location, hint };
+        entry.objs.push(o);
+        found.set(k, entry);
+      };
       const checked = new Set<object>();
+      const hint = 'labels and annotations come from the catalog (`labels:`/`annotations:`), the generator, or are derived from the spec';
       for (const o of ctx.objects) {
         if (checked.has(o.source)) continue;
         checked.add(o.source);
-        const hint = 'labels and annotations come from the catalog (`labels:`/`annotations:`), the generator, or are derived from the spec';
         for (const [k, v] of Object.entries(o.manifest.metadata.labels ?? {})) {
           const kp = qualifiedNameProblem(k);
-          if (kp) out.push(objectDiag('IT3001', o.source, `metadata.labels: Invalid value: ${JSON.stringify(k)}: ${kp}`, { hint }));
-          const vp = labelValueProblem(v);
-          if (vp) out.push(objectDiag('IT3001', o.source, `metadata.labels: Invalid value: ${JSON.stringify(v.length > 70 ? `${v.slice(0, 67)}...` : v)} (label \`${k}\`): ${vp}`, { hint }));
+          if (kp) add(o.source, 'labels', k, `metadata.labels: Invalid value: ${JSON.stringify(k)}: ${kp}`, hint);
+          // A value still holding `{{` is a template that failed to render, already reported as IT2009.
+          const vp = v.includes('{{') ? undefined : labelValueProblem(v);
+          if (vp) add(o.source, 'labels', k, `metadata.labels: Invalid value: ${JSON.stringify(v.length > 70 ? `${v.slice(0, 67)}...` : v)} (label \`${k}\`): ${vp}`, hint);
         }
         let size = 0;
         for (const [k, v] of Object.entries(o.manifest.metadata.annotations ?? {})) {
           const kp = qualifiedNameProblem(k);
-          if (kp) out.push(objectDiag('IT3001', o.source, `metadata.annotations: Invalid value: ${JSON.stringify(k)}: ${kp}`, { hint }));
+          if (kp) add(o.source, 'annotations', k, `metadata.annotations: Invalid value: ${JSON.stringify(k)}: ${kp}`, hint);
           size += Buffer.byteLength(k) + Buffer.byteLength(v);
         }
         if (size > ANNOTATIONS_MAX_BYTES) {
-          out.push(objectDiag('IT3001', o.source, `metadata.annotations: Too long: must have at most ${ANNOTATIONS_MAX_BYTES} bytes (found ${size})`, { hint: 'shorten the description or other long annotation values' }));
+          add(o.source, 'annotations', undefined, `metadata.annotations: Too long: must have at most ${ANNOTATIONS_MAX_BYTES} bytes (found ${size})`, 'shorten the description or other long annotation values');
         }
+      }
+      const out: Diagnostic[] = [];
+      for (const { objs, message, location, hint: h } of found.values()) {
+        const first = objs[0]!;
+        const what = `${first.kind === 'instancetype' ? 'instance type' : 'preference'}${objs.length > 1 ? 's' : ''} ${objs.slice(0, 6).map((x) => `\`${x.name}\``).join(', ')}${objs.length > 6 ? ` and ${objs.length - 6} more` : ''}`;
+        out.push(location ? diag('IT3001', `${what}: ${message}`, location, { hint: h }) : objectDiag('IT3001', first, message, { hint: h }));
       }
       return out;
     },
@@ -150,7 +175,9 @@ export const API_RULES: readonly Rule[] = [
           const rel = typeof topo === 'string' ? (PREFERRED_CPU_TOPOLOGY_SINCE as Record<string, string | undefined>)[topo] : undefined;
           if (rel !== undefined && compareRelease(rel, t) > 0) {
             out.push(
-              fieldDiag('IT6001', obj, ['cpu', 'preferredCPUTopology'], `value \`${String(topo)}\` is accepted from KubeVirt ${rel}, newer than the target ${target}`),
+              fieldDiag('IT6001', obj, ['cpu', 'preferredCPUTopology'], `value \`${String(topo)}\` is accepted from KubeVirt ${rel}, newer than the target ${target}`, {
+                hint: `before v1.4 KubeVirt knows only the long forms: write \`prefer${String(topo).charAt(0).toUpperCase()}${String(topo).slice(1)}\`${compareRelease(PREFERRED_CPU_TOPOLOGY_SINCE[`prefer${String(topo).charAt(0).toUpperCase()}${String(topo).slice(1)}` as keyof typeof PREFERRED_CPU_TOPOLOGY_SINCE] ?? 'v1.0.0', t) > 0 ? ' (itself newer than the target)' : ''}, or raise \`targetKubevirt\``,
+              }),
             );
           }
         }

@@ -137,14 +137,30 @@ export function checkLock(loaded: LoadedLock, generatorName: string, current: re
   });
   overrides.forEach((o, i) => {
     if (used.has(i)) return;
-    const needsDigest = o.allow !== 'removal' && o.digest === undefined;
+    const at = locate(src, ['overrides', i]);
+    if (o.allow !== 'removal' && o.digest === undefined) {
+      out.push(
+        diag('IT7104', `override for \`${o.name}\` (allow: ${o.allow}) has no \`digest\``, at, {
+          hint: 'an override names the exact spec that was reviewed: copy the digest from the error it answers',
+        }),
+      );
+      return;
+    }
+    const other = o.allow !== 'removal' ? current.find((c) => c.name === o.name && (o.kind === undefined || c.kind === o.kind) && c.digest !== o.digest) : undefined;
     out.push(
-      diag('IT7104', `override for \`${o.name}\` (allow: ${o.allow}) ${needsDigest ? 'has no `digest`' : 'allows nothing in this catalog'}`, locate(src, ['overrides', i]), {
-        severity: needsDigest ? 'error' : 'warning',
-        hint: needsDigest
-          ? 'an override names the exact spec that was reviewed: copy the digest from the error it answers'
-          : 'remove it, or check the name, kind and digest against the error it was meant to answer',
-      }),
+      diag(
+        'IT7104',
+        other
+          ? `override for \`${o.name}\` (allow: ${o.allow}) was reviewed for ${o.digest!.slice(0, 19)}..., but the spec now is ${other.digest}`
+          : `override for \`${o.name}\` (allow: ${o.allow}) allows nothing in this catalog`,
+        locate(src, ['overrides', i, other ? 'digest' : 'name']),
+        {
+          severity: 'warning',
+          hint: other
+            ? 'the spec changed again after the review: review the new spec and update the digest'
+            : 'remove it, or check the name, kind and digest against the error it was meant to answer',
+        },
+      ),
     );
   });
   return { diagnostics: out, usedOverrides: used };
@@ -211,6 +227,7 @@ export function recordRelease(
     if (!e) {
       byKey.set(k, { kind: c.kind, name: c.name, digest: c.digest, released: version, ...(c.deprecated ? { deprecated: version } : {}) });
       summary.added++;
+      if (c.deprecated) summary.deprecated++;
       continue;
     }
     if (e.digest !== c.digest) {

@@ -154,10 +154,9 @@ export function renderDocs(catalog: ResolvedCatalog, objects: readonly RenderedO
   out.push(`# Catalog \`${catalog.name}\` (generator \`${opts.generator}\`)\n`);
   const summary = [
     `${catalog.instancetypes.length} instance type${catalog.instancetypes.length === 1 ? '' : 's'} and ${catalog.preferences.length} preference${catalog.preferences.length === 1 ? '' : 's'} from \`${opts.catalogDir}\`, vendor \`${opts.vendor}\`.`,
-    `Kinds: ${kinds.map(code).join(', ') || 'none'}; each in its own directory with a kustomization.yaml.`,
+    kinds.length > 0 ? `Kinds: ${kinds.map(code).join(', ')}; each in its own directory with a kustomization.yaml.` : 'No objects: the include and exclude lists of the generator leave none.',
   ];
   if (opts.namespace !== undefined && opts.scopes.includes('namespaced')) summary.push(`Namespaced objects are in namespace \`${opts.namespace}\`.`);
-  summary.push('Objects labelled `instancetype.kubevirt.io/deprecated: "true"` are kept for existing VMs; new VMs should use the replacement listed below.');
   out.push(`${summary.join('\n')}\n`);
   if (catalog.instancetypes.length > 0) {
     out.push(`## Instance types\n\n${instancetypeTable(catalog.instancetypes)}`);
@@ -165,6 +164,10 @@ export function renderDocs(catalog: ResolvedCatalog, objects: readonly RenderedO
   }
   if (catalog.preferences.length > 0) out.push(`## Preferences\n\n${preferenceTable(catalog.preferences)}`);
   const dep = deprecatedTable(catalog);
-  if (dep !== undefined) out.push(`## Deprecated\n\n${dep}`);
+  if (dep !== undefined) {
+    out.push(
+      `## Deprecated\n\nThese objects carry \`instancetype.kubevirt.io/deprecated: "true"\`. They stay for the VMs that use them and go away in a later release; new VMs should use the replacement.\n\n${dep}`,
+    );
+  }
   return `${out.join('\n')}`;
 }

@@ -14,7 +14,9 @@ import { parseResourceList, resultItems, withoutOrchestratorAnnotations } from '
 import { checkLock, compareVersions, currentObjects, lockFileFor, recordRelease, serializeLock, type LoadedLock } from '../src/release/lock';
 import { parseSource } from '../src/load/source';
 import { lockSchema, type ReleaseLock } from '../src/schema/lock';
-import { removeDir, scratchProject } from './helpers';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { REPO, removeDir, scratchProject } from './helpers';
 import { SMALL_CATALOG } from './e2e-helpers';
 
 const dirs: string[] = [];
@@ -288,5 +290,12 @@ describe('CLI arguments', () => {
     out = '';
     expect(run(['schema', 'lock'], io)).toBe(0);
     expect(JSON.parse(out)).toMatchObject({ title: 'itgen release lock' });
+  });
+
+  it.each(['generator', 'lock'])('schema/%s.schema.json is what `itgen schema %s` prints (run `npm run generate`)', (name) => {
+    let out = '';
+    const io: Io = { out: (s) => (out += s.endsWith('\n') ? s : `${s}\n`), err: () => undefined, cwd: REPO, color: false };
+    expect(run(['schema', name], io)).toBe(0);
+    expect(readFileSync(path.join(REPO, 'schema', `${name}.schema.json`), 'utf8')).toBe(out);
   });
 });

@@ -2,7 +2,7 @@ import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { globSync } from 'glob';
 import { diag, type Diagnostic } from '../diagnostics';
-import { parseSource, type SourceDoc } from './source';
+import { parseSource, type ParsedFile, type SourceDoc } from './source';
 
 /** Project-relative POSIX path used in diagnostics. */
 export function relativePath(root: string, absolute: string): string {
@@ -39,6 +39,7 @@ export function loadCatalogFiles(root: string, catalogDir: string): LoadedFiles 
     files.push(file);
     const escape = symlinkEscape(absDir, abs);
     if (escape !== undefined) {
+      docs.push(...standIns(file, 'opaque'));
       diagnostics.push(
         diag('IT1001', `file is a symbolic link to ${escape}, outside the catalog directory`, { file, line: 1, col: 1 }, {
           hint: 'a catalog reads only its own files; copy the file into the catalog instead of linking it',
@@ -51,16 +52,28 @@ export function loadCatalogFiles(root: string, catalogDir: string): LoadedFiles 
       bytes = readFileSync(abs);
     } catch (e) {
       diagnostics.push(diag('IT1001', `cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file, line: 1, col: 1 }));
+      docs.push(...standIns(file, 'opaque'));
       continue;
     }
     const parsed = parseSource(file, bytes);
-    docs.push(...parsed.docs);
+    docs.push(...parsed.docs, ...standIns(file, parsed.unusable));
     diagnostics.push(...parsed.diagnostics);
   }
   if (found.length === 0) {
     diagnostics.push(diag('IT1008', `no *.yaml files under \`${relDir}\``, undefined, { hint: 'a catalog needs at least a `kind: Catalog` document' }));
   }
   return { docs, diagnostics, files };
+}
+
+/**
+ * Stand-in documents for what could not be read, so that resolution knows a declaration may exist
+ * there (see SourceDoc.broken). They carry no content and are never emitted.
+ */
+function standIns(file: string, unusable: ParsedFile['unusable']): SourceDoc[] {
+  if (unusable === undefined) return [];
+  const empty = parseSource(file, Buffer.from('{}\n')).docs[0]!;
+  if (unusable === 'opaque') return [{ ...empty, broken: 'opaque' }];
+  return unusable.map((u) => ({ ...empty, index: u.index, broken: { ...(u.kind !== undefined ? { kind: u.kind } : {}), ...(u.name !== undefined ? { name: u.name } : {}) } }));
 }
 
 /** Where a symlinked catalog file points when that is outside the catalog (or dangling); undefined otherwise. */

@@ -10,6 +10,19 @@ export interface SourceDoc {
   readonly lineCounter: LineCounter;
   /** Plain JS value; unknown until a schema narrows it. */
   readonly value: unknown;
+  /**
+   * Set on stand-ins for documents that could not be read (already reported): what could be
+   * salvaged of their `kind` and `name`, or `opaque` when nothing could (a binary file). Later
+   * stages use them only to keep references to those declarations from cascading into errors.
+   */
+  readonly broken?: { readonly kind?: string; readonly name?: string } | 'opaque';
+}
+
+/** A document that had errors, with what could be read of it. */
+export interface UnusableDoc {
+  readonly index: number;
+  readonly kind?: string;
+  readonly name?: string;
 }
 
 export type PathSegment = string | number;
@@ -21,6 +34,8 @@ const MAX_FILE_BYTES = 8 * 1024 * 1024;
 export interface ParsedFile {
   readonly docs: SourceDoc[];
   readonly diagnostics: Diagnostic[];
+  /** Documents left out because of errors; `opaque` when the file could not be parsed at all. */
+  readonly unusable?: readonly UnusableDoc[] | 'opaque';
 }
 
 /** Parse one file's bytes into documents, turning every YAML problem into a diagnostic. */
@@ -28,35 +43,41 @@ export function parseSource(file: string, bytes: Buffer): ParsedFile {
   const diagnostics: Diagnostic[] = [];
   const at = (line = 1, col = 1): SourceRange => ({ file, line, col });
   if (bytes.length > MAX_FILE_BYTES) {
-    return { docs: [], diagnostics: [diag('IT1001', `file is larger than ${MAX_FILE_BYTES} bytes`, at())] };
+    return { docs: [], diagnostics: [diag('IT1001', `file is larger than ${MAX_FILE_BYTES} bytes`, at())], unusable: 'opaque' };
   }
   if (bytes.includes(0)) {
-    return { docs: [], diagnostics: [diag('IT1006', 'file contains NUL bytes; catalog files must be UTF-8 YAML text', at())] };
+    return { docs: [], diagnostics: [diag('IT1006', 'file contains NUL bytes; catalog files must be UTF-8 YAML text', at())], unusable: 'opaque' };
   }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return { docs: [], diagnostics: [diag('IT1006', 'file is not valid UTF-8; catalog files must be UTF-8 YAML text', at())] };
+    return { docs: [], diagnostics: [diag('IT1006', 'file is not valid UTF-8; catalog files must be UTF-8 YAML text', at())], unusable: 'opaque' };
   }
   const lineCounter = new LineCounter();
   const parsed = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
   const list = Array.isArray(parsed) ? parsed : [];
   const docs: SourceDoc[] = [];
+  const unusable: UnusableDoc[] = [];
   let index = 0;
   for (const doc of list) {
     const i = index++;
-    let bad = false;
+    let syntax = false;
     for (const err of doc.errors) {
-      bad = true;
-      const pos = lineCounter.linePos(err.pos[0]);
       const code = err.code === 'DUPLICATE_KEY' ? 'IT1003' : 'IT1002';
+      // After the first syntax error of a document the parser's further complaints are echoes of it.
+      if (code === 'IT1002' && syntax) continue;
+      if (code === 'IT1002') syntax = true;
+      const pos = lineCounter.linePos(err.pos[0]);
       let message = err.message.split('\n')[0] ?? err.message;
       // The parser recurses per nesting level; a hostile file exhausts the stack rather than the parser.
       if (/call stack/i.test(message)) message = 'the document nests too deeply to parse';
       diagnostics.push(diag(code, message, at(pos.line, pos.col), code === 'IT1003' ? { hint: 'each key may appear once per mapping; merge the two entries' } : {}));
     }
-    if (bad) continue;
+    if (doc.errors.length > 0) {
+      unusable.push({ index: i, ...salvage(doc) });
+      continue;
+    }
     if (doc.contents === null) continue; // an empty document between separators is harmless
     let value: unknown;
     try {
@@ -64,6 +85,7 @@ export function parseSource(file: string, bytes: Buffer): ParsedFile {
     } catch (e) {
       const pos = lineCounter.linePos(doc.contents.range?.[0] ?? 0);
       diagnostics.push(diag('IT1007', `aliases expand too much: ${(e as Error).message}`, at(pos.line, pos.col), { hint: 'catalogs do not need YAML aliases; write the values out or use a fragment' }));
+      unusable.push({ index: i, ...salvage(doc) });
       continue;
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -76,7 +98,20 @@ export function parseSource(file: string, bytes: Buffer): ParsedFile {
   if (docs.length === 0 && diagnostics.length === 0) {
     diagnostics.push(diag('IT1005', 'file holds no YAML document', at(), { hint: 'delete the file or add a catalog document' }));
   }
-  return { docs, diagnostics };
+  return { docs, diagnostics, unusable };
+}
+
+/** `kind` and `name` of a document with errors, when they are plain scalars at its top level. */
+function salvage(doc: Document.Parsed): { kind?: string; name?: string } {
+  const out: { kind?: string; name?: string } = {};
+  if (!isMap(doc.contents)) return out;
+  for (const pair of doc.contents.items) {
+    if (!isPair(pair) || !isScalar(pair.key) || !isScalar(pair.value)) continue;
+    const k = String(pair.key.value);
+    const v = pair.value.value;
+    if ((k === 'kind' || k === 'name') && typeof v === 'string') out[k] = v;
+  }
+  return out;
 }
 
 function describe(value: unknown): string {

@@ -1,10 +1,10 @@
-import { diag, didYouMean, type Diagnostic } from '../diagnostics';
+import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
 import { locate, type PathSegment } from '../load/source';
 import { formatBinary, parseQuantity } from '../quantity';
 import { renderText, type TextContext } from '../render/text';
 import type { WrittenFamily, WrittenPreference, WrittenSizeLadder } from '../schema/catalog';
 import { DNS_SUBDOMAIN_RE, type Architecture } from '../schema/common';
-import type { Declared, WrittenModel } from '../schema/documents';
+import { mayBeDeclared, type Declared, type WrittenModel } from '../schema/documents';
 import {
   fromLeaves,
   leaf,
@@ -95,10 +95,10 @@ function checkDuplicateNames(objects: readonly (ResolvedInstancetype | ResolvedP
   }
 }
 
-function checkName(name: string, out: Sink, src: Declared<unknown>['src'], path: PathSegment[], pattern: string): boolean {
+function checkName(name: string, out: Sink, at: SourceRange, pattern: string): boolean {
   if (name.length <= 253 && DNS_SUBDOMAIN_RE.test(name)) return true;
   out.push(
-    diag('IT2011', `name \`${name}\` (from pattern \`${pattern}\`) is not a valid Kubernetes object name`, locate(src, path), {
+    diag('IT2011', `name \`${name}\` (from pattern \`${pattern}\`) is not a valid Kubernetes object name`, at, {
       hint: 'object names are lowercase letters, digits, `-` and `.`, at most 253 characters',
     }),
   );
@@ -112,7 +112,7 @@ function pickLadder(model: WrittenModel, fam: Declared<WrittenFamily>, out: Sink
   const name = fam.value.ladder;
   if (name !== undefined) {
     const l = model.ladders.get(name);
-    if (!l && !model.rejected.SizeLadder.has(name)) {
+    if (!l && !mayBeDeclared(model, 'SizeLadder', name)) {
       out.push(
         diag('IT2010', `family \`${fam.value.name}\` uses unknown size ladder \`${name}\``, locate(fam.src, ['ladder']), {
           hint: didYouMean(name, model.ladders.keys()) ?? `declared ladders: ${[...model.ladders.keys()].join(', ') || 'none'}`,
@@ -122,7 +122,7 @@ function pickLadder(model: WrittenModel, fam: Declared<WrittenFamily>, out: Sink
     return l;
   }
   if (model.ladders.size === 1) return [...model.ladders.values()][0];
-  if (model.rejected.SizeLadder.size > 0) return undefined; // already reported where the ladder is written
+  if (model.rejected.SizeLadder.size > 0 || model.incomplete) return undefined; // already reported where the ladder is written
   out.push(
     diag(
       'IT2010',
@@ -147,7 +147,7 @@ function fragmentLeaves(
   const table = kind === 'instancetype' ? model.instancetypeFragments : model.preferenceFragments;
   (names ?? []).forEach((n, i) => {
     const f = table.get(n);
-    if (!f && model.rejected[kind === 'instancetype' ? 'InstancetypeFragment' : 'PreferenceFragment'].has(n)) return;
+    if (!f && mayBeDeclared(model, kind === 'instancetype' ? 'InstancetypeFragment' : 'PreferenceFragment', n)) return;
     if (!f) {
       out.push(
         diag('IT2002', `unknown ${kind === 'instancetype' ? 'InstancetypeFragment' : 'PreferenceFragment'} \`${n}\``, locate(owner.src, [...includePath, i]), {
@@ -207,6 +207,9 @@ function resolveFamilies(model: WrittenModel, out: Sink): ResolvedInstancetype[]
     const familyLeaves = overlay(base.leaves, toLeaves(f.spec as JsonObject | undefined, fam.src, ['spec'], familyWhat));
     const pattern = f.naming ?? cat.value.naming.instancetype;
     const patternPath: PathSegment[] = f.naming !== undefined ? ['naming'] : ['name'];
+    // A bad pattern is reported where it is written: the family's `naming`, else the catalog's.
+    const catalogNaming = (cat.src.value as { naming?: { instancetype?: unknown } }).naming?.instancetype !== undefined;
+    const patternAt = f.naming === undefined && catalogNaming ? locate(cat.src, ['naming', 'instancetype']) : locate(fam.src, patternPath);
 
     const variants: { name: string | undefined; leaves: Leaves; sizes: readonly string[]; index: number }[] = [
       { name: undefined, leaves: familyLeaves, sizes: offered, index: -1 },
@@ -239,11 +242,18 @@ function resolveFamilies(model: WrittenModel, out: Sink): ResolvedInstancetype[]
         if (!named.ok) {
           if (!displayTemplateCache.has(`err:${pattern}`)) {
             displayTemplateCache.set(`err:${pattern}`, '');
-            out.push(diag('IT2011', `name pattern \`${pattern}\`: ${named.error}`, locate(fam.src, patternPath)));
+            const missingValue = /has no value/.test(named.error);
+            out.push(
+              diag('IT2011', `name pattern \`${pattern}\`: ${named.error}`, missingValue ? locate(fam.src, ['name']) : patternAt, missingValue ? { hint: `give family \`${f.name}\` a \`version:\`, or a \`naming:\` pattern without that placeholder` } : {}),
+            );
           }
           continue;
         }
-        if (!checkName(named.text, out, fam.src, patternPath, pattern)) continue;
+        if (displayTemplateCache.has(`bad:${pattern}`)) continue;
+        if (!checkName(named.text, out, patternAt, pattern)) {
+          displayTemplateCache.set(`bad:${pattern}`, ''); // one report per pattern, not one per size
+          continue;
+        }
 
         const cpuOrigin: Origin = ov?.cpu !== undefined
           ? { src: fam.src, path: ['overrides', sizeName, 'cpu'], what: `override of size \`${sizeName}\`` }
@@ -338,7 +348,7 @@ function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[
     const annotations: Record<string, string> = {};
     let failed = false;
     (p.inherits ?? []).forEach((b, i) => {
-      if (!model.preferences.has(b) && model.rejected.Preference.has(b)) {
+      if (!model.preferences.has(b) && mayBeDeclared(model, 'Preference', b)) {
         failed = true;
         return;
       }
@@ -432,7 +442,7 @@ function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[
         out.push(diag('IT2011', `preference name pattern \`${cat.naming.preference}\`: ${named.error}`, locate(catSrc, ['naming', 'preference'])));
         continue;
       }
-      if (!checkName(named.text, out, decl.src, ['name'], cat.naming.preference)) continue;
+      if (!checkName(named.text, out, locate(decl.src, ['name']), cat.naming.preference)) continue;
       const ctx: TextContext = { name: named.text, catalogName, displayName, arch };
       const labels: Record<string, string> = {};
       const annotations: Record<string, string> = {};

@@ -1,4 +1,4 @@
-import { diag, didYouMean, type Diagnostic } from '../diagnostics';
+import { closest, diag, didYouMean, type Diagnostic } from '../diagnostics';
 import { locate, type SourceDoc } from '../load/source';
 import {
   CATALOG_KINDS,
@@ -32,6 +32,16 @@ export interface WrittenModel {
    * "unknown base" errors everywhere it is used.
    */
   readonly rejected: { readonly [K in CatalogKind]: ReadonlySet<string> };
+  /** A catalog file could not be read at all: any name may be declared there. */
+  readonly incomplete: boolean;
+}
+
+/**
+ * Whether a reference to `name` may be to a declaration that exists but was already reported as
+ * broken, so that resolution should stay quiet about it rather than call it unknown.
+ */
+export function mayBeDeclared(model: WrittenModel, kind: CatalogKind, name: string): boolean {
+  return model.incomplete || model.rejected[kind].has(name);
 }
 
 function order(a: SourceDoc, b: SourceDoc): number {
@@ -59,7 +69,16 @@ export function readDocuments(docs: readonly SourceDoc[]): { model: WrittenModel
     Preference: new Set(),
   };
   const kinds = Object.keys(CATALOG_KINDS) as CatalogKind[];
+  let incomplete = false;
   for (const src of sorted) {
+    if (src.broken !== undefined) {
+      // Already reported by the loader; remember what it may have declared.
+      const b = src.broken;
+      const kind = b === 'opaque' || b.kind === undefined ? undefined : Object.prototype.hasOwnProperty.call(CATALOG_KINDS, b.kind) ? (b.kind as CatalogKind) : (closest(b.kind, kinds) as CatalogKind | undefined);
+      if (b === 'opaque' || kind === undefined || b.name === undefined) incomplete = true;
+      else rejected[kind].add(b.name);
+      continue;
+    }
     const raw = src.value as Record<string, unknown>;
     const kind = raw['kind'];
     if (typeof kind !== 'string' || !Object.prototype.hasOwnProperty.call(CATALOG_KINDS, kind)) {
@@ -77,6 +96,9 @@ export function readDocuments(docs: readonly SourceDoc[]): { model: WrittenModel
           { hint: hint ?? `a catalog document is one of: ${kinds.join(', ')}` },
         ),
       );
+      // `kind: Preferense` is most likely a Preference: keep its name from cascading as "unknown".
+      const guess = typeof kind === 'string' ? closest(kind, kinds) : undefined;
+      if (guess !== undefined) rejected[guess as CatalogKind].add(typeof raw['name'] === 'string' ? raw['name'] : '');
       continue;
     }
     const k = kind as CatalogKind;
@@ -102,7 +124,7 @@ export function readDocuments(docs: readonly SourceDoc[]): { model: WrittenModel
     bucket.set(value.name, { value, src });
   }
   const catalogs = [...buckets.Catalog.values()];
-  if (catalogs.length === 0 && sorted.length > 0 && rejected.Catalog.size === 0) {
+  if (catalogs.length === 0 && sorted.length > 0 && rejected.Catalog.size === 0 && !incomplete) {
     diagnostics.push(diag('IT2008', 'the catalog has no `kind: Catalog` document', undefined, { hint: 'add one (see docs/design.md)' }));
   } else if (catalogs.length > 1) {
     diagnostics.push(
@@ -120,6 +142,7 @@ export function readDocuments(docs: readonly SourceDoc[]): { model: WrittenModel
       preferenceFragments: buckets.PreferenceFragment as Map<string, Declared<WrittenPreferenceFragment>>,
       preferences: buckets.Preference as Map<string, Declared<WrittenPreference>>,
       rejected,
+      incomplete,
     },
     diagnostics,
   };

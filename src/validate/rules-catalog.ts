@@ -1,8 +1,8 @@
-import { diag, type Diagnostic } from '../diagnostics';
+import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { locate } from '../load/source';
 import { formatBinary, parseQuantity } from '../quantity';
 import { originOf } from '../resolve/leaves';
-import type { ResolvedInstancetype } from '../resolve/types';
+import type { ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { fieldDiag, fieldLocation, get, objectDiag, type Rule } from './context';
 import { isSpread, spreadDivides, spreadRatio } from './rules-kubevirt';
 import { UPSTREAM_INSTANCETYPE_NAMES, UPSTREAM_PREFERENCE_NAMES } from './upstream-names';
@@ -91,9 +91,9 @@ export const CATALOG_RULES: readonly Rule[] = [
           continue;
         }
         out.push(
-          diag('IT5003', `preferences \`${first.name}\` and \`${p.name}\` share the display name ${JSON.stringify(p.displayName)}`, locate(p.origin.src, p.origin.path[0] === 'architectures' ? p.origin.path : ['displayName']), {
+          diag('IT5003', `preferences \`${first.name}\` and \`${p.name}\` share the display name ${JSON.stringify(p.displayName)}`, displayNameAt(p), {
             hint: 'users pick preferences by display name in UIs; make each one say what differs',
-            related: [{ message: 'first used here', location: locate(first.origin.src, ['displayName']) }],
+            related: [{ message: `\`${first.name}\` uses it here`, location: displayNameAt(first) }],
           }),
         );
       }
@@ -127,7 +127,9 @@ export const CATALOG_RULES: readonly Rule[] = [
     description: 'a spread preference says which sizes it cannot pair with',
     check: (ctx) =>
       ctx.catalog.preferences.flatMap((p) => {
+        // Ratio 0 (IT4010) and a CoresThreads ratio other than 2 (IT4004) are errors of their own.
         if (!isSpread(p.spec) || spreadRatio(p.spec) === 0) return [];
+        if (get(p.spec, ['cpu', 'spreadOptions', 'across']) === 'CoresThreads' && spreadRatio(p.spec) !== 2) return [];
         const reqCpu = get(p.spec, ['requirements', 'cpu', 'guest']);
         const reqMem = get(p.spec, ['requirements', 'memory', 'guest']);
         const memBytes = typeof reqMem === 'string' || typeof reqMem === 'number' ? parseQuantity(reqMem) : undefined;
@@ -217,6 +219,15 @@ export const CATALOG_RULES: readonly Rule[] = [
     },
   },
 ];
+
+/** Where a preference's display name is written: its architecture override's, else its own. */
+function displayNameAt(p: ResolvedPreference): SourceRange {
+  const value = p.origin.src.value as { architectureOverrides?: Record<string, { displayName?: unknown }>; displayName?: unknown };
+  if (p.architecture !== undefined && value.architectureOverrides?.[p.architecture]?.displayName !== undefined) {
+    return locate(p.origin.src, ['architectureOverrides', p.architecture, 'displayName']);
+  }
+  return locate(p.origin.src, value.displayName !== undefined ? ['displayName'] : p.origin.path);
+}
 
 function collision(o: Parameters<typeof objectDiag>[1]): Diagnostic {
   return objectDiag('IT5006', o, 'a cluster-scoped object of this name is deployed by virt-operator (common-instancetypes); the operator will revert it', {

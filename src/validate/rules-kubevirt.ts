@@ -169,6 +169,8 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
     const pageSize = get(it.spec, ['memory', 'hugepages', 'pageSize']);
     const guest = get(it.spec, ['memory', 'guest']);
     if (typeof pageSize !== 'string' || (typeof guest !== 'string' && typeof guest !== 'number')) return [];
+    // A size no architecture has is IT4016; alignment to it would only echo that.
+    if (!ALL_HUGEPAGE_SIZES.includes(pageSize)) return [];
     const page = parseQuantity(pageSize);
     const bytes = parseQuantity(guest);
     if (page === undefined || bytes === undefined || page === 0) return [];

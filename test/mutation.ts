@@ -133,6 +133,8 @@ export interface MutationResult {
   readonly ok: boolean;
   readonly found: Diagnostic | undefined;
   readonly codes: readonly string[];
+  /** How many diagnostics the one mistake produced (errors and warnings). */
+  readonly count: number;
   readonly problem: string | undefined;
   readonly ms: number;
 }
@@ -181,7 +183,7 @@ export function runMutation(m: Mutation): MutationResult {
     if (matching.length === 0) problem = `no ${m.expect} error (got ${codes.join(', ') || 'nothing'})`;
     else if (!found) problem = `${m.expect} is not located in ${[...files].join(', ')} (at ${matching.map((d) => (d.location ? `${d.location.file}:${d.location.line}` : 'no location')).join(', ')})`;
     else if (result.files.length > 0) problem = 'output files were produced despite the error';
-    return { mutation: m, ok: problem === undefined, found, codes, problem, ms };
+    return { mutation: m, ok: problem === undefined, found, codes, count: result.diagnostics.length, problem, ms };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -198,9 +200,10 @@ export function formatReport(results: readonly MutationResult[]): string {
     r.mutation.id,
     r.mutation.expect,
     r.found?.location ? `${r.found.location.file}:${r.found.location.line}:${r.found.location.col}` : '-',
+    String(r.count),
     r.ok ? r.mutation.what : `${r.mutation.what}: ${r.problem}`,
   ]);
-  const head = ['', 'mutation', 'code', 'reported at', 'what'];
+  const head = ['', 'mutation', 'code', 'reported at', 'n', 'what'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: readonly string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   const passed = results.filter((r) => r.ok).length;
@@ -210,5 +213,6 @@ export function formatReport(results: readonly MutationResult[]): string {
     ...rows.map(line),
     '',
     `${passed}/${results.length} mutations of catalogs/default rejected with the expected code inside the mutated file (${codes.size} distinct codes)`,
+    `n = diagnostics reported for the one mistake: ${results.filter((r) => r.count === 1).length} mutations gave exactly one, at most ${Math.max(...results.map((r) => r.count))}`,
   ].join('\n');
 }

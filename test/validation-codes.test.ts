@@ -1,0 +1,59 @@
+/**
+ * Every diagnostic code is shown to fire: by a golden fixture test/fixtures/diag-<code>-<slug>/
+ * (its input and the diagnostics as the CLI prints them) when input can produce it, otherwise by a
+ * named test file. A new code without either fails here. Also: every diagnostic of those fixtures
+ * has a location, except the few about the catalog as a whole.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../src/diagnostics';
+import { REPO } from './helpers';
+
+const FIXTURES = path.join(REPO, 'test', 'fixtures');
+
+/** Codes no project input can produce, and the test that shows each one instead. */
+const SHOWN_ELSEWHERE: Readonly<Partial<Record<DiagnosticCode, { readonly test: string; readonly why: string }>>> = {
+  IT5002: { test: 'test/validation-rules.test.ts', why: 'memory is derived from the ratio unless overridden; the rule guards against resolver bugs' },
+  IT7001: { test: 'test/e2e-release.test.ts', why: '`itgen check` compares with an output directory, not catalog input' },
+  IT7105: { test: 'test/e2e-release.test.ts', why: 'raised by `itgen release --version`' },
+  IT7107: { test: 'test/e2e-release.test.ts', why: 'raised by `itgen bundle --version`' },
+  IT7301: { test: 'test/e2e-release.test.ts', why: 'raised by `itgen diff --against`' },
+  IT7302: { test: 'test/e2e-krm.test.ts', why: 'raised by `itgen fn` on a KRM ResourceList' },
+  IT9001: { test: 'test/validation-cli.test.ts', why: 'an internal error: a rule that throws' },
+  IT9002: { test: 'test/validation-cli.test.ts', why: 'the output cannot be written' },
+};
+
+/** Diagnostics about the catalog as a whole have no single place to point at. */
+const WITHOUT_LOCATION: ReadonlySet<string> = new Set(['IT1008', 'IT2008']);
+
+const fixtures = existsSync(FIXTURES) ? readdirSync(FIXTURES).filter((d) => /^diag-IT\d{4}-/.test(d)).sort() : [];
+const LINE = /^(?:(\S+):(\d+):(\d+) )?(error|warning) (IT\d{4}) /;
+
+describe('diagnostic codes', () => {
+  it.each(Object.keys(DIAGNOSTIC_CODES).sort())('%s is shown by a fixture or a named test', (code) => {
+    const own = fixtures.filter((f) => f.startsWith(`diag-${code}-`));
+    if (own.length > 0) {
+      const text = readFileSync(path.join(FIXTURES, own[0]!, 'expected-diagnostics.txt'), 'utf8');
+      expect(text).toMatch(new RegExp(`(error|warning) ${code} `));
+      return;
+    }
+    const elsewhere = SHOWN_ELSEWHERE[code as DiagnosticCode];
+    if (!elsewhere) throw new Error(`${code} (${DIAGNOSTIC_CODES[code as DiagnosticCode]}) has no fixture test/fixtures/diag-${code}-<slug>/ and is not in SHOWN_ELSEWHERE`);
+    expect(readFileSync(path.join(REPO, elsewhere.test), 'utf8')).toContain(code);
+  });
+
+  it.each(fixtures)('%s names a known code and every diagnostic in it is placed', (fixture) => {
+    const code = fixture.slice('diag-'.length, 'diag-'.length + 6);
+    expect(Object.keys(DIAGNOSTIC_CODES)).toContain(code);
+    const lines = readFileSync(path.join(FIXTURES, fixture, 'expected-diagnostics.txt'), 'utf8')
+      .split('\n')
+      .map((l) => LINE.exec(l))
+      .filter((m): m is RegExpExecArray => m !== null);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const m of lines) {
+      if (WITHOUT_LOCATION.has(m[5]!)) continue;
+      expect([m[5], m[1] !== undefined]).toEqual([m[5], true]);
+      expect(existsSync(path.join(FIXTURES, fixture, m[1]!)) || m[1]!.startsWith('..')).toBe(true);
+    }
+  });
+});

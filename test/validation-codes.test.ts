@@ -56,4 +56,14 @@ describe('diagnostic codes', () => {
       expect(existsSync(path.join(FIXTURES, fixture, m[1]!)) || m[1]!.startsWith('..')).toBe(true);
     }
   });
+
+  it('the README section "Validation" lists every code', () => {
+    const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+    const start = readme.indexOf('## Validation\n');
+    expect(start).toBeGreaterThanOrEqual(0);
+    const end = readme.indexOf('\n## ', start + 1);
+    const section = readme.slice(start, end < 0 ? undefined : end);
+    const missing = Object.keys(DIAGNOSTIC_CODES).filter((c) => !section.includes(`| ${c} |`) && !(c.startsWith('IT7') && section.includes('| IT7xxx |')));
+    expect(missing).toEqual([]);
+  });
 });

@@ -235,7 +235,12 @@ function resolveFamilies(model: WrittenModel, out: Sink): ResolvedInstancetype[]
           out.push(diag('IT1205', `memory \`${ov.memory}\` is not a whole number of bytes`, locate(fam.src, ['overrides', sizeName, 'memory'])));
           continue;
         }
-        const memoryBytes = overrideMem ?? ratio * cpu;
+        const ladderMem = ladderSize.memory !== undefined ? parseQuantity(ladderSize.memory) : undefined;
+        if (ladderSize.memory !== undefined && ladderMem === undefined) {
+          out.push(diag('IT1205', `memory \`${ladderSize.memory}\` is not a whole number of bytes`, locate(ladder.src, ['sizes', idx, 'memory'])));
+          continue;
+        }
+        const memoryBytes = overrideMem ?? ladderMem ?? ratio * cpu;
         const sizeLabel = variant.name !== undefined ? `${sizeName}${variant.name}` : sizeName;
         const vars = { family: f.name, version: f.version, size: sizeLabel };
         const named = expandPattern(pattern, vars);
@@ -260,8 +265,16 @@ function resolveFamilies(model: WrittenModel, out: Sink): ResolvedInstancetype[]
           : { src: ladder.src, path: ['sizes', idx, 'cpu'], what: `size \`${sizeName}\` of ladder \`${ladder.value.name}\`` };
         const memOrigin: Origin = overrideMem !== undefined
           ? { src: fam.src, path: ['overrides', sizeName, 'memory'], what: `override of size \`${sizeName}\`` }
-          : { src: fam.src, path: ['memoryPerCPU'], what: `${familyWhat}: ${cpu} vCPU x memoryPerCPU ${f.memoryPerCPU}` };
+          : ladderMem !== undefined
+            ? { src: ladder.src, path: ['sizes', idx, 'memory'], what: `size \`${sizeName}\` of ladder \`${ladder.value.name}\`` }
+            : { src: fam.src, path: ['memoryPerCPU'], what: `${familyWhat}: ${cpu} vCPU x memoryPerCPU ${f.memoryPerCPU}` };
         const sizeLeaves = new Map<string, Leaf>();
+        // Fields taken from the size sit below the size's own overrides, which may still say otherwise.
+        for (const [dotted, quantity] of Object.entries(f.fromSize ?? {})) {
+          const path = dotted.split('.');
+          const value = quantity === 'cpu' ? cpu : formatBinary(memoryBytes);
+          sizeLeaves.set(leafKey(path), leaf(path, value, { src: fam.src, path: ['fromSize', dotted], what: `${familyWhat}: ${dotted} from the ${quantity} of size \`${sizeName}\`` }));
+        }
         if (ov?.spec) for (const [k, l] of toLeaves(ov.spec as JsonObject, fam.src, ['overrides', sizeName, 'spec'], `override of size \`${sizeName}\``)) sizeLeaves.set(k, l);
         sizeLeaves.set(leafKey(['cpu', 'guest']), leaf(['cpu', 'guest'], cpu, cpuOrigin));
         sizeLeaves.set(leafKey(['memory', 'guest']), leaf(['memory', 'guest'], formatBinary(memoryBytes), memOrigin));
@@ -305,7 +318,7 @@ function resolveFamilies(model: WrittenModel, out: Sink): ResolvedInstancetype[]
           class: f.class,
           icon: f.icon,
           memoryPerCPUBytes: ratio,
-          memoryOverridden: overrideMem !== undefined,
+          memoryOverridden: overrideMem !== undefined || ladderMem !== undefined,
           spec: fromLeaves(leaves),
           labels,
           annotations,

@@ -58,12 +58,18 @@ export const sizeLadderDocSchema = z
         z.strictObject({
           name: sizeNameSchema,
           cpu: positiveIntSchema.describe('vCPUs of this size, the same in every family'),
+          memory: quantityStringSchema
+            .optional()
+            .describe("Guest memory of this size in every family, instead of vCPUs x the family's memoryPerCPU (small sizes below the ratio, like `nano: 512Mi`)"),
         }),
       )
       .min(1)
       .describe('Sizes from smallest to largest'),
   })
   .describe('Named sizes with their vCPU counts, smallest first');
+
+/** What `fromSize` can copy into a spec field. */
+export const SIZE_QUANTITIES = ['cpu', 'memory'] as const;
 
 const sizeOverrideSchema = z.strictObject({
   cpu: positiveIntSchema.optional().describe('vCPUs, when this family departs from the ladder'),
@@ -97,6 +103,15 @@ export const familyDocSchema = z
     ladder: objectNameSchema.optional().describe('Size ladder to use; optional when the catalog has one'),
     sizes: z.array(sizeNameSchema).min(1).optional().describe('Sizes offered; default every size of the ladder'),
     overrides: z.record(sizeNameSchema, sizeOverrideSchema).optional().describe('Per-size departures'),
+    fromSize: z
+      .record(
+        z
+          .string()
+          .regex(/^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)+$/, 'a spec path is field names joined by `.`, like `cpu.maxSockets`'),
+        z.enum(SIZE_QUANTITIES),
+      )
+      .optional()
+      .describe('Spec fields set from each size: `cpu` (its vCPU count) or `memory` (its guest memory), keyed by dotted spec path (`cpu.maxSockets: cpu`)'),
     naming: z.string().optional().describe('Name pattern for this family, overriding the catalog'),
     include: z.array(objectNameSchema).optional().describe('Instance type fragments to add'),
     spec: instancetypeSpecPatchSchema.optional().describe('Instance type spec added to every size'),

@@ -1,8 +1,8 @@
 import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
-import { locate, type PathSegment } from '../load/source';
+import { locate, type PathSegment, type SourceDoc } from '../load/source';
 import { formatBinary, parseQuantity } from '../quantity';
 import { renderText, type TextContext } from '../render/text';
-import type { WrittenFamily, WrittenPreference, WrittenSizeLadder } from '../schema/catalog';
+import type { WrittenCatalog, WrittenFamily, WrittenPreference, WrittenPreferenceFragment, WrittenSizeLadder } from '../schema/catalog';
 import { DNS_SUBDOMAIN_RE, type Architecture } from '../schema/common';
 import { mayBeDeclared, type Declared, type WrittenModel } from '../schema/documents';
 import {
@@ -340,6 +340,14 @@ interface PrefBase {
   readonly icon: string | undefined;
   readonly labels: Readonly<Record<string, string>>;
   readonly annotations: Readonly<Record<string, string>>;
+  readonly vars: Readonly<Record<string, string>>;
+}
+
+interface VariantUse {
+  readonly name: string;
+  /** Position in the preference's `variants` list. */
+  readonly index: number;
+  readonly fragment: Declared<WrittenPreferenceFragment>;
 }
 
 function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[] {
@@ -359,6 +367,7 @@ function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[
     const icons = new Set<string>();
     const labels: Record<string, string> = {};
     const annotations: Record<string, string> = {};
+    const vars: Record<string, string> = {};
     let failed = false;
     (p.inherits ?? []).forEach((b, i) => {
       if (!model.preferences.has(b) && mayBeDeclared(model, 'Preference', b)) {
@@ -389,6 +398,7 @@ function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[
       if (base.icon !== undefined) icons.add(base.icon);
       Object.assign(labels, base.labels);
       Object.assign(annotations, base.annotations);
+      Object.assign(vars, base.vars);
     });
     layers.push(...fragmentLeaves(model, p.include, decl, ['include'], out, 'preference'));
     const merged = mergeLevel(layers);
@@ -396,10 +406,11 @@ function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[
     const leaves = overlay(merged.leaves, toLeaves(p.spec as JsonObject | undefined, decl.src, ['spec'], what));
     Object.assign(labels, p.labels ?? {});
     Object.assign(annotations, p.annotations ?? {});
+    Object.assign(vars, p.vars ?? {});
     visiting.pop();
     const result: PrefBase | null = failed
       ? null
-      : { leaves, icon: p.icon ?? (icons.size === 1 ? [...icons][0] : undefined), labels, annotations };
+      : { leaves, icon: p.icon ?? (icons.size === 1 ? [...icons][0] : undefined), labels, annotations, vars };
     memo.set(name, result);
     return result;
   };
@@ -418,68 +429,164 @@ function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[
       );
       continue;
     }
+    const what = `preference \`${name}\``;
+    const variants = variantUses(model, decl, out);
+    const usedVariants = new Set<number>();
     const arches: (Architecture | undefined)[] = p.architectures ? [...new Set(p.architectures)] : [undefined];
     for (const arch of arches) {
+      // The architecture level: the preference, its override for this architecture, its name.
       let leaves: Leaves = base.leaves;
-      let displayName = p.displayName;
-      let catalogName = name;
-      const what = `preference \`${name}\``;
+      let archName = name;
+      const archLeaves = new Map<string, Leaf>();
+      const ov = arch !== undefined ? p.architectureOverrides?.[arch] : undefined;
       if (arch !== undefined) {
         const ai = p.architectures!.indexOf(arch);
         const archOrigin: Origin = { src: decl.src, path: ['architectures', ai], what: `architecture \`${arch}\` of ${what}` };
-        const archLeaves = new Map<string, Leaf>();
         archLeaves.set(leafKey(['preferredArchitecture']), leaf(['preferredArchitecture'], arch, archOrigin));
         archLeaves.set(leafKey(['requirements', 'architecture']), leaf(['requirements', 'architecture'], arch, archOrigin));
-        const ov = p.architectureOverrides?.[arch];
         if (ov) {
           const ovWhat = `${arch} override of ${what}`;
           const inc = mergeLevel(fragmentLeaves(model, ov.include, decl, ['architectureOverrides', arch, 'include'], out, 'preference'));
           for (const c of inc.conflicts) out.push(conflictDiagnostic(c, ovWhat));
           leaves = overlay(overlay(leaves, inc.leaves), toLeaves(ov.spec as JsonObject | undefined, decl.src, ['architectureOverrides', arch, 'spec'], ovWhat));
         }
-        leaves = overlay(leaves, archLeaves);
         if (arch !== cat.defaultArchitecture) {
           const n = expandPattern(cat.naming.architecture, { name, arch });
           if (!n.ok) {
             out.push(diag('IT2011', `architecture name pattern \`${cat.naming.architecture}\`: ${n.error}`, locate(catSrc, ['naming', 'architecture'])));
             continue;
           }
-          catalogName = n.text;
-          displayName = ov?.displayName ?? renderOr(cat.naming.architectureDisplayName, { displayName: p.displayName, arch, name }, out, catSrc, ['naming', 'architectureDisplayName']);
-        } else if (ov?.displayName !== undefined) {
-          displayName = ov.displayName;
+          archName = n.text;
         }
       }
-      const named = expandPattern(cat.naming.preference, { name: catalogName });
-      if (!named.ok) {
-        out.push(diag('IT2011', `preference name pattern \`${cat.naming.preference}\`: ${named.error}`, locate(catSrc, ['naming', 'preference'])));
-        continue;
+      for (const v of [undefined, ...variants]) {
+        if (v !== undefined && arch !== undefined && !(v.fragment.value.variant?.architectures ?? [cat.defaultArchitecture]).includes(arch)) continue;
+        if (v !== undefined) usedVariants.add(v.index);
+        let catalogName = archName;
+        if (v !== undefined) {
+          const n = expandPattern(cat.naming.variant, { name: archName, variant: v.name });
+          if (!n.ok) {
+            out.push(diag('IT2011', `variant name pattern \`${cat.naming.variant}\`: ${n.error}`, locate(catSrc, ['naming', 'variant'])));
+            continue;
+          }
+          catalogName = n.text;
+        }
+        const named = expandPattern(cat.naming.preference, { name: catalogName });
+        if (!named.ok) {
+          out.push(diag('IT2011', `preference name pattern \`${cat.naming.preference}\`: ${named.error}`, locate(catSrc, ['naming', 'preference'])));
+          continue;
+        }
+        if (!checkName(named.text, out, locate(decl.src, v !== undefined ? ['variants', v.index] : ['name']), cat.naming.preference)) continue;
+
+        // Text variables: the preference's, then the variant's (whose values may use the preference's).
+        const vars: Record<string, string> = { ...base.vars };
+        const textCtx = (displayName: string): TextContext => ({ ...vars, name: named.text, catalogName, displayName, arch, variant: v?.name });
+        if (v !== undefined) {
+          const own = v.fragment.value.variant?.vars ?? {};
+          const rendered: Record<string, string> = {};
+          for (const k of Object.keys(own)) rendered[k] = renderOr(own[k]!, textCtx(p.displayName), out, v.fragment.src, ['variant', 'vars', k]);
+          Object.assign(vars, rendered);
+        }
+
+        // Display name: the preference's, made the variant's, then given its architecture.
+        let displayName = p.displayName;
+        if (v !== undefined) {
+          const own = v.fragment.value.variant?.displayName;
+          displayName = own !== undefined
+            ? renderOr(own, textCtx(displayName), out, v.fragment.src, ['variant', 'displayName'])
+            : renderOr(cat.naming.variantDisplayName, textCtx(displayName), out, catSrc, ['naming', 'variantDisplayName']);
+        }
+        if (v === undefined && ov?.displayName !== undefined) {
+          displayName = ov.displayName;
+        } else {
+          const pattern = architectureDisplayPattern(model.catalog!, arch, v);
+          if (pattern) displayName = renderOr(pattern.template, textCtx(displayName), out, pattern.src, pattern.path);
+        }
+
+        let objectLeaves: Leaves = leaves;
+        if (v !== undefined) {
+          objectLeaves = overlay(objectLeaves, toLeaves(v.fragment.value.spec as JsonObject, v.fragment.src, ['spec'], `variant \`${v.name}\` of ${what}`));
+        }
+        objectLeaves = overlay(objectLeaves, archLeaves);
+
+        const ctx = textCtx(displayName);
+        const labels: Record<string, string> = {};
+        const annotations: Record<string, string> = {};
+        renderMap(cat.preferences?.labels, ctx, out, catSrc, ['preferences', 'labels'], labels);
+        renderMap(cat.preferences?.annotations, ctx, out, catSrc, ['preferences', 'annotations'], annotations);
+        renderMap(base.labels, ctx, out, decl.src, ['labels'], labels);
+        renderMap(base.annotations, ctx, out, decl.src, ['annotations'], annotations);
+        emitted.push({
+          kind: 'preference',
+          name: named.text,
+          catalogName,
+          architecture: arch,
+          variant: v?.name,
+          displayName: renderOr(displayName, ctx, out, decl.src, ['displayName']),
+          icon: base.icon,
+          inherits: p.inherits ?? [],
+          include: p.include ?? [],
+          spec: fromLeaves(objectLeaves),
+          labels,
+          annotations,
+          deprecated: p.deprecated,
+          origin: {
+            src: decl.src,
+            path: v !== undefined ? ['variants', v.index] : arch !== undefined ? ['architectures', p.architectures!.indexOf(arch)] : ['name'],
+            what: v !== undefined ? `variant \`${v.name}\` of ${what}` : what,
+          },
+          leaves: objectLeaves,
+        });
       }
-      if (!checkName(named.text, out, locate(decl.src, ['name']), cat.naming.preference)) continue;
-      const ctx: TextContext = { name: named.text, catalogName, displayName, arch };
-      const labels: Record<string, string> = {};
-      const annotations: Record<string, string> = {};
-      renderMap(cat.preferences?.labels, ctx, out, catSrc, ['preferences', 'labels'], labels);
-      renderMap(cat.preferences?.annotations, ctx, out, catSrc, ['preferences', 'annotations'], annotations);
-      renderMap(base.labels, ctx, out, decl.src, ['labels'], labels);
-      renderMap(base.annotations, ctx, out, decl.src, ['annotations'], annotations);
-      emitted.push({
-        kind: 'preference',
-        name: named.text,
-        catalogName,
-        architecture: arch,
-        displayName: renderOr(displayName, ctx, out, decl.src, ['displayName']),
-        icon: base.icon,
-        inherits: p.inherits ?? [],
-        include: p.include ?? [],
-        spec: fromLeaves(leaves),
-        labels,
-        annotations,
-        deprecated: p.deprecated,
-        origin: { src: decl.src, path: arch !== undefined ? ['architectures', p.architectures!.indexOf(arch)] : ['name'], what },
-        leaves,
-      });
+    }
+    for (const v of variants) {
+      if (usedVariants.has(v.index)) continue;
+      const archs = v.fragment.value.variant?.architectures ?? [cat.defaultArchitecture];
+      out.push(
+        diag('IT1203', `variant \`${v.name}\` of ${what} makes no object: it applies to ${archs.join(', ')}, and the preference has ${(p.architectures ?? []).join(', ')}`, locate(decl.src, ['variants', v.index]), {
+          hint: `add ${archs.length === 1 ? archs[0] : `one of ${archs.join(', ')}`} to \`architectures\`, or set \`variant.architectures\` in fragment \`${v.name}\``,
+        }),
+      );
     }
   }
   return emitted;
+}
+
+/**
+ * How an architecture enters an object's display name: the variant's own pattern, else the
+ * catalog's (`architectureDisplayName`, or `defaultArchitectureDisplayName` for the default
+ * architecture, which keeps the plain display name when that is unset).
+ */
+function architectureDisplayPattern(
+  catalog: Declared<WrittenCatalog>,
+  arch: Architecture | undefined,
+  v: VariantUse | undefined,
+): { template: string; src: SourceDoc; path: PathSegment[] } | undefined {
+  if (arch === undefined) return undefined;
+  const own = v?.fragment.value.variant?.architectureDisplayName;
+  if (v !== undefined && own !== undefined) return { template: own, src: v.fragment.src, path: ['variant', 'architectureDisplayName'] };
+  const naming = catalog.value.naming;
+  if (arch !== catalog.value.defaultArchitecture) return { template: naming.architectureDisplayName, src: catalog.src, path: ['naming', 'architectureDisplayName'] };
+  return naming.defaultArchitectureDisplayName !== undefined
+    ? { template: naming.defaultArchitectureDisplayName, src: catalog.src, path: ['naming', 'defaultArchitectureDisplayName'] }
+    : undefined;
+}
+
+/** The fragments a preference lists in `variants`, each known; unknown names are reported. */
+function variantUses(model: WrittenModel, decl: Declared<WrittenPreference>, out: Sink): VariantUse[] {
+  const uses: VariantUse[] = [];
+  (decl.value.variants ?? []).forEach((n, index) => {
+    const fragment = model.preferenceFragments.get(n);
+    if (fragment) {
+      uses.push({ name: n, index, fragment });
+      return;
+    }
+    if (mayBeDeclared(model, 'PreferenceFragment', n)) return;
+    out.push(
+      diag('IT2002', `unknown PreferenceFragment \`${n}\` in \`variants\``, locate(decl.src, ['variants', index]), {
+        hint: didYouMean(n, model.preferenceFragments.keys()) ?? `declared: ${[...model.preferenceFragments.keys()].sort().join(', ') || 'none'}`,
+      }),
+    );
+  });
+  return uses;
 }

@@ -42,6 +42,8 @@ export interface ResolvedPreference {
   /** Catalog name of the preference before naming patterns and architecture. */
   readonly catalogName: string;
   readonly architecture: Architecture | undefined;
+  /** The PreferenceFragment this object adds on top of its preference (`variants:`), if any. */
+  readonly variant: string | undefined;
   readonly displayName: string;
   readonly icon: string | undefined;
   readonly inherits: readonly string[];

@@ -12,6 +12,27 @@ import {
   versionSchema,
 } from './common';
 
+/** Variables every preference's free text already has; `vars` may not redefine them. */
+export const PREFERENCE_TEXT_VARIABLES = ['name', 'catalogName', 'displayName', 'arch', 'variant'] as const;
+
+/**
+ * Template variables a preference (or a variant) defines for its own free text and for the
+ * catalog-wide metadata templates, so that one template can say what differs per preference
+ * (`tags: "hidden,kubevirt,{{tags}}"`). Values are Handlebars themselves: a variant's value sees the
+ * preference's (`"{{tags}},dpdk"`).
+ */
+export const textVariablesSchema = z
+  .record(
+    z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'a variable name is letters, digits and `_`, starting with a letter (like `tags`)')
+      .refine((k) => !(PREFERENCE_TEXT_VARIABLES as readonly string[]).includes(k), {
+        message: `a variable name must not be one itgen sets itself (${PREFERENCE_TEXT_VARIABLES.join(', ')})`,
+      }),
+    z.string(),
+  )
+  .describe('Template variables (Handlebars `{{name}}`) for this preference\'s free text and the catalog\'s preference metadata; inherited, the preference overriding its bases');
+
 /** Labels and annotations a catalog adds on top of the derived ones; values may use Handlebars. */
 const metadataExtrasSchema = z.strictObject({
   labels: stringMapSchema.optional(),
@@ -39,6 +60,20 @@ export const catalogDocSchema = z
           .string()
           .default('{{displayName}} ({{arch}})')
           .describe('Display name of a non-default architecture variant (Handlebars)'),
+        defaultArchitectureDisplayName: z
+          .string()
+          .optional()
+          .describe(
+            'Display name of the default-architecture object of a preference with `architectures` (Handlebars: {{displayName}}, {{arch}}); default: the plain display name',
+          ),
+        variant: z
+          .string()
+          .default('{name}.{variant}')
+          .describe('Name of a preference variant: {name} (the preference name, with its architecture suffix), {variant} (the fragment name)'),
+        variantDisplayName: z
+          .string()
+          .default('{{displayName}} ({{variant}})')
+          .describe('Display name of a preference variant whose fragment sets no `variant.displayName` (Handlebars)'),
       })
       .prefault({})
       .describe('How object names are formed'),
@@ -139,8 +174,29 @@ export const preferenceFragmentDocSchema = z
     name: objectNameSchema,
     description: z.string().optional(),
     spec: preferenceSpecSchema,
+    variant: z
+      .strictObject({
+        displayName: z
+          .string()
+          .min(1)
+          .optional()
+          .describe("Display name of the variant (Handlebars: {{displayName}} is the preference's, {{variant}}, {{arch}}, and its vars); default: the catalog's `naming.variantDisplayName`"),
+        architectureDisplayName: z
+          .string()
+          .min(1)
+          .optional()
+          .describe("How an architecture is added to the variant's display name (Handlebars: {{displayName}}, {{arch}}); default: the catalog's patterns; `{{displayName}}` leaves it out"),
+        architectures: z
+          .array(architectureSchema)
+          .min(1)
+          .optional()
+          .describe('For a preference with `architectures`: which of them get this variant; default: the catalog default architecture only'),
+        vars: textVariablesSchema.optional(),
+      })
+      .optional()
+      .describe('How a preference that lists this fragment in `variants` names the extra object and where it applies'),
   })
-  .describe('A reusable piece of preference spec that preferences include');
+  .describe('A reusable piece of preference spec that preferences include, or add as a variant');
 
 const archVariantSchema = z.strictObject({
   displayName: z.string().optional(),
@@ -168,6 +224,12 @@ export const preferenceDocSchema = z
       .optional()
       .describe('Emit one object per architecture; the catalog default architecture keeps the plain name'),
     architectureOverrides: z.partialRecord(architectureSchema, archVariantSchema).optional().describe('Per-architecture additions'),
+    variants: z
+      .array(objectNameSchema)
+      .min(1)
+      .optional()
+      .describe('PreferenceFragments each making one more object: this preference with the fragment on top, named `{name}.{variant}` (`windows.10.virtio`); not inherited'),
+    vars: textVariablesSchema.optional(),
     labels: stringMapSchema.optional(),
     annotations: stringMapSchema.optional(),
     spec: preferenceSpecSchema.optional(),

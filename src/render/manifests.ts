@@ -49,8 +49,13 @@ function get(obj: JsonObject, path: readonly string[]): Json | undefined {
   return v;
 }
 
+/**
+ * A memory label says what the spec says, as written (`1.5Gi` stays `1.5Gi`), so that the label
+ * people select on reads like the spec beside it; only a bare number of bytes is given a unit.
+ */
 function memoryLabel(q: Json | undefined): string | undefined {
-  if (typeof q !== 'string' && typeof q !== 'number') return undefined;
+  if (typeof q === 'string') return q.trim();
+  if (typeof q !== 'number') return undefined;
   const bytes = parseQuantity(q);
   return bytes === undefined ? String(q) : formatBinary(bytes);
 }

@@ -203,12 +203,12 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
           );
           continue;
         }
-        // Architectures the catalog pairs these instance types with: its default, and every preference that names one.
+        // Architectures the catalog pairs these instance types with: each preference's, or the catalog default for those that name none.
         const arches = new Map<Architecture, string[]>();
         for (const it of group) {
           for (const p of ctx.catalog.preferences) {
-            const arch = preferenceArchitecture(p);
-            if (arch === undefined || !pairable(p, it)) continue;
+            const arch = preferenceArchitecture(p) ?? ctx.catalog.defaultArchitecture;
+            if (!pairable(p, it)) continue;
             if (!arches.has(arch)) arches.set(arch, []);
             if (!arches.get(arch)!.includes(p.name)) arches.get(arch)!.push(p.name);
           }
@@ -250,7 +250,7 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
       const dedicated = ctx.catalog.instancetypes.filter((it) => get(it.spec, ['cpu', 'dedicatedCPUPlacement']) === true);
       if (dedicated.length === 0) return out;
       for (const p of ctx.catalog.preferences) {
-        const arm = preferenceArchitecture(p) === 'arm64';
+        const arm = (preferenceArchitecture(p) ?? ctx.catalog.defaultArchitecture) === 'arm64';
         const limit = arm ? 1 : 2;
         const bad = dedicated.filter((it) => pairable(p, it) && guestTopology(it.cpu, p.spec).threads > limit);
         if (bad.length === 0) continue;

@@ -68,7 +68,7 @@ export function parseSource(file: string, bytes: Buffer): ParsedFile {
       // After the first syntax error of a document the parser's further complaints are echoes of it.
       if (code === 'IT1002' && syntax) continue;
       if (code === 'IT1002') syntax = true;
-      const pos = lineCounter.linePos(err.pos[0]);
+      const pos = atEndOfText(text, err.pos[0]) ?? lineCounter.linePos(err.pos[0]);
       let message = err.message.split('\n')[0] ?? err.message;
       // The parser recurses per nesting level; a hostile file exhausts the stack rather than the parser.
       if (/call stack/i.test(message)) message = 'the document nests too deeply to parse';
@@ -99,6 +99,20 @@ export function parseSource(file: string, bytes: Buffer): ParsedFile {
     diagnostics.push(diag('IT1005', 'file holds no YAML document', at(), { hint: 'delete the file or add a catalog document' }));
   }
   return { docs, diagnostics, unusable };
+}
+
+/**
+ * An error the parser places at the end of the text (an unclosed bracket or quote) is shown at the
+ * end of the last line that has something on it, which is where the reader has to look.
+ */
+function atEndOfText(text: string, offset: number): { line: number; col: number } | undefined {
+  if (text.slice(offset).trim() !== '') return undefined;
+  const lines = text.slice(0, offset).split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i]!.replace(/\r$/, '');
+    if (l.trim() !== '') return { line: i + 1, col: l.length + 1 };
+  }
+  return undefined;
 }
 
 /** `kind` and `name` of a document with errors, when they are plain scalars at its top level. */

@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import type { Manifest } from '../render/manifests';
+import { writeYamlMapping } from './yaml-writer';
 
 /** Fixed serializer options: part of the output format, changing them changes every file. */
 const YAML_OPTIONS = {
@@ -18,13 +19,18 @@ export function toYaml(value: unknown): string {
   return stringify(value, YAML_OPTIONS);
 }
 
+/** The same bytes as `toYaml`, through the fast writer when it can answer. */
+export function mappingToYaml(value: Record<string, unknown>): string {
+  return writeYamlMapping(value) ?? toYaml(value);
+}
+
 /**
  * `apiVersion`, `kind`, `metadata` first, then `spec`; keys below are already sorted by the
  * renderer. The body is serialized without apiVersion/kind so the cluster and namespaced twins of
  * an object can share one serialization.
  */
 export function serializeBody(manifest: Manifest): string {
-  return toYaml({ metadata: manifest.metadata, spec: manifest.spec });
+  return mappingToYaml({ metadata: manifest.metadata, spec: manifest.spec });
 }
 
 export function serializeManifest(manifest: Manifest, body: string = serializeBody(manifest)): string {

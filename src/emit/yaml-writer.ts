@@ -1,0 +1,120 @@
+/**
+ * A fast path for serializing manifests. The output format is the `yaml` library's, with the
+ * options in serialize.ts; this writer reproduces it byte for byte for the plain data manifests
+ * are made of (mappings with simple keys, sequences, integers, booleans, simple and multi-line
+ * strings) and gives up on anything else, in which case the caller uses the library. Tests compare
+ * both on every generated output and on random data, so the library stays the definition of the
+ * format. It exists because serialization dominated a cold `itgen generate`.
+ */
+
+class Unsupported extends Error {}
+
+// Strings the library prints as plain scalars unless they read as another type: start with a
+// letter or digit, then letters, digits and a few punctuation marks, single spaces between words.
+// Conservative on purpose.
+// A colon is fine inside a word (URLs), never before a space or at the end.
+const PLAIN = /^[A-Za-z0-9](?:[A-Za-z0-9_.\/()+,=-]|:(?=[^\s]))*(?: (?:[A-Za-z0-9_.\/()+,=-]|:(?=[^\s]))+)*$/;
+// Plain-looking words YAML 1.2 core resolves to other types.
+const RESERVED = /^(?:true|false|null|True|False|Null|TRUE|FALSE|NULL)$/;
+// YAML 1.2 core numbers (int, octal, hex, float); as strings the library double-quotes them.
+const NUMBER = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$/;
+const KEY = /^[A-Za-z][A-Za-z0-9_.\/-]*$/;
+// A block literal line the library keeps as is: no leading or trailing whitespace, no tabs or
+// other control characters.
+const LITERAL_LINE = /^(?:[^\s\x00-\x1f\x7f\u0085\u2028\u2029\ufeff](?:[^\t\n\r\x00-\x1f\x7f\u0085\u2028\u2029\ufeff]*[^\s\x00-\x1f\x7f\u0085\u2028\u2029\ufeff])?)?$/;
+
+function scalar(v: unknown): string {
+  if (typeof v === 'string') {
+    if (PLAIN.test(v)) {
+      if (NUMBER.test(v) || RESERVED.test(v)) return `"${v}"`;
+      return v;
+    }
+    throw new Unsupported();
+  }
+  if (typeof v === 'number') {
+    if (Number.isSafeInteger(v) && !Object.is(v, -0)) return String(v);
+    throw new Unsupported();
+  }
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (v === null) return 'null';
+  throw new Unsupported();
+}
+
+function literal(v: string, indent: string): string {
+  const m = /\n*$/.exec(v)!;
+  const trailing = m[0].length;
+  const body = v.slice(0, v.length - trailing);
+  if (body.length === 0 || trailing > 1) throw new Unsupported();
+  const lines = body.split('\n');
+  if (lines[0] === '' || !lines.every((l) => LITERAL_LINE.test(l))) throw new Unsupported();
+  const head = trailing === 0 ? '|-' : '|';
+  return `${head}\n${lines.map((l) => (l === '' ? '' : `${indent}${l}`)).join('\n')}\n`;
+}
+
+function isMap(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** `key: value` lines of a mapping at `indent`. */
+function mapping(obj: Record<string, unknown>, indent: string, out: string[]): void {
+  for (const key of Object.keys(obj)) {
+    if (!KEY.test(key) || RESERVED.test(key)) throw new Unsupported();
+    value(`${indent}${key}:`, obj[key], indent, out);
+  }
+}
+
+/** Append `prefix` and the value after it; nested collections go on the following lines. */
+function value(prefix: string, v: unknown, indent: string, out: string[]): void {
+  if (isMap(v)) {
+    if (Object.keys(v).length === 0) {
+      out.push(`${prefix} {}\n`);
+      return;
+    }
+    out.push(`${prefix}\n`);
+    mapping(v, `${indent}  `, out);
+    return;
+  }
+  if (Array.isArray(v)) {
+    if (v.length === 0) {
+      out.push(`${prefix} []\n`);
+      return;
+    }
+    out.push(`${prefix}\n`);
+    const itemIndent = `${indent}  `;
+    for (const item of v) {
+      if (isMap(item) && Object.keys(item).length > 0) {
+        // First key on the dash line, the rest aligned under it.
+        const inner: string[] = [];
+        mapping(item, `${itemIndent}  `, inner);
+        const first = inner[0]!;
+        inner[0] = `${itemIndent}- ${first.slice(itemIndent.length + 2)}`;
+        out.push(...inner);
+      } else if (Array.isArray(item) || (typeof item === 'string' && item.includes('\n'))) {
+        throw new Unsupported();
+      } else if (isMap(item)) {
+        out.push(`${itemIndent}- {}\n`);
+      } else {
+        out.push(`${itemIndent}- ${scalar(item)}\n`);
+      }
+    }
+    return;
+  }
+  if (typeof v === 'string' && v.includes('\n')) {
+    out.push(`${prefix} ${literal(v, `${indent}  `)}`);
+    return;
+  }
+  out.push(`${prefix} ${scalar(v)}\n`);
+}
+
+/** The library's serialization of a non-empty mapping, or undefined when outside the fast path. */
+export function writeYamlMapping(obj: Record<string, unknown>): string | undefined {
+  if (Object.keys(obj).length === 0) return undefined;
+  const out: string[] = [];
+  try {
+    mapping(obj, '', out);
+  } catch (e) {
+    if (e instanceof Unsupported) return undefined;
+    throw e;
+  }
+  return out.join('');
+}

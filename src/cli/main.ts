@@ -397,10 +397,11 @@ export function run(argv: readonly string[], io: Io): number {
   }
 }
 
-function main(): void {
+/** The process entry: real stdio, exit code on the process. Also the snapshot's main. */
+export function main(argv: readonly string[] = process.argv.slice(2)): void {
   let code: number;
   try {
-    code = run(process.argv.slice(2), {
+    code = run(argv, {
       out: (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`),
       err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
       cwd: process.cwd(),

@@ -1,0 +1,87 @@
+/**
+ * Entry of the V8 startup snapshot (tools/build-snapshot.mjs bundles this file and runs
+ * `node --build-snapshot` on it). Loading the compiler's modules and compiling its hot paths
+ * are most of a cold run; the snapshot holds a heap where both are done. A warm-up compiles a
+ * small in-memory catalog through every stage, so that V8 has compiled those functions; it
+ * touches no file, so no state about the machine ends up in the snapshot.
+ */
+import { startupSnapshot } from 'node:v8';
+import { formatGithub, formatJson, formatText } from './format';
+import { main } from './main';
+import { parseArgs } from './args';
+import { parseSource } from '../load/source';
+import { compileDocuments, generatorFromDocument } from '../pipeline';
+import { explainObject } from '../render/explain';
+
+const WARM_UP_GENERATOR = `apiVersion: itgen.dev/v1alpha1
+kind: Generator
+metadata:
+  name: warm-up
+catalog: ../catalogs/warm-up
+output: ../output/warm-up
+vendor: kubevirt.io
+`;
+
+const WARM_UP_CATALOG = `kind: Catalog
+name: warm-up
+naming: {instancetype: "{family}{version}.{size}", preference: "{name}"}
+---
+kind: SizeLadder
+name: ladder
+sizes: [{name: small, cpu: 1}, {name: large, cpu: 2}]
+---
+kind: InstancetypeFragment
+name: dedicated
+spec: {cpu: {dedicatedCPUPlacement: true, isolateEmulatorThread: true}}
+---
+kind: Family
+name: w
+version: 1
+displayName: Warm
+description: "{{family}} {{size}}: {{cpu}} vCPU, {{memory}}"
+class: warm
+memoryPerCPU: 2Gi
+include: [dedicated]
+spec: {memory: {hugepages: {pageSize: 2Mi}}}
+variants: [{name: 1gi, spec: {memory: {hugepages: {pageSize: 1Gi}}}}]
+---
+kind: PreferenceFragment
+name: efi
+spec: {firmware: {preferredEfi: {secureBoot: true}}, features: {preferredSmm: {}}}
+---
+kind: Preference
+name: base
+abstract: true
+spec: {annotations: {vm.kubevirt.io/os: linux}, devices: {preferredDiskBus: virtio, preferredRng: {}}}
+---
+kind: Preference
+name: os
+inherits: base
+displayName: OS
+architectures: [amd64, arm64]
+architectureOverrides: {amd64: {include: [efi]}}
+spec: {requirements: {cpu: {guest: 1}, memory: {guest: 1Gi}}, cpu: {preferredCPUTopology: spread}}
+---
+kind: Preference
+name: broken
+inherits: [base, missing]
+displayName: Broken
+spec: {devices: {preferredDiskBuss: virtio}}
+`;
+
+function warmUp(): void {
+  const gen = generatorFromDocument('/warm-up', 'generators/warm-up.yaml', parseSource('generators/warm-up.yaml', Buffer.from(WARM_UP_GENERATOR)).docs[0]!);
+  if (!gen.generator) return;
+  const docs = parseSource('catalogs/warm-up/catalog.yaml', Buffer.from(WARM_UP_CATALOG)).docs;
+  const good = compileDocuments(gen.generator, docs.filter((d) => (d.value as { name?: string }).name !== 'broken'));
+  const bad = compileDocuments(gen.generator, docs);
+  const first = good.objects[0];
+  if (first) explainObject(first);
+  formatText(bad.diagnostics, () => undefined);
+  formatJson(bad.diagnostics);
+  formatGithub(bad.diagnostics);
+  parseArgs(['generate', '-g', 'generators/x.yaml', '--format', 'json']);
+}
+
+warmUp();
+startupSnapshot.setDeserializeMainFunction(() => main(process.argv.slice(1)));

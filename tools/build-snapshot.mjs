@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// Builds dist/itgen-<node version>.blob, a V8 startup snapshot of the CLI, after `tsc`
+// (run by npm's `prepare`). bin/itgen starts from it when it matches the running node; without
+// it, bin/itgen runs dist/cli/main.js. The snapshot is an optimisation only: any failure here
+// leaves the plain CLI in place and does not fail the install.
+import { spawnSync } from 'node:child_process';
+import { rmSync, renameSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(repo, 'dist');
+const bundle = path.join(dist, 'itgen-snapshot-entry.js');
+const blob = path.join(dist, `itgen-${process.version}.blob`);
+
+function skip(why) {
+  console.error(`itgen: startup snapshot skipped (${why}); the CLI runs from dist/cli/main.js`);
+  process.exit(0);
+}
+
+if (process.env.ITGEN_NO_SNAPSHOT) skip('ITGEN_NO_SNAPSHOT is set');
+let esbuild;
+try {
+  esbuild = await import('esbuild');
+} catch {
+  skip('esbuild is not installed');
+}
+for (const f of readdirSync(dist)) if (/^itgen-.*\.blob$/.test(f)) rmSync(path.join(dist, f));
+try {
+  // The snapshot builder can only require built-in modules: bundle everything into one file.
+  await esbuild.build({
+    entryPoints: [path.join(dist, 'cli', 'snapshot.js')],
+    bundle: true,
+    platform: 'node',
+    format: 'iife',
+    target: `node${process.versions.node.split('.')[0]}`,
+    outfile: bundle,
+    logLevel: 'silent',
+  });
+} catch (e) {
+  skip(`bundling failed: ${e.message}`);
+}
+const tmp = `${blob}.tmp`;
+const r = spawnSync(process.execPath, ['--snapshot-blob', tmp, '--build-snapshot', bundle], { cwd: dist, encoding: 'utf8' });
+rmSync(bundle, { force: true });
+if (r.status !== 0) {
+  rmSync(tmp, { force: true });
+  skip(`node --build-snapshot failed: ${(r.stderr || '').split('\n').find((l) => l.includes('Error')) ?? `exit ${r.status}`}`);
+}
+// Check the blob answers before installing it.
+const probe = spawnSync(process.execPath, ['--snapshot-blob', tmp, 'help'], { encoding: 'utf8' });
+if (probe.status !== 0 || !probe.stdout.includes('usage: itgen')) {
+  rmSync(tmp, { force: true });
+  skip('the snapshot does not start');
+}
+renameSync(tmp, blob);

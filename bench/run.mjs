@@ -4,7 +4,7 @@
 // scratch copy of the project, so nothing in the repository is touched. Prints a table and checks
 // the targets; exit 1 when one is missed. Usage: node bench/run.mjs [--quick] [--runs N]
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,14 +16,21 @@ const quick = args.includes('--quick');
 const runsArg = args.indexOf('--runs');
 const runs = runsArg >= 0 ? Number(args[runsArg + 1]) : quick ? 1 : 3;
 const child = path.join(repo, 'bench', 'child.cjs');
+const launcher = path.join(repo, 'bin', 'itgen');
+// GNU time reports the peak RSS of exactly the command users run (bin/itgen, from the startup
+// snapshot when there is one). Without it, the CLI runs in-process under bench/child.cjs, which
+// reports its own peak.
+const gnuTime = ['/usr/bin/time', '/bin/time'].find((p) => existsSync(p));
 
 function once(cwd, generator) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [child, 'generate', '-g', generator], { cwd, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = gnuTime
+    ? spawnSync(gnuTime, ['-f', 'itgen-bench-maxrss=%M', launcher, 'generate', '-g', generator], { cwd, encoding: 'utf8', maxBuffer: 1 << 26 })
+    : spawnSync(process.execPath, [child, 'generate', '-g', generator], { cwd, encoding: 'utf8', maxBuffer: 1 << 26 });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`generate failed in ${cwd}:\n${r.stderr}`);
-  const { maxRssKiB } = JSON.parse(r.stdout.trim().split('\n').pop());
-  return { ms, rssMiB: maxRssKiB / 1024 };
+  const kib = gnuTime ? Number(/itgen-bench-maxrss=(\d+)/.exec(r.stderr)[1]) : JSON.parse(r.stdout.trim().split('\n').pop()).maxRssKiB;
+  return { ms, rssMiB: kib / 1024 };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -55,7 +62,8 @@ try {
 }
 
 const fmt = (n, d = 1) => n.toFixed(d);
-console.log(`itgen generate, node ${process.version}, ${os.cpus().length} CPUs, median of ${runs} run(s), cold start each`);
+const snapshot = existsSync(path.join(repo, 'dist', `itgen-${process.version}.blob`)) ? 'startup snapshot' : 'no startup snapshot';
+console.log(`bin/itgen generate (${snapshot}), node ${process.version}, ${os.cpus().length} CPUs, median of ${runs} run(s), cold start each, peak RSS by ${gnuTime ? 'GNU time' : 'the process itself'}`);
 console.log('| case | objects | wall ms | peak RSS MiB | us/object |');
 console.log('| --- | ---: | ---: | ---: | ---: |');
 for (const r of rows) console.log(`| ${r.name} | ${r.objects} | ${fmt(r.ms, 0)} | ${fmt(r.rssMiB, 0)} | ${fmt((r.ms * 1000) / r.objects, 1)} |`);

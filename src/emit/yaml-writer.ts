@@ -7,7 +7,18 @@
  * format. It exists because serialization dominated a cold `itgen generate`.
  */
 
+import { stringify } from 'yaml';
+
 class Unsupported extends Error {}
+
+/** The library's own rendering of a one-line string scalar, when it stays on one line. */
+function quotedByLibrary(v: string): string {
+  if (v.includes('\n') || v.startsWith('---') || v.startsWith('...')) throw new Unsupported();
+  const text = stringify(v, { lineWidth: 0, minContentWidth: 0, singleQuote: false, defaultStringType: 'PLAIN' });
+  const line = text.endsWith('\n') ? text.slice(0, -1) : text;
+  if (line.includes('\n') || !(line.startsWith('"') || line.startsWith("'"))) throw new Unsupported();
+  return line;
+}
 
 // Strings the library prints as plain scalars unless they read as another type: start with a
 // letter or digit, then letters, digits and a few punctuation marks, single spaces between words.
@@ -29,7 +40,8 @@ function scalar(v: unknown): string {
       if (NUMBER.test(v) || RESERVED.test(v)) return `"${v}"`;
       return v;
     }
-    throw new Unsupported();
+    // Anything the library would not print plain, it quotes the same way in any block context.
+    return quotedByLibrary(v);
   }
   if (typeof v === 'number') {
     if (Number.isSafeInteger(v) && !Object.is(v, -0)) return String(v);

@@ -108,6 +108,48 @@ export function pairable(p: ResolvedPreference, it: ResolvedInstancetype): boole
   return spreadDivides(it.cpu, p.spec);
 }
 
+/**
+ * Preferences that pair with exactly the same instance types and yield the same topology: same
+ * requirements, architecture and CPU topology settings. Rules that look at every (preference,
+ * instance type) pair iterate over these classes, so a catalog with thousands of preferences stays
+ * linear in its size.
+ */
+export interface PairingClass {
+  readonly members: readonly ResolvedPreference[];
+  /** Spec of the first member: the topology settings all members share. */
+  readonly spec: JsonObject;
+  readonly architecture: Architecture | undefined;
+  readonly reqCpu: number | undefined;
+  readonly reqMemBytes: number | undefined;
+}
+
+const classCache = new WeakMap<readonly ResolvedPreference[], PairingClass[]>();
+
+export function pairingClasses(preferences: readonly ResolvedPreference[]): PairingClass[] {
+  const cached = classCache.get(preferences);
+  if (cached) return cached;
+  const byKey = new Map<string, { members: ResolvedPreference[]; spec: JsonObject; architecture: Architecture | undefined; reqCpu: number | undefined; reqMemBytes: number | undefined }>();
+  for (const p of preferences) {
+    const cpu = get(p.spec, ['requirements', 'cpu', 'guest']);
+    const reqCpu = typeof cpu === 'number' ? cpu : undefined;
+    const reqMemBytes = asBytes(get(p.spec, ['requirements', 'memory', 'guest']));
+    const architecture = preferenceArchitecture(p);
+    const key = JSON.stringify([architecture, reqCpu, reqMemBytes, get(p.spec, ['cpu', 'preferredCPUTopology']), get(p.spec, ['cpu', 'spreadOptions']), get(p.spec, ['preferSpreadSocketToCoreRatio'])]);
+    const c = byKey.get(key);
+    if (c) c.members.push(p);
+    else byKey.set(key, { members: [p], spec: p.spec, architecture, reqCpu, reqMemBytes });
+  }
+  const classes = [...byKey.values()];
+  classCache.set(preferences, classes);
+  return classes;
+}
+
+export function classPairable(c: PairingClass, it: ResolvedInstancetype): boolean {
+  if (c.reqCpu !== undefined && it.cpu < c.reqCpu) return false;
+  if (c.reqMemBytes !== undefined && it.memoryBytes < c.reqMemBytes) return false;
+  return spreadDivides(it.cpu, c.spec);
+}
+
 function names(list: readonly { name: string }[], max = 6): string {
   const n = list.map((o) => `\`${o.name}\``);
   return n.length > max ? `${n.slice(0, max).join(', ')} and ${n.length - max} more` : n.join(', ');
@@ -205,14 +247,13 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
         }
         // Architectures the catalog pairs these instance types with: each preference's, or the catalog default for those that name none.
         const arches = new Map<Architecture, string[]>();
-        for (const it of group) {
-          for (const p of ctx.catalog.preferences) {
-            const arch = preferenceArchitecture(p) ?? ctx.catalog.defaultArchitecture;
-            if (!pairable(p, it)) continue;
-            if (!arches.has(arch)) arches.set(arch, []);
-            if (!arches.get(arch)!.includes(p.name)) arches.get(arch)!.push(p.name);
-          }
+        for (const c of pairingClasses(ctx.catalog.preferences)) {
+          if (!group.some((it) => classPairable(c, it))) continue;
+          const arch = c.architecture ?? ctx.catalog.defaultArchitecture;
+          if (!arches.has(arch)) arches.set(arch, []);
+          arches.get(arch)!.push(...c.members.map((p) => p.name));
         }
+        for (const list of arches.values()) list.sort();
         for (const [arch, prefs] of arches) {
           if (HUGEPAGE_SIZES_BY_ARCHITECTURE[arch].includes(pageSize)) continue;
           out.push(
@@ -249,10 +290,15 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
       const out: Diagnostic[] = [];
       const dedicated = ctx.catalog.instancetypes.filter((it) => get(it.spec, ['cpu', 'dedicatedCPUPlacement']) === true);
       if (dedicated.length === 0) return out;
+      const badByClass = new Map<PairingClass, ResolvedInstancetype[]>();
+      for (const c of pairingClasses(ctx.catalog.preferences)) {
+        const limit = (c.architecture ?? ctx.catalog.defaultArchitecture) === 'arm64' ? 1 : 2;
+        badByClass.set(c, dedicated.filter((it) => classPairable(c, it) && guestTopology(it.cpu, c.spec).threads > limit));
+      }
+      const classOf = new Map(pairingClasses(ctx.catalog.preferences).flatMap((c) => c.members.map((m) => [m, c] as const)));
       for (const p of ctx.catalog.preferences) {
         const arm = (preferenceArchitecture(p) ?? ctx.catalog.defaultArchitecture) === 'arm64';
-        const limit = arm ? 1 : 2;
-        const bad = dedicated.filter((it) => pairable(p, it) && guestTopology(it.cpu, p.spec).threads > limit);
+        const bad = badByClass.get(classOf.get(p)!)!;
         if (bad.length === 0) continue;
         const worst = bad.reduce((a, b) => (guestTopology(b.cpu, p.spec).threads > guestTopology(a.cpu, p.spec).threads ? b : a));
         const threads = guestTopology(worst.cpu, p.spec).threads;
@@ -279,11 +325,9 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
         // Without a preference (or with `sockets`/`any`) every vCPU is a socket.
         const bad = group.filter((it) => it.cpu > (get(it.spec, ['cpu', 'maxSockets']) as number));
         const prefs = new Set<string>();
-        for (const it of group) {
-          const max = get(it.spec, ['cpu', 'maxSockets']) as number;
-          for (const p of ctx.catalog.preferences) {
-            if (pairable(p, it) && guestTopology(it.cpu, p.spec).sockets > max) prefs.add(p.name);
-          }
+        for (const c of pairingClasses(ctx.catalog.preferences)) {
+          const exceeds = group.some((it) => classPairable(c, it) && guestTopology(it.cpu, c.spec).sockets > (get(it.spec, ['cpu', 'maxSockets']) as number));
+          if (exceeds) for (const p of c.members) prefs.add(p.name);
         }
         if (bad.length === 0 && prefs.size === 0) continue;
         const first = bad[0] ?? group[0]!;
@@ -326,10 +370,12 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
       const out: Diagnostic[] = [];
       const hot = ctx.catalog.instancetypes.filter((it) => get(it.spec, ['memory', 'maxGuest']) !== undefined);
       for (const group of groupBy(hot, (it) => locKey(it, ['memory', 'maxGuest']))) {
-        const prefs = ctx.catalog.preferences.filter((p) => {
-          const arch = preferenceArchitecture(p);
-          return arch !== undefined && arch !== 'amd64' && group.some((it) => pairable(p, it));
-        });
+        const pairs = new Set(
+          pairingClasses(ctx.catalog.preferences)
+            .filter((c) => c.architecture !== undefined && c.architecture !== 'amd64' && group.some((it) => classPairable(c, it)))
+            .flatMap((c) => c.members),
+        );
+        const prefs = ctx.catalog.preferences.filter((p) => pairs.has(p));
         if (prefs.length === 0) continue;
         out.push(
           fieldDiag('IT4013', group[0]!, ['memory', 'maxGuest'], `Memory hotplug is only available for x86_64 VMs, yet ${names(group)} pair with ${names(prefs, 4)}`, {

@@ -322,7 +322,7 @@ function resolveFamilies(model: WrittenModel, out: Sink): ResolvedInstancetype[]
           spec: fromLeaves(leaves),
           labels,
           annotations,
-          deprecated: f.deprecated,
+          deprecated: ov?.deprecated ?? f.deprecated,
           origin: { src: fam.src, path: variant.index >= 0 ? ['variants', variant.index, 'name'] : ['name'], what: familyWhat },
           leaves,
         });

@@ -110,6 +110,7 @@ const sizeOverrideSchema = z.strictObject({
   cpu: positiveIntSchema.optional().describe('vCPUs, when this family departs from the ladder'),
   memory: quantityStringSchema.optional().describe('Guest memory, when it departs from the family ratio'),
   spec: instancetypeSpecPatchSchema.optional(),
+  deprecated: deprecationSchema.optional().describe('Deprecate this size of the family only (and its variants)'),
 });
 
 export const variantSchema = z.strictObject({

@@ -22,6 +22,7 @@ export interface Declared<T> {
 export interface WrittenModel {
   readonly catalog: Declared<WrittenCatalog> | undefined;
   readonly ladders: ReadonlyMap<string, Declared<WrittenSizeLadder>>;
+  /** Keyed by name, or name and version when the family has one (`m` v1 beside `m` v2). */
   readonly families: ReadonlyMap<string, Declared<WrittenFamily>>;
   readonly instancetypeFragments: ReadonlyMap<string, Declared<WrittenInstancetypeFragment>>;
   readonly preferenceFragments: ReadonlyMap<string, Declared<WrittenPreferenceFragment>>;
@@ -109,19 +110,23 @@ export function readDocuments(docs: readonly SourceDoc[]): { model: WrittenModel
       rejected[k].add(typeof name === 'string' ? name : '');
       continue;
     }
-    const value = checked.data as { name: string };
+    const value = checked.data as { name: string; version?: string };
     const bucket = buckets[k];
-    const earlier = bucket.get(value.name);
+    // Families are keyed by name and version: `m` version 1 and `m` version 2 live side by side
+    // while the older one is deprecated (a published spec never changes in place).
+    const key = k === 'Family' && value.version !== undefined ? `${value.name}\u0000${value.version}` : value.name;
+    const earlier = bucket.get(key);
     if (earlier) {
+      const what = k === 'Family' && value.version !== undefined ? `${k} \`${value.name}\` version ${value.version}` : `${k} \`${value.name}\``;
       diagnostics.push(
-        diag('IT2007', `${k} \`${value.name}\` is declared twice`, locate(src, ['name']), {
-          hint: 'names are unique per kind within a catalog; rename or delete one',
+        diag('IT2007', `${what} is declared twice`, locate(src, ['name']), {
+          hint: k === 'Family' ? 'a family is unique by name and version; bump `version` for a new generation, or rename' : 'names are unique per kind within a catalog; rename or delete one',
           related: [{ message: 'first declared here', location: locate(earlier.src, ['name']) }],
         }),
       );
       continue;
     }
-    bucket.set(value.name, { value, src });
+    bucket.set(key, { value, src });
   }
   const catalogs = [...buckets.Catalog.values()];
   if (catalogs.length === 0 && sorted.length > 0 && rejected.Catalog.size === 0 && !incomplete) {

@@ -4,7 +4,7 @@
  * rendered objects as the manifests, so it can never disagree with them; deterministic like every
  * other output file, and checked by `itgen check`.
  */
-import type { Json, JsonObject } from '../resolve/leaves';
+import { getPath, type JsonObject } from '../resolve/leaves';
 import type { Deprecation, ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { formatBinary } from '../quantity';
 import type { Scope } from '../schema/generator';
@@ -21,14 +21,7 @@ export interface DocsOptions {
   readonly namespace?: string | undefined;
 }
 
-function get(obj: JsonObject, path: readonly string[]): Json | undefined {
-  let v: Json | undefined = obj;
-  for (const seg of path) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
-    v = v[seg];
-  }
-  return v;
-}
+const get = getPath;
 
 /** A table cell: one line, pipes escaped. */
 function cell(s: string): string {

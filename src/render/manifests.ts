@@ -1,5 +1,4 @@
-import type { Json, JsonObject } from '../resolve/leaves';
-import { sortKeysDeep } from '../resolve/leaves';
+import { getPath, sortKeysDeep, type Json, type JsonObject } from '../resolve/leaves';
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { formatBinary, parseQuantity } from '../quantity';
 import type { Scope } from '../schema/generator';
@@ -40,14 +39,7 @@ export interface RenderOptions {
   readonly annotations?: Readonly<Record<string, string>> | undefined;
 }
 
-function get(obj: JsonObject, path: readonly string[]): Json | undefined {
-  let v: Json | undefined = obj;
-  for (const seg of path) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
-    v = v[seg];
-  }
-  return v;
-}
+const get = getPath;
 
 /**
  * A memory label says what the spec says, as written (`1.5Gi` stays `1.5Gi`), so that the label

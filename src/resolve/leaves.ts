@@ -7,6 +7,16 @@ import type { PathSegment, SourceDoc } from '../load/source';
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
+/** The value at `path` in a JSON object, or undefined when any step is missing. */
+export function getPath(obj: JsonObject, path: readonly string[]): Json | undefined {
+  let v: Json | undefined = obj;
+  for (const seg of path) {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+    v = v[seg];
+  }
+  return v;
+}
+
 /** Where a value came from: a node in a catalog document, or a computation explained in words. */
 export interface Origin {
   readonly src: SourceDoc;

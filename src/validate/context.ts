@@ -1,7 +1,7 @@
 import { diag, type Diagnostic, type DiagnosticCode, type Severity, type SourceRange } from '../diagnostics';
 import { locate, type SourceDoc } from '../load/source';
 import type { RenderedObject } from '../render/manifests';
-import { originOf, type Json, type JsonObject } from '../resolve/leaves';
+import { getPath, originOf } from '../resolve/leaves';
 import type { ResolvedCatalog, ResolvedObject } from '../resolve/types';
 import type { WrittenGenerator } from '../schema/generator';
 
@@ -20,14 +20,7 @@ export interface Rule {
   readonly check: (ctx: RuleContext) => Diagnostic[];
 }
 
-export function get(obj: JsonObject, path: readonly string[]): Json | undefined {
-  let v: Json | undefined = obj;
-  for (const seg of path) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
-    v = v[seg];
-  }
-  return v;
-}
+export const get = getPath;
 
 /**
  * What a diagnostic about one object says apart from naming the object, so that runRules can merge
@@ -70,4 +63,16 @@ export function objectDiag(
 export function fieldLocation(obj: ResolvedObject, path: readonly string[]): SourceRange {
   const l = path.length > 0 ? originOf(obj.leaves, path) : undefined;
   return l ? locate(l.origin.src, l.origin.path) : locate(obj.origin.src, obj.origin.path);
+}
+
+/** Items grouped by a key, groups in order of first appearance. */
+export function groupBy<T>(items: readonly T[], key: (t: T) => string): T[][] {
+  const m = new Map<string, T[]>();
+  for (const i of items) {
+    const k = key(i);
+    const list = m.get(k);
+    if (list) list.push(i);
+    else m.set(k, [i]);
+  }
+  return [...m.values()];
 }

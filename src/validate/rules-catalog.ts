@@ -2,24 +2,13 @@ import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { locate } from '../load/source';
 import { formatBinary, parseQuantity } from '../quantity';
 import { originOf } from '../resolve/leaves';
-import type { ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
-import { fieldDiag, fieldLocation, get, objectDiag, type Rule } from './context';
+import type { ResolvedPreference } from '../resolve/types';
+import { fieldDiag, fieldLocation, get, groupBy, objectDiag, type Rule } from './context';
 import { isSpread, spreadDivides, spreadRatio } from './rules-kubevirt';
 import { UPSTREAM_INSTANCETYPE_NAMES, UPSTREAM_PREFERENCE_NAMES } from './upstream-names';
 
 /** Vendors whose objects KubeVirt's VMI metrics report by name; any other shows as `<other>`. */
 export const METRICS_VENDOR_ALLOW_LIST: readonly string[] = ['kubevirt.io', 'redhat.com'];
-
-function byFamily(its: readonly ResolvedInstancetype[]): Map<string, ResolvedInstancetype[]> {
-  const m = new Map<string, ResolvedInstancetype[]>();
-  for (const it of its) {
-    const key = `${it.family}\u0000${it.variant ?? ''}`;
-    const list = m.get(key) ?? [];
-    list.push(it);
-    m.set(key, list);
-  }
-  return m;
-}
 
 export const CATALOG_RULES: readonly Rule[] = [
   {
@@ -35,7 +24,8 @@ export const CATALOG_RULES: readonly Rule[] = [
         reported.add(k);
         out.push(d);
       };
-      for (const list of byFamily(ctx.catalog.instancetypes).values()) {
+      // One ladder per family generation and variant: `m` v1 and v2 are separate families.
+      for (const list of groupBy(ctx.catalog.instancetypes, (it) => `${it.family}\u0000${it.version ?? ''}\u0000${it.variant ?? ''}`)) {
         const sorted = [...list].sort((a, b) => a.sizeIndex - b.sizeIndex);
         for (let i = 1; i < sorted.length; i++) {
           const prev = sorted[i - 1]!;

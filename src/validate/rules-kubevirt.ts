@@ -8,7 +8,7 @@ import {
   VIDEO_TYPES_BY_ARCHITECTURE,
   type Architecture,
 } from '../schema/manifest';
-import { fieldDiag, fieldLocation, get, type Rule, type RuleContext } from './context';
+import { fieldDiag, fieldLocation, get, groupBy, type Rule, type RuleContext } from './context';
 
 /**
  * What KubeVirt's admission webhooks reject, and what makes a VM using the object fail to start.
@@ -153,17 +153,6 @@ export function classPairable(c: PairingClass, it: ResolvedInstancetype): boolea
 function names(list: readonly { name: string }[], max = 6): string {
   const n = list.map((o) => `\`${o.name}\``);
   return n.length > max ? `${n.slice(0, max).join(', ')} and ${n.length - max} more` : n.join(', ');
-}
-
-function groupBy<T>(items: readonly T[], key: (t: T) => string): T[][] {
-  const m = new Map<string, T[]>();
-  for (const i of items) {
-    const k = key(i);
-    const list = m.get(k) ?? [];
-    list.push(i);
-    m.set(k, list);
-  }
-  return [...m.values()];
 }
 
 function locKey(it: ResolvedInstancetype, path: readonly string[]): string {

@@ -33,6 +33,8 @@ try {
     bundle: true,
     platform: 'node',
     format: 'iife',
+    minify: true,
+    keepNames: true,
     target: `node${process.versions.node.split('.')[0]}`,
     outfile: bundle,
     logLevel: 'silent',

@@ -12,6 +12,11 @@ import { parseArgs } from './args';
 import { parseSource } from '../load/source';
 import { compileDocuments, generatorFromDocument } from '../pipeline';
 import { explainObject } from '../render/explain';
+import type { z } from 'zod';
+import { CATALOG_KINDS } from '../schema/catalog';
+import { generatorSchema } from '../schema/generator';
+import { lockSchema } from '../schema/lock';
+import { MANIFEST_KINDS, manifestSchemaFor } from '../schema/manifest';
 
 const WARM_UP_GENERATOR = `apiVersion: itgen.dev/v1alpha1
 kind: Generator
@@ -69,7 +74,33 @@ displayName: Broken
 spec: {devices: {preferredDiskBuss: virtio}}
 `;
 
+interface DefLike {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  out?: z.ZodType;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+  options?: z.ZodType[];
+}
+
+/**
+ * zod prepares an object schema (normalizes its shape, generates its fast path) the first time it
+ * parses an object. The sample catalog reaches only part of the KubeVirt model, so parse an empty
+ * object with every object schema once, so that all of them are ready in the snapshot.
+ */
+function warmSchemas(schema: z.ZodType, seen = new Set<z.ZodType>()): void {
+  if (seen.has(schema)) return;
+  seen.add(schema);
+  const def = (schema as unknown as { _zod: { def: DefLike } })._zod.def;
+  if (def.type === 'object') schema.safeParse({});
+  const children = [def.innerType, def.in, def.out, def.element, def.valueType, ...(def.options ?? []), ...Object.values(def.shape ?? {})];
+  for (const c of children) if (c) warmSchemas(c, seen);
+}
+
 function warmUp(): void {
+  for (const s of [...Object.values(CATALOG_KINDS), generatorSchema, lockSchema, ...MANIFEST_KINDS.map((k) => manifestSchemaFor(k))]) warmSchemas(s as z.ZodType);
   const gen = generatorFromDocument('/warm-up', 'generators/warm-up.yaml', parseSource('generators/warm-up.yaml', Buffer.from(WARM_UP_GENERATOR)).docs[0]!);
   if (!gen.generator) return;
   const docs = parseSource('catalogs/warm-up/catalog.yaml', Buffer.from(WARM_UP_CATALOG)).docs;

@@ -3,7 +3,7 @@
  * exactly like the compiled JavaScript: same output, same exit codes, same files.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync } from 'node:fs';
+import { cpSync, existsSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { readDirTree, REPO, removeDir, scratchProject } from './helpers';
 
@@ -11,9 +11,13 @@ const BIN = path.join(REPO, 'bin', 'itgen');
 const MAIN = path.join(REPO, 'dist', 'cli', 'main.js');
 const BLOB = path.join(REPO, 'dist', `itgen-${process.version}.blob`);
 
-function viaLauncher(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): { code: number | null; out: string; err: string } {
-  const r = spawnSync(BIN, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
+function viaLauncherAt(bin: string, cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): { code: number | null; out: string; err: string } {
+  const r = spawnSync(bin, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
   return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function viaLauncher(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): { code: number | null; out: string; err: string } {
+  return viaLauncherAt(BIN, cwd, args, env);
 }
 
 function viaNode(cwd: string, args: string[]): { code: number | null; out: string; err: string } {
@@ -57,5 +61,18 @@ describe('bin/itgen', () => {
 
   it('falls back to the compiled JavaScript with ITGEN_NO_SNAPSHOT', () => {
     expect(viaLauncher(REPO, ['validate'], { ITGEN_NO_SNAPSHOT: '1' })).toEqual(viaNode(REPO, ['validate']));
+  });
+
+  it('is also JavaScript: `node bin/itgen` runs the CLI', () => {
+    const r = spawnSync(process.execPath, [BIN, 'check'], { cwd: REPO, encoding: 'utf8' });
+    expect({ code: r.status, out: r.stdout, err: r.stderr }).toEqual(viaNode(REPO, ['check']));
+  });
+
+  it('works through a symlink, as npm installs it in node_modules/.bin', () => {
+    const dir = scratchProject({});
+    const link = path.join(dir, 'itgen');
+    symlinkSync(BIN, link);
+    expect(viaLauncherAt(link, REPO, ['help'])).toEqual(viaNode(REPO, ['help']));
+    removeDir(dir);
   });
 });

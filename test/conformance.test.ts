@@ -3,7 +3,7 @@
  * every kind directory, and every emitted document must validate against KubeVirt's strict JSON
  * Schemas (derived from its OpenAPI document) in ../shared/kubevirt-schemas.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
@@ -64,5 +64,24 @@ describe('strict KubeVirt JSON Schemas', () => {
   it('rejects a broken document (the check can fail)', () => {
     const check = v.get('VirtualMachineClusterInstancetype')!;
     expect(check({ apiVersion: 'instancetype.kubevirt.io/v1beta1', kind: 'VirtualMachineClusterInstancetype', metadata: { name: 'x' }, spec: { cpu: { guest: 1, dedicatedCPUPlacment: true }, memory: { guest: '1Gi' } } })).not.toEqual([]);
+  });
+});
+
+// .ci/run installs yamllint (a Debian package) and sets ITGEN_REQUIRE_YAMLLINT, so CI always
+// lints; on a machine without it the suite says it skipped these tests.
+const hasYamllint = spawnSync('yamllint', ['--version'], { encoding: 'utf8' }).status === 0;
+if (!hasYamllint && process.env['ITGEN_REQUIRE_YAMLLINT']) throw new Error('yamllint is required here: apt-get install yamllint');
+const describeLint = hasYamllint ? describe : describe.skip;
+
+describeLint('yamllint (the repository .yamllint)', () => {
+  it('finds nothing to say about the generated bases, the root kustomization and the examples', () => {
+    const r = spawnSync('yamllint', ['--strict', '--format', 'parsable', 'output', 'kustomization.yaml', 'examples'], { cwd: REPO, encoding: 'utf8' });
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  it('would complain about a broken file (the check can fail)', () => {
+    const r = spawnSync('yamllint', ['--strict', '-'], { cwd: REPO, encoding: 'utf8', input: 'a: 1\na: 2\n' });
+    expect(r.status).not.toBe(0);
   });
 });

@@ -15,7 +15,8 @@ export const KIND_DIRS: Readonly<Record<ManifestKindName, string>> = {
 };
 
 export function kustomization(resources: readonly string[], extra: Record<string, unknown> = {}): string {
-  return toYaml({
+  // Starts with `---` like every generated YAML file (yamllint's document-start rule).
+  return '---\n' + toYaml({
     apiVersion: 'kustomize.config.k8s.io/v1beta1',
     kind: 'Kustomization',
     ...extra,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics';
 import { layoutBase, type OutputFile } from './emit/layout';
-import { loadCatalogFiles, loadSingleDocument, relativePath } from './load/files';
+import { describeOutputDir, loadCatalogFiles, loadSingleDocument, realLocation, relativePath } from './load/files';
 import { locate, type SourceDoc } from './load/source';
 import { DOCS_FILE, renderDocs } from './render/docs';
 import { KIND_ORDER, renderCatalog, type RenderedObject } from './render/manifests';
@@ -45,6 +45,61 @@ function within(root: string, target: string): boolean {
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
+const overlaps = (a: string, b: string): boolean => a === b || within(a, b) || within(b, a);
+
+/**
+ * itgen replaces its output directory wholesale, so the directory must be one it may own: inside
+ * the project (symlinks resolved), not the project itself, not holding or inside the generators,
+ * the catalog or `.git`, and, when it exists, empty or a base itgen wrote before.
+ */
+function outputProblems(absRoot: string, generatorDir: string, catalogAbs: string, outputAbs: string, written: string, doc: SourceDoc): Diagnostic[] {
+  const at = locate(doc, ['output']);
+  const realRoot = realLocation(absRoot);
+  const realOutput = realLocation(outputAbs);
+  if (!within(absRoot, outputAbs) || !within(realRoot, realOutput)) {
+    return [diag('IT1009', `output \`${written}\` is outside the project directory${within(absRoot, outputAbs) ? ' (through a symbolic link)' : ''}`, at, { hint: 'itgen writes only inside the project; use a path like ../output/<name>' })];
+  }
+  const owned: [string, string][] = [
+    [catalogAbs, 'the catalog'],
+    [generatorDir, 'the generators directory'],
+    [path.join(absRoot, '.git'), 'the Git repository'],
+  ];
+  for (const [other, what] of owned) {
+    if (overlaps(outputAbs, other) || overlaps(realOutput, realLocation(other))) {
+      return [diag('IT1009', `output \`${written}\` overlaps ${what}`, at, { hint: `itgen replaces the whole output directory; generating would replace ${what}` })];
+    }
+  }
+  const state = describeOutputDir(outputAbs);
+  if (state === 'foreign' || state === 'not-a-directory') {
+    return [
+      diag('IT1009', `output \`${written}\` already holds ${state === 'foreign' ? 'files that are not a base itgen wrote (no kustomization.yaml)' : 'a file'}`, at, {
+        hint: 'itgen replaces the whole output directory; point it at a new directory, or empty this one first',
+      }),
+    ];
+  }
+  return [];
+}
+
+/** Two generators writing into one place would erase each other's output. */
+export function outputOverlaps(generators: readonly LoadedGenerator[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (let i = 0; i < generators.length; i++) {
+    for (let j = i + 1; j < generators.length; j++) {
+      const a = generators[i]!;
+      const b = generators[j]!;
+      if (overlaps(path.resolve('/', a.outputDir), path.resolve('/', b.outputDir))) {
+        out.push(
+          diag('IT1009', `generators \`${a.name}\` and \`${b.name}\` write into overlapping directories (\`${a.outputDir}\`, \`${b.outputDir}\`)`, locate(b.src, ['output']), {
+            hint: 'give every generator a directory of its own, such as output/<generator>',
+            related: [{ message: `\`${a.name}\` writes here`, location: locate(a.src, ['output']) }],
+          }),
+        );
+      }
+    }
+  }
+  return out;
+}
+
 export function loadGenerator(root: string, generatorFile: string): { generator?: LoadedGenerator; diagnostics: Diagnostic[] } {
   const { doc, diagnostics } = loadSingleDocument(root, generatorFile);
   if (!doc) return { diagnostics };
@@ -72,12 +127,7 @@ export function generatorFromDocument(root: string, file: string, doc: SourceDoc
       }),
     );
   }
-  if (!within(absRoot, outputAbs)) {
-    out.push(diag('IT1009', `output \`${config.output}\` is outside the project directory`, locate(doc, ['output']), { hint: 'itgen writes only inside the project; use a path like ../output/<name>' }));
-  }
-  if (within(outputAbs, catalogAbs) || outputAbs === catalogAbs || within(catalogAbs, outputAbs)) {
-    out.push(diag('IT1009', 'output and catalog directories overlap', locate(doc, ['output']), { hint: 'generating would replace the catalog' }));
-  }
+  out.push(...outputProblems(absRoot, dir, catalogAbs, outputAbs, config.output, doc));
   if (out.length > 0) return { diagnostics: out };
   return {
     generator: {

@@ -127,6 +127,7 @@ describe('hostile and broken input', () => {
     try {
       // The previous output of a good run must survive a failing generate untouched.
       mkdirSync(path.join(dir, 'out'));
+      writeFileSync(path.join(dir, 'out', 'kustomization.yaml'), 'resources: [previous.yaml]\n');
       writeFileSync(path.join(dir, 'out', 'previous.yaml'), 'kept: true\n');
       const before = listing(dir);
       const started = Date.now();
@@ -141,7 +142,10 @@ describe('hostile and broken input', () => {
       }
       expect(g.err).toContain('nothing written');
       expect(listing(dir)).toEqual(before);
-      expect(readDirTree(path.join(dir, 'out'))).toEqual([{ path: 'previous.yaml', content: 'kept: true\n' }]);
+      expect(readDirTree(path.join(dir, 'out'))).toEqual([
+        { path: 'kustomization.yaml', content: 'resources: [previous.yaml]\n' },
+        { path: 'previous.yaml', content: 'kept: true\n' },
+      ]);
       // Nothing reached a prototype.
       expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     } finally {

@@ -9,7 +9,7 @@ import { serializeObjects, type OutputFile } from '../emit/layout';
 import { readTree, writeFilesAtomic, writeTree } from '../emit/write';
 import { relativePath } from '../load/files';
 import { parseSource } from '../load/source';
-import { compile, compileGenerator, generatorFromDocument, type CompileResult } from '../pipeline';
+import { compile, compileGenerator, generatorFromDocument, outputOverlaps, type CompileResult } from '../pipeline';
 import { buildBundles } from '../release/bundle';
 import { diffObjects, formatDiff, parseObjects, type KubeObject, type ObjectDiff } from '../release/diff';
 import { parseResourceList, resultItems, resultsOf, serializeResourceList, withoutOrchestratorAnnotations } from '../release/krm';
@@ -83,7 +83,8 @@ function compileAll(root: string, args: ParsedArgs): { results: CompileResult[];
     return { results: [], diagnostics: [diag('IT1009', 'no generator found: pass --generator FILE or add generators/*.yaml')] };
   }
   const results = files.map((f) => compile(root, f));
-  const diagnostics = strictify(results.flatMap((r) => r.diagnostics), args.strict);
+  const loaded = results.flatMap((r) => (r.generator ? [r.generator] : []));
+  const diagnostics = strictify([...results.flatMap((r) => r.diagnostics), ...outputOverlaps(loaded)], args.strict);
   return { results, diagnostics };
 }
 

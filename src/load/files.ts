@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { globSync } from 'glob';
 import { diag, type Diagnostic } from '../diagnostics';
@@ -111,4 +111,41 @@ export function loadSingleDocument(root: string, file: string): { doc?: SourceDo
     return { diagnostics: [diag('IT1009', `\`${rel}\` must hold exactly one YAML document`, { file: rel, line: 1, col: 1 })] };
   }
   return { doc: parsed.docs[0]!, diagnostics: [] };
+}
+
+/**
+ * The real location of a path that may not exist yet: the real path of its nearest existing
+ * ancestor (symlinks resolved) with the rest appended. Guards against writing through a symlink
+ * to somewhere else.
+ */
+export function realLocation(absolute: string): string {
+  let existing = absolute;
+  const rest: string[] = [];
+  while (!existsSync(existing)) {
+    const parent = path.dirname(existing);
+    if (parent === existing) break;
+    rest.unshift(path.basename(existing));
+    existing = parent;
+  }
+  let real = existing;
+  try {
+    real = realpathSync(existing);
+  } catch {
+    // unreadable: keep the path as written; writing will fail and say so
+  }
+  return path.join(real, ...rest);
+}
+
+/** What an existing output directory holds, to tell an itgen base from someone else's folder. */
+export function describeOutputDir(absolute: string): 'absent' | 'empty' | 'base' | 'foreign' | 'not-a-directory' {
+  if (!existsSync(absolute)) return 'absent';
+  try {
+    if (!statSync(absolute).isDirectory()) return 'not-a-directory';
+    const entries = readdirSync(absolute);
+    if (entries.length === 0) return 'empty';
+    // Every base itgen writes has a kustomization.yaml at its top.
+    return entries.includes('kustomization.yaml') ? 'base' : 'foreign';
+  } catch {
+    return 'foreign';
+  }
 }

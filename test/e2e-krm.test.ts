@@ -68,9 +68,12 @@ describe('kpt fn eval --exec "itgen fn"', () => {
     mkdirSync(pkg);
     writeFiles(pkg, {
       'other/configmap.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unrelated\ndata:\n  a: "1"\n',
-      // An object this generator emitted once (its vendor label says so) and no longer does.
-      'stale.yaml':
+      // An object this generator emitted once (in a file it writes) and no longer does.
+      'VirtualMachineClusterInstancetypes/virtualmachineclusterinstancetypes.yaml':
         'apiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachineClusterInstancetype\nmetadata:\n  name: u0.small\n  labels:\n    instancetype.kubevirt.io/vendor: example.com\nspec:\n  cpu: {guest: 1}\n  memory: {guest: 1Gi}\n',
+      // Someone else's instance type with the same vendor label, in a file of theirs: kept.
+      'team-b/special.yaml':
+        'apiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachineClusterInstancetype\nmetadata:\n  name: team-b.special\n  labels:\n    instancetype.kubevirt.io/vendor: example.com\nspec:\n  cpu: {guest: 1}\n  memory: {guest: 1Gi}\n',
     });
     const r = run(dir, 'kpt', ['fn', 'eval', 'pkg', '--exec', EXEC, '--fn-config', 'generators/small.yaml']);
     expect(r.code).toBe(0);
@@ -81,6 +84,7 @@ describe('kpt fn eval --exec "itgen fn"', () => {
       'VirtualMachineInstancetypes/virtualmachineinstancetypes.yaml',
       'VirtualMachinePreferences/virtualmachinepreferences.yaml',
       'other/configmap.yaml',
+      'team-b/special.yaml',
     ]);
     for (const f of files.filter((p) => p.startsWith('VirtualMachine'))) {
       // Same objects, same order, same file; kpt formats YAML its own way.

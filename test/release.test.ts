@@ -246,12 +246,17 @@ describe('KRM function', () => {
     const r = small('scopes: [cluster]\n');
     const items = [
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keep' } },
-      { apiVersion: 'instancetype.kubevirt.io/v1beta1', kind: 'VirtualMachineClusterInstancetype', metadata: { name: 'old', labels: { 'instancetype.kubevirt.io/vendor': 'example.com' } }, spec: {} },
+      // A stale object of ours: kpt read it from a file this function writes.
+      { apiVersion: 'instancetype.kubevirt.io/v1beta1', kind: 'VirtualMachineClusterInstancetype', metadata: { name: 'old', labels: { 'instancetype.kubevirt.io/vendor': 'example.com' }, annotations: { 'internal.config.kubernetes.io/path': 'VirtualMachineClusterInstancetypes/virtualmachineclusterinstancetypes.yaml' } }, spec: {} },
+      // Someone else's object with the same vendor label, in a file of theirs: not ours to delete.
+      { apiVersion: 'instancetype.kubevirt.io/v1beta1', kind: 'VirtualMachineClusterInstancetype', metadata: { name: 'same-vendor', labels: { 'instancetype.kubevirt.io/vendor': 'example.com' }, annotations: { 'internal.config.kubernetes.io/path': 'team-b/special.yaml' } }, spec: {} },
       { apiVersion: 'instancetype.kubevirt.io/v1beta1', kind: 'VirtualMachineClusterInstancetype', metadata: { name: 'theirs', labels: { 'instancetype.kubevirt.io/vendor': 'other.example' } }, spec: {} },
+      // An earlier copy of an object generated now, wherever it was read from.
+      { apiVersion: 'instancetype.kubevirt.io/v1beta1', kind: 'VirtualMachineClusterInstancetype', metadata: { name: 'u1.small' }, spec: {} },
     ];
-    const out = resultItems({ functionConfig: {}, items }, r.objects, 'example.com') as { metadata: { name: string; annotations?: Record<string, string> } }[];
-    expect(out.map((o) => o.metadata.name)).toEqual(['keep', 'theirs', 'u1.large', 'u1.small', 'legacy', 'linux']);
-    expect(out[3]!.metadata.annotations).toMatchObject({ 'config.kubernetes.io/path': 'VirtualMachineClusterInstancetypes/virtualmachineclusterinstancetypes.yaml', 'config.kubernetes.io/index': '1' });
+    const out = resultItems({ functionConfig: {}, items }, r.objects) as { metadata: { name: string; annotations?: Record<string, string> } }[];
+    expect(out.map((o) => o.metadata.name)).toEqual(['keep', 'same-vendor', 'theirs', 'u1.large', 'u1.small', 'legacy', 'linux']);
+    expect(out[4]!.metadata.annotations).toMatchObject({ 'config.kubernetes.io/path': 'VirtualMachineClusterInstancetypes/virtualmachineclusterinstancetypes.yaml', 'config.kubernetes.io/index': '1' });
   });
 });
 

@@ -324,7 +324,7 @@ function cmdFn(io: Io, args: ParsedArgs, root: string): number {
   const result: CompileResult | undefined = 'generator' in loaded && loaded.generator ? compileGenerator(root, loaded.generator) : undefined;
   const diagnostics = strictify(result ? result.diagnostics : loaded.diagnostics, args.strict);
   const failed = hasErrors(diagnostics);
-  const items = result && !failed ? resultItems(input, result.objects, result.generator!.config.vendor) : input.items;
+  const items = result && !failed ? resultItems(input, result.objects) : input.items;
   io.out(serializeResourceList(items, resultsOf(diagnostics)));
   if (diagnostics.length > 0) report(io, 'text', diagnostics, root);
   return exitCodeFor(diagnostics);

@@ -7,7 +7,7 @@ import { parseDocument } from 'yaml';
 import type { Diagnostic } from '../diagnostics';
 import { KIND_DIRS } from '../emit/layout';
 import { toYaml } from '../emit/serialize';
-import { LABEL_PREFIX, type RenderedObject } from '../render/manifests';
+import type { RenderedObject } from '../render/manifests';
 import type { Json, JsonObject } from '../resolve/leaves';
 import { INSTANCETYPE_GROUP } from './diff';
 
@@ -51,17 +51,24 @@ export function withoutOrchestratorAnnotations(o: JsonObject): JsonObject {
   return { ...o, metadata: Object.keys(ann).length > 0 ? { ...rest, annotations: ann } : rest };
 }
 
+/** The files `itgen generate` (and this function) put objects in. */
+const OUR_FILES: ReadonlySet<string> = new Set(Object.entries(KIND_DIRS).map(([kind, dir]) => `${dir}/${kind.toLowerCase()}s.yaml`));
+
 /**
- * Input items that are this generator's earlier output: the four instancetype kinds carrying its
- * vendor label, or any object it generates now. They are replaced; everything else passes through.
+ * Input items that are this generator's earlier output, to be replaced: any object it generates
+ * now, or an instancetype object that kpt read from one of the files this function writes (a
+ * stale one, removed from the catalog since). A vendor label is no proof of ownership: upstream
+ * and other teams use `kubevirt.io` too. Everything else passes through.
  */
-function isOurs(item: JsonObject, vendor: string, generated: ReadonlySet<string>): boolean {
+function isOurs(item: JsonObject, generated: ReadonlySet<string>): boolean {
   const api = item['apiVersion'];
   const meta = item['metadata'];
   if (typeof api !== 'string' || !api.startsWith(INSTANCETYPE_GROUP) || !isObject(meta)) return false;
   if (generated.has(`${String(item['kind'])}/${String(meta['name'])}`)) return true;
-  const labels = meta['labels'];
-  return isObject(labels) && labels[`${LABEL_PREFIX}vendor`] === vendor;
+  const ann = meta['annotations'];
+  if (!isObject(ann)) return false;
+  const file = ann['internal.config.kubernetes.io/path'] ?? ann['config.kubernetes.io/path'];
+  return typeof file === 'string' && OUR_FILES.has(file);
 }
 
 /**
@@ -69,9 +76,9 @@ function isOurs(item: JsonObject, vendor: string, generated: ReadonlySet<string>
  * itgen's order. Each generated object is annotated with the file `itgen generate` would put it
  * in, so `kpt fn eval DIR` lays a directory out the same way.
  */
-export function resultItems(input: ResourceListInput, objects: readonly RenderedObject[], vendor: string): Json[] {
+export function resultItems(input: ResourceListInput, objects: readonly RenderedObject[]): Json[] {
   const generated = new Set(objects.map((o) => `${o.manifest.kind}/${o.manifest.metadata.name}`));
-  const kept = input.items.filter((i) => !isOurs(i, vendor, generated));
+  const kept = input.items.filter((i) => !isOurs(i, generated));
   const perFile = new Map<string, number>();
   const ours = objects.map((o) => {
     const file = `${KIND_DIRS[o.manifest.kind]}/${o.manifest.kind.toLowerCase()}s.yaml`;

@@ -368,6 +368,9 @@ function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[
     const labels: Record<string, string> = {};
     const annotations: Record<string, string> = {};
     const vars: Record<string, string> = {};
+    const iconFrom = new Map<string, { base: string; index: number }>();
+    const metaFrom = new Map<string, { value: string; base: string; index: number }>();
+    const metaConflicts: { field: 'labels' | 'annotations' | 'vars'; key: string; first: { value: string; base: string; index: number }; second: { value: string; base: string; index: number } }[] = [];
     let failed = false;
     (p.inherits ?? []).forEach((b, i) => {
       if (!model.preferences.has(b) && mayBeDeclared(model, 'Preference', b)) {
@@ -395,11 +398,46 @@ function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[
         return;
       }
       layers.push(base.leaves);
-      if (base.icon !== undefined) icons.add(base.icon);
-      Object.assign(labels, base.labels);
-      Object.assign(annotations, base.annotations);
-      Object.assign(vars, base.vars);
+      if (base.icon !== undefined) {
+        icons.add(base.icon);
+        if (!iconFrom.has(base.icon)) iconFrom.set(base.icon, { base: b, index: i });
+      }
+      for (const [field, into, from] of [
+        ['labels', labels, base.labels],
+        ['annotations', annotations, base.annotations],
+        ['vars', vars, base.vars],
+      ] as const) {
+        for (const [k, v] of Object.entries(from)) {
+          const key = `${field}\u0000${k}`;
+          const earlier = metaFrom.get(key);
+          if (earlier && earlier.value !== v) metaConflicts.push({ field, key: k, first: earlier, second: { value: v, base: b, index: i } });
+          else if (!earlier) metaFrom.set(key, { value: v, base: b, index: i });
+          into[k] = earlier ? earlier.value : v;
+        }
+      }
     });
+    // Bases at one level must agree on metadata as on spec, unless the preference decides.
+    const inheritsPath = (index: number): PathSegment[] =>
+      typeof (decl.src.value as Record<string, unknown>)['inherits'] === 'string' ? ['inherits'] : ['inherits', index];
+    const own: Record<string, Readonly<Record<string, string>> | undefined> = { labels: p.labels, annotations: p.annotations, vars: p.vars };
+    for (const c of metaConflicts) {
+      if (own[c.field]?.[c.key] !== undefined) continue;
+      out.push(
+        diag('IT2004', `\`${c.field}.${c.key}\` is set to ${JSON.stringify(c.first.value)} by base \`${c.first.base}\` and to ${JSON.stringify(c.second.value)} by base \`${c.second.base}\`, both inherited by ${what}`, locate(decl.src, inheritsPath(c.second.index)), {
+          hint: `bases at one level must agree; set \`${c.field}.${c.key}\` in ${what} itself to decide`,
+          related: [{ message: `\`${c.first.base}\` is inherited here`, location: locate(decl.src, inheritsPath(c.first.index)) }],
+        }),
+      );
+    }
+    if (p.icon === undefined && icons.size > 1) {
+      const [a, b] = [...iconFrom.entries()];
+      out.push(
+        diag('IT2004', `\`icon\` is ${JSON.stringify(a![0])} from base \`${a![1].base}\` and ${JSON.stringify(b![0])} from base \`${b![1].base}\`, both inherited by ${what}`, locate(decl.src, inheritsPath(b![1].index)), {
+          hint: `set \`icon\` in ${what} itself to decide`,
+          related: [{ message: `\`${a![1].base}\` is inherited here`, location: locate(decl.src, inheritsPath(a![1].index)) }],
+        }),
+      );
+    }
     layers.push(...fragmentLeaves(model, p.include, decl, ['include'], out, 'preference'));
     const merged = mergeLevel(layers);
     for (const c of merged.conflicts) out.push(conflictDiagnostic(c, what));

@@ -8,7 +8,8 @@ import {
   positiveIntSchema,
   quantityStringSchema,
   sizeNameSchema,
-  stringMapSchema,
+  authoredAnnotationsSchema,
+  authoredLabelsSchema,
   versionSchema,
 } from './common';
 
@@ -35,8 +36,8 @@ export const textVariablesSchema = z
 
 /** Labels and annotations a catalog adds on top of the derived ones; values may use Handlebars. */
 const metadataExtrasSchema = z.strictObject({
-  labels: stringMapSchema.optional(),
-  annotations: stringMapSchema.optional(),
+  labels: authoredLabelsSchema.optional(),
+  annotations: authoredAnnotationsSchema.optional(),
 });
 
 export const catalogDocSchema = z
@@ -152,8 +153,8 @@ export const familyDocSchema = z
     include: z.array(objectNameSchema).optional().describe('Instance type fragments to add'),
     spec: instancetypeSpecPatchSchema.optional().describe('Instance type spec added to every size'),
     variants: z.array(variantSchema).optional(),
-    labels: stringMapSchema.optional(),
-    annotations: stringMapSchema.optional(),
+    labels: authoredLabelsSchema.optional(),
+    annotations: authoredAnnotationsSchema.optional(),
     deprecated: deprecationSchema.optional(),
   })
   .describe('A family (series) of instance types: one per size');
@@ -231,8 +232,8 @@ export const preferenceDocSchema = z
       .optional()
       .describe('PreferenceFragments each making one more object: this preference with the fragment on top, named `{name}.{variant}` (`windows.10.virtio`); not inherited'),
     vars: textVariablesSchema.optional(),
-    labels: stringMapSchema.optional(),
-    annotations: stringMapSchema.optional(),
+    labels: authoredLabelsSchema.optional(),
+    annotations: authoredAnnotationsSchema.optional(),
     spec: preferenceSpecSchema.optional(),
     deprecated: deprecationSchema.optional(),
   })

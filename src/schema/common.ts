@@ -35,6 +35,40 @@ export const quantityStringSchema = z
 
 export const stringMapSchema = z.record(z.string(), z.string());
 
+/**
+ * Metadata itgen derives from the spec and the catalog (src/render/manifests.ts). Writing one of
+ * these by hand could only contradict what is derived (a `deprecated` label on an object that is
+ * not, a `cpu` label that disagrees with the spec), so catalogs and generators may not.
+ */
+export const DERIVED_LABELS: ReadonlySet<string> = new Set(
+  [
+    'vendor', 'class', 'version', 'icon-pf', 'size', 'cpu', 'memory', 'hugepages', 'dedicatedCPUPlacement',
+    'isolateEmulatorThread', 'numa', 'realtime', 'gpus', 'deprecated', 'os-type', 'arch',
+    'preferred-architecture', 'required-architecture', 'required-cpu', 'required-memory',
+  ].map((k) => `instancetype.kubevirt.io/${k}`),
+);
+export const DERIVED_ANNOTATIONS: ReadonlySet<string> = new Set([
+  'instancetype.kubevirt.io/displayName',
+  'instancetype.kubevirt.io/description',
+  'openshift.io/display-name',
+  'iconClass',
+]);
+
+function authoredMap(reserved: ReadonlySet<string>, what: string): z.ZodType<Record<string, string>> {
+  return stringMapSchema.superRefine((map, ctx) => {
+    for (const key of Object.keys(map)) {
+      if (reserved.has(key)) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `${what} \`${key}\` is derived by itgen (from the spec, the family or the preference); it cannot be written by hand` });
+      }
+    }
+  });
+}
+
+/** Labels a catalog or generator adds: anything but the derived ones. */
+export const authoredLabelsSchema = authoredMap(DERIVED_LABELS, 'label');
+/** Annotations a catalog or generator adds: anything but the derived ones. */
+export const authoredAnnotationsSchema = authoredMap(DERIVED_ANNOTATIONS, 'annotation');
+
 export const versionSchema = z
   .union([z.string().regex(/^[a-z0-9]+$/, 'a version is lowercase letters and digits'), z.number().int().nonnegative()])
   .transform((v) => String(v))

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { architectureSchema, stringMapSchema } from './common';
+import { architectureSchema, authoredAnnotationsSchema, authoredLabelsSchema, stringMapSchema } from './common';
 
 export const SCOPES = ['cluster', 'namespaced'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -98,8 +98,8 @@ export const generatorSchema = z
       .regex(/^v?\d+\.\d+(\.\d+)?$/, 'a KubeVirt release like `v1.9`')
       .default('v1.9')
       .describe('Newest KubeVirt release the output must work on; newer fields are errors'),
-    labels: stringMapSchema.optional().describe('Extra labels on every object'),
-    annotations: stringMapSchema.optional().describe('Extra annotations on every object (Argo CD sync options, for example)'),
+    labels: authoredLabelsSchema.optional().describe('Extra labels on every object'),
+    annotations: authoredAnnotationsSchema.optional().describe('Extra annotations on every object (Argo CD sync options, for example)'),
     bundle: bundleSchema.prefault({}),
     suppressWarnings: z
       .array(z.string().regex(/^IT\d{4}$/, 'a diagnostic code like `IT5007`'))

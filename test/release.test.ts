@@ -154,6 +154,10 @@ describe('release lock', () => {
     expect(recordRelease(v1, 'small', currentObjects(small().objects), 'v1.0.0-rc.1').diagnostics[0]).toMatchObject({ code: 'IT7105' });
     expect(compareVersions('v1.10.0', 'v1.9.0')).toBeGreaterThan(0);
     expect(compareVersions('v2.0.0-rc.1', 'v2.0.0')).toBeLessThan(0);
+    expect(compareVersions('v1.0.0-rc.10', 'v1.0.0-rc.9')).toBeGreaterThan(0);
+    expect(compareVersions('v1.0.0-alpha', 'v1.0.0-alpha.1')).toBeLessThan(0);
+    expect(compareVersions('v1.0.0-1', 'v1.0.0-alpha')).toBeLessThan(0);
+    expect(compareVersions('v1.0.0-beta.2', 'v1.0.0-beta.11')).toBeLessThan(0);
     expect(compareVersions('v2.0.0-rc.2', 'v2.0.0-rc.1')).toBeGreaterThan(0);
   });
 

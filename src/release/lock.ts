@@ -180,7 +180,24 @@ export function compareVersions(a: string, b: string): number {
   if (pa.pre === pb.pre) return 0;
   if (pa.pre === undefined) return 1;
   if (pb.pre === undefined) return -1;
-  return pa.pre < pb.pre ? -1 : 1;
+  return comparePrerelease(pa.pre, pb.pre);
+}
+
+/** Semver precedence of pre-release tags: dot-separated, numeric parts as numbers (rc.9 < rc.10). */
+function comparePrerelease(a: string, b: string): number {
+  const xs = a.split('.');
+  const ys = b.split('.');
+  for (let i = 0; i < Math.min(xs.length, ys.length); i++) {
+    const x = xs[i]!;
+    const y = ys[i]!;
+    if (x === y) continue;
+    const nx = /^\d+$/.test(x);
+    const ny = /^\d+$/.test(y);
+    if (nx && ny) return Number(x) - Number(y);
+    if (nx !== ny) return nx ? -1 : 1; // numeric identifiers sort before alphanumeric ones
+    return x < y ? -1 : 1;
+  }
+  return xs.length - ys.length;
 }
 
 export function emptyLock(generatorName: string): ReleaseLock {

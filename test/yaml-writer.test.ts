@@ -5,12 +5,13 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { globSync } from 'glob';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { toYaml } from '../src/emit/serialize';
 import { writeYamlMapping } from '../src/emit/yaml-writer';
 import { REPO } from './helpers';
 
 const tricky = [
+  'y', 'Y', 'n', 'N', 'yes', 'Yes', 'NO', 'on', 'On', 'OFF', 'off', 'e1000', 'e1000e', '1e3', '1:20', '190:20:30', '0b101', '010', '1_000', '2001-12-14', '2001-12-14t21:59:43.10-05:00', '<<', '=',
   '', ' ', 'a', 'true', 'True', 'FALSE', 'null', '~', 'yes', 'no', 'on', '1', '-1', '+1', '0.5', '.5', '1e3', '0x1F', '0o17', '.inf', '-.Inf', '.nan',
   '1Gi', '1.5Gi', '2xlarge', 'a: b', 'a:b', 'http://x/y', 'a #b', 'a#b', '#a', '- a', '-a', 'a-', '@a', '`a', '!a', '&a', '*a', '|', '>', '%a', '{a}', '[a]', "'a'", '"a"',
   'a b', 'a  b', ' a', 'a ', 'a\tb', 'line1\nline2', 'line1\nline2\n', 'line1\nline2\n\n', '\nlead', 'a\n\nb', 'a \nb', ' a\nb', 'a\n b', 'ä', 'a\u0085b', 'a,b', 'a(b)', 'a=b', 'a/b.c',
@@ -74,5 +75,16 @@ describe('fast YAML writer', () => {
       }
     }
     expect(count).toBeGreaterThan(100);
+  });
+});
+
+describe('YAML 1.1 readers (go-yaml, as Kubernetes tooling uses it)', () => {
+  it('read every emitted string back as that string', () => {
+    for (const s of ['y', 'n', 'yes', 'No', 'on', 'OFF', 'e1000', '1:20', '0b101', '010', '1_000', '2001-12-14', '8', 'true', '~', 'plain']) {
+      const obj = { metadata: { labels: { k: s } }, list: [s] };
+      const text = writeYamlMapping(obj) ?? toYaml(obj);
+      expect(parse(text, { version: '1.1' })).toEqual(obj);
+      expect(parse(text)).toEqual(obj);
+    }
   });
 });

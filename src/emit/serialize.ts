@@ -1,19 +1,8 @@
 import { stringify } from 'yaml';
 import type { Manifest } from '../render/manifests';
+import { YAML_OPTIONS } from './yaml-options';
 import { writeYamlMapping } from './yaml-writer';
 
-/** Fixed serializer options: part of the output format, changing them changes every file. */
-const YAML_OPTIONS = {
-  indent: 2,
-  indentSeq: true,
-  lineWidth: 0,
-  minContentWidth: 0,
-  blockQuote: 'literal',
-  defaultStringType: 'PLAIN',
-  defaultKeyType: 'PLAIN',
-  singleQuote: false,
-  aliasDuplicateObjects: false,
-} as const;
 
 export function toYaml(value: unknown): string {
   return stringify(value, YAML_OPTIONS);

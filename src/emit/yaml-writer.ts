@@ -8,15 +8,21 @@
  */
 
 import { stringify } from 'yaml';
+import { readsAsNonString, YAML_OPTIONS } from './yaml-options';
 
 class Unsupported extends Error {}
 
-/** The library's own rendering of a one-line string scalar, when it stays on one line. */
+const quoted = new Map<string, string>();
+
+/** The library's own rendering of a one-line string scalar, when it quotes it on one line. */
 function quotedByLibrary(v: string): string {
+  const known = quoted.get(v);
+  if (known !== undefined) return known;
   if (v.includes('\n') || v.startsWith('---') || v.startsWith('...')) throw new Unsupported();
-  const text = stringify(v, { lineWidth: 0, minContentWidth: 0, singleQuote: false, defaultStringType: 'PLAIN' });
+  const text = stringify(v, YAML_OPTIONS);
   const line = text.endsWith('\n') ? text.slice(0, -1) : text;
   if (line.includes('\n') || !(line.startsWith('"') || line.startsWith("'"))) throw new Unsupported();
+  if (quoted.size < 10000) quoted.set(v, line);
   return line;
 }
 
@@ -25,10 +31,6 @@ function quotedByLibrary(v: string): string {
 // Conservative on purpose.
 // A colon is fine inside a word (URLs), never before a space or at the end.
 const PLAIN = /^[A-Za-z0-9](?:[A-Za-z0-9_.\/()+,=-]|:(?=[^\s]))*(?: (?:[A-Za-z0-9_.\/()+,=-]|:(?=[^\s]))+)*$/;
-// Plain-looking words YAML 1.2 core resolves to other types.
-const RESERVED = /^(?:true|false|null|True|False|Null|TRUE|FALSE|NULL)$/;
-// YAML 1.2 core numbers (int, octal, hex, float); as strings the library double-quotes them.
-const NUMBER = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$/;
 const KEY = /^[A-Za-z][A-Za-z0-9_.\/-]*$/;
 // A block literal line the library keeps as is: no leading or trailing whitespace, no tabs or
 // other control characters.
@@ -36,10 +38,8 @@ const LITERAL_LINE = /^(?:[^\s\x00-\x1f\x7f\u0085\u2028\u2029\ufeff](?:[^\t\n\r\
 
 function scalar(v: unknown): string {
   if (typeof v === 'string') {
-    if (PLAIN.test(v)) {
-      if (NUMBER.test(v) || RESERVED.test(v)) return `"${v}"`;
-      return v;
-    }
+    // Plain unless a YAML 1.1 reader would take it for a number, boolean, date...
+    if (PLAIN.test(v) && !readsAsNonString(v)) return v;
     // Anything the library would not print plain, it quotes the same way in any block context.
     return quotedByLibrary(v);
   }
@@ -70,7 +70,7 @@ function isMap(v: unknown): v is Record<string, unknown> {
 /** `key: value` lines of a mapping at `indent`. */
 function mapping(obj: Record<string, unknown>, indent: string, out: string[]): void {
   for (const key of Object.keys(obj)) {
-    if (!KEY.test(key) || RESERVED.test(key)) throw new Unsupported();
+    if (!KEY.test(key) || readsAsNonString(key)) throw new Unsupported();
     value(`${indent}${key}:`, obj[key], indent, out);
   }
 }

@@ -95,7 +95,7 @@ export const generatorSchema = z
     namespace: namespaceSchema.optional().describe('metadata.namespace of namespaced objects; cluster-scoped objects are never touched'),
     targetKubevirt: z
       .string()
-      .regex(/^v?\d+\.\d+(\.\d+)?$/, 'a KubeVirt release like `v1.9`')
+      .regex(/^v?(0|[1-9]\d*)\.(0|[1-9]\d*)(\.(0|[1-9]\d*))?$/, 'a KubeVirt release like `v1.9`')
       .default('v1.9')
       .describe('Newest KubeVirt release the output must work on; newer fields are errors'),
     labels: authoredLabelsSchema.optional().describe('Extra labels on every object'),

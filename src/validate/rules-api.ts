@@ -143,8 +143,10 @@ export const API_RULES: readonly Rule[] = [
     description: 'no field or value newer than the KubeVirt release the generator targets',
     check: (ctx) => {
       const target = ctx.generator.targetKubevirt;
-      if (!parseRelease(target.startsWith('v') ? target : `v${target}`)) return [];
-      const t = target.startsWith('v') ? target : `v${target}`;
+      const parsed = parseRelease(target.startsWith('v') ? target : `v${target}`);
+      if (!parsed) return [];
+      // Fields arrive with minor releases: a patch release (v1.9.1) serves what its minor serves.
+      const t = `v${parsed.major}.${parsed.minor}`;
       const newest = KUBEVIRT_RELEASES[KUBEVIRT_RELEASES.length - 1]!;
       if (compareRelease(t, KUBEVIRT_RELEASES[0]) < 0 || compareRelease(t, newest) > 0) {
         return [

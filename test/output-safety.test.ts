@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { recoverInterruptedWrite, writeTree } from '../src/emit/write';
 import { readDirTree, REPO, removeDir, scratchProject } from './helpers';
 
 const CLI = path.join(REPO, 'dist', 'cli', 'main.js');
@@ -85,6 +86,22 @@ describe('output directory ownership', () => {
     const r = itgen(dir, 'generate');
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/generators `minimal` and `second` write into overlapping directories/);
+    removeDir(dir);
+  });
+});
+
+describe('interrupted writes', () => {
+  it('the next write cleans up what a killed run left beside the output', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'itgen-interrupted-'));
+    // Killed between the two renames: the old tree set aside, a new one half written.
+    mkdirSync(path.join(dir, '.out.itgen-old-1-a'));
+    writeFileSync(path.join(dir, '.out.itgen-old-1-a', 'kustomization.yaml'), 'old\n');
+    mkdirSync(path.join(dir, '.out.itgen-new-1-a'));
+    writeFileSync(path.join(dir, '.out.itgen-new-1-a', 'half.yaml'), 'half\n');
+    recoverInterruptedWrite(path.join(dir, 'out'));
+    expect(readDirTree(dir)).toEqual([{ path: 'out/kustomization.yaml', content: 'old\n' }]);
+    writeTree(path.join(dir, 'out'), [{ path: 'kustomization.yaml', content: 'new\n' }]);
+    expect(readDirTree(dir)).toEqual([{ path: 'out/kustomization.yaml', content: 'new\n' }]);
     removeDir(dir);
   });
 });

@@ -20,9 +20,28 @@ export function findDuplicatePaths(files: readonly OutputFile[]): string[] {
 }
 
 /**
+ * Leftovers of a run that was killed while writing: a fresh tree not yet moved into place (dropped)
+ * and the previous tree set aside just before the swap (moved back when nothing replaced it).
+ */
+export function recoverInterruptedWrite(outDir: string): void {
+  const abs = path.resolve(outDir);
+  const parent = path.dirname(abs);
+  if (!existsSync(parent)) return;
+  const prefix = `.${path.basename(abs)}.itgen-`;
+  const leftovers = readdirSync(parent).filter((n) => n.startsWith(prefix)).sort();
+  for (const name of leftovers) {
+    const p = path.join(parent, name);
+    if (name.startsWith(`${prefix}old-`) && !existsSync(abs)) renameSync(p, abs);
+    else rmSync(p, { recursive: true, force: true });
+  }
+}
+
+/**
  * The one function that writes the tree: everything goes to a fresh sibling directory first, then
- * replaces the output directory by rename. A crash leaves either the old tree or the new one,
- * never a mix, and no stale file survives.
+ * replaces the output directory by two renames (set the old tree aside, move the new one in). A
+ * crash leaves the old tree, the new one, or, between the two renames, the old one set aside,
+ * which the next run moves back (`recoverInterruptedWrite`) before it starts; never a mix, and no
+ * stale file survives.
  */
 export function writeTree(outDir: string, files: readonly OutputFile[]): void {
   const dups = findDuplicatePaths(files);
@@ -31,6 +50,7 @@ export function writeTree(outDir: string, files: readonly OutputFile[]): void {
   const abs = path.resolve(outDir);
   const parent = path.dirname(abs);
   mkdirSync(parent, { recursive: true });
+  recoverInterruptedWrite(abs);
   const tag = `${process.pid}-${Date.now().toString(36)}`;
   const tmp = path.join(parent, `.${path.basename(abs)}.itgen-new-${tag}`);
   const old = path.join(parent, `.${path.basename(abs)}.itgen-old-${tag}`);

@@ -41,6 +41,11 @@ describe('bin/itgen', () => {
     ['explain', REPO, ['explain', 'os.windows.11', '--kind', 'VirtualMachineClusterPreference']],
     ['check', REPO, ['check']],
     ['bad option', REPO, ['validate', '--nope']],
+    // Options go to itgen, never to node, wherever they stand.
+    ['options before the command', REPO, ['--format', 'json', 'validate']],
+    ['-C before the command', '/', ['-C', REPO, '-g', 'generators/default.yaml', 'validate']],
+    ['a node option', REPO, ['--version']],
+    ['-v', REPO, ['-v']],
   ];
 
   it.each(cases)('%s: same output and exit code as node dist/cli/main.js', (_name, cwd, args) => {

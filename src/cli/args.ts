@@ -86,9 +86,26 @@ function base(command: Command): MutableArgs {
 
 const VERSION_RE = /^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
 
+/** Options that take a value: what follows them is not the command. */
+const VALUE_OPTIONS: ReadonlySet<string> = new Set(['-g', '--generator', '--format', '--kind', '--against', '--version', '--out', '-C', '--root']);
+
+/** Index of the command word: the first argument that is neither an option nor an option's value. */
+function commandIndex(argv: readonly string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '-h' || a === '--help') return -1;
+    if (!a.startsWith('-')) return i;
+    if (VALUE_OPTIONS.has(a)) i++;
+  }
+  return -1;
+}
+
+/** Options may come before the command (`itgen -C dir validate`, as with git) or after it. */
 export function parseArgs(argv: readonly string[]): ParsedArgs | { error: string } {
-  const rest = [...argv];
-  const first = rest.shift();
+  const at = commandIndex(argv);
+  const rest = at < 0 ? [...argv] : [argv[at]!, ...argv.slice(0, at), ...argv.slice(at + 1)];
+  if (at < 0 && argv.length > 0 && !argv.includes('-h') && !argv.includes('--help')) return { error: 'no command given' };
+  const first = at < 0 ? undefined : rest.shift();
   if (first === undefined || first === '-h' || first === '--help') return base('help');
   if (!(COMMANDS as readonly string[]).includes(first)) return { error: `unknown command \`${first}\`` };
   const args = base(first as Command);

@@ -6,7 +6,7 @@ import { stringify } from 'yaml';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics';
 import { diffTrees } from '../emit/drift';
 import { serializeObjects, type OutputFile } from '../emit/layout';
-import { readTree, writeFilesAtomic, writeTree } from '../emit/write';
+import { readTree, withOutputLock, writeFilesAtomic, writeTree } from '../emit/write';
 import { relativePath } from '../load/files';
 import { parseSource } from '../load/source';
 import { compile, compileGenerator, generatorFromDocument, outputOverlaps, type CompileResult } from '../pipeline';
@@ -219,7 +219,8 @@ function cmdDocs(io: Io, args: ParsedArgs, root: string): number {
   for (const r of results) {
     const readme = r.files.find((f) => f.path === DOCS_FILE)!;
     try {
-      writeFilesAtomic(path.resolve(root, r.generator!.outputDir), [readme]);
+      const outDir = path.resolve(root, r.generator!.outputDir);
+      withOutputLock(outDir, () => writeFilesAtomic(outDir, [readme]));
     } catch (e) {
       report(io, args.format, [diag('IT9002', `cannot write ${r.generator!.outputDir}/${DOCS_FILE}: ${(e as Error).message}`)], root);
       return EXIT_INTERNAL;

@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { OutputFile } from './layout';
 
@@ -28,11 +28,65 @@ export function recoverInterruptedWrite(outDir: string): void {
   const parent = path.dirname(abs);
   if (!existsSync(parent)) return;
   const prefix = `.${path.basename(abs)}.itgen-`;
-  const leftovers = readdirSync(parent).filter((n) => n.startsWith(prefix)).sort();
+  const leftovers = readdirSync(parent).filter((n) => n.startsWith(`${prefix}old-`) || n.startsWith(`${prefix}new-`)).sort();
   for (const name of leftovers) {
     const p = path.join(parent, name);
     if (name.startsWith(`${prefix}old-`) && !existsSync(abs)) renameSync(p, abs);
     else rmSync(p, { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * One writer per output directory at a time: two `generate`s started together would otherwise
+ * swap directories under each other. The lock is a file beside the output holding the writer's
+ * pid; a lock whose process is gone is taken over. Waits up to a minute for a live writer.
+ */
+export function withOutputLock<T>(outDir: string, fn: () => T, waitMs = 60_000): T {
+  const abs = path.resolve(outDir);
+  const parent = path.dirname(abs);
+  mkdirSync(parent, { recursive: true });
+  const lock = path.join(parent, `.${path.basename(abs)}.itgen-lock`);
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      const fd = openSync(lock, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      let text: string;
+      let age: number;
+      try {
+        text = readFileSync(lock, 'utf8');
+        age = Date.now() - statSync(lock).mtimeMs;
+      } catch {
+        continue; // released meanwhile
+      }
+      // An empty lock is one being created right now; only a stale one may be taken over.
+      const holder = text === '' ? undefined : Number(text);
+      if ((holder !== undefined && !alive(holder)) || (holder === undefined && age > 10_000)) {
+        rmSync(lock, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`another itgen (pid ${holder ?? '?'}) is still writing ${path.basename(abs)}`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { force: true });
   }
 }
 
@@ -44,6 +98,10 @@ export function recoverInterruptedWrite(outDir: string): void {
  * stale file survives.
  */
 export function writeTree(outDir: string, files: readonly OutputFile[]): void {
+  withOutputLock(outDir, () => replaceTree(outDir, files));
+}
+
+function replaceTree(outDir: string, files: readonly OutputFile[]): void {
   const dups = findDuplicatePaths(files);
   if (dups.length > 0) throw new Error(`two outputs claim ${dups.join(', ')}`);
   for (const f of files) assertSafeRelative(f.path);

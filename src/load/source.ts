@@ -78,13 +78,26 @@ export function parseSource(file: string, bytes: Buffer): ParsedFile {
       unusable.push({ index: i, ...salvage(doc) });
       continue;
     }
-    if (doc.contents === null) continue; // an empty document between separators is harmless
+    // An empty document between separators, or after a trailing `---`, is harmless.
+    if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null && (doc.contents.source ?? '') === '')) continue;
+    const proto = protoKey(doc.contents);
+    if (proto) {
+      const pos = lineCounter.linePos(proto.range?.[0] ?? 0);
+      diagnostics.push(diag('IT1202', 'key `__proto__` is not allowed', at(pos.line, pos.col), { hint: 'it names the JavaScript object prototype and would be dropped silently; rename the key' }));
+      unusable.push({ index: i, ...salvage(doc) });
+      continue;
+    }
     let value: unknown;
     try {
       value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     } catch (e) {
       const pos = lineCounter.linePos(doc.contents.range?.[0] ?? 0);
-      diagnostics.push(diag('IT1007', `aliases expand too much: ${(e as Error).message}`, at(pos.line, pos.col), { hint: 'catalogs do not need YAML aliases; write the values out or use a fragment' }));
+      const message = (e as Error).message;
+      if (/unresolved alias/i.test(message)) {
+        diagnostics.push(diag('IT1002', message.split('\n')[0] ?? message, at(pos.line, pos.col), { hint: 'an alias (*name) must follow the anchor (&name) it refers to' }));
+      } else {
+        diagnostics.push(diag('IT1007', `aliases expand too much: ${message}`, at(pos.line, pos.col), { hint: 'catalogs do not need YAML aliases; write the values out or use a fragment' }));
+      }
       unusable.push({ index: i, ...salvage(doc) });
       continue;
     }
@@ -168,4 +181,24 @@ export function locate(src: SourceDoc, path: readonly PathSegment[], opts: { key
   const start = src.lineCounter.linePos(range[0]);
   const end = src.lineCounter.linePos(range[1]);
   return { file: src.file, line: start.line, col: start.col, endLine: end.line, endCol: end.col };
+}
+
+/** The first mapping key `__proto__` anywhere in a document: JavaScript objects cannot hold it as data. */
+function protoKey(root: unknown): Node | undefined {
+  const stack: unknown[] = [root];
+  const seen = new Set<unknown>();
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (!node || seen.has(node)) continue;
+    seen.add(node);
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        if (isScalar(pair.key) && pair.key.value === '__proto__') return pair.key as Node;
+        stack.push(pair.value);
+      }
+    } else if (isSeq(node)) {
+      stack.push(...node.items);
+    }
+  }
+  return undefined;
 }

@@ -51,6 +51,7 @@ export const DIAGNOSTIC_CODES = {
   IT4014: 'invalid device preference',
   IT4015: 'deprecated field or value',
   IT4016: 'hugepage size not valid for the architecture',
+  IT4017: 'firmware setting not supported on the architecture',
   // IT5xxx: catalog policy
   IT5001: 'size ladder not monotonic',
   IT5002: 'memory does not match the family ratio',

@@ -417,6 +417,22 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
     }
     return out;
   }),
+  preferenceRule('secure-boot-architecture', 'UEFI Secure Boot is x86_64 only', (p, ctx) => {
+    const arch = preferenceArchitecture(p) ?? ctx.catalog.defaultArchitecture;
+    if (arch === 'amd64') return [];
+    const out: Diagnostic[] = [];
+    if (get(p.spec, ['firmware', 'preferredEfi', 'secureBoot']) === true) {
+      out.push(
+        fieldDiag('IT4017', p, ['firmware', 'preferredEfi', 'secureBoot'], `UEFI secure boot is currently not supported on ${arch === 'arm64' ? 'aarch64' : arch} Arch`, {
+          hint: 'add Secure Boot for amd64 only, e.g. through `architectureOverrides.amd64.include`',
+        }),
+      );
+    }
+    if (get(p.spec, ['firmware', 'preferredUseSecureBoot']) === true) {
+      out.push(fieldDiag('IT4017', p, ['firmware', 'preferredUseSecureBoot'], `UEFI secure boot is currently not supported on ${arch === 'arm64' ? 'aarch64' : arch} Arch`));
+    }
+    return out;
+  }),
   preferenceRule('cdrom-bus', 'CD-ROMs cannot use the virtio bus', (p) =>
     get(p.spec, ['devices', 'preferredCdromBus']) === 'virtio'
       ? [fieldDiag('IT4011', p, ['devices', 'preferredCdromBus'], 'Bus type virtio is invalid for CD-ROM device', { hint: 'use sata or scsi' })]

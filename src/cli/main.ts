@@ -307,6 +307,15 @@ function cmdBundle(io: Io, args: ParsedArgs, root: string): number {
  * from, so it is taken to be `generators/<metadata.name>.yaml` under the project root (the
  * working directory, or -C): `catalog` and `output` resolve exactly as they do for that file.
  */
+function onFunctionConfig(d: Diagnostic, file: string): Diagnostic {
+  const rename = <T extends { file: string }>(l: T): T => (l.file === file ? { ...l, file: `functionConfig(${file})` } : l);
+  return {
+    ...d,
+    ...(d.location ? { location: rename(d.location) } : {}),
+    ...(d.related ? { related: d.related.map((r) => ({ ...r, location: rename(r.location) })) } : {}),
+  };
+}
+
 function cmdFn(io: Io, args: ParsedArgs, root: string): number {
   const fail = (message: string): number => {
     io.out(serializeResourceList([], resultsOf([diag('IT7302', message)])));
@@ -323,7 +332,10 @@ function cmdFn(io: Io, args: ParsedArgs, root: string): number {
   const src = parseSource(file, Buffer.from(stringify(fc)));
   const loaded = src.docs[0] ? generatorFromDocument(root, file, src.docs[0]) : { diagnostics: src.diagnostics };
   const result: CompileResult | undefined = 'generator' in loaded && loaded.generator ? compileGenerator(root, loaded.generator) : undefined;
-  const diagnostics = strictify(result ? result.diagnostics : loaded.diagnostics, args.strict);
+  // Positions in the function config refer to kpt's copy of it, not to the file on disk: name
+  // it as such, so that no line of the real file is quoted under the wrong message.
+  const relocated = (result ? result.diagnostics : loaded.diagnostics).map((d) => onFunctionConfig(d, file));
+  const diagnostics = strictify(relocated, args.strict);
   const failed = hasErrors(diagnostics);
   const items = result && !failed ? resultItems(input, result.objects) : input.items;
   io.out(serializeResourceList(items, resultsOf(diagnostics)));

@@ -73,6 +73,15 @@ describe('itgen CLI', () => {
     removeDir(dir);
   });
 
+  it('reports a FIFO named *.yaml instead of blocking on it', () => {
+    const dir = project();
+    spawnSync('mkfifo', [path.join(dir, 'catalog', 'pipe.yaml')]);
+    const r = spawnSync(process.execPath, [CLI, 'validate'], { cwd: dir, encoding: 'utf8', timeout: 20000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/catalog\/pipe\.yaml:1:1 error IT1001 cannot read file: not a regular file/);
+    removeDir(dir);
+  });
+
   it('prints the catalog JSON Schema', () => {
     const r = itgen(REPO, 'schema');
     expect(r.code).toBe(0);

@@ -57,7 +57,9 @@ function report(io: Io, format: OutputFormat, diagnostics: readonly Diagnostic[]
   const lines = (file: string): string[] | undefined => {
     if (!cache.has(file)) {
       try {
-        cache.set(file, readFileSync(path.resolve(root, file), 'utf8').split(/\r?\n/));
+        const abs = path.resolve(root, file);
+        // Only regular files: reading a FIFO named *.yaml would block forever.
+        cache.set(file, statSync(abs).isFile() ? readFileSync(abs, 'utf8').split(/\r?\n/) : undefined);
       } catch {
         cache.set(file, undefined);
       }

@@ -49,6 +49,8 @@ export function loadCatalogFiles(root: string, catalogDir: string): LoadedFiles 
     }
     let bytes: Buffer;
     try {
+      // A FIFO or device named *.yaml would block the read forever.
+      if (!statSync(abs).isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
       bytes = readFileSync(abs);
     } catch (e) {
       diagnostics.push(diag('IT1001', `cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file, line: 1, col: 1 }));

@@ -5,7 +5,7 @@ export function expandPattern(
 ): { ok: true; text: string } | { ok: false; error: string } {
   let error: string | undefined;
   const text = pattern.replace(/\{([^{}]*)\}/g, (_m, name: string) => {
-    if (!(name in vars)) {
+    if (!Object.hasOwn(vars, name)) {
       error ??= `unknown placeholder \`{${name}}\`; known: ${Object.keys(vars).map((k) => `{${k}}`).join(', ')}`;
       return '';
     }

@@ -126,13 +126,14 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
 }
 
 /**
- * Stable order: by file, line, column, then code; diagnostics without a location last. Exact
- * duplicates (a template shared by every size of a family fails once per size) are reported once.
+ * Stable order: by file, line, column, then code; diagnostics without a location last. Repeats
+ * of one finding (a template shared by every size or variant of a family fails once for each) are
+ * reported once, with the hint of the first even where the hints differ in detail.
  */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();
   const unique = diagnostics.filter((d) => {
-    const key = JSON.stringify([d.code, d.severity, d.message, d.location, d.hint, d.related]);
+    const key = JSON.stringify([d.code, d.severity, d.message, d.location, d.related]);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -137,6 +137,16 @@ export function renderText(template: string, context: TextContext): { ok: true; 
   }
 }
 
+/**
+ * Handlebars' parse errors are four lines (where, the text, a caret, what was expected); keep the
+ * where and the what on one line, with the column the caret points at.
+ */
 function firstLine(s: string): string {
-  return (s.split('\n')[0] ?? s).trim();
+  const lines = s.split('\n');
+  const head = (lines[0] ?? s).trim();
+  if (/^Parse error on line \d+:$/.test(head) && lines.length >= 4) {
+    const caret = lines[2]!.indexOf('^');
+    return `${head.slice(0, -1)}${caret >= 0 ? `, column ${caret + 1}` : ''}: ${lines.slice(3).join(' ').trim()}`;
+  }
+  return head;
 }

@@ -60,7 +60,7 @@ describe('itgen check', () => {
     edit(dir, 'catalogs/small/u1.yaml', 'memoryPerCPU: 2Gi', 'memoryPerCPU: 4Gi');
     const json = JSON.parse(itgen(dir, 'check', '--format', 'json').stdout) as { diagnostics: { code: string }[] };
     expect(json.diagnostics.map((d) => d.code)).toContain('IT7001');
-    expect(itgen(dir, 'check', '--format', 'github').stdout).toMatch(/^::error title=IT7001::output\/small\//m);
+    expect(itgen(dir, 'check', '--format', 'github').stdout).toMatch(/^::error file=output\/small\/[^,]+,line=1,col=1,title=IT7001::output\/small\//m);
   });
 });
 

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { globSync } from 'glob';
 import { stringify } from 'yaml';
-import { diag, hasErrors, type Diagnostic } from '../diagnostics';
+import { diag, didYouMean, hasErrors, type Diagnostic } from '../diagnostics';
 import { diffTrees } from '../emit/drift';
 import { serializeObjects, type OutputFile } from '../emit/layout';
 import { readTree, withOutputLock, writeFilesAtomic, writeTree } from '../emit/write';
@@ -16,6 +16,7 @@ import { parseResourceList, resultItems, resultsOf, serializeResourceList, witho
 import { currentObjects, lockFileFor, recordRelease, serializeLock } from '../release/lock';
 import { DOCS_FILE } from '../render/docs';
 import { explainObject } from '../render/explain';
+import { KIND_ORDER } from '../render/manifests';
 import { catalogJsonSchema } from '../schema/catalog';
 import { generatorJsonSchema } from '../schema/generator';
 import { lockSchema } from '../schema/lock';
@@ -137,7 +138,8 @@ function drift(root: string, r: CompileResult): { diagnostics: Diagnostic[]; obj
   const onDisk = readTree(path.resolve(root, dir));
   const changes = diffTrees(onDisk, r.files);
   const diagnostics = changes.map((c) =>
-    diag('IT7001', `${dir}/${c.path} ${c.change === 'added' ? 'is missing' : c.change === 'removed' ? 'should not exist' : 'differs from what the catalog generates'}`, undefined, {
+    // Files that exist get a location, so GitHub annotations land on them in a pull request.
+    diag('IT7001', `${dir}/${c.path} ${c.change === 'added' ? 'is missing' : c.change === 'removed' ? 'should not exist' : 'differs from what the catalog generates'}`, c.change === 'added' ? undefined : { file: `${dir}/${c.path}`, line: 1, col: 1 }, {
       hint: 'run `itgen generate` and commit the result',
     }),
   );
@@ -350,7 +352,14 @@ function cmdExplain(io: Io, args: ParsedArgs, root: string): number {
   const matches = results.flatMap((r) => r.objects.filter((o) => o.manifest.metadata.name === args.name && (args.kind === undefined || o.manifest.kind === args.kind)));
   if (matches.length === 0) {
     report(io, args.format, diagnostics, root);
-    io.err(`no object named \`${args.name}\``);
+    const kinds = KIND_ORDER as readonly string[];
+    if (args.kind !== undefined && !kinds.includes(args.kind)) {
+      io.err(`unknown kind \`${args.kind}\`; ${didYouMean(args.kind, kinds) ?? `one of ${kinds.join(', ')}`}`);
+      return EXIT_USER;
+    }
+    const names = new Set(results.flatMap((r) => r.objects.map((o) => o.manifest.metadata.name)));
+    const suggestion = didYouMean(args.name ?? '', names);
+    io.err(`no object named \`${args.name}\`${args.kind !== undefined ? ` of kind ${args.kind}` : ''}${suggestion ? `; ${suggestion}` : ''}`);
     return EXIT_USER;
   }
   // One explanation per object; the namespaced twin is the same object under another kind.
@@ -383,6 +392,10 @@ export function run(argv: readonly string[], io: Io): number {
     return EXIT_USER;
   }
   const root = path.resolve(io.cwd, args.root ?? '.');
+  if (!existsSync(root) || !statSync(root).isDirectory()) {
+    io.err(`-C ${args.root}: no such directory`);
+    return EXIT_USER;
+  }
   switch (args.command) {
     case 'help':
       io.out(USAGE);

@@ -57,7 +57,11 @@ function outputProblems(absRoot: string, generatorDir: string, catalogAbs: strin
   const realRoot = realLocation(absRoot);
   const realOutput = realLocation(outputAbs);
   if (!within(absRoot, outputAbs) || !within(realRoot, realOutput)) {
-    return [diag('IT1009', `output \`${written}\` is outside the project directory${within(absRoot, outputAbs) ? ' (through a symbolic link)' : ''}`, at, { hint: 'itgen writes only inside the project; use a path like ../output/<name>' })];
+    return [
+      diag('IT1009', `output \`${written}\` is outside the project directory${within(absRoot, outputAbs) ? ' (through a symbolic link)' : ''}`, at, {
+        hint: 'itgen writes only inside the project (the current directory, or -C DIR); use a path like ../output/<name>',
+      }),
+    ];
   }
   const owned: [string, string][] = [
     [catalogAbs, 'the catalog'],
@@ -126,6 +130,11 @@ export function generatorFromDocument(root: string, file: string, doc: SourceDoc
         hint: `the name appears in the output path, the lock file and the docs; rename the file or set metadata.name: ${name}`,
       }),
     );
+  }
+  // A generator reads only its project's files: in KRM function mode its config arrives from
+  // outside, and must not make itgen read (and quote) arbitrary files of the machine.
+  if (!within(realLocation(absRoot), realLocation(catalogAbs))) {
+    out.push(diag('IT1009', `catalog \`${config.catalog}\` is outside the project directory`, locate(doc, ['catalog']), { hint: 'itgen reads catalogs only inside the project (the current directory, or -C DIR)' }));
   }
   out.push(...outputProblems(absRoot, dir, catalogAbs, outputAbs, config.output, doc));
   if (out.length > 0) return { diagnostics: out };

@@ -29,7 +29,7 @@ export function writeSyntheticProject(dir, objects) {
     path.join(cat, 'fragments.yaml'),
     [
       'kind: InstancetypeFragment\nname: dedicated\nspec:\n  cpu:\n    dedicatedCPUPlacement: true\n    isolateEmulatorThread: true\n  ioThreadsPolicy: auto',
-      'kind: PreferenceFragment\nname: efi\nspec:\n  firmware:\n    preferredEfi:\n      secureBoot: true\n  features:\n    preferredSmm: {}',
+      'kind: PreferenceFragment\nname: efi\nspec:\n  firmware:\n    preferredEfi:\n      persistent: true\n  features:\n    preferredAcpi: {}',
     ].join('\n---\n') + '\n',
   );
   let made = 0;

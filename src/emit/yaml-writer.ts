@@ -38,8 +38,9 @@ const LITERAL_LINE = /^(?:[^\s\x00-\x1f\x7f\u0085\u2028\u2029\ufeff](?:[^\t\n\r\
 
 function scalar(v: unknown): string {
   if (typeof v === 'string') {
-    // Plain unless a YAML 1.1 reader would take it for a number, boolean, date...
-    if (PLAIN.test(v) && !readsAsNonString(v)) return v;
+    // Plain unless a YAML 1.1 reader would take it for a number, boolean, date...; then the
+    // library double-quotes it, and these characters need no escaping inside double quotes.
+    if (PLAIN.test(v)) return readsAsNonString(v) ? `"${v}"` : v;
     // Anything the library would not print plain, it quotes the same way in any block context.
     return quotedByLibrary(v);
   }

@@ -99,7 +99,48 @@ function warmSchemas(schema: z.ZodType, seen = new Set<z.ZodType>()): void {
   for (const c of children) if (c) warmSchemas(c, seen);
 }
 
+/** Block-style YAML as catalogs are usually written: comments, block maps and sequences,
+ * literal block scalars, quoted strings. Parsed only to compile the parser's paths for them. */
+const WARM_UP_BLOCK_YAML = `# a comment
+kind: Family
+name: b
+version: 1
+displayName: "Block {{size}}"
+description: |-
+  A description over
+  several lines.
+
+  With a blank line.
+class: block
+memoryPerCPU: 4Gi
+sizes:
+  - small
+  - large
+overrides:
+  small:
+    memory: 1Gi
+spec:
+  cpu:
+    dedicatedCPUPlacement: true
+  annotations:
+    'cpu-quota.crio.io': disable
+---
+kind: Preference
+name: blocky
+displayName: Blocky
+spec:
+  requirements:
+    cpu:
+      guest: 1
+    memory:
+      guest: 1.5Gi
+  devices:
+    preferredDiskBus: virtio
+...
+`;
+
 function warmUp(): void {
+  parseSource('catalogs/warm-up/block.yaml', Buffer.from(WARM_UP_BLOCK_YAML));
   for (const s of [...Object.values(CATALOG_KINDS), generatorSchema, lockSchema, ...MANIFEST_KINDS.map((k) => manifestSchemaFor(k))]) warmSchemas(s as z.ZodType);
   const gen = generatorFromDocument('/warm-up', 'generators/warm-up.yaml', parseSource('generators/warm-up.yaml', Buffer.from(WARM_UP_GENERATOR)).docs[0]!);
   if (!gen.generator) return;

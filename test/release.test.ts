@@ -148,6 +148,17 @@ describe('release lock', () => {
     expect(v4.lock.releases).toEqual(['v1.0.0', 'v1.1.0', 'v1.2.0', 'v1.3.0']);
   });
 
+  it('keeps the reason of a reviewed removal without deprecation in the lock', () => {
+    const v1 = released(small('scopes: [cluster]\n'));
+    const withOverride = lockOf(
+      serializeLock({ ...v1.lock, overrides: [{ name: 'legacy', kind: 'VirtualMachineClusterPreference', allow: 'removal', reason: 'security: guests without virtio are unsupported' }] }),
+    );
+    const removed = small('scopes: [cluster]\nexclude: {preferences: [legacy]}\n');
+    expect(checkLock(withOverride, 'small', currentObjects(removed.objects)).diagnostics).toEqual([]);
+    const v2 = released(removed, 'v1.1.0', withOverride);
+    expect(v2.lock.objects.find((o) => o.name === 'legacy')).toMatchObject({ removed: 'v1.1.0', removedReason: 'security: guests without virtio are unsupported' });
+  });
+
   it('refuses a version that is not newer', () => {
     const v1 = released(small());
     expect(recordRelease(v1, 'small', currentObjects(small().objects), 'v1.0.0').diagnostics[0]).toMatchObject({ code: 'IT7105' });

@@ -255,6 +255,7 @@ export function recordRelease(
     }
     if (e.removed !== undefined) {
       delete e.removed;
+      delete e.removedReason;
       summary.added++;
     }
     if (c.deprecated && e.deprecated === undefined) {
@@ -267,6 +268,11 @@ export function recordRelease(
   for (const [k, e] of byKey) {
     if (seen.has(k) || e.removed !== undefined) continue;
     e.removed = version;
+    // Removed without a deprecation release: only a reviewed override allowed it; keep its reason.
+    if (e.deprecated === undefined) {
+      const ov = overrideFor(overrides, e, 'removal');
+      if (ov) e.removedReason = ov.o.reason;
+    }
     summary.removed++;
   }
   const rank = new Map(KIND_ORDER.map((k, i) => [k, i] as const));
@@ -292,6 +298,7 @@ export function serializeLock(lock: ReleaseLock): string {
       released: o.released,
       ...(o.deprecated !== undefined ? { deprecated: o.deprecated } : {}),
       ...(o.removed !== undefined ? { removed: o.removed } : {}),
+      ...(o.removedReason !== undefined ? { removedReason: o.removedReason } : {}),
       ...(o.changed !== undefined ? { changed: o.changed.map((c) => ({ release: c.release, from: c.from, reason: c.reason })) } : {}),
     })),
     ...(lock.overrides && lock.overrides.length > 0 ? { overrides: lock.overrides } : {}),

@@ -30,6 +30,7 @@ export const lockedObjectSchema = z.strictObject({
   released: releaseVersionSchema.describe('First release that published it'),
   deprecated: releaseVersionSchema.optional().describe('First release that published it deprecated'),
   removed: releaseVersionSchema.optional().describe('First release that no longer published it'),
+  removedReason: z.string().min(1).optional().describe('Why it was removed without a deprecation release (the reviewed override)'),
   changed: z
     .array(
       z.strictObject({

@@ -526,8 +526,10 @@ function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[
           Object.assign(vars, rendered);
         }
 
-        // Display name: the preference's, made the variant's, then given its architecture.
-        let displayName = p.displayName;
+        // Display name: the preference's, made the variant's, then given its architecture. Each
+        // template is rendered once, where it is written, so text coming from variables is never
+        // read as a template and errors point at the right line.
+        let displayName = renderOr(p.displayName, textCtx(p.displayName), out, decl.src, ['displayName']);
         if (v !== undefined) {
           const own = v.fragment.value.variant?.displayName;
           displayName = own !== undefined
@@ -535,7 +537,7 @@ function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[
             : renderOr(cat.naming.variantDisplayName, textCtx(displayName), out, catSrc, ['naming', 'variantDisplayName']);
         }
         if (v === undefined && ov?.displayName !== undefined) {
-          displayName = ov.displayName;
+          displayName = renderOr(ov.displayName, textCtx(displayName), out, decl.src, ['architectureOverrides', arch!, 'displayName']);
         } else {
           const pattern = architectureDisplayPattern(model.catalog!, arch, v);
           if (pattern) displayName = renderOr(pattern.template, textCtx(displayName), out, pattern.src, pattern.path);
@@ -560,7 +562,7 @@ function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[
           catalogName,
           architecture: arch,
           variant: v?.name,
-          displayName: renderOr(displayName, ctx, out, decl.src, ['displayName']),
+          displayName,
           icon: base.icon,
           inherits: p.inherits ?? [],
           include: p.include ?? [],

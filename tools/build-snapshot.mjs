@@ -38,6 +38,23 @@ try {
     target: `node${process.versions.node.split('.')[0]}`,
     outfile: bundle,
     logLevel: 'silent',
+    plugins: [
+      {
+        // zod bundles every locale's error messages; itgen uses only English, and each locale
+        // would be deserialized on every start.
+        name: 'zod-english-only',
+        setup(build) {
+          build.onResolve({ filter: /locales\/index\.c?js$/ }, (args) =>
+            /[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'itgen-stub' } : undefined,
+          );
+          build.onLoad({ filter: /.*/, namespace: 'itgen-stub' }, () => ({
+            contents: `module.exports = { en: require(${JSON.stringify(path.join(repo, 'node_modules', 'zod', 'v4', 'locales', 'en.cjs'))}).default };`,
+            loader: 'js',
+            resolveDir: repo,
+          }));
+        },
+      },
+    ],
   });
 } catch (e) {
   skip(`bundling failed: ${e.message}`);

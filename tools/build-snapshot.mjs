@@ -38,6 +38,9 @@ try {
     target: `node${process.versions.node.split('.')[0]}`,
     outfile: bundle,
     logLevel: 'silent',
+    // Handlebars uses source-map only to map precompiled templates, which itgen never asks for;
+    // without it Handlebars falls back to its own small code builder.
+    external: ['source-map'],
     plugins: [
       {
         // zod bundles every locale's error messages; itgen uses only English, and each locale

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, rmSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { compile, type CompileResult } from '../src/pipeline';
 import { formatText } from '../src/cli/format';
-import type { OutputFile } from '../src/emit/layout';
+import { readTree } from '../src/emit/write';
 
 export const REPO = path.resolve(__dirname, '..');
 export const SHARED = path.resolve(REPO, '..', 'shared');
@@ -41,20 +41,8 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-export function readDirTree(dir: string): OutputFile[] {
-  const out: OutputFile[] = [];
-  if (!existsSync(dir)) return out;
-  const walk = (d: string, rel: string): void => {
-    for (const name of readdirSync(d).sort()) {
-      const p = path.join(d, name);
-      const r = rel ? `${rel}/${name}` : name;
-      if (statSync(p).isDirectory()) walk(p, r);
-      else out.push({ path: r, content: readFileSync(p, 'utf8') });
-    }
-  };
-  walk(dir, '');
-  return out;
-}
+/** A directory as OutputFiles, the way `itgen check` reads it. */
+export const readDirTree = readTree;
 
 export const DEFAULT_GENERATOR = `catalog: ../catalog
 output: ../output

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, readlinkSync, openSync, renameSync, rmSync, writeFileSync, writeSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { OutputFile } from './layout';
 
@@ -143,8 +143,12 @@ export function readTree(outDir: string): OutputFile[] {
     for (const name of readdirSync(dir).sort()) {
       const p = path.join(dir, name);
       const r = rel ? `${rel}/${name}` : name;
-      if (statSync(p).isDirectory()) walk(p, r);
-      else out.push({ path: r, content: readFileSync(p, 'utf8') });
+      // Links are not followed (no loops, nothing outside the tree); they read as what they are.
+      const st = lstatSync(p);
+      if (st.isDirectory()) walk(p, r);
+      else if (st.isSymbolicLink()) out.push({ path: r, content: `symbolic link to ${readlinkSync(p)}` });
+      else if (st.isFile()) out.push({ path: r, content: readFileSync(p, 'utf8') });
+      else out.push({ path: r, content: 'not a regular file' });
     }
   };
   walk(abs, '');

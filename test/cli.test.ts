@@ -1,6 +1,6 @@
 /** End to end: the built CLI (dist/), spawned as users run it. */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readDirTree, REPO, removeDir, scratchProject } from './helpers';
 
@@ -80,6 +80,17 @@ describe('itgen CLI', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/catalog\/pipe\.yaml:1:1 error IT1001 cannot read file: not a regular file/);
     removeDir(dir);
+  });
+
+  it('reports a symlinked directory in the catalog instead of skipping its documents silently', () => {
+    const dir = project();
+    const elsewhere = scratchProject({ 'more.yaml': 'kind: Preference\nname: more\ndisplayName: More\n' });
+    symlinkSync(elsewhere, path.join(dir, 'catalog', 'linked'));
+    const r = spawnSync(process.execPath, [CLI, 'validate'], { cwd: dir, encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/catalog\/linked:1:1 error IT1001 directory is a symbolic link/);
+    removeDir(dir);
+    removeDir(elsewhere);
   });
 
   it('prints the catalog JSON Schema', () => {

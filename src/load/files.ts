@@ -29,10 +29,31 @@ export function loadCatalogFiles(root: string, catalogDir: string): LoadedFiles 
   }
   // Sorted so that nothing downstream depends on directory order; symlinks are not followed
   // so a catalog cannot reach outside its directory.
-  const found = globSync('**/*.{yaml,yml}', { cwd: absDir, nodir: true, follow: false, dot: false, posix: true }).sort();
+  const found: string[] = [];
   const docs: SourceDoc[] = [];
   const diagnostics: Diagnostic[] = [];
   const files: string[] = [];
+  for (const rel of globSync('**', { cwd: absDir, follow: false, dot: false, posix: true }).sort()) {
+    const abs = path.join(absDir, rel);
+    let link = false;
+    try {
+      const st = lstatSync(abs);
+      if (st.isDirectory()) continue;
+      link = st.isSymbolicLink();
+      // A linked directory is not read; say so rather than lose its documents silently.
+      if (link && statSync(abs).isDirectory()) {
+        diagnostics.push(
+          diag('IT1001', 'directory is a symbolic link; catalogs do not follow links', { file: relativePath(root, abs), line: 1, col: 1 }, {
+            hint: 'move the files into the catalog, or point the generator at the real directory',
+          }),
+        );
+        continue;
+      }
+    } catch {
+      if (!link) continue; // vanished meanwhile; a dangling link is reported below
+    }
+    if (/\.ya?ml$/.test(rel)) found.push(rel);
+  }
   for (const rel of found) {
     const abs = path.join(absDir, rel);
     const file = relativePath(root, abs);

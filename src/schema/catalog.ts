@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { instancetypeSpecPatchSchema, preferenceSpecSchema } from './manifest';
 import {
   architectureSchema,
+  freeText,
   deprecationSchema,
   familyNameSchema,
   objectNameSchema,
@@ -45,7 +46,7 @@ export const catalogDocSchema = z
     $schema: z.string().optional(),
     kind: z.literal('Catalog'),
     name: objectNameSchema,
-    description: z.string().optional(),
+    description: freeText().optional(),
     naming: z
       .strictObject({
         instancetype: z
@@ -57,8 +58,7 @@ export const catalogDocSchema = z
           .string()
           .default('{name}.{arch}')
           .describe('Name of a non-default architecture variant: {name} (the preference name), {arch}'),
-        architectureDisplayName: z
-          .string()
+        architectureDisplayName: freeText()
           .default('{{displayName}} ({{arch}})')
           .describe('Display name of a non-default architecture variant (Handlebars)'),
         defaultArchitectureDisplayName: z
@@ -119,8 +119,8 @@ export const variantSchema = z.strictObject({
   sizes: z.array(sizeNameSchema).optional().describe('Sizes that get this variant; default all of the family'),
   include: z.array(objectNameSchema).optional(),
   spec: instancetypeSpecPatchSchema.optional(),
-  displayName: z.string().optional(),
-  description: z.string().optional(),
+  displayName: freeText().optional(),
+  description: freeText().optional(),
 });
 
 export const familyDocSchema = z
@@ -129,8 +129,8 @@ export const familyDocSchema = z
     kind: z.literal('Family'),
     name: familyNameSchema,
     version: versionSchema.optional(),
-    displayName: z.string().min(1).describe('Human name of the family (Handlebars)'),
-    description: z.string().min(1).describe('What the family is for (Handlebars)'),
+    displayName: freeText().min(1).describe('Human name of the family (Handlebars)'),
+    description: freeText().min(1).describe('What the family is for (Handlebars)'),
     class: z
       .string()
       .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/, 'a class is lowercase words joined by `.` or `-`, like `general.purpose`')
@@ -164,7 +164,7 @@ export const instancetypeFragmentDocSchema = z
     $schema: z.string().optional(),
     kind: z.literal('InstancetypeFragment'),
     name: objectNameSchema,
-    description: z.string().optional(),
+    description: freeText().optional(),
     spec: instancetypeSpecPatchSchema,
   })
   .describe('A reusable piece of instance type spec that families include');
@@ -174,17 +174,15 @@ export const preferenceFragmentDocSchema = z
     $schema: z.string().optional(),
     kind: z.literal('PreferenceFragment'),
     name: objectNameSchema,
-    description: z.string().optional(),
+    description: freeText().optional(),
     spec: preferenceSpecSchema,
     variant: z
       .strictObject({
-        displayName: z
-          .string()
+        displayName: freeText()
           .min(1)
           .optional()
           .describe("Display name of the variant (Handlebars: {{displayName}} is the preference's, {{variant}}, {{arch}}, and its vars); default: the catalog's `naming.variantDisplayName`"),
-        architectureDisplayName: z
-          .string()
+        architectureDisplayName: freeText()
           .min(1)
           .optional()
           .describe("How an architecture is added to the variant's display name (Handlebars: {{displayName}}, {{arch}}); default: the catalog's patterns; `{{displayName}}` leaves it out"),
@@ -201,7 +199,7 @@ export const preferenceFragmentDocSchema = z
   .describe('A reusable piece of preference spec that preferences include, or add as a variant');
 
 const archVariantSchema = z.strictObject({
-  displayName: z.string().optional(),
+  displayName: freeText().optional(),
   spec: preferenceSpecSchema.optional(),
   include: z.array(objectNameSchema).optional(),
 });
@@ -218,7 +216,7 @@ export const preferenceDocSchema = z
       .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]))
       .describe('Base preferences, merged at one level; the preference overrides them'),
     include: z.array(objectNameSchema).optional().describe('Preference fragments, at the same level as the bases'),
-    displayName: z.string().min(1).optional().describe('openshift.io/display-name; required unless abstract; never inherited'),
+    displayName: freeText().min(1).optional().describe('openshift.io/display-name; required unless abstract; never inherited'),
     icon: z.string().optional().describe('iconClass annotation; inherited'),
     architectures: z
       .array(architectureSchema)

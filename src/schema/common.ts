@@ -36,6 +36,15 @@ export const quantityStringSchema = z
 export const stringMapSchema = z.record(z.string(), z.string());
 
 /**
+ * Free text shown to people (display names, descriptions): no control characters besides tab and
+ * newline, and no bidirectional overrides, which can make a name read differently than it is.
+ */
+const SAFE_TEXT = /^[^\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*$/;
+export function freeText(): z.ZodString {
+  return z.string().regex(SAFE_TEXT, 'contains control or bidirectional-override characters');
+}
+
+/**
  * Metadata itgen derives from the spec and the catalog (src/render/manifests.ts). Writing one of
  * these by hand could only contradict what is derived (a `deprecated` label on an object that is
  * not, a `cpu` label that disagrees with the spec), so catalogs and generators may not.

@@ -16,7 +16,7 @@ import { parseResourceList, resultItems, resultsOf, serializeResourceList, witho
 import { currentObjects, lockFileFor, recordRelease, serializeLock } from '../release/lock';
 import { DOCS_FILE } from '../render/docs';
 import { explainObject } from '../render/explain';
-import { KIND_ORDER } from '../render/manifests';
+import { KIND_ORDER, onePerSource } from '../render/manifests';
 import { catalogJsonSchema } from '../schema/catalog';
 import { generatorJsonSchema } from '../schema/generator';
 import { lockSchema } from '../schema/lock';
@@ -363,14 +363,7 @@ function cmdExplain(io: Io, args: ParsedArgs, root: string): number {
     return EXIT_USER;
   }
   // One explanation per object; the namespaced twin is the same object under another kind.
-  const seen = new Set<object>();
-  const texts: string[] = [];
-  for (const m of matches) {
-    if (seen.has(m.source)) continue;
-    seen.add(m.source);
-    texts.push(explainObject(m));
-  }
-  io.out(texts.join('---\n'));
+  io.out(onePerSource(matches).map(explainObject).join('---\n'));
   return EXIT_OK;
 }
 

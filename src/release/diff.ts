@@ -4,7 +4,7 @@
  * and file layout never show up as differences.
  */
 import { parseAllDocuments } from 'yaml';
-import type { Json, JsonObject } from '../resolve/leaves';
+import { isPlainObject, sameJson, type Json, type JsonObject } from '../resolve/leaves';
 import { KIND_ORDER } from '../render/manifests';
 
 export const INSTANCETYPE_GROUP = 'instancetype.kubevirt.io/';
@@ -30,9 +30,7 @@ export interface ObjectDiff {
   readonly fields: readonly FieldChange[];
 }
 
-function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+const isObject = isPlainObject;
 
 /**
  * The instancetype.kubevirt.io objects of a YAML stream; other documents (kustomizations, a
@@ -70,16 +68,6 @@ function join(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`;
   if (SIMPLE_KEY.test(key)) return path === '' ? key : `${path}.${key}`;
   return `${path}[${JSON.stringify(key)}]`;
-}
-
-function sameJson(a: Json, b: Json): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameJson(x, b[i]!));
-  if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => k in b && sameJson(a[k]!, b[k]!));
-  }
-  return false;
 }
 
 /** Leaf-level changes between two JSON values; arrays of equal length compare element by element. */

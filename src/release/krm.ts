@@ -8,7 +8,7 @@ import type { Diagnostic } from '../diagnostics';
 import { KIND_DIRS } from '../emit/layout';
 import { toYaml } from '../emit/serialize';
 import type { RenderedObject } from '../render/manifests';
-import type { Json, JsonObject } from '../resolve/leaves';
+import { isPlainObject, type Json, type JsonObject } from '../resolve/leaves';
 import { INSTANCETYPE_GROUP } from './diff';
 
 export const RESOURCE_LIST_API_VERSION = 'config.kubernetes.io/v1';
@@ -18,9 +18,7 @@ export interface ResourceListInput {
   readonly items: readonly JsonObject[];
 }
 
-function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+const isObject = isPlainObject;
 
 export function parseResourceList(text: string): ResourceListInput | { error: string } {
   let value: unknown;

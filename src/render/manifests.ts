@@ -154,6 +154,19 @@ export function renderCatalog(catalog: ResolvedCatalog, opts: RenderOptions): Re
   return sortManifests(out);
 }
 
+/**
+ * One rendering of each resolved object: the cluster and namespaced twins share name, metadata and
+ * spec, so checks and explanations look at the first of them only.
+ */
+export function onePerSource(objects: readonly RenderedObject[]): RenderedObject[] {
+  const seen = new Set<object>();
+  return objects.filter((o) => {
+    if (seen.has(o.source)) return false;
+    seen.add(o.source);
+    return true;
+  });
+}
+
 export function sortManifests<T extends { manifest: Manifest }>(objects: readonly T[]): T[] {
   const rank = new Map(KIND_ORDER.map((k, i) => [k, i] as const));
   return [...objects].sort((a, b) => {

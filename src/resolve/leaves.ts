@@ -39,7 +39,7 @@ export function leafKey(path: readonly string[]): string {
   return path.join(SEP);
 }
 
-function isPlainObject(v: unknown): v is JsonObject {
+export function isPlainObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 

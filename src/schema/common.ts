@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { isQuantity } from '../quantity';
 
-import { ARCHITECTURES, type Architecture } from './manifest';
+import { ARCHITECTURES, DNS_SUBDOMAIN, type Architecture } from './manifest';
 
 export { ARCHITECTURES, type Architecture };
 export const architectureSchema = z.enum(ARCHITECTURES).describe('CPU architecture as KubeVirt names it');
 
-const DNS_LABEL = '[a-z0-9]([a-z0-9-]*[a-z0-9])?';
-export const DNS_SUBDOMAIN_RE = new RegExp(`^${DNS_LABEL}(\\.${DNS_LABEL})*$`);
+export const DNS_SUBDOMAIN_RE = DNS_SUBDOMAIN;
 
 export const familyNameSchema = z
   .string()

@@ -563,7 +563,8 @@ export function specKindOf(kind: ManifestKind): SpecKind {
 }
 
 /** Kubernetes object names of these kinds are DNS-1123 subdomains. */
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/** Kubernetes object names and label prefixes: a DNS-1123 subdomain. */
+export const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 export const manifestMetadataSchema = z
   .strictObject({

@@ -1,7 +1,9 @@
+import { onePerSource } from '../render/manifests';
 import type { Diagnostic, SourceRange } from '../diagnostics';
 import { diag } from '../diagnostics';
 import type { Json } from '../resolve/leaves';
 import {
+  DNS_SUBDOMAIN,
   compareRelease,
   fieldSinceFor,
   manifestSchemaFor,
@@ -30,7 +32,6 @@ function specPaths(v: Json, prefix: string, out: Map<string, string[]>, raw: str
 }
 
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 /** apimachinery's TotalAnnotationSizeLimitB. */
 const ANNOTATIONS_MAX_BYTES = 256 * 1024;
 
@@ -73,11 +74,7 @@ export const API_RULES: readonly Rule[] = [
     description: 'every rendered object matches the strict model of the KubeVirt API (all fields, enums)',
     check: (ctx) => {
       const out: Diagnostic[] = [];
-      const checked = new Set<object>();
-      for (const o of ctx.objects) {
-        // Twins share metadata and spec; one check per resolved object is enough.
-        if (checked.has(o.source)) continue;
-        checked.add(o.source);
+      for (const o of onePerSource(ctx.objects)) {
         const r = manifestSchemaFor(o.manifest.kind).safeParse(o.manifest);
         if (r.success) continue;
         for (const issue of r.error.issues) {
@@ -107,11 +104,8 @@ export const API_RULES: readonly Rule[] = [
         entry.objs.push(o);
         found.set(k, entry);
       };
-      const checked = new Set<object>();
       const hint = 'labels and annotations come from the catalog (`labels:`/`annotations:`), the generator, or are derived from the spec';
-      for (const o of ctx.objects) {
-        if (checked.has(o.source)) continue;
-        checked.add(o.source);
+      for (const o of onePerSource(ctx.objects)) {
         for (const [k, v] of Object.entries(o.manifest.metadata.labels ?? {})) {
           const kp = qualifiedNameProblem(k);
           if (kp) add(o.source, 'labels', k, `metadata.labels: Invalid value: ${JSON.stringify(k)}: ${kp}`, hint);

@@ -1,3 +1,4 @@
+import { onePerSource } from '../render/manifests';
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { locate } from '../load/source';
 import { formatBinary, parseQuantity } from '../quantity';
@@ -181,10 +182,7 @@ export const CATALOG_RULES: readonly Rule[] = [
     description: 'annotations whose key names a URL hold one clean http(s) URL',
     check: (ctx) => {
       const out: Diagnostic[] = [];
-      const seen = new Set<object>();
-      for (const o of ctx.objects) {
-        if (seen.has(o.source)) continue;
-        seen.add(o.source);
+      for (const o of onePerSource(ctx.objects)) {
         for (const [key, value] of Object.entries(o.manifest.metadata.annotations ?? {})) {
           if (!/(url|link)$/i.test(key)) continue;
           let ok = value === value.trim() && !/["'\s]/.test(value);

@@ -1,14 +1,9 @@
 import { z } from 'zod';
 import { GENERATOR_API_VERSION } from './generator';
+import { MANIFEST_KINDS } from './manifest';
 
 export const LOCK_KIND = 'ReleaseLock';
 
-export const MANIFEST_KINDS = [
-  'VirtualMachineClusterInstancetype',
-  'VirtualMachineInstancetype',
-  'VirtualMachineClusterPreference',
-  'VirtualMachinePreference',
-] as const;
 
 /** `v1.2.3`, optionally with a pre-release (`v1.2.0-rc.1`). */
 export const releaseVersionSchema = z

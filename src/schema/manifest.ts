@@ -537,7 +537,7 @@ export type PreferenceSpec = z.infer<typeof preferenceSpecSchema>;
 
 export const INSTANCETYPE_API_VERSION = 'instancetype.kubevirt.io/v1beta1';
 
-/** Sorted by name, the order emitted documents are grouped in. */
+/** The four kinds, sorted by name (emitted documents are grouped in render/manifests.ts `KIND_ORDER`). */
 export const MANIFEST_KINDS = [
   'VirtualMachineClusterInstancetype',
   'VirtualMachineClusterPreference',

@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics';
 import { layoutBase, type OutputFile } from './emit/layout';
-import { describeOutputDir, loadCatalogFiles, loadSingleDocument, realLocation, relativePath } from './load/files';
+import { describeOutputDir, loadCatalogFiles, loadOptionalDocument, loadSingleDocument, realLocation, relativePath } from './load/files';
 import { locate, type SourceDoc } from './load/source';
 import { DOCS_FILE, renderDocs } from './render/docs';
 import { KIND_ORDER, renderCatalog, type RenderedObject } from './render/manifests';
@@ -154,8 +153,7 @@ export function generatorFromDocument(root: string, file: string, doc: SourceDoc
 /** The release lock beside the generator (`generators/<name>.lock.yaml`); none until the first release. */
 export function loadLock(root: string, generator: LoadedGenerator): { lock?: LoadedLock; diagnostics: Diagnostic[] } {
   const file = lockFileFor(generator.file, generator.name);
-  if (!existsSync(path.resolve(root, file))) return { diagnostics: [] };
-  const { doc, diagnostics } = loadSingleDocument(root, file);
+  const { doc, diagnostics } = loadOptionalDocument(root, file);
   if (!doc) return { diagnostics };
   const checked = checkAgainst(lockSchema, doc);
   if (!checked.ok) return { diagnostics: checked.diagnostics };

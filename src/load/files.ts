@@ -118,6 +118,11 @@ function symlinkEscape(absDir: string, abs: string): string | undefined {
   return rel.startsWith('..') || path.isAbsolute(rel) ? '`' + rel.split(path.sep).join('/') + '`' : undefined;
 }
 
+/** Like `loadSingleDocument`, for a file that may not exist yet (a release lock): absent is no error. */
+export function loadOptionalDocument(root: string, file: string): { doc?: SourceDoc; diagnostics: Diagnostic[] } {
+  return existsSync(path.resolve(root, file)) ? loadSingleDocument(root, file) : { diagnostics: [] };
+}
+
 /** Read one YAML file expected to hold a single mapping (a generator). */
 export function loadSingleDocument(root: string, file: string): { doc?: SourceDoc; diagnostics: Diagnostic[] } {
   const abs = path.resolve(root, file);

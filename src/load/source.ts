@@ -1,15 +1,19 @@
 import { Document, LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Node } from 'yaml';
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
+import { parseFast, type FastMap, type FastNode, type FastParse } from './fast-yaml';
 
 /** One YAML document of one file, with what is needed to point back into it. */
 export interface SourceDoc {
   readonly file: string;
   /** 0-based index of the document in its file. */
   readonly index: number;
+  /** The `yaml` library's document; built on first use when the fast reader read the file. */
   readonly doc: Document.Parsed;
   readonly lineCounter: LineCounter;
   /** Plain JS value; unknown until a schema narrows it. */
   readonly value: unknown;
+  /** The fast reader's nodes (load/fast-yaml.ts), which locate() walks instead of `doc`. */
+  readonly fast?: FastMap;
   /**
    * Set on stand-ins for documents that could not be read (already reported): what could be
    * salvaged of their `kind` and `name`, or `opaque` when nothing could (a binary file). Later
@@ -54,8 +58,10 @@ export function parseSource(file: string, bytes: Buffer): ParsedFile {
   } catch {
     return { docs: [], diagnostics: [diag('IT1006', 'file is not valid UTF-8; catalog files must be UTF-8 YAML text', at())], unusable: 'opaque' };
   }
+  const fast = parseFast(text);
+  if (fast) return fromFast(file, text, fast);
   const lineCounter = new LineCounter();
-  const parsed = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  const parsed = parseAllDocuments(text, { lineCounter, ...PARSE_OPTIONS });
   const list = Array.isArray(parsed) ? parsed : [];
   const docs: SourceDoc[] = [];
   const unusable: UnusableDoc[] = [];
@@ -114,6 +120,28 @@ export function parseSource(file: string, bytes: Buffer): ParsedFile {
   return { docs, diagnostics, unusable };
 }
 
+const PARSE_OPTIONS = { uniqueKeys: true, prettyErrors: false, strict: true } as const;
+
+/**
+ * Documents read by the fast reader, which takes only text the library parses without a complaint
+ * into the same values and ranges. The library's documents are built only if something asks for
+ * them.
+ */
+function fromFast(file: string, text: string, fast: FastParse): ParsedFile {
+  const lineCounter = new LineCounter();
+  lineCounter.lineStarts.push(...fast.lineStarts);
+  let library: Document.Parsed[] | undefined;
+  const libraryDoc = (index: number): Document.Parsed => {
+    library ??= [...parseAllDocuments(text, PARSE_OPTIONS)] as Document.Parsed[];
+    return library[index]!;
+  };
+  const docs = fast.docs.map((d): SourceDoc => {
+    const src = { file, index: d.index, lineCounter, value: d.value, fast: d.contents };
+    return Object.defineProperty(src, 'doc', { enumerable: true, get: () => libraryDoc(d.index) }) as typeof src & { doc: Document.Parsed };
+  });
+  return { docs, diagnostics: [], unusable: [] };
+}
+
 /**
  * An error the parser places at the end of the text (an unclosed bracket or quote) is shown at the
  * end of the last line that has something on it, which is where the reader has to look.
@@ -153,34 +181,61 @@ function describe(value: unknown): string {
  * that exists, so a missing key is reported at its parent mapping.
  */
 export function locate(src: SourceDoc, path: readonly PathSegment[], opts: { key?: boolean } = {}): SourceRange {
-  let node: unknown = src.doc.contents;
-  let best: Node | null = (src.doc.contents as Node | null) ?? null;
-  for (let i = 0; i < path.length; i++) {
+  const range = (src.fast ? rangeAt(src.fast, path, opts, FAST_TREE) : rangeAt(src.doc.contents, path, opts, LIBRARY_TREE)) ?? [0, 0, 0];
+  const start = src.lineCounter.linePos(range[0]);
+  const end = src.lineCounter.linePos(range[1]);
+  return { file: src.file, line: start.line, col: start.col, endLine: end.line, endCol: end.col };
+}
+
+/** How locate() sees a tree: mappings as key/value pairs, sequences as items. */
+interface TreeView<N> {
+  pairs(node: N): readonly { readonly key: N | null; readonly value: N | null }[] | undefined;
+  items(node: N): readonly (N | null)[] | undefined;
+  range(node: N): readonly [number, number, number] | undefined;
+  keyText(key: N): string | undefined;
+}
+
+const LIBRARY_TREE: TreeView<unknown> = {
+  pairs: (n) => (isMap(n) ? n.items.filter(isPair).map((p) => ({ key: p.key, value: p.value })) : undefined),
+  items: (n) => (isSeq(n) ? n.items : undefined),
+  range: (n) => (n as Node | null)?.range ?? undefined,
+  keyText: (k) => (isScalar(k) ? String(k.value) : undefined),
+};
+
+const FAST_TREE: TreeView<FastNode> = {
+  pairs: (n) => (n.type === 'map' ? n.items : undefined),
+  items: (n) => (n.type === 'seq' ? n.items : undefined),
+  range: (n) => n.range,
+  keyText: (k) => (k.type === 'scalar' ? String(k.value) : undefined),
+};
+
+function rangeAt<N>(root: N | null, path: readonly PathSegment[], opts: { key?: boolean }, view: TreeView<N>): readonly [number, number, number] | undefined {
+  let node: N | null = root;
+  let best: N | null = root;
+  for (let i = 0; i < path.length && node; i++) {
     const seg = path[i]!;
-    const last = i === path.length - 1;
-    if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
+    const pairs = view.pairs(node);
+    const items = view.items(node);
+    if (pairs) {
+      const pair = pairs.find((p) => p.key !== null && view.keyText(p.key) === String(seg));
       if (!pair) break;
-      if (last && opts.key && pair.key) {
-        best = pair.key as Node;
+      if (i === path.length - 1 && opts.key && pair.key) {
+        best = pair.key;
         break;
       }
       node = pair.value;
-      if (node) best = node as Node;
-      else if (pair.key) best = pair.key as Node;
-    } else if (isSeq(node) && typeof seg === 'number') {
-      const item = node.items[seg];
+      if (node) best = node;
+      else if (pair.key) best = pair.key;
+    } else if (items && typeof seg === 'number') {
+      const item = items[seg];
       if (!item) break;
       node = item;
-      best = item as Node;
+      best = item;
     } else {
       break;
     }
   }
-  const range = best?.range ?? [0, 0, 0];
-  const start = src.lineCounter.linePos(range[0]);
-  const end = src.lineCounter.linePos(range[1]);
-  return { file: src.file, line: start.line, col: start.col, endLine: end.line, endCol: end.col };
+  return best ? view.range(best) : undefined;
 }
 
 /** The first mapping key `__proto__` anywhere in a document: JavaScript objects cannot hold it as data. */

@@ -1,5 +1,5 @@
 import { KIND_ORDER, type ManifestKindName, type RenderedObject } from '../render/manifests';
-import { serializeBody, serializeManifest, serializeStream, toYaml } from './serialize';
+import { mappingToYaml, serializeBody, serializeManifest, serializeStream } from './serialize';
 
 export interface OutputFile {
   /** Relative to the output directory, POSIX separators. */
@@ -16,7 +16,7 @@ export const KIND_DIRS: Readonly<Record<ManifestKindName, string>> = {
 
 export function kustomization(resources: readonly string[], extra: Record<string, unknown> = {}): string {
   // Starts with `---` like every generated YAML file (yamllint's document-start rule).
-  return '---\n' + toYaml({
+  return '---\n' + mappingToYaml({
     apiVersion: 'kustomize.config.k8s.io/v1beta1',
     kind: 'Kustomization',
     ...extra,

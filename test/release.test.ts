@@ -129,6 +129,18 @@ describe('release lock', () => {
     expect(checkLock(lock, 'small', currentObjects(relabelled.objects)).diagnostics).toEqual([]);
   });
 
+  it('takes `deprecated.since` only as a release version, reported where it is written', () => {
+    const withSince = (since: string): CompileResult =>
+      small('', { 'catalogs/small/preferences.yaml': SMALL_CATALOG['catalogs/small/preferences.yaml']!.replace('name: legacy\n', `name: legacy\ndeprecated: {replacement: linux, since: ${since}}\n`) });
+    expect(withSince('v1.1.0').diagnostics).toEqual([]);
+    expect(withSince('v2.0.0-rc.1').diagnostics).toEqual([]);
+    const bad = withSince('"1.1"');
+    expect(bad.diagnostics).toHaveLength(1);
+    const lines = SMALL_CATALOG['catalogs/small/preferences.yaml']!.split('\n');
+    expect(bad.diagnostics[0]).toMatchObject({ severity: 'error', location: { file: 'catalogs/small/preferences.yaml', line: lines.indexOf('name: legacy') + 2 } });
+    expect(bad.diagnostics[0]!.message).toContain('a release version like `v1.2.0`');
+  });
+
   it('records deprecation, removal, return with the same spec, and un-deprecation', () => {
     const v1 = released(small('scopes: [cluster]\n'));
     const deprecated = small('scopes: [cluster]\n', {

@@ -1,3 +1,4 @@
+import { RELEASE_VERSION } from '../schema/common';
 import type { OutputFormat } from './format';
 
 export const COMMANDS = ['generate', 'validate', 'check', 'diff', 'docs', 'release', 'bundle', 'fn', 'explain', 'schema', 'help'] as const;
@@ -84,7 +85,6 @@ function base(command: Command): MutableArgs {
   };
 }
 
-const VERSION_RE = /^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
 
 /** Options that take a value: what follows them is not the command. */
 const VALUE_OPTIONS: ReadonlySet<string> = new Set(['-g', '--generator', '--format', '--kind', '--against', '--version', '--out', '-C', '--root']);
@@ -148,7 +148,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs | { error: string
       }
       case '--version': {
         const v = value();
-        if (!v || !VERSION_RE.test(v)) return { error: '--version needs a release version like v1.2.0' };
+        if (!v || !RELEASE_VERSION.test(v)) return { error: '--version needs a release version like v1.2.0' };
         args.version = v;
         break;
       }

@@ -84,9 +84,12 @@ export const versionSchema = z
 
 export const positiveIntSchema = z.number().int().min(1).max(4294967295);
 
+/** A release version as `itgen release --version` takes it: v1.2.0, v2.0.0-rc.1. */
+export const RELEASE_VERSION = /^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
+
 export const deprecationSchema = z
   .strictObject({
     replacement: z.string().min(1).optional().describe('What users should use instead'),
-    since: z.string().optional().describe('Release in which it was deprecated'),
+    since: z.string().regex(RELEASE_VERSION, 'a release version like `v1.2.0`').optional().describe('Release in which it was deprecated, like v1.2.0'),
   })
   .describe('Mark as deprecated: objects carry the deprecated label and docs name the replacement');

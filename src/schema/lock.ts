@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RELEASE_VERSION } from './common';
 import { GENERATOR_API_VERSION } from './generator';
 import { MANIFEST_KINDS } from './manifest';
 
@@ -8,7 +9,7 @@ export const LOCK_KIND = 'ReleaseLock';
 /** `v1.2.3`, optionally with a pre-release (`v1.2.0-rc.1`). */
 export const releaseVersionSchema = z
   .string()
-  .regex(/^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, 'a release version like `v1.2.0`')
+  .regex(RELEASE_VERSION, 'a release version like `v1.2.0`')
   .describe('Release version');
 
 export const digestSchema = z

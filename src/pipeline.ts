@@ -39,7 +39,8 @@ export interface CompileResult {
   readonly lock?: LoadedLock | undefined;
 }
 
-function within(root: string, target: string): boolean {
+/** Whether `target` is strictly inside `root` (both absolute). */
+export function within(root: string, target: string): boolean {
   const rel = path.relative(root, target);
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }

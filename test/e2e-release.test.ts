@@ -4,7 +4,7 @@
  * the release lock refusing in-place changes, silent removals and reused names while accepting a
  * version bump.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { readDirTree } from './helpers';
@@ -150,6 +150,25 @@ describe('itgen bundle', () => {
     // A tampered bundle fails verification.
     writeFiles(out, { 'common-preferences-bundle-v1.0.0.yaml': `${readFileSync(path.join(out, 'common-preferences-bundle-v1.0.0.yaml'), 'utf8')}# tampered\n` });
     expect(run(out, 'sha256sum', ['--check', '--strict', 'CHECKSUMS.sha256']).code).toBe(1);
+  });
+
+  it('refuses to write bundles where itgen replaces or reads files, and writes nothing there', () => {
+    const dir = released();
+    const before = readdirSync(path.join(dir, 'output', 'small')).sort();
+    for (const [out, what] of [
+      ['output/small', /is the output of generator `small`/],
+      ['output/small/VirtualMachinePreferences', /is inside the output of generator `small`/],
+      ['catalogs/small/released', /is inside the catalog of generator `small`/],
+      ['generators', /is the generators directory/],
+    ] as const) {
+      const r = itgen(dir, 'bundle', '--version', 'v1.0.0', '--out', out);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`error IT9002 --out ${out} `);
+      expect(r.stderr).toMatch(what);
+    }
+    expect(readdirSync(path.join(dir, 'output', 'small')).sort()).toEqual(before);
+    expect(existsSync(path.join(dir, 'catalogs', 'small', 'released'))).toBe(false);
+    expect(itgen(dir, 'check').code).toBe(0);
   });
 
   it('diffs the catalogs against a published bundle, ignoring the version label', () => {

@@ -9,7 +9,7 @@ import { serializeObjects, type OutputFile } from '../emit/layout';
 import { readTree, withOutputLock, writeFilesAtomic, writeTree } from '../emit/write';
 import { relativePath } from '../load/files';
 import { parseSource } from '../load/source';
-import { compile, compileGenerator, generatorFromDocument, outputOverlaps, type CompileResult } from '../pipeline';
+import { compile, compileGenerator, generatorFromDocument, loadGenerator, outputOverlaps, within, type CompileResult } from '../pipeline';
 import { buildBundles } from '../release/bundle';
 import { diffObjects, formatDiff, parseObjects, type KubeObject, type ObjectDiff } from '../release/diff';
 import { parseResourceList, resultItems, resultsOf, serializeResourceList, withoutOrchestratorAnnotations } from '../release/krm';
@@ -39,8 +39,9 @@ export interface Io {
 }
 
 /** Generator files: `*.lock.yaml` beside them are release locks, not generators. */
-function generatorFiles(root: string, args: ParsedArgs): string[] {
-  if (args.generators.length > 0) return args.generators;
+/** The generators named on the command line, or else every generator of the project. */
+function generatorFiles(root: string, named: readonly string[]): string[] {
+  if (named.length > 0) return [...named];
   return globSync('generators/*.{yaml,yml}', { cwd: root, posix: true, ignore: ['generators/*.lock.{yaml,yml}'] }).sort();
 }
 
@@ -81,7 +82,7 @@ function exitCodeFor(diagnostics: readonly Diagnostic[]): number {
 }
 
 function compileAll(root: string, args: ParsedArgs): { results: CompileResult[]; diagnostics: Diagnostic[] } {
-  const files = generatorFiles(root, args);
+  const files = generatorFiles(root, args.generators);
   if (files.length === 0) {
     return { results: [], diagnostics: [diag('IT1009', 'no generator found: pass --generator FILE or add generators/*.yaml')] };
   }
@@ -293,9 +294,14 @@ function cmdBundle(io: Io, args: ParsedArgs, root: string): number {
   report(io, args.format, all, root);
   const code = exitCodeFor(all);
   if (code !== EXIT_OK || !r) return code === EXIT_OK ? EXIT_USER : code;
+  const outDir = path.resolve(io.cwd, args.out!);
+  const misplaced = bundleOutProblem(root, outDir, args.out!);
+  if (misplaced) {
+    report(io, args.format, [misplaced], root);
+    return EXIT_USER;
+  }
   const cfg = r.generator!.config.bundle;
   const files = buildBundles(r.objects, { version, versionLabel: cfg.versionLabel, filePrefix: cfg.filePrefix });
-  const outDir = path.resolve(io.cwd, args.out!);
   try {
     writeFilesAtomic(outDir, files);
   } catch (e) {
@@ -304,6 +310,32 @@ function cmdBundle(io: Io, args: ParsedArgs, root: string): number {
   }
   if (args.format === 'text') io.err(`${r.generator!.name}: wrote ${files.length - 1} bundles and CHECKSUMS.sha256 to ${args.out!}`);
   return EXIT_OK;
+}
+
+/**
+ * Bundles are written beside what is there, so `--out` must not be a directory itgen replaces (a
+ * generator's output: the next generate would drop them) or reads (a catalog would take them for
+ * catalog files), nor the generators directory or `.git`.
+ */
+function bundleOutProblem(root: string, outDir: string, written: string): Diagnostic | undefined {
+  const absRoot = path.resolve(root);
+  const places: [string, string][] = [
+    [path.join(absRoot, 'generators'), 'the generators directory'],
+    [path.join(absRoot, '.git'), 'the Git repository'],
+  ];
+  for (const file of generatorFiles(root, [])) {
+    const g = loadGenerator(root, file).generator;
+    if (!g) continue;
+    places.push([path.resolve(absRoot, g.outputDir), `the output of generator \`${g.name}\``], [path.resolve(absRoot, g.catalogDir), `the catalog of generator \`${g.name}\``]);
+  }
+  for (const [dir, what] of places) {
+    if (outDir === dir || within(dir, outDir)) {
+      return diag('IT9002', `--out ${written} is ${outDir === dir ? '' : 'inside '}${what}`, undefined, {
+        hint: 'write bundles to a directory of their own, such as dist/release or _build/bundles',
+      });
+    }
+  }
+  return undefined;
 }
 
 /**

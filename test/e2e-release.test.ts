@@ -176,6 +176,10 @@ describe('itgen bundle', () => {
     expect(itgen(dir, 'bundle', '--version', 'v1.0.0', '--out', 'rel').code).toBe(0);
     expect(itgen(dir, 'diff', '--against', 'rel/common-instancetypes-all-bundle-v1.0.0.yaml').stdout).toBe('no differences\n');
     edit(dir, 'catalogs/small/preferences.yaml', 'displayName: Legacy Linux', 'displayName: Legacy Linux (old)');
+    writeFiles(dir, { 'rel/notes.yaml': 'kind: ConfigMap\napiVersion: v1\nmetadata: {name: notes}\n' });
+    const empty = itgen(dir, 'diff', '--against', 'rel/notes.yaml');
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/error IT7301 rel\/notes\.yaml holds no instance types or preferences/);
     const r = itgen(dir, 'diff', '--against', 'rel/common-instancetypes-all-bundle-v1.0.0.yaml');
     expect(r.stdout).toMatch(/~ legacy\n\s+metadata\.annotations\["openshift\.io\/display-name"\]: "Legacy Linux" -> "Legacy Linux \(old\)"/);
   });

@@ -185,6 +185,11 @@ function cmdDiff(io: Io, args: ParsedArgs, root: string): number {
       report(io, args.format, [diag('IT7301', `cannot read ${shown}: ${parsed.error}`)], root);
       return EXIT_USER;
     }
+    // Comparing with a file that holds no instance types or preferences would list every object as added.
+    if (parsed.objects.length === 0) {
+      report(io, args.format, [diag('IT7301', `${shown} holds no instance types or preferences (instancetype.kubevirt.io objects)`, undefined, { hint: 'pass a release bundle, such as common-instancetypes-all-bundle-<version>.yaml, or a commit' })], root);
+      return EXIT_USER;
+    }
     // A bundle carries the version label; the base does not.
     const ignore = [s.result.generator!.config.bundle.versionLabel];
     sections.push({ generator: s.result.generator!.name, against: shown, diffs: diffObjects(parsed.objects, generatedObjects(s.result), ignore) });

@@ -412,52 +412,55 @@ class Reader {
 
   /** A flow collection that opens and closes on this line. */
   private flow(p: number, end: number): [FastMap | FastSeq, number] {
-    const text = this.text;
-    const open = text.charCodeAt(p);
-    const close = open === 0x5b ? 0x5d : 0x7d;
-    const ws = (i: number): number => {
-      while (i < end && text.charCodeAt(i) === SPACE) i++;
-      return i;
-    };
-    let i = ws(p + 1);
-    if (open === 0x5b) {
+    if (this.text.charCodeAt(p) === 0x5b) {
       const items: FastNode[] = [];
       const value: unknown[] = [];
-      if (text.charCodeAt(i) !== close) {
-        for (;;) {
-          const [node, after] = this.flowNode(i, end, false);
-          items.push(node);
-          value.push(node.value);
-          i = ws(after);
-          const c = text.charCodeAt(i);
-          if (c === close) break;
-          if (c !== 0x2c) throw new Unsupported();
-          i = ws(i + 1);
-          if (text.charCodeAt(i) === close) throw new Unsupported();
-        }
-      }
-      return [{ type: 'seq', range: [p, i + 1, i + 1], items, value }, i + 1];
+      const close = this.flowEntries(p + 1, end, 0x5d, (at) => {
+        const [node, after] = this.flowNode(at, end, false);
+        items.push(node);
+        value.push(node.value);
+        return after;
+      });
+      return [{ type: 'seq', range: [p, close + 1, close + 1], items, value }, close + 1];
     }
     const items: FastPair[] = [];
     const value: Record<string, unknown> = {};
-    if (text.charCodeAt(i) !== close) {
-      for (;;) {
-        const [key, afterKey] = this.flowNode(i, end, true);
-        if (key.type !== 'scalar' || typeof key.value !== 'string' || key.value === '__proto__') throw new Unsupported();
-        if (Object.prototype.hasOwnProperty.call(value, key.value)) throw new Unsupported();
-        if (text.charCodeAt(afterKey) !== COLON || text.charCodeAt(afterKey + 1) !== SPACE) throw new Unsupported();
-        const [node, after] = this.flowNode(ws(afterKey + 1), end, false);
-        items.push({ key, value: node });
-        value[key.value] = node.value;
-        i = ws(after);
-        const c = text.charCodeAt(i);
-        if (c === close) break;
-        if (c !== 0x2c) throw new Unsupported();
-        i = ws(i + 1);
-        if (text.charCodeAt(i) === close) throw new Unsupported();
-      }
+    const close = this.flowEntries(p + 1, end, 0x7d, (at) => {
+      const [key, afterKey] = this.flowNode(at, end, true);
+      if (key.type !== 'scalar' || typeof key.value !== 'string' || key.value === '__proto__') throw new Unsupported();
+      if (Object.prototype.hasOwnProperty.call(value, key.value)) throw new Unsupported();
+      if (this.text.charCodeAt(afterKey) !== COLON || this.text.charCodeAt(afterKey + 1) !== SPACE) throw new Unsupported();
+      const [node, after] = this.flowNode(this.spaces(afterKey + 1, end), end, false);
+      items.push({ key, value: node });
+      value[key.value] = node.value;
+      return after;
+    });
+    return [{ type: 'map', range: [p, close + 1, close + 1], items, value }, close + 1];
+  }
+
+  /**
+   * The entries of a flow collection, from after its opening bracket to the `close` bracket, whose
+   * offset it returns; `read` reads one entry at an offset and returns the offset after it.
+   */
+  private flowEntries(from: number, end: number, close: number, read: (at: number) => number): number {
+    const text = this.text;
+    let i = this.spaces(from, end);
+    if (text.charCodeAt(i) === close) return i;
+    for (;;) {
+      i = this.spaces(read(i), end);
+      const c = text.charCodeAt(i);
+      if (c === close) return i;
+      // Anything but a comma between entries, or a trailing comma, is the library's business.
+      if (c !== 0x2c) throw new Unsupported();
+      i = this.spaces(i + 1, end);
+      if (text.charCodeAt(i) === close) throw new Unsupported();
     }
-    return [{ type: 'map', range: [p, i + 1, i + 1], items, value }, i + 1];
+  }
+
+  private spaces(from: number, end: number): number {
+    let i = from;
+    while (i < end && this.text.charCodeAt(i) === SPACE) i++;
+    return i;
   }
 
   private flowNode(p: number, end: number, isKey: boolean): [FastNode, number] {

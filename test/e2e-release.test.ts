@@ -205,8 +205,10 @@ describe('release lock', () => {
     const before = readDirTree(path.join(dir, 'output'));
     const r = itgen(dir, 'generate');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^catalogs\/small\/u1\.yaml:2:7 error IT7101 VirtualMachineClusterInstancetype `u1\.large`, published in v1\.0\.0, changed its spec/m);
-    expect(r.stderr).toMatch(/note: published spec recorded here at generators\/small\.lock\.yaml:\d+:\d+/);
+    // One report for the family: both sizes, both kinds.
+    expect(r.stderr).toMatch(/^catalogs\/small\/u1\.yaml:2:7 error IT7101 4 objects published in v1\.0\.0 changed their spec: `u1\.large`, `u1\.small` \(VirtualMachineClusterInstancetype, VirtualMachineInstancetype\)$/m);
+    expect(r.stderr.match(/error IT7101/g)).toHaveLength(1);
+    expect(r.stderr).toMatch(/note: published spec of `u1\.large` recorded here at generators\/small\.lock\.yaml:\d+:\d+/);
     expect(r.stderr).toMatch(/hint: published objects never change: bump the family version \(u1 -> u2\)/);
     expect(r.stderr).toMatch(/nothing written/);
     expect(readDirTree(path.join(dir, 'output'))).toEqual(before);
@@ -302,7 +304,7 @@ memoryPerCPU: 4Gi
     const r = itgen(dir, 'generate', '--format', 'json');
     const digests = (JSON.parse(r.stdout) as { diagnostics: { code: string; hint: string; message: string }[] }).diagnostics
       .filter((d) => d.code === 'IT7101')
-      .map((d) => ({ name: /`([^`]+)`/.exec(d.message)![1]!, kind: d.message.split(' ')[0]!, digest: /digest: "(sha256:[0-9a-f]+)"/.exec(d.hint)![1]! }));
+      .flatMap((d) => [...d.hint.matchAll(/\{name: ([^,]+), kind: (\w+), allow: change, digest: "(sha256:[0-9a-f]+)"/g)].map((m) => ({ name: m[1]!, kind: m[2]!, digest: m[3]! })));
     expect(digests).toHaveLength(4);
     const overrides = digests.map((d) => `  - {name: ${d.name}, kind: ${d.kind}, allow: change, digest: "${d.digest}", reason: "CVE-0000-0000 fix, reviewed by ops"}\n`).join('');
     writeFiles(dir, { 'generators/small.lock.yaml': `${readFileSync(path.join(dir, 'generators/small.lock.yaml'), 'utf8')}overrides:\n${overrides}` });

@@ -12,6 +12,7 @@ import { KIND_ORDER, LABEL_PREFIX, type ManifestKindName, type RenderedObject } 
 import { toYaml } from '../emit/serialize';
 import { GENERATOR_API_VERSION } from '../schema/generator';
 import { LOCK_KIND, type LockOverride, type LockedObject, type ReleaseLock } from '../schema/lock';
+import { groupBy } from '../validate/context';
 import { specDigest } from './digest';
 
 export interface LoadedLock {
@@ -88,6 +89,7 @@ export function checkLock(loaded: LoadedLock, generatorName: string, current: re
     const bump = m ? `${m[1]}${m[2]} -> ${m[1]}${Number(m[2]) + 1}` : 'm1 -> m2';
     return `published objects never change: bump the family version (${bump}) so the new spec gets new names, and keep or deprecate the old ones`;
   };
+  const changed: { entry: LockedObject; current: CurrentObject; entryAt: SourceRange }[] = [];
   lock.objects.forEach((entry, i) => {
     const entryAt = locate(src, ['objects', i, 'name']);
     const c = now.get(key(entry.kind, entry.name));
@@ -113,12 +115,7 @@ export function checkLock(loaded: LoadedLock, generatorName: string, current: re
         used.add(ov.i);
         return;
       }
-      out.push(
-        diag('IT7101', `${where}, published in ${entry.released}, changed its spec (${entry.digest.slice(0, 19)}... -> ${c.digest.slice(0, 19)}...)`, c.location(), {
-          hint: `${bumpHint(entry.kind, entry.name)}; for a reviewed emergency fix, add to ${loaded.file}: overrides: [{name: ${entry.name}, kind: ${entry.kind}, allow: change, digest: "${c.digest}", reason: ...}]`,
-          related: [{ message: 'published spec recorded here', location: entryAt }],
-        }),
-      );
+      changed.push({ entry, current: c, entryAt });
       return;
     }
     // Removed in an earlier release: the name may come back only with the spec it had.
@@ -135,6 +132,26 @@ export function checkLock(loaded: LoadedLock, generatorName: string, current: re
       }),
     );
   });
+  // One edit of a family changes every size in both scopes: one report per place that declares them.
+  for (const group of groupBy(changed, (x) => {
+    const at = x.current.location();
+    return `${x.entry.released}|${at ? `${at.file}:${at.line}:${at.col}` : ''}`;
+  })) {
+    const first = group[0]!;
+    const fixes = group.map((x) => `{name: ${x.entry.name}, kind: ${x.entry.kind}, allow: change, digest: "${x.current.digest}", reason: ...}`).join(', ');
+    const names = [...new Set(group.map((x) => x.entry.name))];
+    const kinds = [...new Set(group.map((x) => x.entry.kind))];
+    const message =
+      group.length === 1
+        ? `${first.entry.kind} \`${first.entry.name}\`, published in ${first.entry.released}, changed its spec (${first.entry.digest.slice(0, 19)}... -> ${first.current.digest.slice(0, 19)}...)`
+        : `${group.length} objects published in ${first.entry.released} changed their spec: ${names.map((n) => `\`${n}\``).join(', ')} (${kinds.join(', ')})`;
+    out.push(
+      diag('IT7101', message, first.current.location(), {
+        hint: `${bumpHint(first.entry.kind, first.entry.name)}; for a reviewed emergency fix, add to ${loaded.file}: overrides: [${fixes}]`,
+        related: [{ message: group.length === 1 ? 'published spec recorded here' : `published spec of \`${first.entry.name}\` recorded here`, location: first.entryAt }],
+      }),
+    );
+  }
   overrides.forEach((o, i) => {
     if (used.has(i)) return;
     const at = locate(src, ['overrides', i]);

@@ -123,6 +123,7 @@ describe('fast YAML reader', () => {
     ['documents that are not mappings', '- a\n'],
     ['empty values', 'a:\nb: 1\n'],
     ['no final newline', 'a: 1'],
+    ['keys whose colon is more than 1,000 characters on (YAML allows 1,024)', `${'k'.repeat(600)}${' '.repeat(500)}: 1\n`],
   ])('leaves %s to the library', (_what, text) => {
     expect(parseFast(text)).toBeUndefined();
   });

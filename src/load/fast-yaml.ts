@@ -75,8 +75,9 @@ const SAFE_INT = /^(?:0|-?[1-9][0-9]{0,14})$/;
 // First characters of a plain scalar the fast path reads; YAML indicators and anything unusual
 // go to the library. A dash is fine before a letter or digit (checked by the caller).
 const PLAIN_START = /[A-Za-z0-9_./~+($=<^-]/;
-// Implicit keys longer than this are an error in YAML.
-const MAX_KEY = 1024;
+// YAML wants the `:` of an implicit key at most 1024 characters after the key's start; longer
+// keys (with some margin for how characters are counted) go to the library.
+const MAX_KEY = 1000;
 
 /** The core schema's reading of a plain scalar. */
 function resolvePlain(s: string): string | number | boolean | null {
@@ -236,7 +237,7 @@ class Reader {
       if (typeof resolved !== 'string') throw new Unsupported();
       value = resolved;
     }
-    if (text.charCodeAt(colon) !== COLON || keyEnd - at > MAX_KEY) throw new Unsupported();
+    if (text.charCodeAt(colon) !== COLON || colon - at > MAX_KEY) throw new Unsupported();
     if (colon + 1 !== end && text.charCodeAt(colon + 1) !== SPACE) throw new Unsupported();
     return [{ type: 'scalar', range: [at, keyEnd, keyEnd], value }, colon];
   }
@@ -429,7 +430,7 @@ class Reader {
       const [key, afterKey] = this.flowNode(at, end, true);
       if (key.type !== 'scalar' || typeof key.value !== 'string' || key.value === '__proto__') throw new Unsupported();
       if (Object.prototype.hasOwnProperty.call(value, key.value)) throw new Unsupported();
-      if (this.text.charCodeAt(afterKey) !== COLON || this.text.charCodeAt(afterKey + 1) !== SPACE) throw new Unsupported();
+      if (this.text.charCodeAt(afterKey) !== COLON || this.text.charCodeAt(afterKey + 1) !== SPACE || afterKey - at > MAX_KEY) throw new Unsupported();
       const [node, after] = this.flowNode(this.spaces(afterKey + 1, end), end, false);
       items.push({ key, value: node });
       value[key.value] = node.value;

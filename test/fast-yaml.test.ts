@@ -102,6 +102,13 @@ describe('fast YAML reader', () => {
     }
   });
 
+  test('reads a file of 300,000 lines (no per-line recursion or argument spreading)', () => {
+    const text = Array.from({ length: 300_000 }, (_, i) => `k${i}: ${i}\n`).join('');
+    const src = parseSource('big.yaml', Buffer.from(text)).docs[0]!;
+    expect(src.fast).toBeDefined();
+    expect(locate(src, ['k299999'])).toMatchObject({ line: 300_000, col: 10 });
+  });
+
   test('builds the library document only when asked, and it is the same document', () => {
     const src = parseSource('c.yaml', Buffer.from('a: 1\n---\nb: [x]\n')).docs[1]!;
     expect(src.fast).toBeDefined();

@@ -224,8 +224,8 @@ class Reader {
       this.plainStart(at, end);
       colon = at;
       for (;;) {
-        colon = text.indexOf(':', colon);
-        if (colon < 0 || colon >= end) throw new Unsupported();
+        colon = this.find(':', colon, end);
+        if (colon < 0) throw new Unsupported();
         if (colon + 1 === end || text.charCodeAt(colon + 1) === SPACE) break;
         colon++;
       }
@@ -306,10 +306,10 @@ class Reader {
       return text.charCodeAt(close) === COLON;
     }
     if (c === 0x5b || c === 0x7b || c === 0x7c) return false;
-    for (let q = text.indexOf(':', p); q >= 0 && q < end; q = text.indexOf(':', q + 1)) {
+    for (let q = this.find(':', p, end); q >= 0; q = this.find(':', q + 1, end)) {
       if (q + 1 === end || text.charCodeAt(q + 1) === SPACE) {
-        const hash = text.indexOf(' #', p);
-        return hash < 0 || hash >= end || hash > q;
+        const hash = this.find(' #', p, end);
+        return hash < 0 || hash > q;
       }
     }
     return false;
@@ -332,8 +332,8 @@ class Reader {
       after = close;
     } else {
       this.plainStart(p, end);
-      let stop = text.indexOf(' #', p);
-      if (stop < 0 || stop > end) stop = end;
+      let stop = this.find(' #', p, end);
+      if (stop < 0) stop = end;
       let e = stop;
       while (text.charCodeAt(e - 1) === SPACE) e--;
       const raw = text.slice(p, e);
@@ -385,16 +385,16 @@ class Reader {
     const text = this.text;
     const q = text.charCodeAt(p);
     if (q === 0x22) {
-      const close = text.indexOf('"', p + 1);
-      if (close < 0 || close >= end) throw new Unsupported();
+      const close = this.find('"', p + 1, end);
+      if (close < 0) throw new Unsupported();
       const value = text.slice(p + 1, close);
       if (value.includes('\\')) throw new Unsupported();
       return [value, close + 1];
     }
     let i = p + 1;
     for (;;) {
-      const close = text.indexOf("'", i);
-      if (close < 0 || close >= end) throw new Unsupported();
+      const close = this.find("'", i, end);
+      if (close < 0) throw new Unsupported();
       if (text.charCodeAt(close + 1) === 0x27) {
         i = close + 2;
         continue;
@@ -456,6 +456,20 @@ class Reader {
       i = this.spaces(i + 1, end);
       if (text.charCodeAt(i) === close) throw new Unsupported();
     }
+  }
+
+  /**
+   * Offset of `needle` between `from` and `end` (within one line), or -1. Never searches past
+   * `end`: a search to the end of the text for every line would make big files quadratic.
+   */
+  private find(needle: string, from: number, end: number): number {
+    const text = this.text;
+    const first = needle.charCodeAt(0);
+    const second = needle.length > 1 ? needle.charCodeAt(1) : -1;
+    for (let i = from; i < end; i++) {
+      if (text.charCodeAt(i) === first && (second < 0 || text.charCodeAt(i + 1) === second)) return i;
+    }
+    return -1;
   }
 
   private spaces(from: number, end: number): number {

@@ -129,7 +129,7 @@ const PARSE_OPTIONS = { uniqueKeys: true, prettyErrors: false, strict: true } as
  */
 function fromFast(file: string, text: string, fast: FastParse): ParsedFile {
   const lineCounter = new LineCounter();
-  lineCounter.lineStarts.push(...fast.lineStarts);
+  for (const start of fast.lineStarts) lineCounter.addNewLine(start);
   let library: Document.Parsed[] | undefined;
   const libraryDoc = (index: number): Document.Parsed => {
     library ??= [...parseAllDocuments(text, PARSE_OPTIONS)] as Document.Parsed[];

@@ -38,8 +38,7 @@ export interface Io {
   readonly stdin?: () => string;
 }
 
-/** Generator files: `*.lock.yaml` beside them are release locks, not generators. */
-/** The generators named on the command line, or else every generator of the project. */
+/** The generators named on the command line, or else every generator of the project (`*.lock.yaml` beside them are release locks). */
 function generatorFiles(root: string, named: readonly string[]): string[] {
   if (named.length > 0) return [...named];
   return globSync('generators/*.{yaml,yml}', { cwd: root, posix: true, ignore: ['generators/*.lock.{yaml,yml}'] }).sort();

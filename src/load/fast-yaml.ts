@@ -178,17 +178,23 @@ class Reader {
     return i;
   }
 
-  private blockMap(line: number, indent: number): [FastMap, number] {
+  /**
+   * A block mapping whose first key starts at `at` on `line` (after `- ` when the mapping is a
+   * sequence entry) and whose other keys start at `indent`.
+   */
+  private blockMap(line: number, indent: number, at = this.starts[line]! + indent): [FastMap, number] {
     const items: FastPair[] = [];
     const value: Record<string, unknown> = {};
     let i = line;
-    while (i < this.docEnd && this.indents[i] === indent) {
-      const [pair, next] = this.entry(i, this.starts[i]! + indent, indent, value);
+    let keyAt = at;
+    do {
+      const [pair, next] = this.entry(i, keyAt, indent, value);
       items.push(pair);
       i = this.skip(next);
-    }
+      keyAt = this.starts[i]! + indent;
+    } while (i < this.docEnd && this.indents[i] === indent);
     if (i < this.docEnd && this.indents[i]! > indent) throw new Unsupported();
-    return [mapNode(items, items[0]!.key.range[0], value), i];
+    return [mapNode(items, at, value), i];
   }
 
   /** One `key: value` entry whose key starts at `at` on `line`; returns the line after it. */
@@ -270,20 +276,7 @@ class Reader {
       let next: number;
       if (this.startsEntry(p, end)) {
         // `- key: value` and the lines after it at that key's indentation form one mapping.
-        const mapIndent = p - this.starts[i]!;
-        const map: Record<string, unknown> = {};
-        const pairs: FastPair[] = [];
-        const [pair, after] = this.entry(i, p, mapIndent, map);
-        pairs.push(pair);
-        let j = this.skip(after);
-        while (j < this.docEnd && this.indents[j] === mapIndent) {
-          const [pr, n2] = this.entry(j, this.starts[j]! + mapIndent, mapIndent, map);
-          pairs.push(pr);
-          j = this.skip(n2);
-        }
-        if (j < this.docEnd && this.indents[j]! > mapIndent) throw new Unsupported();
-        node = mapNode(pairs, p, map);
-        next = j;
+        [node, next] = this.blockMap(i, p - this.starts[i]!, p);
       } else {
         [node, next] = this.inlineValue(i, p, indent);
       }

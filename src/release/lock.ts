@@ -89,7 +89,7 @@ export function checkLock(loaded: LoadedLock, generatorName: string, current: re
     const bump = m ? `${m[1]}${m[2]} -> ${m[1]}${Number(m[2]) + 1}` : 'm1 -> m2';
     return `published objects never change: bump the family version (${bump}) so the new spec gets new names, and keep or deprecate the old ones`;
   };
-  const changed: { entry: LockedObject; current: CurrentObject; entryAt: SourceRange }[] = [];
+  const changed: { entry: LockedObject; current: CurrentObject; at: SourceRange | undefined; entryAt: SourceRange }[] = [];
   lock.objects.forEach((entry, i) => {
     const entryAt = locate(src, ['objects', i, 'name']);
     const c = now.get(key(entry.kind, entry.name));
@@ -115,7 +115,7 @@ export function checkLock(loaded: LoadedLock, generatorName: string, current: re
         used.add(ov.i);
         return;
       }
-      changed.push({ entry, current: c, entryAt });
+      changed.push({ entry, current: c, at: c.location(), entryAt });
       return;
     }
     // Removed in an earlier release: the name may come back only with the spec it had.
@@ -133,10 +133,7 @@ export function checkLock(loaded: LoadedLock, generatorName: string, current: re
     );
   });
   // One edit of a family changes every size in both scopes: one report per place that declares them.
-  for (const group of groupBy(changed, (x) => {
-    const at = x.current.location();
-    return `${x.entry.released}|${at ? `${at.file}:${at.line}:${at.col}` : ''}`;
-  })) {
+  for (const group of groupBy(changed, (x) => `${x.entry.released}|${x.at ? `${x.at.file}:${x.at.line}:${x.at.col}` : ''}`)) {
     const first = group[0]!;
     const fixes = group.map((x) => `{name: ${x.entry.name}, kind: ${x.entry.kind}, allow: change, digest: "${x.current.digest}", reason: ...}`).join(', ');
     const names = [...new Set(group.map((x) => x.entry.name))];
@@ -146,7 +143,7 @@ export function checkLock(loaded: LoadedLock, generatorName: string, current: re
         ? `${first.entry.kind} \`${first.entry.name}\`, published in ${first.entry.released}, changed its spec (${first.entry.digest.slice(0, 19)}... -> ${first.current.digest.slice(0, 19)}...)`
         : `${group.length} objects published in ${first.entry.released} changed their spec: ${names.map((n) => `\`${n}\``).join(', ')} (${kinds.join(', ')})`;
     out.push(
-      diag('IT7101', message, first.current.location(), {
+      diag('IT7101', message, first.at, {
         hint: `${bumpHint(first.entry.kind, first.entry.name)}; for a reviewed emergency fix, add to ${loaded.file}: overrides: [${fixes}]`,
         related: [{ message: group.length === 1 ? 'published spec recorded here' : `published spec of \`${first.entry.name}\` recorded here`, location: first.entryAt }],
       }),

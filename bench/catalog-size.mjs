@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ours = path.join(repo, 'catalogs', 'common-instancetypes');
-const upstream = path.resolve(repo, '..', 'shared', 'reference', 'common-instancetypes', 'source');
+const upstream = path.resolve(repo, 'test', 'reference', 'common-instancetypes', 'source');
 
 /** Files under `dir` whose name matches `keep`, recursively. */
 function files(dir, keep) {

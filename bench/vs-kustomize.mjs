@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const upstream = path.resolve(repo, '..', 'shared', 'reference', 'common-instancetypes', 'source');
+const upstream = path.resolve(repo, 'test', 'reference', 'common-instancetypes', 'source');
 const cli = path.join(repo, 'bin', 'itgen');
 const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg >= 0 ? Number(process.argv[runsArg + 1]) : 7;

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { compile } from '../src/pipeline';
-import { readDirTree, REPO, SHARED } from './helpers';
+import { readDirTree, REFERENCE, REPO } from './helpers';
 
 interface K8sObject {
   kind: string;
@@ -17,7 +17,7 @@ interface K8sObject {
   spec: unknown;
 }
 
-const UPSTREAM_BUNDLE = path.join(SHARED, 'reference', 'common-instancetypes', 'common-instancetypes-all-bundle.yaml');
+const UPSTREAM_BUNDLE = path.join(REFERENCE, 'common-instancetypes', 'common-instancetypes-all-bundle.yaml');
 const OUTPUT = path.join(REPO, 'output', 'common-instancetypes');
 
 /** Fix 1: upstream wraps these URLs in literal quotes and a newline (a block scalar holding a quoted string). */

@@ -1,7 +1,7 @@
 /**
  * Conformance: real tools on the committed output. `kubectl kustomize` must build the root and
  * every kind directory, and every emitted document must validate against KubeVirt's strict JSON
- * Schemas (derived from its OpenAPI document) in ../shared/kubevirt-schemas.
+ * Schemas (derived from its OpenAPI document) in test/reference/kubevirt-schemas.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -9,9 +9,9 @@ import path from 'node:path';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { parseAllDocuments } from 'yaml';
-import { REPO, SHARED } from './helpers';
+import { REFERENCE, REPO } from './helpers';
 
-const SCHEMA_DIR = path.join(SHARED, 'kubevirt-schemas', 'instancetype.kubevirt.io-v1beta1');
+const SCHEMA_DIR = path.join(REFERENCE, 'kubevirt-schemas', 'instancetype.kubevirt.io-v1beta1');
 const KIND_DIRS = ['VirtualMachineClusterInstancetypes', 'VirtualMachineInstancetypes', 'VirtualMachineClusterPreferences', 'VirtualMachinePreferences'];
 
 function kustomize(dir: string): string {

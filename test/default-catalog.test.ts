@@ -50,7 +50,7 @@ describe('default catalog', () => {
   });
 
   it('uses no cluster-scoped name that common-instancetypes ships', () => {
-    const bundle = readFileSync(path.join(REPO, '..', 'shared', 'reference', 'common-instancetypes', 'common-instancetypes-all-bundle.yaml'), 'utf8');
+    const bundle = readFileSync(path.join(REPO, 'test', 'reference', 'common-instancetypes', 'common-instancetypes-all-bundle.yaml'), 'utf8');
     const upstream = new Set(parseAllDocuments(bundle).map((d) => (d.toJS() as { metadata: { name: string } }).metadata.name));
     expect(upstream.size).toBe(UPSTREAM_INSTANCETYPE_NAMES.size + UPSTREAM_PREFERENCE_NAMES.size);
     const clash = result.objects.filter((o) => o.scope === 'cluster' && upstream.has(o.manifest.metadata.name));

@@ -6,7 +6,8 @@ import { formatText } from '../src/cli/format';
 import { readTree } from '../src/emit/write';
 
 export const REPO = path.resolve(__dirname, '..');
-export const SHARED = path.resolve(REPO, '..', 'shared');
+/** Reference data vendored into the repository (source, commit and licence: test/reference/README.md). */
+export const REFERENCE = path.join(REPO, 'test', 'reference');
 export const UPDATE_GOLDEN = process.env['UPDATE_GOLDEN'] === '1';
 
 /** Compile a project directory holding `generators/<name>.yaml`. */

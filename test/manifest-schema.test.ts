@@ -25,10 +25,10 @@ import {
   type SpecKind,
 } from '../src/schema/manifest';
 
-const SHARED = '/work/shared';
-const BUNDLE = join(SHARED, 'reference/common-instancetypes/common-instancetypes-all-bundle.yaml');
-const SCHEMA_DIR = join(SHARED, 'kubevirt-schemas/instancetype.kubevirt.io-v1beta1');
-const API_DOC = join(SHARED, 'docs/kubevirt-api.md');
+const REFERENCE = join(__dirname, 'reference');
+const BUNDLE = join(REFERENCE, 'common-instancetypes/common-instancetypes-all-bundle.yaml');
+const SCHEMA_DIR = join(REFERENCE, 'kubevirt-schemas/instancetype.kubevirt.io-v1beta1');
+const FIELD_SINCE = join(REFERENCE, 'kubevirt-field-since.json');
 
 // ---------------------------------------------------------------------------------------------------------------
 // JSON Schema walking, shared by the completeness checks
@@ -431,26 +431,14 @@ describe('completeness against the strict KubeVirt JSON Schemas', () => {
 });
 
 describe('release metadata', () => {
-  /** The "since" column of Appendix A (instancetype) and B (preference) of kubevirt-api.md. */
-  function appendixSince(): Record<SpecKind, Record<string, string>> {
-    const result: Record<SpecKind, Record<string, string>> = { instancetype: {}, preference: {} };
-    let section: SpecKind | undefined;
-    for (const line of readFileSync(API_DOC, 'utf8').split('\n')) {
-      if (line.startsWith('## Appendix A')) section = 'instancetype';
-      else if (line.startsWith('## Appendix B')) section = 'preference';
-      else if (line.startsWith('## ')) section = undefined;
-      const cells = line.split('|').map((cell) => cell.trim());
-      const path = cells[1]?.replace(/`/g, '');
-      const since = cells[4];
-      if (section !== undefined && path?.startsWith('spec.') === true && since !== undefined && since !== '') {
-        result[section][path.slice('spec.'.length)] = since;
-      }
-    }
-    return result;
+  /** The first KubeVirt release serving each spec field added after v1.0.0 (from each tag's swagger.json). */
+  function releasedSince(): Record<SpecKind, Record<string, string>> {
+    const data = JSON.parse(readFileSync(FIELD_SINCE, 'utf8')) as Record<SpecKind, Record<string, string>>;
+    return { instancetype: data.instancetype, preference: data.preference };
   }
 
-  it('FIELD_SINCE matches the appendices of kubevirt-api.md', () => {
-    const expected = appendixSince();
+  it('FIELD_SINCE matches the release each field first shipped in', () => {
+    const expected = releasedSince();
     expect(Object.keys(expected.instancetype).length).toBeGreaterThan(10);
     expect({ ...INSTANCETYPE_FIELD_SINCE }).toEqual(expected.instancetype);
     expect({ ...PREFERENCE_FIELD_SINCE }).toEqual(expected.preference);

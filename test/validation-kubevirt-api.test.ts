@@ -5,7 +5,7 @@
  * the default catalog emits must come back unchanged. The package is older than some fields itgen
  * models; those are listed below with the release that added them, and the test checks that list
  * against what the package really drops and against itgen's own release table.
- * (The strict JSON Schemas of ../shared/kubevirt-schemas are applied in test/conformance.test.ts.)
+ * (The strict JSON Schemas of test/reference/kubevirt-schemas are applied in test/conformance.test.ts.)
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -190,3 +190,8 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
   const c = closest(word, candidates);
   return c !== undefined ? `did you mean \`${c}\`?` : undefined;
 }
+
+/** `--strict`: every warning becomes an error, saying so. */
+export function strictify(diagnostics: readonly Diagnostic[], strict: boolean): Diagnostic[] {
+  return strict ? diagnostics.map((d) => (d.severity === 'warning' ? { ...d, severity: 'error' as const, message: `${d.message} (--strict)` } : d)) : [...diagnostics];
+}

@@ -3,7 +3,8 @@
  * lock, bundles, the semantic diff, the KRM ResourceList handling, docs and the CLI arguments.
  */
 import { parseAllDocuments } from 'yaml';
-import { parseArgs } from '../src/cli/args';
+import { parseCommandLine } from '../src/cli/args';
+import { COMMANDS } from '../src/cli/commands';
 import { run, type Io } from '../src/cli/main';
 import { layoutBase } from '../src/emit/layout';
 import { compile, type CompileResult } from '../src/pipeline';
@@ -304,13 +305,21 @@ describe('docs', () => {
 
 describe('CLI arguments', () => {
   it('parses the release workflow options', () => {
-    expect(parseArgs(['bundle', '--version', 'v1.0.0', '--out', 'dist'])).toMatchObject({ command: 'bundle', version: 'v1.0.0', out: 'dist' });
-    expect(parseArgs(['diff', '--against=HEAD~1', '--exit-code'])).toMatchObject({ command: 'diff', against: 'HEAD~1', exitCode: true });
-    expect(parseArgs(['schema', 'lock'])).toMatchObject({ command: 'schema', schema: 'lock' });
-    expect(parseArgs(['release'])).toEqual({ error: 'release needs --version vX.Y.Z' });
-    expect(parseArgs(['release', '--version', '1.0'])).toEqual({ error: '--version needs a release version like v1.2.0' });
-    expect(parseArgs(['bundle', '--version', 'v1.0.0'])).toEqual({ error: 'bundle needs --out DIR' });
-    expect(parseArgs(['schema', 'nope'])).toMatchObject({ error: expect.stringMatching(/schema takes one of/) });
+    const parse = (argv: string[]): { command?: string; options?: Record<string, readonly string[]>; positionals?: readonly string[]; error?: string } => {
+      const p = parseCommandLine(argv, COMMANDS);
+      if ('error' in p) return { error: p.error };
+      if ('help' in p) return {};
+      return { command: p.command.name, options: Object.fromEntries(p.line.options), positionals: p.line.positionals };
+    };
+    expect(parse(['bundle', '--version', 'v1.0.0', '--out', 'dist'])).toEqual({ command: 'bundle', options: { '--version': ['v1.0.0'], '--out': ['dist'] }, positionals: [] });
+    expect(parse(['diff', '--against=HEAD~1', '--exit-code'])).toEqual({ command: 'diff', options: { '--against': ['HEAD~1'], '--exit-code': [] }, positionals: [] });
+    expect(parse(['-C', 'dir', 'schema', 'lock'])).toEqual({ command: 'schema', options: {}, positionals: ['lock'] });
+    expect(parse(['release'])).toEqual({ error: 'release needs --version vX.Y.Z' });
+    expect(parse(['release', '--version', '1.0'])).toEqual({ error: '--version needs a release version like v1.2.0' });
+    expect(parse(['bundle', '--version', 'v1.0.0'])).toEqual({ error: 'bundle needs --out DIR' });
+    expect(parse(['schema', 'nope'])).toMatchObject({ error: expect.stringMatching(/schema takes one of/) });
+    expect(parse(['validate', '--against', 'HEAD'])).toEqual({ error: 'unknown option `--against` for validate' });
+    expect(parse(['explain'])).toEqual({ error: 'explain needs exactly one object name' });
   });
 
   it('prints the generator and lock JSON Schemas', () => {

@@ -8,7 +8,8 @@
 import { startupSnapshot } from 'node:v8';
 import { formatGithub, formatJson, formatText } from './format';
 import { main } from './main';
-import { parseArgs } from './args';
+import { parseCommandLine } from './args';
+import { COMMANDS } from './commands';
 import { parseSource } from '../load/source';
 import { compileDocuments, generatorFromDocument } from '../pipeline';
 import { explainObject } from '../render/explain';
@@ -155,7 +156,7 @@ function warmUp(): void {
   formatText(bad.diagnostics, () => undefined);
   formatJson(bad.diagnostics);
   formatGithub(bad.diagnostics);
-  parseArgs(['generate', '-g', 'generators/x.yaml', '--format', 'json']);
+  parseCommandLine(['generate', '-g', 'generators/x.yaml', '--format', 'json'], COMMANDS);
 }
 
 warmUp();

@@ -3,6 +3,9 @@
  * (everything, and each kind alone) named with the version, every object stamped with the
  * version label, and a CHECKSUMS.sha256 in `sha256sum` format.
  */
+import path from 'node:path';
+import { diag, type Diagnostic } from '../diagnostics';
+import { within, type LoadedGenerator } from '../pipeline';
 import { sortKeysDeep } from '../resolve/leaves';
 import type { OutputFile } from '../emit/layout';
 import { serializeObjects } from '../emit/layout';
@@ -60,4 +63,29 @@ export function buildBundles(objects: readonly RenderedObject[], opts: BundleOpt
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const checksums = sorted.map((f) => `${sha256Hex(f.content)}  ${f.path}\n`).join('');
   return [...sorted, { path: CHECKSUMS_FILE, content: checksums }];
+}
+
+/**
+ * Bundles are written beside what is there, so the bundle directory must not be one itgen replaces
+ * (a generator's output: the next generate would drop them) or reads (a catalog would take them for
+ * catalog files), nor the generators directory or `.git`. `outDir` is absolute; `written` is how
+ * the user named it.
+ */
+export function bundleOutProblem(root: string, outDir: string, written: string, generators: readonly LoadedGenerator[]): Diagnostic | undefined {
+  const absRoot = path.resolve(root);
+  const places: [string, string][] = [
+    [path.join(absRoot, 'generators'), 'the generators directory'],
+    [path.join(absRoot, '.git'), 'the Git repository'],
+  ];
+  for (const g of generators) {
+    places.push([path.resolve(absRoot, g.outputDir), `the output of generator \`${g.name}\``], [path.resolve(absRoot, g.catalogDir), `the catalog of generator \`${g.name}\``]);
+  }
+  for (const [dir, what] of places) {
+    if (outDir === dir || within(dir, outDir)) {
+      return diag('IT9002', `--out ${written} is ${outDir === dir ? '' : 'inside '}${what}`, undefined, {
+        hint: 'write bundles to a directory of their own, such as dist/release or _build/bundles',
+      });
+    }
+  }
+  return undefined;
 }

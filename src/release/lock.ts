@@ -319,3 +319,18 @@ export function serializeLock(lock: ReleaseLock): string {
   };
   return `# Release lock of generator \`${lock.metadata.name}\`: every object it has published, with a digest of its spec.\n# Written by \`itgen release\`; generate fails when a published object changes, disappears\n# without a deprecation release, or a removed name returns with another spec. Review changes.\n${toYaml(ordered)}`;
 }
+
+/**
+ * With a lock, a bundle is the recorded release: that version, and exactly its objects. An IT7107
+ * when `version` is not the last release recorded, or the catalogs no longer generate what it recorded.
+ */
+export function checkBundleAgainstLock(loaded: LoadedLock, current: readonly CurrentObject[], version: string): Diagnostic[] {
+  const lock = loaded.lock;
+  const last = lock.releases[lock.releases.length - 1];
+  if (last !== version) {
+    return [diag('IT7107', `${version} is not the last release recorded in ${loaded.file} (${last ?? 'none'})`, undefined, { hint: `run \`itgen release --version ${version}\` and commit the lock first, or bundle from the commit of that release` })];
+  }
+  const recorded = new Map(lock.objects.filter((o) => o.removed === undefined).map((o) => [`${o.kind}/${o.name}`, o.digest] as const));
+  const same = current.length === recorded.size && current.every((c) => recorded.get(`${c.kind}/${c.name}`) === c.digest);
+  return same ? [] : [diag('IT7107', `the catalogs no longer generate what ${loaded.file} recorded for ${version}`, undefined, { hint: 'bundle from the commit of the release, or record a new release' })];
+}

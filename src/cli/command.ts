@@ -1,0 +1,108 @@
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { globSync } from 'glob';
+import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
+import { compile, outputOverlaps, type CompileResult } from '../pipeline';
+import type { CommandLine, CommandShape, GlobalOptions } from './args';
+import { formatGithub, formatJson, formatText, summary, type OutputFormat } from './format';
+
+export const EXIT_OK = 0;
+export const EXIT_USER = 1;
+export const EXIT_INTERNAL = 2;
+
+export interface Io {
+  readonly out: (s: string) => void;
+  readonly err: (s: string) => void;
+  readonly cwd: string;
+  readonly color: boolean;
+  /** Standard input, read on demand (the KRM function mode). */
+  readonly stdin?: () => string;
+}
+
+/** What a command is given: where to print, its command line, and the project root it runs in. */
+export interface CommandContext {
+  readonly io: Io;
+  readonly line: CommandLine;
+  readonly global: GlobalOptions;
+  readonly root: string;
+}
+
+/** A command is a file under commands/: its name, its options, its usage text and what it runs. */
+export interface Command extends CommandShape {
+  /** One line for the command list. */
+  readonly summary: string;
+  /** The synopsis after `itgen`, e.g. `explain NAME [--kind KIND]`. */
+  readonly synopsis: string;
+  /** Longer help shown by `itgen help COMMAND`, if the summary is not enough. */
+  readonly details?: string;
+  /** Commands that need no project directory (schema, help). */
+  readonly projectless?: boolean;
+  readonly run: (ctx: CommandContext) => number;
+}
+
+/** Accepts no positional argument. */
+export function noPositionals(line: CommandLine): string | undefined {
+  return line.positionals.length > 0 ? `unexpected argument \`${line.positionals[0]}\`` : undefined;
+}
+
+/** The generators named on the command line, or else every generator of the project (`*.lock.yaml` beside them are release locks). */
+export function generatorFiles(root: string, named: readonly string[]): string[] {
+  if (named.length > 0) return [...named];
+  return globSync('generators/*.{yaml,yml}', { cwd: root, posix: true, ignore: ['generators/*.lock.{yaml,yml}'] }).sort();
+}
+
+/** Prints diagnostics in the chosen format; text quotes the source line under each. */
+export function report(io: Io, format: OutputFormat, diagnostics: readonly Diagnostic[], root: string): void {
+  if (format === 'json') {
+    io.out(formatJson(diagnostics));
+    return;
+  }
+  if (diagnostics.length === 0) return;
+  if (format === 'github') {
+    io.out(formatGithub(diagnostics));
+    return;
+  }
+  const cache = new Map<string, string[] | undefined>();
+  const lines = (file: string): string[] | undefined => {
+    if (!cache.has(file)) {
+      try {
+        const abs = path.resolve(root, file);
+        // Only regular files: reading a FIFO named *.yaml would block forever.
+        cache.set(file, statSync(abs).isFile() ? readFileSync(abs, 'utf8').split(/\r?\n/) : undefined);
+      } catch {
+        cache.set(file, undefined);
+      }
+    }
+    return cache.get(file);
+  };
+  io.err(formatText(diagnostics, lines, io.color));
+  io.err(summary(diagnostics));
+}
+
+export function exitCodeFor(diagnostics: readonly Diagnostic[]): number {
+  if (diagnostics.some((d) => d.code.startsWith('IT9'))) return EXIT_INTERNAL;
+  return hasErrors(diagnostics) ? EXIT_USER : EXIT_OK;
+}
+
+/** Compiles every generator the command line names (or all of them), with overlap checks and --strict applied. */
+export function compileAll(ctx: CommandContext): { results: CompileResult[]; diagnostics: Diagnostic[] } {
+  const files = generatorFiles(ctx.root, ctx.global.generators);
+  if (files.length === 0) {
+    return { results: [], diagnostics: [diag('IT1009', 'no generator found: pass --generator FILE or add generators/*.yaml')] };
+  }
+  const results = files.map((f) => compile(ctx.root, f));
+  const loaded = results.flatMap((r) => (r.generator ? [r.generator] : []));
+  const diagnostics = strictify([...results.flatMap((r) => r.diagnostics), ...outputOverlaps(loaded)], ctx.global.strict);
+  return { results, diagnostics };
+}
+
+/** Only the commands that write a single place need this: exactly one generator. */
+export function single(results: readonly CompileResult[], what: string): { result?: CompileResult; diagnostics: Diagnostic[] } {
+  if (results.length === 1) return { result: results[0]!, diagnostics: [] };
+  return { diagnostics: [diag('IT1009', `${what} works on one generator at a time; pass -g generators/<name>.yaml (found ${results.length})`)] };
+}
+
+/** Prints text without doubling its final newline (io.out adds one). */
+export function writeText(io: Io, text: string): void {
+  io.out(text.endsWith('\n') ? text.slice(0, -1) : text);
+}

@@ -1,0 +1,32 @@
+import path from 'node:path';
+import { diag } from '../../diagnostics';
+import { withOutputLock, writeFilesAtomic } from '../../emit/write';
+import { DOCS_FILE } from '../../render/docs';
+import { compileAll, EXIT_INTERNAL, EXIT_OK, exitCodeFor, noPositionals, report, type Command } from '../command';
+
+export const docs: Command = {
+  name: 'docs',
+  synopsis: 'docs [-g FILE]...',
+  summary: `rewrite only output/<generator>/${DOCS_FILE}`,
+  options: [],
+  accept: noPositionals,
+  run(ctx) {
+    const { io, global, root } = ctx;
+    const { results, diagnostics } = compileAll(ctx);
+    report(io, global.format, diagnostics, root);
+    const code = exitCodeFor(diagnostics);
+    if (code !== EXIT_OK) return code;
+    for (const r of results) {
+      const readme = r.files.find((f) => f.path === DOCS_FILE)!;
+      try {
+        const outDir = path.resolve(root, r.generator!.outputDir);
+        withOutputLock(outDir, () => writeFilesAtomic(outDir, [readme]));
+      } catch (e) {
+        report(io, global.format, [diag('IT9002', `cannot write ${r.generator!.outputDir}/${DOCS_FILE}: ${(e as Error).message}`)], root);
+        return EXIT_INTERNAL;
+      }
+      if (global.format === 'text') io.err(`${r.generator!.name}: wrote ${r.generator!.outputDir}/${DOCS_FILE}`);
+    }
+    return EXIT_OK;
+  },
+};

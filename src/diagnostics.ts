@@ -13,6 +13,7 @@ export const DIAGNOSTIC_CODES = {
   IT1007: 'YAML alias expansion too large',
   IT1008: 'no catalog files found',
   IT1009: 'generator file is invalid',
+  IT1010: 'the project layout prevents writing the output',
   // IT12xx: catalog schema
   IT1201: 'unknown document kind',
   IT1202: 'unknown key',

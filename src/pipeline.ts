@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics';
 import { layoutBase, type OutputFile } from './emit/layout';
@@ -73,6 +74,12 @@ function outputProblems(absRoot: string, generatorDir: string, catalogAbs: strin
       return [diag('IT1009', `output \`${written}\` overlaps ${what}`, at, { hint: `itgen replaces the whole output directory; generating would replace ${what}` })];
     }
   }
+  // A file where a directory of the output path must be makes every write fail; say which.
+  for (let dir = path.dirname(outputAbs); within(absRoot, dir); dir = path.dirname(dir)) {
+    if (describeOutputDir(dir) === 'not-a-directory') {
+      return [diag('IT1009', `output \`${written}\` cannot be created: \`${relativePath(absRoot, dir)}\` is a file, not a directory`, at, { hint: 'move the file away, or choose another output directory' })];
+    }
+  }
   const state = describeOutputDir(outputAbs);
   if (state === 'foreign' || state === 'not-a-directory') {
     return [
@@ -82,6 +89,17 @@ function outputProblems(absRoot: string, generatorDir: string, catalogAbs: strin
     ];
   }
   return [];
+}
+
+/** A catalog that is missing or is a file is the generator's mistake: say so at its `catalog` line. */
+function catalogProblems(catalogAbs: string, written: string, doc: SourceDoc): Diagnostic[] {
+  const at = locate(doc, ['catalog']);
+  try {
+    if (statSync(catalogAbs).isDirectory()) return [];
+    return [diag('IT1008', `catalog \`${written}\` is a file, not a directory`, at, { hint: 'point `catalog` at the directory that holds the catalog\'s YAML files' })];
+  } catch {
+    return [diag('IT1008', `catalog directory \`${written}\` does not exist`, at, { hint: 'the path is relative to the generator file; create the directory or fix the path' })];
+  }
 }
 
 /** Two generators writing into one place would erase each other's output. */
@@ -136,6 +154,7 @@ export function generatorFromDocument(root: string, file: string, doc: SourceDoc
   if (!within(realLocation(absRoot), realLocation(catalogAbs))) {
     out.push(diag('IT1009', `catalog \`${config.catalog}\` is outside the project directory`, locate(doc, ['catalog']), { hint: 'itgen reads catalogs only inside the project (the current directory, or -C DIR)' }));
   }
+  else out.push(...catalogProblems(catalogAbs, config.catalog, doc));
   out.push(...outputProblems(absRoot, dir, catalogAbs, outputAbs, config.output, doc));
   if (out.length > 0) return { diagnostics: out };
   return {
@@ -214,7 +233,10 @@ export function compileDocuments(
       files = layoutBase(objects, KIND_ORDER, [{ path: DOCS_FILE, content: readme }]);
     }
   }
+  // A catalog without its Catalog document, or without any file, is found through the generator.
+  const atCatalog = locate(generator.src, ['catalog']);
+  const placed = diagnostics.map((d) => (d.location === undefined && (d.code === 'IT2008' || d.code === 'IT1008') ? { ...d, location: atCatalog } : d));
   const suppressed = new Set(generator.config.suppressWarnings ?? []);
-  const sorted = sortDiagnostics(diagnostics.filter((d) => d.severity === 'error' || !suppressed.has(d.code)));
+  const sorted = sortDiagnostics(placed.filter((d) => d.severity === 'error' || !suppressed.has(d.code)));
   return { generator, catalog, objects, files: hasErrors(sorted) ? [] : files, diagnostics: sorted, lock };
 }

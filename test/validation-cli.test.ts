@@ -4,9 +4,10 @@
  * trace, a hang, or a file written anywhere; `generate` leaves the previous output as it was.
  * Also: exit codes 0/1/2, `--strict`, and the json and github formats.
  */
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { exitCodeFor, writeProblem } from '../src/cli/command';
 import { run } from '../src/cli/main';
 import { RULES, type Rule } from '../src/validate';
 import { readDirTree, removeDir, scratchProject } from './helpers';
@@ -253,17 +254,27 @@ describe('exit codes, --strict and formats', () => {
     }
   });
 
-  it('exits 2 when the output cannot be written (IT9002)', () => {
-    // A regular file where a parent directory of the output must be: even root cannot write there.
+  it('names a file that stands where a directory of the output must be, at the generator line', () => {
     const dir = project({}, GENERATOR.replace('output: ../out', 'output: ../blocker/out'));
     try {
       writeFileSync(path.join(dir, 'blocker'), 'a file where a directory must be\n');
       const r = itgen(dir, 'generate');
-      expect(r.code).toBe(2);
-      expect(r.err).toContain('IT9002');
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/^generators\/t\.yaml:\d+:\d+ error IT1009 output `\.\.\/blocker\/out` cannot be created: `blocker` is a file, not a directory/m);
+      expect(readFileSync(path.join(dir, 'blocker'), 'utf8')).toBe('a file where a directory must be\n');
     } finally {
       removeDir(dir);
     }
+  });
+
+  it('reports a write the system refuses as IT9002 (exit 2), in words, without paths or raw codes', () => {
+    const refused = Object.assign(new Error("EROFS: read-only file system, mkdir '/tmp/x/.out.itgen-new-1'"), { code: 'EROFS' });
+    const d = writeProblem('out', refused);
+    expect(d).toMatchObject({ code: 'IT9002', message: 'cannot write out: the file system is read-only' });
+    expect(exitCodeFor([d])).toBe(2);
+    const layout = writeProblem('out', Object.assign(new Error("ENOTDIR: not a directory, mkdir '/tmp/x/out'"), { code: 'ENOTDIR' }));
+    expect(layout).toMatchObject({ code: 'IT1010', message: 'cannot write out: a parent of it is a file, not a directory' });
+    expect(exitCodeFor([layout])).toBe(1);
   });
 
   it('prints compiler-style text with the source line and a caret', () => {

@@ -1,7 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { globSync } from 'glob';
 import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
+import { OutputLockError, writeFailure } from '../emit/write';
+import { readProjectFile } from '../load/files';
 import { compile, outputOverlaps, type CompileResult } from '../pipeline';
 import type { CommandLine, CommandShape, GlobalOptions } from './args';
 import { formatGithub, formatJson, formatText, summary, type OutputFormat } from './format';
@@ -65,13 +65,9 @@ export function report(io: Io, format: OutputFormat, diagnostics: readonly Diagn
   const cache = new Map<string, string[] | undefined>();
   const lines = (file: string): string[] | undefined => {
     if (!cache.has(file)) {
-      try {
-        const abs = path.resolve(root, file);
-        // Only regular files: reading a FIFO named *.yaml would block forever.
-        cache.set(file, statSync(abs).isFile() ? readFileSync(abs, 'utf8').split(/\r?\n/) : undefined);
-      } catch {
-        cache.set(file, undefined);
-      }
+      // The same guard as loading: nothing outside the project is ever quoted, no FIFO is opened.
+      const read = readProjectFile(root, file);
+      cache.set(file, 'bytes' in read ? read.bytes.toString('utf8').split(/\r?\n/) : undefined);
     }
     return cache.get(file);
   };
@@ -105,4 +101,14 @@ export function single(results: readonly CompileResult[], what: string): { resul
 /** Prints text without doubling its final newline (io.out adds one). */
 export function writeText(io: Io, text: string): void {
   io.out(text.endsWith('\n') ? text.slice(0, -1) : text);
+}
+
+/**
+ * A failed write as a diagnostic. What the project itself puts in the way (a leftover lock, a file
+ * where a directory must go) is the input's fault (IT1010, exit 1); anything else is IT9002.
+ */
+export function writeProblem(what: string, e: unknown): Diagnostic {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  const layout = e instanceof OutputLockError || code === 'ENOTDIR' || code === 'EEXIST' || code === 'EISDIR';
+  return diag(layout ? 'IT1010' : 'IT9002', `cannot write ${what}: ${writeFailure(e)}`);
 }

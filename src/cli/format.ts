@@ -5,18 +5,44 @@ export type OutputFormat = 'text' | 'json' | 'github';
 /** Source lines by file, for excerpts under diagnostics. */
 export type SourceLines = (file: string) => readonly string[] | undefined;
 
+/**
+ * Terminal controls (C0 but tab and newline, DEL, C1) and bidirectional overrides, which could
+ * retitle or clear a terminal or reorder what a reviewer reads. User text reaches messages (keys,
+ * values, file names), so every format prints it through `printable`.
+ */
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `s` with every control character written as a visible `\u001b`-style escape; file names also lose tabs and newlines. */
+export function printable(s: string, inline = false): string {
+  const escape = (ch: string): string => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  const out = s.replace(UNPRINTABLE, escape);
+  return inline ? out.replace(/[\t\n]/g, escape) : out;
+}
+
+function printableDiagnostic(d: Diagnostic): Diagnostic {
+  const place = <T extends { file: string }>(l: T): T => ({ ...l, file: printable(l.file, true) });
+  return {
+    ...d,
+    message: printable(d.message),
+    ...(d.hint !== undefined ? { hint: printable(d.hint) } : {}),
+    ...(d.location ? { location: place(d.location) } : {}),
+    ...(d.related ? { related: d.related.map((r) => ({ message: printable(r.message), location: place(r.location) })) } : {}),
+  };
+}
+
 /** `file:line:col severity CODE message`, then the source line and a caret, then the hint. */
-export function formatText(diagnostics: readonly Diagnostic[], lines: SourceLines, color = false): string {
+export function formatText(all: readonly Diagnostic[], lines: SourceLines, color = false): string {
+  const diagnostics = all.map(printableDiagnostic);
   const c = (code: string, s: string): string => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
   const out: string[] = [];
-  for (const d of diagnostics) {
+  for (const [i, d] of diagnostics.entries()) {
     const loc = d.location ? `${d.location.file}:${d.location.line}:${d.location.col} ` : '';
     const sev = d.severity === 'error' ? c('31;1', 'error') : c('33;1', 'warning');
     out.push(`${loc}${sev} ${d.code} ${d.message}`);
     if (d.location) {
-      const src = lines(d.location.file)?.[d.location.line - 1];
+      const src = lines(all[i]!.location!.file)?.[d.location.line - 1];
       // A binary file's "line" would only garble the terminal.
-      if (src !== undefined && !/[\u0000-\u0008\u000b-\u001f\u007f\ufffd]/.test(src)) {
+      if (src !== undefined && printable(src) === src && !src.includes('\ufffd')) {
         const gutter = String(d.location.line).padStart(4);
         out.push(`${gutter} | ${src}`);
         const sameLine = d.location.endLine === undefined || d.location.endLine === d.location.line;
@@ -31,7 +57,8 @@ export function formatText(diagnostics: readonly Diagnostic[], lines: SourceLine
 }
 
 export function formatJson(diagnostics: readonly Diagnostic[]): string {
-  return JSON.stringify({ diagnostics }, null, 2);
+  // JSON escapes C0 controls itself, but not DEL, C1 or bidirectional overrides.
+  return JSON.stringify({ diagnostics: diagnostics.map(printableDiagnostic) }, null, 2);
 }
 
 function escapeGithub(s: string, property = false): string {
@@ -43,6 +70,7 @@ function escapeGithub(s: string, property = false): string {
 /** GitHub Actions workflow commands: annotations on the pull request diff. */
 export function formatGithub(diagnostics: readonly Diagnostic[]): string {
   return diagnostics
+    .map(printableDiagnostic)
     .map((d) => {
       const props: string[] = [];
       if (d.location) {

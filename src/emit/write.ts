@@ -1,4 +1,5 @@
-import { closeSync, lstatSync, mkdirSync, readlinkSync, openSync, renameSync, rmSync, writeFileSync, writeSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, readlinkSync, openSync, renameSync, rmSync, writeFileSync, writeSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import type { OutputFile } from './layout';
 
@@ -36,52 +37,102 @@ export function recoverInterruptedWrite(outDir: string): void {
   }
 }
 
-function alive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+/** Thrown when another writer holds the output, or a leftover lock must be removed by hand. */
+export class OutputLockError extends Error {}
+
+/** How long a lock may be held before it is stale whoever holds it: a generate takes seconds. */
+const LOCK_MAX_AGE_MS = 10 * 60_000;
+
+/**
+ * The start time of a process (clock ticks since boot, from /proc), so that a lock left by a
+ * process whose pid was reused (PID 1 in every container) is not mistaken for a live writer.
+ */
+function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function lockContent(): string {
+  return `itgen-lock v1 pid=${process.pid} start=${processStart(process.pid) ?? '-'} host=${hostname()}\n`;
+}
+
+/** Whether the writer a lock names is still running; 'unknown' when that cannot be told from here. */
+function holderState(text: string): 'alive' | 'gone' | 'unknown' {
+  const m = /^itgen-lock v1 pid=(\d+) start=(\S+) host=(\S+)\n$/.exec(text);
+  if (!m) return 'unknown';
+  if (m[3] !== hostname()) return 'unknown';
+  const pid = Number(m[1]);
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return 'gone';
   }
+  const start = processStart(pid);
+  if (m[2] === '-' || start === undefined) return 'unknown';
+  return start === m[2] ? 'alive' : 'gone';
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 /**
  * One writer per output directory at a time: two `generate`s started together would otherwise
- * swap directories under each other. The lock is a file beside the output holding the writer's
- * pid; a lock whose process is gone is taken over. Waits up to a minute for a live writer.
+ * swap directories under each other. The lock is a regular file beside the output naming its
+ * writer (pid, process start time, host). It is taken over when that writer is gone (a reused pid
+ * has another start time), when it cannot be told and the lock is older than a generate ever
+ * takes, or when it holds something else (a half-written lock after a few seconds). A lock path
+ * that is not a regular file (a directory, a link) is never touched: the error names it. The wait
+ * for a live writer is bounded; every loop either takes the lock, sleeps or gives up.
  */
-export function withOutputLock<T>(outDir: string, fn: () => T, waitMs = 60_000): T {
+export function withOutputLock<T>(outDir: string, fn: () => T, waitMs = 30_000): T {
   const abs = path.resolve(outDir);
   const parent = path.dirname(abs);
   mkdirSync(parent, { recursive: true });
-  const lock = path.join(parent, `.${path.basename(abs)}.itgen-lock`);
+  const name = `.${path.basename(abs)}.itgen-lock`;
+  const lock = path.join(parent, name);
+  const shown = path.join(path.basename(parent), name);
   const deadline = Date.now() + waitMs;
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
     try {
       const fd = openSync(lock, 'wx');
-      writeSync(fd, String(process.pid));
+      writeSync(fd, lockContent());
       closeSync(fd);
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      let text: string;
-      let age: number;
-      try {
-        text = readFileSync(lock, 'utf8');
-        age = Date.now() - statSync(lock).mtimeMs;
-      } catch {
-        continue; // released meanwhile
-      }
-      // An empty lock is one being created right now; only a stale one may be taken over.
-      const holder = text === '' ? undefined : Number(text);
-      if ((holder !== undefined && !alive(holder)) || (holder === undefined && age > 10_000)) {
-        rmSync(lock, { force: true });
-        continue;
-      }
-      if (Date.now() > deadline) throw new Error(`another itgen (pid ${holder ?? '?'}) is still writing ${path.basename(abs)}`);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
     }
+    let st;
+    try {
+      st = lstatSync(lock);
+    } catch {
+      continue; // released meanwhile: try again at once
+    }
+    if (!st.isFile()) {
+      throw new OutputLockError(`the lock ${shown} is a ${st.isDirectory() ? 'directory' : st.isSymbolicLink() ? 'symbolic link' : 'special file'}, not a lock itgen wrote; remove it and run again`);
+    }
+    let text = '';
+    try {
+      text = readFileSync(lock, 'utf8');
+    } catch {
+      continue;
+    }
+    const age = Date.now() - st.mtimeMs;
+    const state = holderState(text);
+    const stale = state === 'gone' || age > LOCK_MAX_AGE_MS || (state === 'unknown' && !text.startsWith('itgen-lock v1 ') && age > 5_000);
+    if (stale) {
+      rmSync(lock, { force: true });
+      if (attempt > 100) throw new OutputLockError(`cannot take over the stale lock ${shown}; remove it and run again`);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new OutputLockError(`another itgen is writing ${path.basename(abs)} (lock ${shown}: ${text.trim().slice(0, 120) || 'empty'}); if no itgen is running, remove ${shown}`);
+    }
+    sleep(50);
   }
   try {
     return fn();
@@ -180,4 +231,31 @@ export function writeFilesAtomic(dir: string, files: readonly OutputFile[]): voi
     for (const t of written) rmSync(t, { force: true });
     throw e;
   }
+}
+
+const ERRNO_WORDS: Readonly<Record<string, string>> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENOTDIR: 'a parent of it is a file, not a directory',
+  EISDIR: 'a directory stands where a file should be written',
+  EEXIST: 'something already exists there',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'the file system is read-only',
+  ENAMETOOLONG: 'a path is too long',
+  ELOOP: 'too many symbolic links',
+  EBUSY: 'the directory is in use',
+  ENOTEMPTY: 'a directory that should be empty is not',
+  EXDEV: 'the output and its parent are on different file systems',
+};
+
+/**
+ * Why a write failed, in words and without paths: a system error's message holds absolute and
+ * temporary paths and a raw code, which say nothing useful in a CI log and reveal the runner's layout.
+ */
+export function writeFailure(e: unknown): string {
+  if (e instanceof OutputLockError) return e.message;
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string') return ERRNO_WORDS[code] ?? `the operating system refused it (${code})`;
+  return e instanceof Error ? e.message : String(e);
 }

@@ -10,6 +10,40 @@ export function relativePath(root: string, absolute: string): string {
   return (rel === '' ? '.' : rel).split(path.sep).join('/');
 }
 
+/** Where a path really leads, when that is outside the project (symlinks resolved); undefined when inside. */
+export function outsideProject(root: string, absolute: string): string | undefined {
+  let real: string;
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+    real = realpathSync(absolute);
+  } catch {
+    return undefined; // missing: reading it fails and says so
+  }
+  const rel = path.relative(realRoot, real);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel)) ? undefined : real;
+}
+
+/**
+ * Reads a file of the project, refusing what must not be read: a path that resolves outside the
+ * project (a link to /etc/passwd or a runner's secret would otherwise be read and quoted in a CI
+ * log), anything but a regular file (a FIFO would block forever), NUL bytes in the name. The error
+ * is a sentence that names the file as given, never the outside target.
+ */
+export function readProjectFile(root: string, file: string): { bytes: Buffer } | { error: string } {
+  if (file.includes('\0')) return { error: 'the path holds a NUL byte' };
+  const abs = path.resolve(root, file);
+  try {
+    const link = lstatSync(abs).isSymbolicLink();
+    if (outsideProject(root, abs) !== undefined) return { error: `${link ? 'it is a symbolic link to' : 'it resolves to'} a file outside the project directory` };
+    if (!statSync(abs).isFile()) return { error: 'not a regular file' };
+    return { bytes: readFileSync(abs) };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return { error: code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : `cannot read it (${code ?? (e as Error).message})` };
+  }
+}
+
 export interface LoadedFiles {
   readonly docs: SourceDoc[];
   readonly diagnostics: Diagnostic[];
@@ -68,17 +102,14 @@ export function loadCatalogFiles(root: string, catalogDir: string): LoadedFiles 
       );
       continue;
     }
-    let bytes: Buffer;
-    try {
-      // A FIFO or device named *.yaml would block the read forever.
-      if (!statSync(abs).isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
-      bytes = readFileSync(abs);
-    } catch (e) {
-      diagnostics.push(diag('IT1001', `cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file, line: 1, col: 1 }));
+    // A catalog directory reached through a link must not bring outside files in either.
+    const read = readProjectFile(root, abs);
+    if ('error' in read) {
+      diagnostics.push(diag('IT1001', `cannot read file: ${read.error}`, { file, line: 1, col: 1 }));
       docs.push(...standIns(file, 'opaque'));
       continue;
     }
-    const parsed = parseSource(file, bytes);
+    const parsed = parseSource(file, read.bytes);
     docs.push(...parsed.docs, ...standIns(file, parsed.unusable));
     diagnostics.push(...parsed.diagnostics);
   }
@@ -127,13 +158,9 @@ export function loadOptionalDocument(root: string, file: string): { doc?: Source
 export function loadSingleDocument(root: string, file: string): { doc?: SourceDoc; diagnostics: Diagnostic[] } {
   const abs = path.resolve(root, file);
   const rel = relativePath(root, abs);
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(abs);
-  } catch (e) {
-    return { diagnostics: [diag('IT1001', `cannot read \`${rel}\`: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)] };
-  }
-  const parsed = parseSource(rel, bytes);
+  const read = readProjectFile(root, file);
+  if ('error' in read) return { diagnostics: [diag('IT1001', `cannot read \`${rel}\`: ${read.error}`)] };
+  const parsed = parseSource(rel, read.bytes);
   if (parsed.diagnostics.length > 0) return { diagnostics: parsed.diagnostics };
   if (parsed.docs.length !== 1) {
     return { diagnostics: [diag('IT1009', `\`${rel}\` must hold exactly one YAML document`, { file: rel, line: 1, col: 1 })] };

@@ -67,6 +67,12 @@ const bundleSchema = z
   })
   .describe('Release bundles (`itgen bundle`)');
 
+/** A directory path: control characters (NUL above all) are never part of a real one. */
+const projectPath = z
+  .string()
+  .min(1)
+  .regex(/^[^\u0000-\u001f\u007f]*$/, { message: 'a path may not hold control characters (NUL, newline, escape...)' });
+
 export const generatorSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -80,8 +86,8 @@ export const generatorSchema = z
         labels: stringMapSchema.optional(),
       })
       .optional(),
-    catalog: z.string().min(1).describe('Catalog directory, relative to this file'),
-    output: z.string().min(1).describe('Output directory of the kustomize base, relative to this file'),
+    catalog: projectPath.describe('Catalog directory, relative to this file'),
+    output: projectPath.describe('Output directory of the kustomize base, relative to this file'),
     vendor: z
       .string()
       .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/, 'a vendor is a lowercase domain-like name, like `example.com`')

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { diag, hasErrors } from '../../diagnostics';
+import { hasErrors } from '../../diagnostics';
 import { writeFilesAtomic } from '../../emit/write';
 import { loadGenerator } from '../../pipeline';
 import { buildBundles, bundleOutProblem } from '../../release/bundle';
 import { checkBundleAgainstLock, currentObjects } from '../../release/lock';
 import { optionValue } from '../args';
-import { compileAll, EXIT_INTERNAL, EXIT_OK, EXIT_USER, exitCodeFor, generatorFiles, report, single, type Command } from '../command';
+import { compileAll, EXIT_OK, EXIT_USER, exitCodeFor, generatorFiles, report, single, writeProblem, type Command } from '../command';
 import { requireVersion, VERSION_OPTION } from './release';
 
 export const bundle: Command = {
@@ -38,8 +38,9 @@ export const bundle: Command = {
     try {
       writeFilesAtomic(outDir, files);
     } catch (e) {
-      report(io, global.format, [diag('IT9002', `cannot write ${out}: ${(e as Error).message}`)], root);
-      return EXIT_INTERNAL;
+      const problem = writeProblem(out, e);
+      report(io, global.format, [problem], root);
+      return exitCodeFor([problem]);
     }
     if (global.format === 'text') io.err(`${r.generator!.name}: wrote ${files.length - 1} bundles and CHECKSUMS.sha256 to ${out}`);
     return EXIT_OK;

@@ -1,8 +1,7 @@
 import path from 'node:path';
-import { diag } from '../../diagnostics';
 import { withOutputLock, writeFilesAtomic } from '../../emit/write';
 import { DOCS_FILE } from '../../render/docs';
-import { compileAll, EXIT_INTERNAL, EXIT_OK, exitCodeFor, noPositionals, report, type Command } from '../command';
+import { compileAll, EXIT_OK, exitCodeFor, noPositionals, report, writeProblem, type Command } from '../command';
 
 export const docs: Command = {
   name: 'docs',
@@ -22,8 +21,9 @@ export const docs: Command = {
         const outDir = path.resolve(root, r.generator!.outputDir);
         withOutputLock(outDir, () => writeFilesAtomic(outDir, [readme]));
       } catch (e) {
-        report(io, global.format, [diag('IT9002', `cannot write ${r.generator!.outputDir}/${DOCS_FILE}: ${(e as Error).message}`)], root);
-        return EXIT_INTERNAL;
+        const problem = writeProblem(`${r.generator!.outputDir}/${DOCS_FILE}`, e);
+        report(io, global.format, [problem], root);
+        return exitCodeFor([problem]);
       }
       if (global.format === 'text') io.err(`${r.generator!.name}: wrote ${r.generator!.outputDir}/${DOCS_FILE}`);
     }

@@ -1,7 +1,6 @@
 import path from 'node:path';
-import { diag } from '../../diagnostics';
 import { writeTree } from '../../emit/write';
-import { compileAll, EXIT_INTERNAL, EXIT_OK, exitCodeFor, noPositionals, report, type Command } from '../command';
+import { compileAll, EXIT_OK, exitCodeFor, noPositionals, report, writeProblem, type Command } from '../command';
 
 export const generate: Command = {
   name: 'generate',
@@ -23,8 +22,9 @@ export const generate: Command = {
       try {
         writeTree(path.resolve(root, r.generator!.outputDir), r.files);
       } catch (e) {
-        report(io, global.format, [diag('IT9002', `cannot write ${r.generator!.outputDir}: ${(e as Error).message}`)], root);
-        return EXIT_INTERNAL;
+        const problem = writeProblem(r.generator!.outputDir, e);
+        report(io, global.format, [problem], root);
+        return exitCodeFor([problem]);
       }
       if (global.format === 'text') io.err(`${r.generator!.name}: wrote ${r.objects.length} objects to ${r.generator!.outputDir}`);
     }

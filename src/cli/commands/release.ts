@@ -1,10 +1,10 @@
-import { diag, hasErrors } from '../../diagnostics';
+import { hasErrors } from '../../diagnostics';
 import { writeFilesAtomic } from '../../emit/write';
 import { outputDrift } from '../../release/drift';
 import { currentObjects, lockFileFor, recordRelease, serializeLock } from '../../release/lock';
 import { RELEASE_VERSION } from '../../schema/common';
 import { optionValue, type CommandLine, type OptionSpec } from '../args';
-import { compileAll, EXIT_INTERNAL, EXIT_OK, exitCodeFor, noPositionals, report, type Command } from '../command';
+import { compileAll, EXIT_OK, exitCodeFor, noPositionals, report, writeProblem, type Command } from '../command';
 
 export const VERSION_OPTION: OptionSpec = {
   flag: '--version',
@@ -55,8 +55,9 @@ export const release: Command = {
     try {
       writeFilesAtomic(root, updates.map((u) => ({ path: u.file, content: u.content })));
     } catch (e) {
-      report(io, global.format, [diag('IT9002', `cannot write the release lock: ${(e as Error).message}`)], root);
-      return EXIT_INTERNAL;
+      const problem = writeProblem('the release lock', e);
+      report(io, global.format, [problem], root);
+      return exitCodeFor([problem]);
     }
     if (global.format === 'text') for (const u of updates) io.err(`${u.text}; wrote ${u.file}`);
     return EXIT_OK;

@@ -75,7 +75,7 @@ export const DIAGNOSTIC_CODES = {
   IT7106: 'release lock belongs to another generator',
   IT7107: 'bundle is not the recorded release',
   IT7201: 'vendor selection matches nothing',
-  IT7202: 'vendor selection leaves no object',
+  IT7202: 'a kind would be emitted empty',
   IT7301: 'comparison source cannot be read',
   IT7302: 'KRM function input invalid',
   // IT9xxx: internal

@@ -210,7 +210,7 @@ export function compileDocuments(
   let files: OutputFile[] = [];
   if (resolved) {
     const config = generator.config;
-    const selected = selectCatalog(resolved, selectOptions(config), generator.src);
+    const selected = selectCatalog(resolved, { ...selectOptions(config), catalogHasErrors: hasErrors(diagnostics) }, generator.src);
     diagnostics.push(...selected.diagnostics);
     catalog = selected.catalog;
     objects = applyNamespace(

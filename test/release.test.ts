@@ -82,13 +82,22 @@ describe('vendor selection', () => {
     expect(names(byName).filter((n) => n.includes('fedora'))).toEqual([]);
   });
 
-  it('warns about names that match nothing (a typo would ship what was meant to be dropped)', () => {
+  it('refuses names that match nothing (a typo would ship what was meant to be dropped, or empty the base)', () => {
     const r = small('exclude: {families: [u2], preferences: [linx]}\n');
-    expect(r.diagnostics.map((d) => `${d.code} ${d.location?.line}:${d.location?.col} ${d.message}`)).toEqual([
-      'IT7201 9:22 exclude.families: `u2` matches nothing in catalog `small`',
-      'IT7201 9:41 exclude.preferences: `linx` matches nothing in catalog `small`',
+    expect(r.diagnostics.map((d) => `${d.severity} ${d.code} ${d.location?.line}:${d.location?.col} ${d.message}`)).toEqual([
+      'error IT7201 9:22 exclude.families: `u2` matches nothing in catalog `small`',
+      'error IT7201 9:41 exclude.preferences: `linx` matches nothing in catalog `small`',
     ]);
-    expect(r.files.length).toBeGreaterThan(0);
+    expect(r.files).toEqual([]);
+  });
+
+  it('refuses a kind that comes out empty unless the generator allows it', () => {
+    const r = small('include: {families: [u1]}\nexclude: {preferences: ["*"]}\n');
+    expect(r.diagnostics.map((d) => `${d.severity} ${d.code} ${d.message}`)).toEqual(['error IT7202 the generator would emit no preferences (catalog `small` after include and exclude)']);
+    expect(r.diagnostics[0]!.hint).toContain('allowEmpty: [preferences]');
+    const allowed = small('include: {families: [u1]}\nexclude: {preferences: ["*"]}\nallowEmpty: [preferences]\n');
+    expect(allowed.diagnostics).toEqual([]);
+    expect(allowed.objects.every((o) => o.manifest.kind.endsWith('Instancetype'))).toBe(true);
   });
 
   it('sets the target namespace on namespaced objects only', () => {

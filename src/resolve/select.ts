@@ -41,17 +41,26 @@ export interface SelectOptions {
   readonly exclude?: WrittenSelection | undefined;
   readonly namePrefix?: string | undefined;
   readonly nameSuffix?: string | undefined;
+  /**
+   * The catalog already has errors: objects may be missing because they failed to resolve, so
+   * patterns that match nothing and empty kinds would only repeat those errors.
+   */
+  readonly catalogHasErrors?: boolean;
+  /** Kinds that may come out empty (`allowEmpty`); otherwise an empty kind is an error. */
+  readonly allowEmpty?: readonly ('instancetypes' | 'preferences')[] | undefined;
 }
 
 export function selectOptions(g: WrittenGenerator): SelectOptions {
-  return { include: g.include, exclude: g.exclude, namePrefix: g.namePrefix, nameSuffix: g.nameSuffix };
+  return { include: g.include, exclude: g.exclude, namePrefix: g.namePrefix, nameSuffix: g.nameSuffix, allowEmpty: g.allowEmpty };
 }
 
 /**
  * Keep what `include` names (each list narrows its own dimension; an object a dimension does not
  * apply to passes it), drop what `exclude` names, then rename. A pattern that matches no object
- * of the catalog is a warning: it is almost always a typo, and a typo in an exclude list ships
- * what the vendor meant to drop.
+ * of the catalog is an error: it is almost always a typo, a typo in an exclude list ships what the
+ * vendor meant to drop, and one in an include list empties the base, which GitOps tools with
+ * pruning turn into deleting every object from the clusters. For the same reason a kind that comes
+ * out empty is an error unless the generator says `allowEmpty`.
  */
 export function selectCatalog(
   catalog: ResolvedCatalog,
@@ -67,10 +76,9 @@ export function selectCatalog(
     if (list === undefined) return undefined;
     const tests = list.map((p) => ({ p, m: matcher(p) }));
     tests.forEach(({ p, m }, i) => {
-      if (!all.some((o) => keys(o, dim)?.some(m))) {
+      if (!opts.catalogHasErrors && !all.some((o) => keys(o, dim)?.some(m))) {
         diagnostics.push(
           diag('IT7201', `${which}.${dim}: \`${p}\` matches nothing in catalog \`${catalog.name}\``, at([which, dim, i]), {
-            severity: 'warning',
             hint: `check the spelling; ${dim} are matched by name, \`*\` is a wildcard`,
           }),
         );
@@ -94,11 +102,15 @@ export function selectCatalog(
 
   const instancetypes = catalog.instancetypes.filter(keep).map(rename);
   const preferences = catalog.preferences.filter(keep).map(rename);
-  if (instancetypes.length + preferences.length === 0 && all.length > 0) {
+  const allowed = new Set(opts.allowEmpty ?? []);
+  const empty = (['instancetypes', 'preferences'] as const).filter((k) => (k === 'instancetypes' ? instancetypes : preferences).length === 0 && !allowed.has(k));
+  // A pattern that matched nothing already explains an empty kind: one mistake, one report.
+  if (empty.length > 0 && !opts.catalogHasErrors && !diagnostics.some((d) => d.code === 'IT7201')) {
+    const selecting = opts.include !== undefined || opts.exclude !== undefined;
+    const why = instancetypes.length + preferences.length === 0 && all.length > 0 ? `the include and exclude lists leave no object of catalog \`${catalog.name}\`` : `the generator would emit no ${empty.join(' and no ')} (catalog \`${catalog.name}\`${selecting ? ' after include and exclude' : ''})`;
     diagnostics.push(
-      diag('IT7202', `the include and exclude lists leave no object of catalog \`${catalog.name}\``, at(opts.include ? ['include'] : ['exclude']), {
-        severity: 'warning',
-        hint: 'an empty base deletes every object of this catalog from clusters that sync it with pruning',
+      diag('IT7202', why, at(opts.include ? ['include'] : opts.exclude ? ['exclude'] : ['catalog']), {
+        hint: `an empty base deletes every such object from clusters that sync it with pruning; if that is meant, add \`allowEmpty: [${empty.join(', ')}]\` to the generator`,
       }),
     );
   }

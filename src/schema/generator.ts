@@ -107,6 +107,10 @@ export const generatorSchema = z
     labels: authoredLabelsSchema.optional().describe('Extra labels on every object'),
     annotations: authoredAnnotationsSchema.optional().describe('Extra annotations on every object (Argo CD sync options, for example)'),
     bundle: bundleSchema.prefault({}),
+    allowEmpty: z
+      .array(z.enum(['instancetypes', 'preferences']))
+      .optional()
+      .describe('Kinds this generator may knowingly emit none of. Without it an empty base is an error: with pruning, syncing it deletes every object of that kind from the clusters'),
     suppressWarnings: z
       .array(z.string().regex(/^IT\d{4}$/, 'a diagnostic code like `IT5007`'))
       .optional()

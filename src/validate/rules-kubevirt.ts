@@ -1,6 +1,6 @@
-import { parseQuantity, formatBinary } from '../quantity';
+import { formatBinary, MiB, parseQuantity } from '../quantity';
 import type { Diagnostic } from '../diagnostics';
-import type { JsonObject } from '../resolve/leaves';
+import { getPath, originOf, type JsonObject } from '../resolve/leaves';
 import type { ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import {
   DEPRECATED_FIELDS,
@@ -167,6 +167,23 @@ function asBytes(v: unknown): number | undefined {
 export const KUBEVIRT_RULES: readonly Rule[] = [
   instancetypeRule('cpu-guest-positive', 'an instance type gives the guest at least one vCPU', (it) =>
     get(it.spec, ['cpu', 'guest']) === 0 ? [fieldDiag('IT4012', it, ['cpu', 'guest'], 'a VM needs at least 1 vCPU')] : [],
+  ),
+  instancetypeRule('memory-at-least-1mi', 'guest memory of 1Mi or more: a quantity without a unit is bytes', (it) =>
+    (['guest', 'maxGuest'] as const).flatMap((f) => {
+      const q = get(it.spec, ['memory', f]);
+      const bytes = typeof q === 'string' || typeof q === 'number' ? parseQuantity(q) : undefined;
+      if (bytes === undefined || bytes >= MiB) return [];
+      // The hint repeats what was written (memoryPerCPU: 4), not the derived value, so that every
+      // size of a family gives the same finding and the findings merge into one.
+      const origin = originOf(it.leaves, ['memory', f])?.origin;
+      const written = origin ? getPath(origin.src.value as JsonObject, origin.path.map(String)) : q;
+      const digits = /^\s*([0-9]+(?:\.[0-9]+)?)\s*$/.exec(String(written))?.[1];
+      return [
+        fieldDiag('IT1205', it, ['memory', f], 'less than 1Mi; no guest boots in that', {
+          hint: digits !== undefined ? `a quantity without a unit is bytes; did you mean \`${digits}Gi\`?` : 'use a binary suffix such as Mi or Gi',
+        }),
+      ];
+    }),
   ),
   instancetypeRule('memory-whole-bytes', 'memory quantities are whole numbers of bytes', (it) =>
     (['guest', 'maxGuest'] as const).flatMap((f) => {

@@ -34,7 +34,7 @@ memoryPerCPU: 2Gi
 `;
 
 function compileCatalog(text = CATALOG): ReturnType<typeof compile> {
-  const dir = scratchProject({ 'generators/t.yaml': 'catalog: ../catalog\noutput: ../out\nscopes: [cluster]\n', 'catalog/catalog.yaml': text });
+  const dir = scratchProject({ 'generators/t.yaml': 'catalog: ../catalog\noutput: ../out\nscopes: [cluster]\nallowEmpty: [preferences]\n', 'catalog/catalog.yaml': text });
   try {
     return compile(dir, 'generators/t.yaml');
   } finally {

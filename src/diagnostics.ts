@@ -78,6 +78,11 @@ export const DIAGNOSTIC_CODES = {
   IT7202: 'a kind would be emitted empty',
   IT7301: 'comparison source cannot be read',
   IT7302: 'KRM function input invalid',
+  // IT80xx: expanding and admitting VirtualMachines
+  IT8001: 'a VM reference cannot be resolved',
+  IT8002: 'VM fields conflict with the instance type',
+  IT8003: 'VM admission would refuse the VM',
+  IT8004: 'no VirtualMachine to expand',
   // IT9xxx: internal
   IT9001: 'internal error',
   IT9002: 'output cannot be written',

@@ -42,3 +42,59 @@ export function formatBinary(bytes: number): string {
 
 export const GiB = 2 ** 30;
 export const MiB = 2 ** 20;
+
+/** How Kubernetes prints a quantity back: the format follows the suffix it was written with. */
+export type QuantityFormat = 'BinarySI' | 'DecimalSI' | 'DecimalExponent';
+
+export function quantityFormat(value: string | number): QuantityFormat {
+  if (typeof value === 'number') return 'DecimalSI';
+  const m = /[0-9.]([A-Za-z]+[+-]?[0-9.]*)$/.exec(value.trim());
+  const suffix = m?.[1] ?? '';
+  if (/^[KMGTPE]i$/.test(suffix)) return 'BinarySI';
+  if (/^[eE]/.test(suffix)) return 'DecimalExponent';
+  return 'DecimalSI';
+}
+
+const DECIMAL_SUFFIXES: readonly [number, string][] = [
+  [18, 'E'],
+  [15, 'P'],
+  [12, 'T'],
+  [9, 'G'],
+  [6, 'M'],
+  [3, 'k'],
+];
+
+/**
+ * A whole number of bytes as Kubernetes' Quantity.String() prints it in `format` (CanonicalizeBytes):
+ * BinarySI takes the largest power of 1024 that divides the value (below 1024 it prints as
+ * DecimalSI), DecimalSI the largest power of 1000, DecimalExponent the largest power of 1000 as `eN`.
+ */
+export function formatQuantity(bytes: number, format: QuantityFormat): string {
+  if (bytes === 0) return '0';
+  const negative = bytes < 0 ? '-' : '';
+  const abs = Math.abs(bytes);
+  if (format === 'BinarySI' && abs >= 1024) return negative + formatBinary(abs);
+  for (const [exp, suffix] of DECIMAL_SUFFIXES) {
+    const f = 10 ** exp;
+    if (abs >= f && abs % f === 0) return `${negative}${abs / f}${format === 'DecimalExponent' ? `e${exp}` : suffix}`;
+  }
+  return `${negative}${abs}`;
+}
+
+/** A memory quantity printed the way the API server stores it (`4096Mi` reads back as `4Gi`). */
+export function canonicalQuantity(value: string | number): string | undefined {
+  const bytes = parseQuantity(value);
+  return bytes === undefined ? undefined : formatQuantity(bytes, quantityFormat(value));
+}
+
+/** The value of a CPU quantity rounded up to a whole number, as Quantity.Value() does (`500m` is 1). */
+export function quantityCeil(value: string | number): number | undefined {
+  if (typeof value === 'number') return Math.ceil(value);
+  const text = value.trim();
+  if (!QUANTITY_RE.test(text)) return undefined;
+  const m = /^([+-]?[0-9.]+)(.*)$/.exec(text);
+  if (!m) return undefined;
+  const suffix = m[2] ?? '';
+  const factor = suffix in BINARY ? BINARY[suffix] : suffix in DECIMAL ? DECIMAL[suffix] : /^[eE]/.test(suffix) ? 10 ** Number(suffix.slice(1)) : undefined;
+  return factor === undefined ? undefined : Math.ceil(Number(m[1]) * factor - 1e-9);
+}

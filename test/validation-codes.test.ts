@@ -20,6 +20,10 @@ const SHOWN_ELSEWHERE: Readonly<Partial<Record<DiagnosticCode, { readonly test: 
   IT7107: { test: 'test/e2e-release.test.ts', why: 'raised by `itgen bundle --version`' },
   IT7301: { test: 'test/e2e-release.test.ts', why: 'raised by `itgen diff --against`' },
   IT7302: { test: 'test/e2e-krm.test.ts', why: 'raised by `itgen fn` on a KRM ResourceList' },
+  IT8001: { test: 'test/expand-cli.test.ts', why: 'raised by `itgen expand` on VirtualMachine manifests, not catalog input' },
+  IT8002: { test: 'test/expand-cli.test.ts', why: 'raised by `itgen expand` on VirtualMachine manifests' },
+  IT8003: { test: 'test/expand-cli.test.ts', why: 'raised by `itgen expand` on VirtualMachine manifests' },
+  IT8004: { test: 'test/expand-cli.test.ts', why: 'raised by `itgen expand` on VirtualMachine manifests' },
   IT9001: { test: 'test/validation-cli.test.ts', why: 'an internal error: a rule that throws' },
   IT9002: { test: 'test/validation-cli.test.ts', why: 'the output cannot be written' },
 };

@@ -3,6 +3,7 @@ import { bundle } from './bundle';
 import { check } from './check';
 import { diff } from './diff';
 import { docs } from './docs';
+import { expand } from './expand';
 import { explain } from './explain';
 import { fn } from './fn';
 import { generate } from './generate';
@@ -11,4 +12,4 @@ import { schema } from './schema';
 import { validate } from './validate';
 
 /** Every command, in the order `itgen help` lists them. A new command is a file here and a line below. */
-export const COMMANDS: readonly Command[] = [generate, validate, check, diff, docs, release, bundle, fn, explain, schema];
+export const COMMANDS: readonly Command[] = [generate, validate, check, diff, docs, release, bundle, fn, explain, expand, schema];

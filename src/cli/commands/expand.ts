@@ -1,0 +1,62 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { hasErrors, strictify } from '../../diagnostics';
+import { objectStore } from '../../expand';
+import { expandDocuments } from '../../expand/documents';
+import { loadManifests } from '../../load/manifests';
+import { generatedObjects } from '../../release/drift';
+import type { JsonObject } from '../../resolve/leaves';
+import { optionSet, optionValue, optionValues } from '../args';
+import { compileAll, EXIT_OK, exitCodeFor, report, writeText, type Command } from '../command';
+
+export const expand: Command = {
+  name: 'expand',
+  synopsis: 'expand [FILE|DIR|-]... [--with FILE]... [-o yaml|json] [--skip-admission]',
+  summary: 'what VirtualMachines become with their instance type and preference, and whether KubeVirt admits them',
+  details: [
+    'Prints each VirtualMachine as the expand-spec subresource returns it (virtctl expand), offline. The',
+    'instance types and preferences come from the project (every generator, or -g) and from --with files',
+    '(a release bundle, say); with only --with no project is needed. Objects in the input files count too.',
+    'By default VM admission runs as well (spread, conflicts, preference requirements); --skip-admission',
+    'prints exactly what expand-spec returns. Errors quote KubeVirt and point at the VM field.',
+  ].join('\n'),
+  options: [
+    { flag: '--with', value: 'FILE', repeatable: true, help: 'instance types and preferences (and PVCs, DataSources) to resolve against' },
+    { flag: '--output', short: '-o', value: 'yaml|json', help: 'output format (yaml: a stream; json: one object or a List)', check: (v) => (v === 'yaml' || v === 'json' ? undefined : '-o is yaml or json') },
+    { flag: '--skip-admission', help: 'only expand, as the expand-spec subresource does' },
+  ],
+  accept: (line) => (line.positionals.length === 0 ? 'expand needs VirtualMachine files, directories, or - for standard input' : undefined),
+  run(ctx) {
+    const { io, global, root, line } = ctx;
+    const stdin = (): string => (io.stdin ? io.stdin() : '');
+    const withFiles = optionValues(line, '--with');
+    const useProject = global.generators.length > 0 || existsSync(path.join(root, 'generators'));
+    const compiled = useProject ? compileAll(ctx) : { results: [], diagnostics: [] };
+    const extra = loadManifests(root, withFiles, stdin);
+    const input = loadManifests(root, line.positionals, stdin);
+    const problems = strictify([...compiled.diagnostics, ...extra.diagnostics, ...input.diagnostics], global.strict);
+    if (hasErrors(problems)) {
+      report(io, global.format, problems, root);
+      return exitCodeFor(problems);
+    }
+    const objects: JsonObject[] = [
+      ...compiled.results.flatMap((r) => generatedObjects(r) as unknown as JsonObject[]),
+      ...extra.docs.flatMap((d) => (d.value !== null && typeof d.value === 'object' ? [d.value as JsonObject] : [])),
+    ];
+    const { outcomes, diagnostics } = expandDocuments(input.docs, objectStore(flattenLists(objects)), { admission: !optionSet(line, '--skip-admission') });
+    const all = [...problems, ...diagnostics, ...outcomes.flatMap((o) => o.diagnostics)];
+    const vms = outcomes.flatMap((o) => (o.vm ? [o.vm] : []));
+    if (vms.length > 0) {
+      if (optionValue(line, '--output') === 'json') io.out(JSON.stringify(vms.length === 1 ? vms[0] : { apiVersion: 'v1', kind: 'List', items: vms }, null, 2));
+      else writeText(io, vms.map((vm) => stringify(vm, { lineWidth: 0 })).join('---\n'));
+    }
+    report(io, global.format === 'json' ? 'text' : global.format, all, root);
+    return hasErrors(all) ? exitCodeFor(all) : EXIT_OK;
+  },
+};
+
+/** `kubectl get -o yaml` prints a List: its items are the objects. */
+function flattenLists(objects: readonly JsonObject[]): JsonObject[] {
+  return objects.flatMap((o) => (o['kind'] === 'List' && Array.isArray(o['items']) ? (o['items'] as JsonObject[]) : [o]));
+}

@@ -1,0 +1,89 @@
+/**
+ * The data expand works on: VirtualMachines and instancetype objects as plain JSON, the way the
+ * API server would hold them. Only the fields KubeVirt's apply, expand and admission code reads are
+ * interpreted; everything else of a VM is carried through untouched.
+ */
+import { isPlainObject, type Json, type JsonObject } from '../resolve/leaves';
+
+export type { Json, JsonObject };
+
+/** An instancetype or preference object (either scope) as found in manifests. */
+export interface SpecObject {
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string | undefined;
+  readonly spec: JsonObject;
+}
+
+/** The instance type and preference a VM resolved to; either may be absent. */
+export interface References {
+  readonly instancetype?: SpecObject | undefined;
+  readonly preference?: SpecObject | undefined;
+}
+
+/** What KubeVirt's cluster configuration decides for expansion; KubeVirt's defaults unless given. */
+export interface ClusterDefaults {
+  /** The architecture a VM gets when it names none (virt-api's own, amd64 on most clusters). */
+  readonly architecture: string;
+  /** `spec.configuration.machineType`, when the cluster sets one. */
+  readonly machineType?: string | undefined;
+  /** The default pod network binding: `bridge` (KubeVirt's default) or `masquerade`. */
+  readonly podBinding: 'bridge' | 'masquerade';
+  /** `spec.configuration.evictionStrategy`; KubeVirt's default configuration says None. */
+  readonly evictionStrategy: string;
+}
+
+export const KUBEVIRT_DEFAULTS: ClusterDefaults = { architecture: 'amd64', podBinding: 'bridge', evictionStrategy: 'None' };
+
+/** A field KubeVirt reports, with the path it names (`spec.template.spec.domain.cpu.sockets`). */
+export interface Cause {
+  readonly type: 'FieldValueInvalid' | 'FieldValueNotFound' | 'FieldValueNotSupported' | 'FieldValueRequired';
+  readonly field: string;
+  readonly message: string;
+}
+
+export function obj(v: Json | undefined): JsonObject | undefined {
+  return isPlainObject(v) ? v : undefined;
+}
+
+/** The object under `key`, created (as `{}`) when absent, as Go code does with `if x == nil { x = &T{} }`. */
+export function child(parent: JsonObject, key: string): JsonObject {
+  const existing = obj(parent[key]);
+  if (existing) return existing;
+  const created: JsonObject = {};
+  parent[key] = created;
+  return created;
+}
+
+export function list(v: Json | undefined): JsonObject[] {
+  return Array.isArray(v) ? v.filter((x): x is JsonObject => isPlainObject(x)) : [];
+}
+
+/** Set in Go terms: not nil (an explicit `{}` or `false` is set). */
+export function isSet(v: Json | undefined): boolean {
+  return v !== undefined && v !== null;
+}
+
+/** A non-empty string, as Go's `!= ""`. */
+export function nonEmpty(v: Json | undefined): boolean {
+  return typeof v === 'string' && v !== '';
+}
+
+/** A number other than Go's zero value. */
+export function nonZero(v: Json | undefined): boolean {
+  return typeof v === 'number' && v !== 0;
+}
+
+export function copy<T extends Json>(v: T): T {
+  return structuredClone(v);
+}
+
+export function at(root: JsonObject, path: readonly string[]): Json | undefined {
+  let v: Json | undefined = root;
+  for (const seg of path) {
+    const o = obj(v);
+    if (!o) return undefined;
+    v = o[seg];
+  }
+  return v;
+}

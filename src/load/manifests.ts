@@ -1,0 +1,62 @@
+/**
+ * Manifest files named on the command line (VirtualMachines for `expand`, instancetype bundles for
+ * `--with`): files, directories (their *.yaml, *.yml and *.json, sorted, links not followed) or `-`
+ * for standard input. Inside the project only, like every file itgen reads.
+ */
+import { lstatSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { diag, type Diagnostic } from '../diagnostics';
+import { outsideProject, readProjectFile, relativePath } from './files';
+import { parseSource, type SourceDoc } from './source';
+
+const MANIFEST = /\.(ya?ml|json)$/;
+
+function walk(abs: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(abs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const p = path.join(abs, entry.name);
+    if (entry.isDirectory()) out.push(...walk(p));
+    else if (entry.isFile() && MANIFEST.test(entry.name)) out.push(p);
+  }
+  return out;
+}
+
+export function loadManifests(root: string, inputs: readonly string[], stdin: () => string): { docs: SourceDoc[]; diagnostics: Diagnostic[] } {
+  const docs: SourceDoc[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const absRoot = path.resolve(root);
+  for (const input of inputs) {
+    if (input === '-') {
+      const parsed = parseSource('<stdin>', Buffer.from(stdin()));
+      docs.push(...parsed.docs);
+      diagnostics.push(...parsed.diagnostics);
+      continue;
+    }
+    const abs = path.resolve(absRoot, input);
+    let files: string[];
+    try {
+      if (input.includes('\0')) throw new Error('NUL');
+      const isDir = lstatSync(abs).isDirectory();
+      if (isDir && outsideProject(absRoot, abs) !== undefined) {
+        diagnostics.push(diag('IT1001', `cannot read \`${input}\`: it is outside the project directory`, undefined, { hint: 'itgen reads files only inside the project (the current directory, or -C DIR); pipe other files to standard input with -' }));
+        continue;
+      }
+      files = isDir ? walk(abs) : [abs];
+    } catch {
+      diagnostics.push(diag('IT1001', `cannot read \`${input}\`: no such file or directory`));
+      continue;
+    }
+    for (const file of files) {
+      const shown = relativePath(absRoot, file);
+      const read = readProjectFile(absRoot, file);
+      if ('error' in read) {
+        diagnostics.push(diag('IT1001', `cannot read \`${shown}\`: ${read.error}`, undefined, { hint: 'itgen reads files only inside the project (the current directory, or -C DIR); pipe other files to standard input with -' }));
+        continue;
+      }
+      const parsed = parseSource(shown, read.bytes);
+      docs.push(...parsed.docs);
+      diagnostics.push(...parsed.diagnostics);
+    }
+  }
+  return { docs, diagnostics };
+}

@@ -1,0 +1,107 @@
+/**
+ * `itgen expand` in-process: inputs (files, directories, stdin), --with without a project, the
+ * output formats, --skip-admission, and each IT80xx diagnostic with the VM's file:line:col.
+ */
+import { copyFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { run } from '../src/cli/main';
+import { REFERENCE, removeDir, scratchProject } from './helpers';
+
+const BUNDLE = 'bundle.yaml';
+
+function project(files: Record<string, string>): string {
+  const dir = scratchProject(files);
+  copyFileSync(path.join(REFERENCE, 'common-instancetypes', 'common-instancetypes-all-bundle.yaml'), path.join(dir, BUNDLE));
+  return dir;
+}
+
+function itgen(cwd: string, argv: string[], stdin = ''): { code: number; out: string; err: string } {
+  let out = '';
+  let err = '';
+  const code = run(argv, { out: (s) => (out += `${s}\n`), err: (s) => (err += `${s}\n`), cwd, color: false, stdin: () => stdin });
+  return { code, out, err };
+}
+
+const vm = (name: string, extra = ''): string => `apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  name: ${name}
+spec:
+  instancetype: {name: u1.small}
+  preference: {name: fedora}
+  template:
+    spec:
+${extra}      domain: {devices: {}}
+`;
+
+describe('itgen expand', () => {
+  it('expands VMs from a directory against --with alone (no project), as a YAML stream or a JSON List', () => {
+    const dir = project({ 'vms/a.yaml': vm('a'), 'vms/b.json': JSON.stringify(parse(vm('b'))) });
+    try {
+      const yaml = itgen(dir, ['expand', 'vms', '--with', BUNDLE]);
+      expect(yaml.err).toBe('');
+      expect(yaml.code).toBe(0);
+      const docs = yaml.out.split(/^---$/m).map((d) => parse(d) as { metadata: { name: string }; spec: Record<string, unknown> });
+      expect(docs.map((d) => d.metadata.name)).toEqual(['a', 'b']);
+      expect(docs[0]!.spec['instancetype']).toBeUndefined();
+      const json = JSON.parse(itgen(dir, ['expand', 'vms', '--with', BUNDLE, '-o', 'json']).out) as { kind: string; items: unknown[] };
+      expect(json.kind).toBe('List');
+      expect(json.items).toHaveLength(2);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('reads standard input, and --skip-admission gives what expand-spec returns even when admission refuses', () => {
+    const dir = project({});
+    try {
+      const micro = vm('m').replace('u1.small', 'u1.micro');
+      const admitted = itgen(dir, ['expand', '-', '--with', BUNDLE], micro);
+      expect(admitted.code).toBe(1);
+      expect(admitted.err).toContain('<stdin>:6:17 error IT8003 VirtualMachine `m` would be refused: failure checking preference requirements: insufficient Memory resources of 1Gi provided by instance type, preference requires 2Gi');
+      const skipped = itgen(dir, ['expand', '-', '--with', BUNDLE, '--skip-admission'], micro);
+      expect(skipped.code).toBe(0);
+      expect((parse(skipped.out) as { spec: { template: { spec: { domain: { memory: unknown } } } } }).spec.template.spec.domain.memory).toEqual({ guest: '1Gi' });
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('IT8001: an object that is not there, in KubeVirt\'s words, at the VM line', () => {
+    const dir = project({ 'vm.yaml': vm('x').replace('u1.small', 'u1.nope') });
+    try {
+      const r = itgen(dir, ['expand', 'vm.yaml', '--with', BUNDLE]);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain('vm.yaml:6:24 error IT8001 VirtualMachine `x`: virtualmachineclusterinstancetypes.instancetype.kubevirt.io "u1.nope" not found');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('IT8002: each conflicting field is pointed at', () => {
+    const dir = project({ 'vm.yaml': vm('x', '      nodeSelector: {a: b}\n').replace('domain: {devices: {}}', 'domain: {cpu: {cores: 2}, devices: {}}') });
+    try {
+      const r = itgen(dir, ['expand', 'vm.yaml', '--with', BUNDLE]);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain('vm.yaml:11:29 error IT8002 VirtualMachine `x`: VM field(s) spec.template.spec.domain.cpu.cores conflicts with selected instance type');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('IT8004: input without a VirtualMachine; files outside the project are refused', () => {
+    const dir = project({ 'pvc.yaml': 'kind: PersistentVolumeClaim\nmetadata: {name: p}\n' });
+    try {
+      mkdirSync(path.join(dir, 'empty'));
+      const r = itgen(dir, ['expand', 'pvc.yaml', '--with', BUNDLE]);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain('pvc.yaml:1:1 error IT8004 no VirtualMachine found in the input');
+      const outside = itgen(dir, ['expand', '/etc/hostname', '--with', BUNDLE]);
+      expect(outside.code).toBe(1);
+      expect(outside.err).toMatch(/cannot read `\.\.\/.*hostname`: it resolves to a file outside the project directory/);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

@@ -6,8 +6,9 @@
 import { diag, type Diagnostic } from '../diagnostics';
 import { locate, type PathSegment, type SourceDoc } from '../load/source';
 import { isPlainObject, type JsonObject } from '../resolve/leaves';
-import { admit, expand, type ExpandOptions } from './index';
-import { obj } from './model';
+import { checkRequirements, checkSpread } from './admission';
+import { expand, type ExpandOptions } from './index';
+import { obj, type Cause } from './model';
 import { objectStore, resolveReferences, type ObjectStore } from './references';
 
 export interface ExpandOutcome {
@@ -70,16 +71,20 @@ export function expandDocuments(docs: readonly SourceDoc[], store: ObjectStore, 
     if (resolved.errors.length > 0) {
       return { file, name, diagnostics: resolved.errors.map((e) => diag('IT8001', `VirtualMachine \`${name}\`: ${e.message}`, at(e.field), { hint: 'generate the project (its objects are read from the generators), or pass the object with --with FILE' })) };
     }
+    const { instancetype, preference } = resolved.references;
+    const refused = (c: Cause): ExpandOutcome => ({ file, name, diagnostics: [diag('IT8003', `VirtualMachine \`${name}\` would be refused: ${c.message}`, at(c.field.split(', ')[0]!))] });
+    // Admission's order (R 0.3): spread before applying, conflicts, requirements after defaults.
+    // Expansion applies and defaults exactly as admission does, so its result is what the
+    // requirements are checked against: one application per VM, not two.
+    const spread = options.admission && instancetype && preference ? checkSpread(instancetype.spec, preference.spec) : undefined;
+    if (spread) return refused(spread);
     const expanded = expand(f.value, resolved.references, options);
     if ('error' in expanded) {
       return { file, name, diagnostics: expanded.fields.map((field) => diag('IT8002', `VirtualMachine \`${name}\`: ${expanded.error}`, at(field), { hint: 'remove the field from the VM: the instance type provides it' })) };
     }
-    if (options.admission) {
-      const admitted = admit(f.value, resolved.references, options);
-      if (admitted.causes.length > 0) {
-        return { file, name, diagnostics: admitted.causes.map((c) => diag('IT8003', `VirtualMachine \`${name}\` would be refused: ${c.message}`, at(c.field.split(', ')[0]!))) };
-      }
-    }
+    const templateSpec = obj(obj(obj(expanded.vm['spec'])?.['template'])?.['spec']) ?? {};
+    const unmet = options.admission ? checkRequirements(instancetype?.spec, preference?.spec, templateSpec) : undefined;
+    if (unmet) return refused(unmet);
     return { file, name, vm: expanded.vm, diagnostics: [] };
   });
   return { outcomes, diagnostics };

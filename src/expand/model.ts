@@ -74,8 +74,17 @@ export function nonZero(v: Json | undefined): boolean {
   return typeof v === 'number' && v !== 0;
 }
 
+/** A deep copy of plain JSON (several times faster than structuredClone, which handles far more). */
 export function copy<T extends Json>(v: T): T {
-  return structuredClone(v);
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map((x) => copy(x)) as T;
+  const out: JsonObject = {};
+  for (const k of Object.keys(v)) {
+    // A `__proto__` key is data here; assigning it would change the copy's prototype.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: copy((v as JsonObject)[k]!), enumerable: true, writable: true, configurable: true });
+    else out[k] = copy((v as JsonObject)[k]!);
+  }
+  return out as T;
 }
 
 export function at(root: JsonObject, path: readonly string[]): Json | undefined {

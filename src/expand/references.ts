@@ -10,6 +10,8 @@ const GROUP = 'instancetype.kubevirt.io';
 /** Manifests by kind; instancetype objects also as SpecObjects. */
 export interface ObjectStore {
   readonly specObjects: readonly SpecObject[];
+  /** specObjects by `kind/name`, built on first lookup: thousands of VMs look up the same few objects. */
+  index?: Map<string, SpecObject[]>;
   /** PVCs, DataVolumes and DataSources, for inferFromVolume. */
   readonly volumes: readonly JsonObject[];
 }
@@ -51,7 +53,16 @@ function find(store: ObjectStore, which: Which, name: string, kindWritten: Json 
   if (!cluster && !namespaced) return { message: `got unexpected kind in ${kinds.matcher}: ${String(kindWritten)}`, field: `spec.${which}.kind` };
   const kind = cluster ? kinds.cluster : kinds.namespaced;
   // A namespaced object given without a namespace stands for the VM's namespace, whichever it is.
-  const found = store.specObjects.find((o) => o.kind === kind && o.name === name && (cluster || o.namespace === undefined || o.namespace === namespace));
+  if (!store.index) {
+    store.index = new Map();
+    for (const o of store.specObjects) {
+      const key = `${o.kind}/${o.name}`;
+      const same = store.index.get(key);
+      if (same) same.push(o);
+      else store.index.set(key, [o]);
+    }
+  }
+  const found = store.index.get(`${kind}/${name}`)?.find((o) => cluster || o.namespace === undefined || o.namespace === namespace);
   return found ?? { message: `${kind.toLowerCase()}s.${GROUP} "${name}" not found`, field: `spec.${which}.name` };
 }
 

@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { stringify } from 'yaml';
 import { hasErrors, strictify } from '../../diagnostics';
+import { mappingToYaml } from '../../emit/serialize';
 import { objectStore } from '../../expand';
 import { expandDocuments } from '../../expand/documents';
 import { loadManifests } from '../../load/manifests';
-import { generatedObjects } from '../../release/drift';
 import type { JsonObject } from '../../resolve/leaves';
 import { optionSet, optionValue, optionValues } from '../args';
 import { compileAll, EXIT_OK, exitCodeFor, report, writeText, type Command } from '../command';
@@ -41,7 +40,8 @@ export const expand: Command = {
       return exitCodeFor(problems);
     }
     const objects: JsonObject[] = [
-      ...compiled.results.flatMap((r) => generatedObjects(r) as unknown as JsonObject[]),
+      // The rendered manifests themselves: no need to serialize and parse them back.
+      ...compiled.results.flatMap((r) => r.objects.map((o) => o.manifest as unknown as JsonObject)),
       ...extra.docs.flatMap((d) => (d.value !== null && typeof d.value === 'object' ? [d.value as JsonObject] : [])),
     ];
     const { outcomes, diagnostics } = expandDocuments(input.docs, objectStore(flattenLists(objects)), { admission: !optionSet(line, '--skip-admission') });
@@ -49,7 +49,7 @@ export const expand: Command = {
     const vms = outcomes.flatMap((o) => (o.vm ? [o.vm] : []));
     if (vms.length > 0) {
       if (optionValue(line, '--output') === 'json') io.out(JSON.stringify(vms.length === 1 ? vms[0] : { apiVersion: 'v1', kind: 'List', items: vms }, null, 2));
-      else writeText(io, vms.map((vm) => stringify(vm, { lineWidth: 0 })).join('---\n'));
+      else writeText(io, vms.map((vm) => mappingToYaml(vm)).join('---\n'));
     }
     report(io, global.format === 'json' ? 'text' : global.format, all, root);
     return hasErrors(all) ? exitCodeFor(all) : EXIT_OK;

@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// Benchmark of offline expansion: 10,000 VirtualMachines expanded and admitted against the
+// common-instancetypes catalog in one process, on a scratch copy of the catalog. The VMs cycle
+// through every instance type x amd64 preference pair, so some are refused. Two cases, medians of
+// N fresh processes: the library (bench/expand-child.cjs: compile, then expand and admit every VM;
+// the target, under 2 s and 500 MiB, is on the whole process) and `itgen expand` end to end
+// (bin/itgen on a 10,000-document YAML file: reading, expanding, admitting and printing them;
+// reported, no target: YAML parsing and printing dominate it).
+// Usage: node bench/expand.mjs [--runs N] [--vms N] [--keep] (--keep leaves the scratch project for profiling)
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const runs = arg('--runs', 3);
+const count = arg('--vms', 10000);
+const TARGET_MS = 2000;
+const TARGET_MIB = 500;
+const gnuTime = ['/usr/bin/time', '/bin/time'].find((p) => existsSync(p));
+
+/** Names of the committed objects of one kind directory of the common-instancetypes base. */
+function names(dir) {
+  const text = readFileSync(path.join(repo, 'output', 'common-instancetypes', dir, `${dir.toLowerCase()}.yaml`), 'utf8');
+  return [...text.matchAll(/^ {2}name: (\S+)$/gm)].map((m) => m[1]);
+}
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'itgen-bench-expand-'));
+try {
+  mkdirSync(path.join(work, 'generators'), { recursive: true });
+  cpSync(path.join(repo, 'catalogs', 'common-instancetypes'), path.join(work, 'catalogs', 'common-instancetypes'), { recursive: true });
+  cpSync(path.join(repo, 'generators', 'common-instancetypes.yaml'), path.join(work, 'generators', 'common-instancetypes.yaml'));
+  const instancetypes = names('VirtualMachineClusterInstancetypes');
+  const preferences = names('VirtualMachineClusterPreferences');
+  const amd64 = preferences.filter((p) => !/\.(arm64|s390x)$/.test(p));
+  const vms = [];
+  for (let i = 0; i < count; i++) {
+    const it = instancetypes[i % instancetypes.length];
+    const pref = amd64[Math.floor(i / instancetypes.length) % amd64.length];
+    vms.push(`apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  name: vm-${i}
+  namespace: bench
+spec:
+  runStrategy: Always
+  instancetype: {name: ${it}}
+  preference: {name: ${pref}}
+  template:
+    metadata:
+      labels: {app: bench}
+    spec:
+      domain: {devices: {}}
+      volumes:
+        - {name: rootdisk, containerDisk: {image: "quay.io/containerdisks/fedora:41"}}
+        - {name: cloudinit, cloudInitNoCloud: {userData: "#cloud-config"}}
+`);
+  }
+  writeFileSync(path.join(work, 'vms.yaml'), vms.join('---\n'));
+  const command = [path.join(repo, 'bin', 'itgen'), 'expand', 'vms.yaml', '-g', 'generators/common-instancetypes.yaml'];
+  const once = () => {
+    const t0 = process.hrtime.bigint();
+    const r = gnuTime
+      ? spawnSync(gnuTime, ['-f', 'itgen-bench-maxrss=%M', ...command], { cwd: work, encoding: 'utf8', maxBuffer: 1 << 30 })
+      : spawnSync(command[0], command.slice(1), { cwd: work, encoding: 'utf8', maxBuffer: 1 << 30 });
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (r.status !== 0 && r.status !== 1) throw new Error(`expand failed (exit ${r.status}):\n${r.stderr.slice(0, 2000)}`);
+    const expanded = (r.stdout.match(/^kind: VirtualMachine$/gm) ?? []).length;
+    const refused = (r.stderr.match(/ error IT800[23] /g) ?? []).length;
+    const rss = gnuTime ? Number(/itgen-bench-maxrss=(\d+)/.exec(r.stderr)?.[1] ?? 0) / 1024 : NaN;
+    return { ms, rss, expanded, refused };
+  };
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const library = () => {
+    const r = spawnSync(process.execPath, [path.join(repo, 'bench', 'expand-child.cjs'), work, String(count)], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`bench/expand-child.cjs failed:\n${r.stderr}`);
+    return JSON.parse(r.stdout.trim());
+  };
+  library();
+  const lib = Array.from({ length: runs }, library);
+  const libTotal = median(lib.map((s) => s.totalMs));
+  const libRss = Math.max(...lib.map((s) => s.maxRssMiB));
+  once(); // file cache
+  const samples = Array.from({ length: runs }, once);
+  const ms = median(samples.map((s) => s.ms));
+  const rss = Math.max(...samples.map((s) => s.rss));
+  const { expanded, refused } = samples[0];
+  console.log(`| case (${instancetypes.length} instance types x ${amd64.length} amd64 preferences) | VMs | expanded | refused | expand + admit | whole process (median of ${runs}) | peak RSS |`);
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log(`| library, one process (target) | ${count} | ${lib[0].expanded} | ${lib[0].refused} | ${median(lib.map((s) => s.ms)).toFixed(0)} ms | ${libTotal.toFixed(0)} ms | ${libRss.toFixed(0)} MiB |`);
+  console.log(`| \`itgen expand\` on a ${count}-document file, output printed | ${count} | ${expanded} | ${refused} | | ${ms.toFixed(0)} ms | ${Number.isNaN(rss) ? 'n/a (no GNU time)' : `${rss.toFixed(0)} MiB`} |`);
+  const misses = [];
+  if (libTotal > TARGET_MS) misses.push(`library ${libTotal.toFixed(0)} ms > ${TARGET_MS} ms`);
+  if (libRss > TARGET_MIB) misses.push(`library peak RSS ${libRss.toFixed(0)} MiB > ${TARGET_MIB} MiB`);
+  console.log(misses.length === 0 ? `targets met (< ${TARGET_MS} ms, < ${TARGET_MIB} MiB)` : `TARGET MISSED: ${misses.join('; ')}`);
+  process.exitCode = misses.length === 0 ? 0 : 1;
+} finally {
+  if (args.includes('--keep')) console.log(`kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}

@@ -21,3 +21,4 @@ export { layoutBase, type OutputFile } from './emit/layout';
 export { writeTree, readTree, writeFilesAtomic } from './emit/write';
 export { diffTrees } from './emit/drift';
 export { RULES, runRules } from './validate';
+export { admit, admissionMessage, expand, expandDocuments, objectStore, resolveReferences, KUBEVIRT_DEFAULTS, type AdmissionResult, type Cause, type ClusterDefaults, type ExpandOptions, type ExpandResult, type ObjectStore, type References, type SpecObject } from './expand';

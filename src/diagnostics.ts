@@ -83,6 +83,8 @@ export const DIAGNOSTIC_CODES = {
   IT8002: 'VM fields conflict with the instance type',
   IT8003: 'VM admission would refuse the VM',
   IT8004: 'no VirtualMachine to expand',
+  // IT81xx: the compatibility matrix
+  IT8101: 'a preference admits no instance type of the catalog',
   // IT9xxx: internal
   IT9001: 'internal error',
   IT9002: 'output cannot be written',

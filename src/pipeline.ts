@@ -2,6 +2,8 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics';
 import { layoutBase, type OutputFile } from './emit/layout';
+import { compatibilityMatrix, formatMatrixMarkdown, preferencesAdmittingNone, type CompatibilityMatrix } from './matrix';
+import { objectDiag } from './validate/context';
 import { describeOutputDir, loadCatalogFiles, loadOptionalDocument, loadSingleDocument, realLocation, relativePath } from './load/files';
 import { locate, type SourceDoc } from './load/source';
 import { DOCS_FILE, renderDocs } from './render/docs';
@@ -180,6 +182,21 @@ export function loadLock(root: string, generator: LoadedGenerator): { lock?: Loa
   return { lock: { file, lock: checked.data, src: doc }, diagnostics: [] };
 }
 
+/**
+ * IT8101: a preference that KubeVirt would admit with no instance type of the catalog, naming the
+ * reason of one refusal. Not repeated where IT5004 already says no instance type meets its requirements.
+ */
+function admitsNone(catalog: ResolvedCatalog, matrix: CompatibilityMatrix, found: readonly Diagnostic[]): Diagnostic[] {
+  const told = found.filter((d) => d.code === 'IT5004').map((d) => d.message);
+  return preferencesAdmittingNone(matrix).flatMap((name) => {
+    const p = catalog.preferences.find((x) => x.name === name)!;
+    const d = objectDiag('IT8101', p, 'KubeVirt admits it with no instance type of the catalog', { severity: 'warning' });
+    const reason = matrix.pairs.find((x) => x.preference === name)?.reason;
+    const explained = { ...d, hint: reason !== undefined ? `for example: ${reason}` : 'no instance type of the catalog is meant for its architecture (see the families\' `architectures`)' };
+    return told.some((m) => m.includes(`\`${name}\``)) ? [] : [explained];
+  });
+}
+
 /** load -> parse -> schema -> resolve -> select -> render -> validate -> lock -> lay out. Pure except for reading. */
 export function compile(root: string, generatorFile: string): CompileResult {
   const empty = { catalog: undefined, objects: [], files: [] };
@@ -221,6 +238,10 @@ export function compileDocuments(
     // everything it can.
     diagnostics.push(...runRules({ catalog, objects, generator: config, generatorSrc: generator.src }));
     if (lock) diagnostics.push(...checkLock(lock, generator.name, currentObjects(objects)).diagnostics);
+    // The compatibility matrix admits every pair through src/expand; on a catalog with errors it
+    // would only restate them.
+    const matrix = !hasErrors(diagnostics) && catalog.instancetypes.length > 0 && catalog.preferences.length > 0 ? compatibilityMatrix(catalog) : undefined;
+    if (matrix) diagnostics.push(...admitsNone(catalog, matrix, diagnostics));
     if (!hasErrors(diagnostics)) {
       const readme = renderDocs(catalog, objects, {
         generator: generator.name,
@@ -229,6 +250,7 @@ export function compileDocuments(
         vendor: config.vendor,
         scopes: config.scopes,
         namespace: config.namespace,
+        compatibility: matrix ? formatMatrixMarkdown(matrix) : undefined,
       });
       files = layoutBase(objects, KIND_ORDER, [{ path: DOCS_FILE, content: readme }]);
     }

@@ -19,6 +19,11 @@ export interface DocsOptions {
   readonly vendor: string;
   readonly scopes: readonly Scope[];
   readonly namespace?: string | undefined;
+  /**
+   * The compatibility grid (markdown), computed by src/matrix from admission, which comes after
+   * rendering in the pipeline: passed in as text so that render/ does not depend on a later stage.
+   */
+  readonly compatibility?: string | undefined;
 }
 
 const get = getPath;
@@ -156,6 +161,11 @@ export function renderDocs(catalog: ResolvedCatalog, objects: readonly RenderedO
     out.push(`## Family x size\n\n${familyGrid(catalog.instancetypes)}`);
   }
   if (catalog.preferences.length > 0) out.push(`## Preferences\n\n${preferenceTable(catalog.preferences)}`);
+  if (opts.compatibility !== undefined) {
+    out.push(
+      `## Compatibility\n\nWhich instance types each preference admits, as KubeVirt's VM admission decides (requirements, spread) and as the VM would start (threads with dedicated CPUs, hugepage sizes): \`✓\` every size of the family, \`k/n\` some, \`–\` none or another architecture. \`itgen matrix\` says why for each pair.\n\n${opts.compatibility}\n`,
+    );
+  }
   const dep = deprecatedTable(catalog);
   if (dep !== undefined) {
     out.push(

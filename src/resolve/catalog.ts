@@ -319,6 +319,7 @@ function resolveFamilies(model: WrittenModel, out: Sink): ResolvedInstancetype[]
           icon: f.icon,
           memoryPerCPUBytes: ratio,
           memoryOverridden: overrideMem !== undefined || ladderMem !== undefined,
+          architectures: (variant.index >= 0 ? f.variants![variant.index]!.architectures : undefined) ?? f.architectures,
           spec: fromLeaves(leaves),
           labels,
           annotations,

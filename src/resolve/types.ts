@@ -26,6 +26,8 @@ export interface ResolvedInstancetype {
   readonly icon: string | undefined;
   readonly memoryPerCPUBytes: number;
   readonly memoryOverridden: boolean;
+  /** The architectures the family (or its variant) is meant for; undefined: every architecture. */
+  readonly architectures: readonly Architecture[] | undefined;
   readonly spec: JsonObject;
   readonly labels: Readonly<Record<string, string>>;
   readonly annotations: Readonly<Record<string, string>>;

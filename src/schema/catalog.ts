@@ -121,6 +121,11 @@ export const variantSchema = z.strictObject({
   spec: instancetypeSpecPatchSchema.optional(),
   displayName: freeText().optional(),
   description: freeText().optional(),
+  architectures: z
+    .array(architectureSchema)
+    .min(1)
+    .optional()
+    .describe("Architectures this variant is meant for, instead of the family's (an arm64-only variant, say)"),
 });
 
 export const familyDocSchema = z
@@ -137,6 +142,11 @@ export const familyDocSchema = z
       .describe('Class label value'),
     icon: z.string().regex(/^[a-z0-9-]+$/).optional().describe('PatternFly icon class'),
     memoryPerCPU: quantityStringSchema.describe('Guest memory per vCPU (the family ratio)'),
+    architectures: z
+      .array(architectureSchema)
+      .min(1)
+      .optional()
+      .describe('Architectures the family is meant for; the pairing checks, the compatibility matrix and the docs pair it only with preferences of these. Default: every architecture'),
     ladder: objectNameSchema.optional().describe('Size ladder to use; optional when the catalog has one'),
     sizes: z.array(sizeNameSchema).min(1).optional().describe('Sizes offered; default every size of the ladder'),
     overrides: z.record(sizeNameSchema, sizeOverrideSchema).optional().describe('Per-size departures'),

@@ -144,7 +144,12 @@ export function pairingClasses(preferences: readonly ResolvedPreference[]): Pair
   return classes;
 }
 
-export function classPairable(c: PairingClass, it: ResolvedInstancetype): boolean {
+/**
+ * The instance type meets the class's requirements and spread, and is meant for its architecture
+ * (a preference naming none runs on the catalog's default architecture).
+ */
+export function classPairable(c: PairingClass, it: ResolvedInstancetype, defaultArchitecture: Architecture): boolean {
+  if (it.architectures !== undefined && !it.architectures.includes(c.architecture ?? defaultArchitecture)) return false;
   if (c.reqCpu !== undefined && it.cpu < c.reqCpu) return false;
   if (c.reqMemBytes !== undefined && it.memoryBytes < c.reqMemBytes) return false;
   return spreadDivides(it.cpu, c.spec);
@@ -254,7 +259,7 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
         // Architectures the catalog pairs these instance types with: each preference's, or the catalog default for those that name none.
         const arches = new Map<Architecture, string[]>();
         for (const c of pairingClasses(ctx.catalog.preferences)) {
-          if (!group.some((it) => classPairable(c, it))) continue;
+          if (!group.some((it) => classPairable(c, it, ctx.catalog.defaultArchitecture))) continue;
           const arch = c.architecture ?? ctx.catalog.defaultArchitecture;
           if (!arches.has(arch)) arches.set(arch, []);
           arches.get(arch)!.push(...c.members.map((p) => p.name));
@@ -299,7 +304,7 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
       const badByClass = new Map<PairingClass, ResolvedInstancetype[]>();
       for (const c of pairingClasses(ctx.catalog.preferences)) {
         const limit = (c.architecture ?? ctx.catalog.defaultArchitecture) === 'arm64' ? 1 : 2;
-        badByClass.set(c, dedicated.filter((it) => classPairable(c, it) && guestTopology(it.cpu, c.spec).threads > limit));
+        badByClass.set(c, dedicated.filter((it) => classPairable(c, it, ctx.catalog.defaultArchitecture) && guestTopology(it.cpu, c.spec).threads > limit));
       }
       const classOf = new Map(pairingClasses(ctx.catalog.preferences).flatMap((c) => c.members.map((m) => [m, c] as const)));
       for (const p of ctx.catalog.preferences) {
@@ -332,7 +337,7 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
         const bad = group.filter((it) => it.cpu > (get(it.spec, ['cpu', 'maxSockets']) as number));
         const prefs = new Set<string>();
         for (const c of pairingClasses(ctx.catalog.preferences)) {
-          const exceeds = group.some((it) => classPairable(c, it) && guestTopology(it.cpu, c.spec).sockets > (get(it.spec, ['cpu', 'maxSockets']) as number));
+          const exceeds = group.some((it) => classPairable(c, it, ctx.catalog.defaultArchitecture) && guestTopology(it.cpu, c.spec).sockets > (get(it.spec, ['cpu', 'maxSockets']) as number));
           if (exceeds) for (const p of c.members) prefs.add(p.name);
         }
         if (bad.length === 0 && prefs.size === 0) continue;
@@ -378,7 +383,7 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
       for (const group of groupBy(hot, (it) => locKey(it, ['memory', 'maxGuest']))) {
         const pairs = new Set(
           pairingClasses(ctx.catalog.preferences)
-            .filter((c) => c.architecture !== undefined && c.architecture !== 'amd64' && group.some((it) => classPairable(c, it)))
+            .filter((c) => c.architecture !== undefined && c.architecture !== 'amd64' && group.some((it) => classPairable(c, it, ctx.catalog.defaultArchitecture)))
             .flatMap((c) => c.members),
         );
         const prefs = ctx.catalog.preferences.filter((p) => pairs.has(p));

@@ -7,9 +7,10 @@ import { expand } from './expand';
 import { explain } from './explain';
 import { fn } from './fn';
 import { generate } from './generate';
+import { matrix } from './matrix';
 import { release } from './release';
 import { schema } from './schema';
 import { validate } from './validate';
 
 /** Every command, in the order `itgen help` lists them. A new command is a file here and a line below. */
-export const COMMANDS: readonly Command[] = [generate, validate, check, diff, docs, release, bundle, fn, explain, expand, schema];
+export const COMMANDS: readonly Command[] = [generate, validate, check, diff, docs, release, bundle, fn, explain, expand, matrix, schema];

@@ -1,0 +1,104 @@
+/**
+ * The compatibility matrix (src/matrix): pairs KubeVirt admits and why not the others, on the
+ * shipped catalogs and on a catalog with an architecture-bound family; `itgen matrix` output.
+ */
+import { compile } from '../src/pipeline';
+import { compatibilityMatrix, formatMatrixMarkdown, formatMatrixText, preferencesAdmittingNone } from '../src/matrix';
+import { run } from '../src/cli/main';
+import { explainObject } from '../src/render/explain';
+import { REPO, removeDir, scratchProject } from './helpers';
+
+function matrixOf(generator: string): ReturnType<typeof compatibilityMatrix> {
+  const r = compile(REPO, generator);
+  expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return compatibilityMatrix(r.catalog!);
+}
+
+describe('compatibility matrix', () => {
+  it('default catalog: Windows 11 needs 2 vCPUs, so every xsmall is refused, in KubeVirt\'s words', () => {
+    const m = matrixOf('generators/default.yaml');
+    const win = m.pairs.filter((p) => p.preference === 'os.windows.11' && !p.admitted);
+    expect(win.map((p) => p.instancetype).sort()).toEqual(['c.xsmall', 'g.xsmall', 'm.xsmall', 'r.xsmall']);
+    expect(win[0]!.reason).toBe('failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by instance type, preference requires 2 vCPU');
+    expect(preferencesAdmittingNone(m)).toEqual([]);
+    // Pairs are of the same architecture only: every preference meets every instance type once.
+    expect(m.pairs.length).toBe(m.preferences.length * m.instancetypes.length);
+  });
+
+  it('common-instancetypes: spread preferences refuse vCPU counts they cannot divide, memory requirements refuse the small sizes', () => {
+    const m = matrixOf('generators/common-instancetypes.yaml');
+    const pair = (p: string, i: string) => m.pairs.find((x) => x.preference === p && x.instancetype === i)!;
+    expect(pair('centos.stream9.dpdk', 'n1.xlarge').admitted).toBe(true);
+    expect(pair('centos.stream9.dpdk', 'n1.medium').reason).toBe(
+      '4 vCPUs provided by the instance type are not divisible by the number of threads per core 2 and Spec.PreferSpreadSocketToCoreRatio or Spec.CPU.PreferSpreadOptions.Ratio of 4',
+    );
+    expect(pair('fedora', 'u1.nano').reason).toBe('failure checking preference requirements: insufficient Memory resources of 512Mi provided by instance type, preference requires 2Gi');
+    expect(pair('fedora', 'u1.small').admitted).toBe(true);
+    expect(formatMatrixText(m)).toContain('fedora (amd64): 58 of 65 instance types admitted');
+    expect(formatMatrixMarkdown(m).split('\n')[0]).toMatch(/^\| preference \| `cx1` \|/);
+  });
+
+  it('a family meant for arm64 pairs only with arm64 preferences: matrix, pairing checks and explain', () => {
+    const dir = scratchProject({
+      'generators/t.yaml': 'catalog: ../catalog\noutput: ../out\nvendor: kubevirt.io\nscopes: [cluster]\n',
+      'catalog/c.yaml': `kind: Catalog
+name: t
+---
+kind: SizeLadder
+name: sizes
+sizes: [{name: small, cpu: 1}, {name: large, cpu: 4}]
+---
+kind: Family
+name: a
+version: 1
+displayName: Arm
+description: Arm servers with dedicated CPUs.
+class: compute
+memoryPerCPU: 2Gi
+architectures: [arm64]
+spec: {cpu: {dedicatedCPUPlacement: true}}
+---
+kind: Family
+name: x
+version: 1
+displayName: X
+description: x86 servers.
+class: compute
+memoryPerCPU: 2Gi
+architectures: [amd64]
+---
+kind: Preference
+name: threaded
+displayName: Threaded
+architectures: [amd64, arm64]
+spec: {cpu: {preferredCPUTopology: cores}}
+`,
+    });
+    try {
+      const r = compile(dir, 'generators/t.yaml');
+      // With threads the arm64 family would break KubeVirt's 1-thread rule on arm64; `cores` does not.
+      expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      const m = compatibilityMatrix(r.catalog!);
+      expect(m.pairs.map((p) => `${p.preference} ${p.instancetype}`).sort()).toEqual(['threaded x1.large', 'threaded x1.small', 'threaded.arm64 a1.large', 'threaded.arm64 a1.small']);
+      const explained = explainObject(r.objects.find((o) => o.manifest.metadata.name === 'a1.large')!);
+      expect(explained).toContain('# meant for arm64 only: paired with preferences of that architecture');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('itgen matrix prints text, markdown and JSON', () => {
+    const outputs: Record<string, string> = {};
+    for (const format of ['text', 'markdown', 'json']) {
+      let out = '';
+      const code = run(['matrix', '-g', 'generators/default.yaml', '-o', format], { out: (s) => (out += `${s}\n`), err: () => undefined, cwd: REPO, color: false });
+      expect(code).toBe(0);
+      outputs[format] = out;
+    }
+    expect(outputs['text']).toContain('os.windows.11 (amd64): 16 of 20 instance types admitted');
+    expect(outputs['markdown']).toContain('| `os.windows.11` | 4/5 | 4/5 | 4/5 | 4/5 |');
+    const json = JSON.parse(outputs['json']!) as { generators: { generator: string; matrix: { pairs: unknown[] } }[] };
+    expect(json.generators[0]!.generator).toBe('default');
+    expect(json.generators[0]!.matrix.pairs.length).toBe(300);
+  });
+});

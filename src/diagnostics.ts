@@ -82,7 +82,8 @@ export const DIAGNOSTIC_CODES = {
   IT8001: 'a VM reference cannot be resolved',
   IT8002: 'VM fields conflict with the instance type',
   IT8003: 'VM admission would refuse the VM',
-  IT8004: 'no VirtualMachine to expand',
+  IT8004: 'nothing to expand or validate in the input files',
+  IT8005: 'a VM names its instance type or preference wrongly',
   // IT81xx: the compatibility matrix
   IT8101: 'a preference admits no instance type of the catalog',
   // IT9xxx: internal

@@ -24,6 +24,7 @@ const SHOWN_ELSEWHERE: Readonly<Partial<Record<DiagnosticCode, { readonly test: 
   IT8002: { test: 'test/expand-cli.test.ts', why: 'raised by `itgen expand` on VirtualMachine manifests' },
   IT8003: { test: 'test/expand-cli.test.ts', why: 'raised by `itgen expand` on VirtualMachine manifests' },
   IT8004: { test: 'test/expand-cli.test.ts', why: 'raised by `itgen expand` on VirtualMachine manifests' },
+  IT8005: { test: 'test/validate-manifests.test.ts', why: 'raised by `itgen validate FILE` on VirtualMachine manifests' },
   IT9001: { test: 'test/validation-cli.test.ts', why: 'an internal error: a rule that throws' },
   IT9002: { test: 'test/validation-cli.test.ts', why: 'the output cannot be written' },
 };

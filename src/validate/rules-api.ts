@@ -1,7 +1,7 @@
 import { onePerSource } from '../render/manifests';
 import type { Diagnostic, SourceRange } from '../diagnostics';
 import { diag } from '../diagnostics';
-import type { Json } from '../resolve/leaves';
+import { originOf, type Json } from '../resolve/leaves';
 import {
   DNS_SUBDOMAIN,
   compareRelease,
@@ -82,7 +82,10 @@ export const API_RULES: readonly Rule[] = [
           const specPath = path[0] === 'spec' ? path.slice(1) : [];
           const where = path.join('.');
           if (path[0] === 'spec') {
-            out.push(fieldDiag('IT3001', o.source, specPath, `${issue.message}${issue.code === 'unrecognized_keys' ? ` (${(issue as { keys: string[] }).keys.join(', ')})` : ''}`));
+            // An unknown key is placed at the key itself when there is one.
+            const keys = issue.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys : [];
+            const at = keys.length === 1 && originOf(o.source.leaves, [...specPath, keys[0]!]) !== undefined ? [...specPath, keys[0]!] : specPath;
+            out.push(fieldDiag('IT3001', o.source, at, `${issue.message}${keys.length > 0 ? ` (${keys.join(', ')})` : ''}`));
           } else {
             out.push(objectDiag('IT3001', o.source, `\`${where}\`: ${issue.message}`, { hint: 'names, labels and annotations must be valid Kubernetes metadata' }));
           }

@@ -3,6 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readDirTree, REPO, removeDir, scratchProject } from './helpers';
+import { run as runInProcess } from '../src/cli/main';
+import { VERSION } from '../src/version';
+
+const REPO_ROOT = REPO;
 
 const CLI = path.join(REPO, 'dist', 'cli', 'main.js');
 
@@ -110,5 +114,36 @@ describe('published catalog JSON Schema', () => {
   it('schema/catalog.schema.json is what `itgen schema` prints (run `npm run generate`)', () => {
     const r = spawnSync(process.execPath, [CLI, 'schema'], { cwd: REPO, encoding: 'utf8' });
     expect(readFileSync(path.join(REPO, 'schema', 'catalog.schema.json'), 'utf8')).toBe(r.stdout);
+  });
+});
+
+describe('CLI habits', () => {
+  const call = (argv: string[]): { code: number; out: string; err: string } => {
+    let out = '';
+    let err = '';
+    const code = runInProcess(argv, { out: (s) => (out += `${s}\n`), err: (s) => (err += `${s}\n`), cwd: REPO_ROOT, color: false });
+    return { code, out, err };
+  };
+
+  it('--version prints the package version', () => {
+    const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(VERSION).toBe(pkg.version);
+    expect(call(['--version'])).toEqual({ code: 0, out: `itgen ${pkg.version}\n`, err: '' });
+  });
+
+  it('a generator path works as an argument, like -g', () => {
+    const positional = call(['validate', '--format', 'json', '-g', 'generators/default.yaml']);
+    expect(call(['check', 'generators/default.yaml']).code).toBe(0);
+    expect(positional.code).toBe(0);
+    expect(call(['matrix', 'generators/default.yaml', '-o', 'markdown']).out).toBe(call(['matrix', '-g', 'generators/default.yaml', '-o', 'markdown']).out);
+  });
+
+  it('help COMMAND and COMMAND --help print the usage of that command', () => {
+    const a = call(['help', 'expand']);
+    const b = call(['expand', '--help']);
+    expect(a.code).toBe(0);
+    expect(a.out).toMatch(/^usage: itgen expand \[FILE\|DIR\|-\]\.\.\. /);
+    expect(b).toEqual(a);
+    expect(call(['help', 'nope']).code).toBe(1);
   });
 });

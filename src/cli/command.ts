@@ -37,6 +37,8 @@ export interface Command extends CommandShape {
   readonly details?: string;
   /** Commands that need no project directory (schema, help). */
   readonly projectless?: boolean;
+  /** Positional arguments name generators, as -g does (`itgen generate generators/x.yaml`). */
+  readonly generatorArguments?: boolean;
   readonly run: (ctx: CommandContext) => number;
 }
 

@@ -5,6 +5,7 @@ import { parseCommandLine } from './args';
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USER, type Command, type Io } from './command';
 import { COMMANDS } from './commands';
 import { commandUsage, usage } from './help';
+import { VERSION } from '../version';
 
 export { EXIT_INTERNAL, EXIT_OK, EXIT_USER, type Io } from './command';
 
@@ -35,13 +36,19 @@ function printHelp(io: Io, topic: string | undefined): number {
 
 /** Runs one command line against `io`; returns the exit code. The library behind every command. */
 export function run(argv: readonly string[], io: Io): number {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    io.out(`itgen ${VERSION}`);
+    return EXIT_OK;
+  }
   const parsed = parseCommandLine(argv, [...COMMANDS, HELP]);
   if ('error' in parsed) {
     io.err(`${parsed.error}\n\n${usage(COMMANDS)}`);
     return EXIT_USER;
   }
   if ('help' in parsed) return printHelp(io, parsed.topic);
-  const { command, line } = parsed;
+  const { command } = parsed;
+  // A generator named as an argument is one named with -g.
+  const line = command.generatorArguments ? { ...parsed.line, global: { ...parsed.line.global, generators: [...parsed.line.global.generators, ...parsed.line.positionals] }, positionals: [] } : parsed.line;
   const root = path.resolve(io.cwd, line.global.root ?? '.');
   if (!command.projectless && (!existsSync(root) || !statSync(root).isDirectory())) {
     io.err(`-C ${line.global.root}: no such directory`);

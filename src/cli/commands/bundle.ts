@@ -10,8 +10,9 @@ import { requireVersion, VERSION_OPTION } from './release';
 
 export const bundle: Command = {
   name: 'bundle',
-  synopsis: 'bundle --version vX.Y.Z --out DIR [-g FILE]',
+  synopsis: 'bundle --version vX.Y.Z --out DIR [GENERATOR.yaml]',
   summary: 'write release bundles and CHECKSUMS.sha256',
+  generatorArguments: true,
   options: [VERSION_OPTION, { flag: '--out', value: 'DIR', help: 'where to write the bundles' }],
   accept: (line) => (optionValue(line, '--out') === undefined && optionValue(line, '--version') !== undefined ? 'bundle needs --out DIR' : requireVersion('bundle', line)),
   run(ctx) {

@@ -1,14 +1,14 @@
 import { hasErrors } from '../../diagnostics';
 import { formatDiff } from '../../release/diff';
 import { outputDrift } from '../../release/drift';
-import { compileAll, exitCodeFor, noPositionals, report, type Command } from '../command';
+import { compileAll, exitCodeFor, report, type Command } from '../command';
 
 export const check: Command = {
   name: 'check',
-  synopsis: 'check [-g FILE]...',
+  synopsis: 'check [GENERATOR.yaml]...',
   summary: 'exit 1 when the committed output differs from what the catalogs generate',
+  generatorArguments: true,
   options: [],
-  accept: noPositionals,
   run(ctx) {
     const { io, global, root } = ctx;
     const { results, diagnostics } = compileAll(ctx);

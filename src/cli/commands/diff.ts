@@ -7,18 +7,18 @@ import { relativePath } from '../../load/files';
 import { diffObjects, formatDiff, parseObjects, type ObjectDiff } from '../../release/diff';
 import { generatedObjects, objectsOf } from '../../release/drift';
 import { optionSet, optionValue } from '../args';
-import { compileAll, EXIT_OK, EXIT_USER, exitCodeFor, noPositionals, report, single, writeText, type Command } from '../command';
+import { compileAll, EXIT_OK, EXIT_USER, exitCodeFor, report, single, writeText, type Command } from '../command';
 import { readTreeAt } from '../git';
 
 export const diff: Command = {
   name: 'diff',
-  synopsis: 'diff [--against REF|FILE] [--exit-code]',
+  synopsis: 'diff [GENERATOR.yaml]... [--against REF|FILE] [--exit-code]',
   summary: 'objects added, removed and changed, field by field, since the committed output, a Git revision or a bundle',
+  generatorArguments: true,
   options: [
     { flag: '--against', value: 'REF|FILE', help: 'a Git revision, or a bundle or other YAML file of objects' },
     { flag: '--exit-code', help: 'exit 1 when there are differences' },
   ],
-  accept: noPositionals,
   run(ctx) {
     const { io, global, root, line } = ctx;
     const { results, diagnostics } = compileAll(ctx);

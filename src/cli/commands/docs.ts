@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { withOutputLock, writeFilesAtomic } from '../../emit/write';
 import { DOCS_FILE } from '../../render/docs';
-import { compileAll, EXIT_OK, exitCodeFor, noPositionals, report, writeProblem, type Command } from '../command';
+import { compileAll, EXIT_OK, exitCodeFor, report, writeProblem, type Command } from '../command';
 
 export const docs: Command = {
   name: 'docs',
-  synopsis: 'docs [-g FILE]...',
+  synopsis: 'docs [GENERATOR.yaml]...',
   summary: `rewrite only output/<generator>/${DOCS_FILE}`,
+  generatorArguments: true,
   options: [],
-  accept: noPositionals,
   run(ctx) {
     const { io, global, root } = ctx;
     const { results, diagnostics } = compileAll(ctx);

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { writeTree } from '../../emit/write';
-import { compileAll, EXIT_OK, exitCodeFor, noPositionals, report, writeProblem, type Command } from '../command';
+import { compileAll, EXIT_OK, exitCodeFor, report, writeProblem, type Command } from '../command';
 
 export const generate: Command = {
   name: 'generate',
-  synopsis: 'generate [-g FILE]...',
+  synopsis: 'generate [GENERATOR.yaml]...',
   summary: "validate every generator, then write its kustomize base and README (atomically)",
+  generatorArguments: true,
   options: [],
-  accept: noPositionals,
   run(ctx) {
     const { io, global, root } = ctx;
     const { results, diagnostics } = compileAll(ctx);

@@ -1,15 +1,15 @@
 import { hasErrors } from '../../diagnostics';
 import { compatibilityMatrix, formatMatrixMarkdown, formatMatrixText } from '../../matrix';
 import { optionValue } from '../args';
-import { compileAll, EXIT_OK, exitCodeFor, noPositionals, report, writeText, type Command } from '../command';
+import { compileAll, EXIT_OK, exitCodeFor, report, writeText, type Command } from '../command';
 
 export const matrix: Command = {
   name: 'matrix',
-  synopsis: 'matrix [-g FILE]... [-o text|json|markdown]',
+  synopsis: 'matrix [GENERATOR.yaml]... [-o text|json|markdown]',
   summary: 'which instance type x preference pairs KubeVirt admits, and why not the others',
   details: 'Every pair of the same architecture is a VM naming both, admitted as KubeVirt does (spread, requirements) and checked as it would start (threads with dedicated CPUs, hugepage sizes).',
+  generatorArguments: true,
   options: [{ flag: '--output', short: '-o', value: 'text|json|markdown', help: 'text (default): per preference what it refuses and why; json: every pair; markdown: the grid of the generated README', check: (v) => (['text', 'json', 'markdown'].includes(v) ? undefined : '-o is text, json or markdown') }],
-  accept: noPositionals,
   run(ctx) {
     const { io, global, root, line } = ctx;
     const { results, diagnostics } = compileAll(ctx);

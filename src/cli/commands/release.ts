@@ -4,7 +4,7 @@ import { outputDrift } from '../../release/drift';
 import { currentObjects, lockFileFor, recordRelease, serializeLock } from '../../release/lock';
 import { RELEASE_VERSION } from '../../schema/common';
 import { optionValue, type CommandLine, type OptionSpec } from '../args';
-import { compileAll, EXIT_OK, exitCodeFor, noPositionals, report, writeProblem, type Command } from '../command';
+import { compileAll, EXIT_OK, exitCodeFor, report, writeProblem, type Command } from '../command';
 
 export const VERSION_OPTION: OptionSpec = {
   flag: '--version',
@@ -15,13 +15,14 @@ export const VERSION_OPTION: OptionSpec = {
 
 /** Release and bundle name a version; the parser has checked its form. */
 export function requireVersion(command: string, line: CommandLine): string | undefined {
-  return optionValue(line, '--version') === undefined ? `${command} needs --version vX.Y.Z` : noPositionals(line);
+  return optionValue(line, '--version') === undefined ? `${command} needs --version vX.Y.Z` : undefined;
 }
 
 export const release: Command = {
   name: 'release',
-  synopsis: 'release --version vX.Y.Z',
+  synopsis: 'release --version vX.Y.Z [GENERATOR.yaml]...',
   summary: 'record the current objects in the release lock',
+  generatorArguments: true,
   options: [VERSION_OPTION],
   accept: (line) => requireVersion('release', line),
   run(ctx) {

@@ -78,6 +78,7 @@ export const DIAGNOSTIC_CODES = {
   IT7202: 'a kind would be emitted empty',
   IT7301: 'comparison source cannot be read',
   IT7302: 'KRM function input invalid',
+  IT7401: 'generating would remove objects the committed base has (no release lock yet)',
   // IT80xx: expanding and admitting VirtualMachines
   IT8001: 'a VM reference cannot be resolved',
   IT8002: 'VM fields conflict with the instance type',

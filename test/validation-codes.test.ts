@@ -20,6 +20,7 @@ const SHOWN_ELSEWHERE: Readonly<Partial<Record<DiagnosticCode, { readonly test: 
   IT7107: { test: 'test/e2e-release.test.ts', why: 'raised by `itgen bundle --version`' },
   IT7301: { test: 'test/e2e-release.test.ts', why: 'raised by `itgen diff --against`' },
   IT7302: { test: 'test/e2e-krm.test.ts', why: 'raised by `itgen fn` on a KRM ResourceList' },
+  IT7401: { test: 'test/removal-guard.test.ts', why: 'compares with the committed output directory, raised by `itgen generate`' },
   IT8001: { test: 'test/expand-cli.test.ts', why: 'raised by `itgen expand` on VirtualMachine manifests, not catalog input' },
   IT8002: { test: 'test/expand-cli.test.ts', why: 'raised by `itgen expand` on VirtualMachine manifests' },
   IT8003: { test: 'test/expand-cli.test.ts', why: 'raised by `itgen expand` on VirtualMachine manifests' },

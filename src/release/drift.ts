@@ -3,6 +3,7 @@ import { diag, type Diagnostic } from '../diagnostics';
 import { diffTrees } from '../emit/drift';
 import { serializeObjects, type OutputFile } from '../emit/layout';
 import { readTree } from '../emit/write';
+import { locate } from '../load/source';
 import type { CompileResult } from '../pipeline';
 import { diffObjects, parseObjects, type KubeObject, type ObjectDiff } from './diff';
 
@@ -31,4 +32,24 @@ export function outputDrift(root: string, r: CompileResult): { diagnostics: Diag
     }),
   );
   return { diagnostics, objects: changes.length > 0 ? diffObjects(objectsOf(onDisk), generatedObjects(r)) : [] };
+}
+
+/**
+ * Before the first release there is no lock to stop a catalog edit from dropping published objects,
+ * and Argo CD and Flux prune what disappears from the base. Until a lock exists the committed base
+ * stands in for one: the objects it has that the catalogs no longer generate, as one IT7401 naming
+ * them, at the generator's `output` line. With a lock the lock's own rules apply (IT7102).
+ */
+export function removalsWithoutLock(root: string, r: CompileResult): Diagnostic[] {
+  if (r.lock || !r.generator) return [];
+  const generated = new Set(r.objects.map((o) => `${o.manifest.kind}/${o.manifest.metadata.name}`));
+  const committed = objectsOf(readTree(path.resolve(root, r.generator.outputDir))).map((o) => `${o.kind}/${o.metadata.name}`);
+  const dropped = committed.filter((k) => !generated.has(k));
+  if (dropped.length === 0) return [];
+  const shown = dropped.slice(0, 10).map((d) => `\`${d}\``).join(', ') + (dropped.length > 10 ? ` and ${dropped.length - 10} more` : '');
+  return [
+    diag('IT7401', `generating would remove ${dropped.length} object${dropped.length === 1 ? '' : 's'} that ${r.generator.outputDir} has: ${shown}`, locate(r.generator.src, ['output']), {
+      hint: 'GitOps tools with pruning delete removed objects from the clusters, and the VMs using them lose their type; if that is meant, pass --allow-removals (after the first `itgen release`, the lock requires a release that ships them deprecated first)',
+    }),
+  ];
 }

@@ -1,5 +1,8 @@
 import path from 'node:path';
+import { hasErrors } from '../../diagnostics';
 import { writeTree } from '../../emit/write';
+import { removalsWithoutLock } from '../../release/drift';
+import { optionSet } from '../args';
 import { compileAll, EXIT_OK, exitCodeFor, report, writeProblem, type Command } from '../command';
 
 export const generate: Command = {
@@ -7,10 +10,12 @@ export const generate: Command = {
   synopsis: 'generate [GENERATOR.yaml]...',
   summary: "validate every generator, then write its kustomize base and README (atomically)",
   generatorArguments: true,
-  options: [],
+  options: [{ flag: '--allow-removals', help: 'drop objects the committed base has (before the first release, nothing else stops it)' }],
   run(ctx) {
     const { io, global, root } = ctx;
-    const { results, diagnostics } = compileAll(ctx);
+    const compiled = compileAll(ctx);
+    const { results } = compiled;
+    const diagnostics = hasErrors(compiled.diagnostics) || optionSet(ctx.line, '--allow-removals') ? compiled.diagnostics : [...compiled.diagnostics, ...results.flatMap((r) => removalsWithoutLock(root, r))];
     report(io, global.format, diagnostics, root);
     const code = exitCodeFor(diagnostics);
     if (code !== EXIT_OK) {

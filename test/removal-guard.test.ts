@@ -1,0 +1,93 @@
+/**
+ * Never delete what users run by accident: before the first release, `generate` refuses to drop
+ * objects the committed base has (IT7401) unless --allow-removals; with a release lock the lock's
+ * rules apply instead (IT7102).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { run } from '../src/cli/main';
+import { readDirTree, removeDir, scratchProject } from './helpers';
+
+const CATALOG = `kind: Catalog
+name: t
+---
+kind: SizeLadder
+name: sizes
+sizes:
+  - {name: small, cpu: 1}
+  - {name: large, cpu: 2}
+---
+kind: Family
+name: c
+version: 1
+displayName: Compute
+description: Compute
+class: compute
+memoryPerCPU: 2Gi
+---
+kind: Preference
+name: mylinux
+displayName: My Linux
+spec:
+  devices:
+    preferredDiskBus: virtio
+`;
+
+function itgen(cwd: string, ...argv: string[]): { code: number; text: string } {
+  let text = '';
+  const code = run(argv, { out: (s) => (text += `${s}\n`), err: (s) => (text += `${s}\n`), cwd, color: false });
+  return { code, text };
+}
+
+function project(): string {
+  const dir = scratchProject({ 'generators/t.yaml': 'catalog: ../catalog\noutput: ../output/t\nvendor: kubevirt.io\nscopes: [cluster]\n', 'catalog/catalog.yaml': CATALOG });
+  expect(itgen(dir, 'generate').code).toBe(0);
+  return dir;
+}
+
+const dropLarge = (dir: string): void => writeFileSync(path.join(dir, 'catalog/catalog.yaml'), readFileSync(path.join(dir, 'catalog/catalog.yaml'), 'utf8').replace('  - {name: large, cpu: 2}\n', ''));
+
+describe('removal guard', () => {
+  it('without a lock: dropping objects is refused, naming them, and output/ stays as it was', () => {
+    const dir = project();
+    try {
+      const before = readDirTree(path.join(dir, 'output'));
+      dropLarge(dir);
+      const r = itgen(dir, 'generate');
+      expect(r.code).toBe(1);
+      expect(r.text).toContain('generators/t.yaml:2:9 error IT7401 generating would remove 1 object that output/t has: `VirtualMachineClusterInstancetype/c1.large`');
+      expect(r.text).toContain('nothing written');
+      expect(readDirTree(path.join(dir, 'output'))).toEqual(before);
+      // validate and check do not write, so they do not refuse; check reports the drift as ever.
+      expect(itgen(dir, 'validate').code).toBe(0);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('--allow-removals drops them', () => {
+    const dir = project();
+    try {
+      dropLarge(dir);
+      expect(itgen(dir, 'generate', '--allow-removals').code).toBe(0);
+      expect(readFileSync(path.join(dir, 'output/t/VirtualMachineClusterInstancetypes/virtualmachineclusterinstancetypes.yaml'), 'utf8')).not.toContain('c1.large');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('with a release lock the lock decides: removal without deprecation is IT7102, and IT7401 does not repeat it', () => {
+    const dir = project();
+    try {
+      expect(itgen(dir, 'release', '--version', 'v1.0.0').code).toBe(0);
+      dropLarge(dir);
+      const r = itgen(dir, 'generate');
+      expect(r.code).toBe(1);
+      expect(r.text).toContain('IT7102');
+      expect(r.text).not.toContain('IT7401');
+      expect(itgen(dir, 'generate', '--allow-removals').text).toContain('IT7102');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

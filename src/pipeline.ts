@@ -237,7 +237,9 @@ export function compileDocuments(
     // Semantic rules run on whatever resolved, even with earlier errors, so that one run reports
     // everything it can.
     diagnostics.push(...runRules({ catalog, objects, generator: config, generatorSrc: generator.src }));
-    if (lock) diagnostics.push(...checkLock(lock, generator.name, currentObjects(objects)).diagnostics);
+    // On a catalog with errors, objects that failed to resolve would read as removed or changed:
+    // the lock is checked once the catalog is sound. One mistake, one report.
+    if (lock && !hasErrors(diagnostics)) diagnostics.push(...checkLock(lock, generator.name, currentObjects(objects)).diagnostics);
     // The compatibility matrix admits every pair through src/expand; on a catalog with errors it
     // would only restate them.
     const matrix = !hasErrors(diagnostics) && catalog.instancetypes.length > 0 && catalog.preferences.length > 0 ? compatibilityMatrix(catalog) : undefined;

@@ -242,3 +242,62 @@ describe('never hang on a leftover output lock', () => {
     }
   });
 });
+
+describe('say where, once', () => {
+  const invalid = Buffer.concat([Buffer.from('kind: Preference\nname: w\ndisplayName: "caf'), Buffer.from([0xe9]), Buffer.from('"\n')]);
+  it.each([
+    ['a number with a leading zero', 'catalog/p.yaml', 'kind: Preference\nname: x\ndisplayName: X\nspec:\n  requirements:\n    cpu:\n      guest: 010\n', /^catalog\/p\.yaml:7:14 error IT1203 `010` is a number with a leading zero, read differently by YAML 1\.1 \(kubectl, Argo CD\) and 1\.2 readers \(10 for YAML 1\.2, 8 for YAML 1\.1\)/m],
+    ['an unknown tag', 'catalog/p.yaml', 'kind: Preference\nname: y\ndisplayName: !custom Y\n', /^catalog\/p\.yaml:3:\d+ error IT1002 tag `!custom` is not supported/m],
+    ['an undefined alias', 'catalog/p.yaml', 'kind: Preference\nname: z\ndisplayName: Z\nspec:\n  devices: *nope\n', /^catalog\/p\.yaml:5:12 error IT1002 Unresolved alias/m],
+    ['memory without a unit', 'catalog/f.yaml', 'kind: Family\nname: m\nversion: 1\ndisplayName: M\ndescription: M\nclass: memory\nmemoryPerCPU: 4\n', /^catalog\/f\.yaml:7:15 error IT1205 instance types `m1\.large`, `m1\.small` `spec\.memory\.guest`: less than 1Mi; no guest boots in that\n(.*\n){2}  hint: a quantity without a unit is bytes; did you mean `4Gi`\?/m],
+  ])('%s is reported where it stands, once', (_what, file, content, expected) => {
+    withProject(
+      (dir) => writeFileSync(path.join(dir, file), content),
+      (dir) => {
+        const r = itgen(dir, 'generate');
+        expect(r.code).toBe(1);
+        expect(r.text).toMatch(expected);
+        expect(r.text).toMatch(/^1 error, \d+ warnings?$/m);
+      },
+    );
+  });
+
+  it('an invalid UTF-8 byte is reported at its line and column', () => {
+    withProject(
+      (dir) => writeFileSync(path.join(dir, 'catalog/p.yaml'), invalid),
+      (dir) => {
+        const r = itgen(dir, 'validate');
+        expect(r.code).toBe(1);
+        expect(r.text).toContain('catalog/p.yaml:3:18 error IT1006 file is not valid UTF-8 (byte 0xe9 here)');
+      },
+    );
+  });
+
+  it('an include pattern that matches nothing is an error, not an empty base (exit 1, output/ unchanged)', () => {
+    withProject(
+      (dir) => writeFileSync(path.join(dir, 'generators/t.yaml'), `${GENERATOR}include: {families: [cc]}\n`),
+      (dir) => {
+        const r = itgen(dir, 'generate');
+        expect(r.code).toBe(1);
+        expect(r.text).toMatch(/^generators\/t\.yaml:4:\d+ error IT7201 include\.families: `cc` matches nothing in catalog `t`/m);
+        expect(r.text).toMatch(/^1 error, /m);
+      },
+    );
+  });
+
+  it.each([['without', false], ['with', true]])('a key typo gives one report %s a release lock', (_w, locked) => {
+    withProject(
+      (dir) => {
+        if (locked) expect(itgen(dir, 'release', '--version', 'v1.0.0').code).toBe(0);
+        writeFileSync(path.join(dir, 'catalog/catalog.yaml'), CATALOG.replace('memoryPerCPU: 2Gi', 'memoryPerCPu: 2Gi'));
+      },
+      (dir) => {
+        const r = itgen(dir, 'validate');
+        expect(r.code).toBe(1);
+        expect(r.text).toMatch(/^catalog\/catalog\.yaml:\d+:1 error IT120[24] /m);
+        expect(r.text).toMatch(/^1 error, \d+ warnings?$/m);
+        expect(r.text).not.toContain('IT7102');
+      },
+    );
+  });
+});

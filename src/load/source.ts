@@ -1,4 +1,4 @@
-import { Document, LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Node } from 'yaml';
+import { Document, LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments, visit, type Node } from 'yaml';
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { parseFast, type FastMap, type FastNode, type FastParse } from './fast-yaml';
 
@@ -56,9 +56,12 @@ export function parseSource(file: string, bytes: Buffer): ParsedFile {
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return { docs: [], diagnostics: [diag('IT1006', 'file is not valid UTF-8; catalog files must be UTF-8 YAML text', at())], unusable: 'opaque' };
+    const bad = invalidUtf8At(bytes);
+    return { docs: [], diagnostics: [diag('IT1006', `file is not valid UTF-8 (byte 0x${bytes[bad.offset]!.toString(16).padStart(2, '0')} here); catalog files must be UTF-8 YAML text`, at(bad.line, bad.col))], unusable: 'opaque' };
   }
-  const fast = parseFast(text);
+  // Numbers with a leading zero read differently in YAML 1.1 (the ecosystem's) and 1.2, and tags
+  // must be refused: the fast reader is not asked about such text, the library path checks it.
+  const fast = AMBIGUOUS_NUMBER_TEXT.test(text) || TAG_TEXT.test(text) ? undefined : parseFast(text);
   if (fast) return fromFast(file, text, fast);
   const lineCounter = new LineCounter();
   const parsed = parseAllDocuments(text, { lineCounter, ...PARSE_OPTIONS });
@@ -86,6 +89,12 @@ export function parseSource(file: string, bytes: Buffer): ParsedFile {
     }
     // An empty document between separators, or after a trailing `---`, is harmless.
     if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null && (doc.contents.source ?? '') === '')) continue;
+    const unsure = ambiguousScalars(doc, lineCounter, file);
+    if (unsure.length > 0) {
+      diagnostics.push(...unsure);
+      unusable.push({ index: i, ...salvage(doc) });
+      continue;
+    }
     const proto = protoKey(doc.contents);
     if (proto) {
       const pos = lineCounter.linePos(proto.range?.[0] ?? 0);
@@ -100,7 +109,9 @@ export function parseSource(file: string, bytes: Buffer): ParsedFile {
       const pos = lineCounter.linePos(doc.contents.range?.[0] ?? 0);
       const message = (e as Error).message;
       if (/unresolved alias/i.test(message)) {
-        diagnostics.push(diag('IT1002', message.split('\n')[0] ?? message, at(pos.line, pos.col), { hint: 'an alias (*name) must follow the anchor (&name) it refers to' }));
+        const alias = unresolvedAlias(doc, message);
+        const where = alias ? lineCounter.linePos(alias) : pos;
+        diagnostics.push(diag('IT1002', message.split('\n')[0] ?? message, at(where.line, where.col), { hint: 'an alias (*name) must follow the anchor (&name) it refers to' }));
       } else {
         diagnostics.push(diag('IT1007', `aliases expand too much: ${message}`, at(pos.line, pos.col), { hint: 'catalogs do not need YAML aliases; write the values out or use a fragment' }));
       }
@@ -140,6 +151,85 @@ function fromFast(file: string, text: string, fast: FastParse): ParsedFile {
     return Object.defineProperty(src, 'doc', { enumerable: true, get: () => libraryDoc(d.index) }) as typeof src & { doc: Document.Parsed };
   });
   return { docs, diagnostics: [], unusable: [] };
+}
+
+/** A plain scalar that YAML 1.1 and 1.2 read differently: `010` (8 or 10), `0o10` (8 or a string). */
+const AMBIGUOUS_NUMBER = /^[-+]?(0[0-9]+|0o[0-7]+)$/;
+/** Text that may hold a tag. */
+const TAG_TEXT = /(^|[\s,[{:-])!/m;
+/** Text that may hold such a scalar (a cheap test before the fast reader). */
+const AMBIGUOUS_NUMBER_TEXT = /(^|[\s:,[{-])[-+]?(0[0-9]+|0o[0-7]+)(?=\s*($|[,\]}#]))/m;
+
+/**
+ * Plain numbers with a leading zero and tags: kubectl, Argo CD and most of the ecosystem read YAML
+ * 1.1, where `010` is 8, while YAML 1.2 reads 10; an unknown tag (`!custom`) would be dropped
+ * silently. Both are refused where they stand.
+ */
+function ambiguousScalars(doc: Document.Parsed, lineCounter: LineCounter, file: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const place = (offset: number): SourceRange => {
+    const p = lineCounter.linePos(offset);
+    return { file, line: p.line, col: p.col };
+  };
+  visit(doc, {
+    Node(_key, node) {
+      const tag = (node as { tag?: string }).tag;
+      const start = node.range?.[0] ?? 0;
+      if (tag !== undefined && !tag.startsWith('tag:yaml.org,2002:')) {
+        out.push(diag('IT1002', `tag \`${tag}\` is not supported; it would be dropped`, place(start), { hint: 'remove the tag; catalogs and manifests need none' }));
+      }
+      if (isScalar(node) && node.type === 'PLAIN' && typeof node.source === 'string' && AMBIGUOUS_NUMBER.test(node.source)) {
+        const digits = node.source.replace(/^[-+]?0o?/, '');
+        const octal = /^[0-7]+$/.test(digits) ? parseInt(digits, 8) : undefined;
+        const readings = node.source.includes('o') ? `${octal} for YAML 1.2, a string for YAML 1.1` : `${Number(digits)} for YAML 1.2${octal !== undefined ? `, ${octal} for YAML 1.1` : ''}`;
+        out.push(
+          diag('IT1203', `\`${node.source}\` is a number with a leading zero, read differently by YAML 1.1 (kubectl, Argo CD) and 1.2 readers (${readings})`, place(start), {
+            hint: `write the number without the leading zero, or quote it (\`"${node.source}"\`) if it is text`,
+          }),
+        );
+      }
+      return undefined;
+    },
+  });
+  for (const w of doc.warnings) {
+    if (w.code === 'TAG_RESOLVE_FAILED' && !out.some((d) => d.location?.line === lineCounter.linePos(w.pos[0]).line)) {
+      out.push(diag('IT1002', w.message.split('\n')[0] ?? w.message, place(w.pos[0]), { hint: 'remove the tag; catalogs and manifests need none' }));
+    }
+  }
+  return out;
+}
+
+/** Where the alias an "unresolved alias" error names stands. */
+function unresolvedAlias(doc: Document.Parsed, message: string): number | undefined {
+  const name = /:\s*(\S+)\s*$/.exec(message.split('\n')[0] ?? '')?.[1];
+  let found: number | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      if (found === undefined && (name === undefined || node.source === name)) found = node.range?.[0];
+      return undefined;
+    },
+  });
+  return found;
+}
+
+/** The first byte that breaks UTF-8, with its line and column (columns in characters of the valid prefix). */
+function invalidUtf8At(bytes: Buffer): { offset: number; line: number; col: number } {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    const n = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    if (n === 0 || i + n > bytes.length) break;
+    let ok = true;
+    for (let k = 1; k < n; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) ok = false;
+    // Overlong and surrogate forms the decoder refuses.
+    if (n === 3 && ((b === 0xe0 && bytes[i + 1]! < 0xa0) || (b === 0xed && bytes[i + 1]! >= 0xa0))) ok = false;
+    if (n === 4 && ((b === 0xf0 && bytes[i + 1]! < 0x90) || (b === 0xf4 && bytes[i + 1]! >= 0x90))) ok = false;
+    if (!ok) break;
+    i += n;
+  }
+  const before = bytes.subarray(0, i).toString('utf8');
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { offset: i, line: before.split('\n').length, col: before.length - lineStart + 1 };
 }
 
 /**

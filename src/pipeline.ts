@@ -4,7 +4,7 @@ import { diag, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics
 import { layoutBase, type OutputFile } from './emit/layout';
 import { compatibilityMatrix, formatMatrixMarkdown, preferencesAdmittingNone, type CompatibilityMatrix } from './matrix';
 import { objectDiag } from './validate/context';
-import { describeOutputDir, loadCatalogFiles, loadOptionalDocument, loadSingleDocument, realLocation, relativePath } from './load/files';
+import { describeOutputDir, loadCatalogFiles, loadCommittedSpecs, loadOptionalDocument, loadSingleDocument, realLocation, relativePath } from './load/files';
 import { locate, type SourceDoc } from './load/source';
 import { DOCS_FILE, renderDocs } from './render/docs';
 import { KIND_ORDER, renderCatalog, type RenderedObject } from './render/manifests';
@@ -208,7 +208,9 @@ export function compile(root: string, generatorFile: string): CompileResult {
 export function compileGenerator(root: string, generator: LoadedGenerator): CompileResult {
   const loaded = loadCatalogFiles(root, generator.catalogDir);
   const lock = loadLock(root, generator);
-  return compileDocuments(generator, loaded.docs, [...loaded.diagnostics, ...lock.diagnostics], lock.lock);
+  // With a lock, the committed base tells which field of a published object changed.
+  const previous = lock.lock ? loadCommittedSpecs(root, generator.outputDir) : undefined;
+  return compileDocuments(generator, loaded.docs, [...loaded.diagnostics, ...lock.diagnostics], lock.lock, previous);
 }
 
 export function compileDocuments(
@@ -216,6 +218,7 @@ export function compileDocuments(
   docs: readonly SourceDoc[],
   initial: readonly Diagnostic[] = [],
   lock?: LoadedLock,
+  previous?: ReadonlyMap<string, unknown>,
 ): CompileResult {
   const diagnostics: Diagnostic[] = [...initial];
   const { model, diagnostics: schemaDiags } = readDocuments(docs);
@@ -239,7 +242,7 @@ export function compileDocuments(
     diagnostics.push(...runRules({ catalog, objects, generator: config, generatorSrc: generator.src }));
     // On a catalog with errors, objects that failed to resolve would read as removed or changed:
     // the lock is checked once the catalog is sound. One mistake, one report.
-    if (lock && !hasErrors(diagnostics)) diagnostics.push(...checkLock(lock, generator.name, currentObjects(objects)).diagnostics);
+    if (lock && !hasErrors(diagnostics)) diagnostics.push(...checkLock(lock, generator.name, currentObjects(objects, previous)).diagnostics);
     // The compatibility matrix admits every pair through src/expand; on a catalog with errors it
     // would only restate them.
     const matrix = !hasErrors(diagnostics) && catalog.instancetypes.length > 0 && catalog.preferences.length > 0 ? compatibilityMatrix(catalog) : undefined;

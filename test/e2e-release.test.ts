@@ -208,7 +208,7 @@ describe('release lock', () => {
     const r = itgen(dir, 'generate');
     expect(r.code).toBe(1);
     // One report for the family: both sizes, both kinds.
-    expect(r.stderr).toMatch(/^catalogs\/small\/u1\.yaml:2:7 error IT7101 4 objects published in v1\.0\.0 changed their spec: `u1\.large`, `u1\.small` \(VirtualMachineClusterInstancetype, VirtualMachineInstancetype\)$/m);
+    expect(r.stderr).toMatch(/^catalogs\/small\/u1\.yaml:6:15 error IT7101 4 objects published in v1\.0\.0 changed their spec: `u1\.large`, `u1\.small` \(VirtualMachineClusterInstancetype, VirtualMachineInstancetype\)$/m);
     expect(r.stderr.match(/error IT7101/g)).toHaveLength(1);
     expect(r.stderr).toMatch(/note: published spec of `u1\.large` recorded here at generators\/small\.lock\.yaml:\d+:\d+/);
     expect(r.stderr).toMatch(/hint: published objects never change: bump the family version \(u1 -> u2\)/);

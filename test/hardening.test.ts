@@ -301,3 +301,35 @@ describe('say where, once', () => {
     );
   });
 });
+
+describe('a changed published spec points at the change', () => {
+  it('IT7101 stands at the line that changed the spec (a size override), with a version bump hint', () => {
+    withProject(
+      (dir) => {
+        expect(itgen(dir, 'release', '--version', 'v1.0.0').code).toBe(0);
+        writeFileSync(path.join(dir, 'catalog/catalog.yaml'), CATALOG.replace('memoryPerCPU: 2Gi\n', 'memoryPerCPU: 2Gi\noverrides:\n  small: {memory: 3Gi}\n'));
+      },
+      (dir) => {
+        const r = itgen(dir, 'validate');
+        expect(r.code).toBe(1);
+        expect(r.text).toMatch(/^catalog\/catalog\.yaml:18:19 error IT7101 2 objects published in v1\.0\.0 changed their spec: `c1\.small` \(VirtualMachineClusterInstancetype, VirtualMachineInstancetype\)/m);
+        expect(r.text).toContain('bump the family version (c1 -> c2)');
+      },
+    );
+  });
+
+  it('for names without a version the hint says how to add one', () => {
+    const unversioned = CATALOG.replace('kind: Catalog\nname: t\n', 'kind: Catalog\nname: t\nnaming:\n  instancetype: "{family}.{size}"\n').replace('version: 1\n', '');
+    const dir = scratchProject({ 'generators/t.yaml': GENERATOR, 'catalog/catalog.yaml': unversioned });
+    try {
+      expect(itgen(dir, 'generate').code).toBe(0);
+      expect(itgen(dir, 'release', '--version', 'v1.0.0').code).toBe(0);
+      writeFileSync(path.join(dir, 'catalog/catalog.yaml'), unversioned.replace('memoryPerCPU: 2Gi', 'memoryPerCPU: 4Gi'));
+      const r = itgen(dir, 'validate');
+      expect(r.code).toBe(1);
+      expect(r.text).toContain('give the new one `version: 2` and `naming: "{family}{version}.{size}"`');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

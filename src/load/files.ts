@@ -204,3 +204,36 @@ export function describeOutputDir(absolute: string): 'absent' | 'empty' | 'base'
     return 'foreign';
   }
 }
+
+/**
+ * The specs of the objects a generator's committed base holds, by `kind/name`: what the release
+ * lock compares a changed object with to say which field changed. Read like every project file
+ * (inside the project, regular files only); what cannot be read is simply absent.
+ */
+export function loadCommittedSpecs(root: string, outputDir: string): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  const abs = path.resolve(root, outputDir);
+  let dirs: string[];
+  try {
+    dirs = readdirSync(abs, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  } catch {
+    return out;
+  }
+  for (const dir of dirs) {
+    let files: string[];
+    try {
+      files = readdirSync(path.join(abs, dir)).filter((f) => /^virtualmachine.*\.ya?ml$/.test(f));
+    } catch {
+      continue;
+    }
+    for (const f of files) {
+      const read = readProjectFile(root, path.join(abs, dir, f));
+      if (!('bytes' in read)) continue;
+      for (const doc of parseSource(f, read.bytes).docs) {
+        const v = doc.value as { kind?: unknown; metadata?: { name?: unknown }; spec?: unknown };
+        if (typeof v.kind === 'string' && typeof v.metadata?.name === 'string') out.set(`${v.kind}/${v.metadata.name}`, v.spec);
+      }
+    }
+  }
+  return out;
+}

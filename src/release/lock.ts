@@ -13,6 +13,7 @@ import { toYaml } from '../emit/serialize';
 import { GENERATOR_API_VERSION } from '../schema/generator';
 import { LOCK_KIND, type LockOverride, type LockedObject, type ReleaseLock } from '../schema/lock';
 import { groupBy } from '../validate/context';
+import { originOf } from '../resolve/leaves';
 import { specDigest } from './digest';
 
 export interface LoadedLock {
@@ -37,7 +38,12 @@ export function lockFileFor(generatorFile: string, generatorName: string): strin
   return `${dir}${generatorName}.lock.yaml`;
 }
 
-export function currentObjects(objects: readonly RenderedObject[]): CurrentObject[] {
+/**
+ * The objects as the lock sees them. With the committed specs (`previous`, by kind/name), a changed
+ * object is located at the first field that differs from what was committed, where the catalog
+ * sets it (a size override, say), instead of at the family.
+ */
+export function currentObjects(objects: readonly RenderedObject[], previous?: ReadonlyMap<string, unknown>): CurrentObject[] {
   const digests = new Map<object, string>();
   return objects.map((o) => {
     let digest = digests.get(o.manifest.spec);
@@ -50,12 +56,30 @@ export function currentObjects(objects: readonly RenderedObject[]): CurrentObjec
       name: o.manifest.metadata.name,
       digest,
       deprecated: o.manifest.metadata.labels?.[`${LABEL_PREFIX}deprecated`] === 'true',
-      location: () => locate(o.source.origin.src, o.source.origin.path),
+      location: () => {
+        const before = previous?.get(key(o.manifest.kind, o.manifest.metadata.name));
+        const changed = before === undefined ? undefined : firstDifference(before, o.manifest.spec, []);
+        const leaf = changed !== undefined && changed.length > 0 ? originOf(o.source.leaves, changed) : undefined;
+        return leaf ? locate(leaf.origin.src, leaf.origin.path) : locate(o.source.origin.src, o.source.origin.path);
+      },
     };
   });
 }
 
 const key = (kind: string, name: string): string => `${kind}/${name}`;
+
+/** The path of the first field where two specs differ (keys in the new spec's order), or undefined. */
+function firstDifference(before: unknown, after: unknown, path: string[]): string[] | undefined {
+  const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (isObj(before) && isObj(after)) {
+    for (const k of [...Object.keys(after), ...Object.keys(before).filter((x) => !(x in after))]) {
+      const d = firstDifference(before[k], after[k], [...path, k]);
+      if (d) return d;
+    }
+    return undefined;
+  }
+  return JSON.stringify(before) === JSON.stringify(after) ? undefined : path;
+}
 
 function overrideFor(overrides: readonly LockOverride[], entry: { kind: string; name: string }, allow: LockOverride['allow']): { o: LockOverride; i: number } | undefined {
   const i = overrides.findIndex((o) => o.allow === allow && o.name === entry.name && (o.kind === undefined || o.kind === entry.kind));
@@ -86,8 +110,9 @@ export function checkLock(loaded: LoadedLock, generatorName: string, current: re
   const bumpHint = (kind: string, name: string): string => {
     if (!kind.endsWith('Instancetype')) return 'published objects never change: publish the new spec under a new name and deprecate the old one';
     const m = /^(?:.*?)([a-z]+)(\d+)\.[^.]+$/.exec(name);
-    const bump = m ? `${m[1]}${m[2]} -> ${m[1]}${Number(m[2]) + 1}` : 'm1 -> m2';
-    return `published objects never change: bump the family version (${bump}) so the new spec gets new names, and keep or deprecate the old ones`;
+    if (m) return `published objects never change: bump the family version (${m[1]}${m[2]} -> ${m[1]}${Number(m[2]) + 1}) so the new spec gets new names, and keep or deprecate the old ones`;
+    // Names without a version: the family needs one, and a pattern that shows it.
+    return 'published objects never change: publish the new spec under new names and deprecate the old ones; for a family named without a version, give the new one `version: 2` and `naming: "{family}{version}.{size}"` (the old one keeps its names)';
   };
   const changed: { entry: LockedObject; current: CurrentObject; at: SourceRange | undefined; entryAt: SourceRange }[] = [];
   lock.objects.forEach((entry, i) => {

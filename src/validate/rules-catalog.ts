@@ -1,6 +1,6 @@
 import { onePerSource } from '../render/manifests';
-import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
-import { locate } from '../load/source';
+import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
+import { locate, type PathSegment } from '../load/source';
 import { formatBinary, parseQuantity } from '../quantity';
 import { originOf } from '../resolve/leaves';
 import type { ResolvedPreference } from '../resolve/types';
@@ -92,6 +92,32 @@ export const CATALOG_RULES: readonly Rule[] = [
     },
   },
   {
+    name: 'deprecation-replacement-exists',
+    description: 'a deprecated object names a replacement the catalog ships',
+    check: (ctx) => {
+      const families = new Set(ctx.catalog.instancetypes.flatMap((it) => [it.family, `${it.family}${it.version ?? ''}`]));
+      const instancetypes = new Set([...families, ...ctx.catalog.instancetypes.map((it) => it.name)]);
+      const preferences = new Set(ctx.catalog.preferences.flatMap((p) => [p.name, p.catalogName]));
+      const out: Diagnostic[] = [];
+      const seen = new Set<string>();
+      for (const o of [...ctx.catalog.instancetypes, ...ctx.catalog.preferences]) {
+        const r = o.deprecated?.replacement;
+        if (r === undefined || (o.kind === 'instancetype' ? instancetypes : preferences).has(r)) continue;
+        const paths: PathSegment[][] = o.kind === 'instancetype' ? [['overrides', o.ladderSize, 'deprecated', 'replacement'], ['deprecated', 'replacement']] : [['deprecated', 'replacement']];
+        const value = o.origin.src.value as Record<string, unknown>;
+        const path = paths.find((p) => p.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[String(k)] : undefined), value) === r) ?? ['deprecated'];
+        const at = locate(o.origin.src, path);
+        const k = `${at.file}:${at.line}:${at.col}`;
+        if (seen.has(k)) continue;
+        seen.add(k);
+        const what = o.kind === 'instancetype' ? 'family or instance type' : 'preference';
+        const known = [...(o.kind === 'instancetype' ? families : preferences)];
+        out.push(diag('IT5009', `deprecated ${o.kind === 'instancetype' ? 'instance types' : 'preference'} name \`${r}\` as replacement, but the catalog ships no ${what} of that name`, at, { hint: didYouMean(r, known) ?? 'name a family (like `u2`) or an object the generator emits' }));
+      }
+      return out;
+    },
+  },
+  {
     name: 'requirements-satisfiable',
     description: "each preference's requirements are met by at least one instance type of the catalog",
     check: (ctx) => {
@@ -102,10 +128,14 @@ export const CATALOG_RULES: readonly Rule[] = [
         const mem = typeof memQ === 'string' || typeof memQ === 'number' ? parseQuantity(memQ) : undefined;
         if (typeof cpu !== 'number' && mem === undefined) return [];
         const ok = ctx.catalog.instancetypes.some((it) => (typeof cpu !== 'number' || it.cpu >= cpu) && (mem === undefined || it.memoryBytes >= mem));
+        // Point at the requirement no instance type meets on its own (the CPU one when both fail).
+        const cpuUnmet = typeof cpu === 'number' && !ctx.catalog.instancetypes.some((it) => it.cpu >= cpu);
+        const memUnmet = mem !== undefined && !ctx.catalog.instancetypes.some((it) => it.memoryBytes >= mem);
+        const unmet = cpuUnmet ? ['requirements', 'cpu', 'guest'] : memUnmet ? ['requirements', 'memory', 'guest'] : ['requirements'];
         return ok
           ? []
           : [
-              fieldDiag('IT5004', p, ['requirements'], 'no instance type of the catalog meets these requirements', {
+              fieldDiag('IT5004', p, unmet, 'no instance type of the catalog meets these requirements', {
                 severity: 'warning',
                 hint: 'add a larger size, or lower the requirements',
               }),

@@ -1,0 +1,128 @@
+/**
+ * The GitOps examples as Flux and Argo CD execute them: the Flux health expressions evaluated with
+ * a CEL library and the Argo CD health check run in a Lua VM, on the KubeVirt CR statuses that
+ * matter (installing, available, upgrading with Available, Progressing and Degraded all true,
+ * degraded, no status at all); and what Flux does before applying a Kustomization: build its path,
+ * apply targetNamespace, refuse a namespaced object without a namespace.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { REPO } from './helpers';
+
+// fengari ships no types: the few entry points used here.
+const fengari = require('fengari') as {
+  lua: Record<string, (...a: unknown[]) => unknown> & { LUA_OK: number };
+  lauxlib: Record<string, (...a: unknown[]) => unknown>;
+  lualib: { luaL_openlibs: (L: unknown) => void };
+  to_luastring: (s: string) => Uint8Array;
+  to_jsstring: (s: Uint8Array) => string;
+};
+
+type Obj = Record<string, unknown>;
+const docs = (file: string): Obj[] => parseAllDocuments(readFileSync(path.join(REPO, 'examples', file), 'utf8')).map((d) => d.toJS() as Obj).filter((d) => d !== null);
+
+const condition = (type: string, status: string, message = ''): Obj => ({ type, status, message });
+const STATUSES: Record<string, Obj> = {
+  installing: { status: { conditions: [condition('Available', 'False'), condition('Progressing', 'True'), condition('Degraded', 'False')] } },
+  available: { status: { conditions: [condition('Available', 'True'), condition('Progressing', 'False'), condition('Degraded', 'False')] } },
+  upgrading: { status: { conditions: [condition('Available', 'True'), condition('Progressing', 'True'), condition('Degraded', 'True', 'upgrading')] } },
+  degraded: { status: { conditions: [condition('Available', 'False'), condition('Progressing', 'False'), condition('Degraded', 'True', 'virt-handler is crash-looping')] } },
+  'no status': {},
+};
+const KUBEVIRT = (extra: Obj): Obj => ({ apiVersion: 'kubevirt.io/v1', kind: 'KubeVirt', metadata: { name: 'kubevirt', namespace: 'kubevirt' }, ...extra });
+
+describe('Flux health expressions (CEL)', () => {
+  const kubevirt = docs('flux/kustomizations.yaml').find((d) => (d['metadata'] as Obj)['name'] === 'kubevirt')!;
+  const expr = ((kubevirt['spec'] as Obj)['healthCheckExprs'] as Obj[])[0]!;
+  /** kustomize-controller: failed first, then current; an expression that cannot be evaluated leaves the check in progress. */
+  const verdicts = (objects: Obj[]): string[] => {
+    const r = spawnSync(process.execPath, [path.join(REPO, 'test', 'cel-eval.mjs')], { input: JSON.stringify({ expressions: [expr['failed'], expr['current']], objects }), encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(r.stderr);
+    return (JSON.parse(r.stdout) as (boolean | 'error')[][]).map(([failed, current]) => (failed === true ? 'failed' : current === true ? 'current' : 'in progress'));
+  };
+  const names = Object.keys(STATUSES);
+  const all = verdicts(names.map((n) => KUBEVIRT(STATUSES[n]!)));
+  const verdict = (obj: Obj): string => all[names.findIndex((n) => KUBEVIRT(STATUSES[n]!)['status'] === obj['status'])]!;
+
+  it.each([
+    ['installing', 'in progress'],
+    ['available', 'current'],
+    ['upgrading', 'in progress'],
+    ['degraded', 'failed'],
+    ['no status', 'in progress'],
+  ])('a KubeVirt CR %s is %s', (status, expected) => {
+    expect(verdict(KUBEVIRT(STATUSES[status]!))).toBe(expected);
+  });
+});
+
+describe('Argo CD health check (Lua)', () => {
+  const cm = docs('argocd/argocd-cm.yaml').find((d) => d['kind'] === 'ConfigMap')!;
+  const script = ((cm['data'] as Obj)['resource.customizations.health.kubevirt.io_KubeVirt'] as string);
+  const { lua, lauxlib, lualib, to_luastring, to_jsstring } = fengari;
+
+  /** A Lua table constructor for a JSON value. */
+  const literal = (v: unknown): string => {
+    if (v === null || v === undefined) return 'nil';
+    if (typeof v === 'string') return JSON.stringify(v);
+    if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+    if (Array.isArray(v)) return `{${v.map(literal).join(', ')}}`;
+    return `{${Object.entries(v as Obj).map(([k, x]) => `[${JSON.stringify(k)}] = ${literal(x)}`).join(', ')}}`;
+  };
+
+  /** Runs the check as Argo CD does: `obj` is the resource, the returned table's status and message. */
+  const health = (obj: Obj): { status: string; message: string } => {
+    const L = lauxlib['luaL_newstate']!();
+    lualib.luaL_openlibs(L);
+    const code = `obj = ${literal(obj)}\nlocal function check()\n${script}\nend\nlocal hs = check()\nreturn hs.status, hs.message`;
+    if (lauxlib['luaL_loadstring']!(L, to_luastring(code)) !== lua.LUA_OK) throw new Error(to_jsstring(lua['lua_tostring']!(L, -1) as Uint8Array));
+    if (lua['lua_pcall']!(L, 0, 2, 0) !== lua.LUA_OK) throw new Error(to_jsstring(lua['lua_tostring']!(L, -1) as Uint8Array));
+    return { status: to_jsstring(lua['lua_tostring']!(L, -2) as Uint8Array), message: to_jsstring(lua['lua_tostring']!(L, -1) as Uint8Array) };
+  };
+
+  it.each([
+    ['installing', 'Progressing'],
+    ['available', 'Healthy'],
+    ['upgrading', 'Progressing'],
+    ['degraded', 'Degraded'],
+    ['no status', 'Progressing'],
+  ])('a KubeVirt CR %s is %s', (status, expected) => {
+    expect(health(KUBEVIRT(STATUSES[status]!)).status).toBe(expected);
+  });
+
+  it('says why a degraded KubeVirt is degraded', () => {
+    expect(health(KUBEVIRT(STATUSES['degraded']!)).message).toBe('virt-handler is crash-looping');
+  });
+
+  it('both Applications retry a failed automated sync with backoff', () => {
+    for (const app of docs('argocd/applications.yaml').filter((d) => d['kind'] === 'Application')) {
+      expect((app['spec'] as Obj)['syncPolicy']).toMatchObject({ retry: { limit: expect.any(Number), backoff: { duration: expect.any(String), factor: expect.any(Number) } } });
+    }
+  });
+});
+
+describe('what Flux does before applying', () => {
+  const CLUSTER_SCOPED = new Set(['Namespace', 'CustomResourceDefinition', 'VirtualMachineClusterInstancetype', 'VirtualMachineClusterPreference']);
+  const flux = readdirSync(path.join(REPO, 'examples', 'flux')).flatMap((f) => docs(`flux/${f}`));
+  const ours = flux.filter((d) => d['kind'] === 'Kustomization' && ((d['spec'] as Obj)['sourceRef'] as Obj)['name'] === 'itgen-catalog');
+
+  it.each(ours.map((k) => [(k['metadata'] as Obj)['name'] as string, k] as const))('Kustomization %s: every namespaced object gets a namespace, and that namespace is created', (_name, k) => {
+    const spec = k['spec'] as Obj;
+    const built = spawnSync('kubectl', ['kustomize', path.join(REPO, String(spec['path']))], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    expect(built.status).toBe(0);
+    const objects = parseAllDocuments(built.stdout).map((d) => d.toJS() as Obj);
+    const target = spec['targetNamespace'] as string | undefined;
+    const missing = objects
+      .filter((o) => !CLUSTER_SCOPED.has(String(o['kind'])))
+      .filter((o) => ((o['metadata'] as Obj)['namespace'] ?? target) === undefined)
+      .map((o) => `${String(o['kind'])}/${String((o['metadata'] as Obj)['name'])}`);
+    expect(missing).toEqual([]);
+    if (target !== undefined) expect(flux.some((d) => d['kind'] === 'Namespace' && (d['metadata'] as Obj)['name'] === target)).toBe(true);
+  });
+
+  it('only output/ of the catalog repository triggers a reconcile', () => {
+    const repo = flux.find((d) => d['kind'] === 'GitRepository' && (d['metadata'] as Obj)['name'] === 'itgen-catalog')!;
+    expect(String((repo['spec'] as Obj)['ignore'])).toContain('!/output/');
+  });
+});

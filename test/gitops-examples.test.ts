@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import Ajv from 'ajv';
 import { parseAllDocuments } from 'yaml';
 import { REPO } from './helpers';
 
@@ -124,5 +125,44 @@ describe('what Flux does before applying', () => {
   it('only output/ of the catalog repository triggers a reconcile', () => {
     const repo = flux.find((d) => d['kind'] === 'GitRepository' && (d['metadata'] as Obj)['name'] === 'itgen-catalog')!;
     expect(String((repo['spec'] as Obj)['ignore'])).toContain('!/output/');
+  });
+});
+
+describe('every example object against its upstream CRD (test/reference/gitops-crds)', () => {
+  const CRDS = path.join(REPO, 'test', 'reference', 'gitops-crds');
+  /** The CRD's schema made strict: objects with properties accept no others, unless the CRD preserves unknown fields. */
+  const strict = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(strict);
+    if (node === null || typeof node !== 'object') return node;
+    const out: Obj = {};
+    for (const [k, v] of Object.entries(node as Obj)) if (!k.startsWith('x-kubernetes-')) out[k] = strict(v);
+    const n = node as Obj;
+    if (n['properties'] !== undefined && n['additionalProperties'] === undefined && n['x-kubernetes-preserve-unknown-fields'] !== true) out['additionalProperties'] = false;
+    return out;
+  };
+  const validators = new Map<string, (o: unknown) => boolean>();
+  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+  for (const f of readdirSync(CRDS)) {
+    const crd = parseAllDocuments(readFileSync(path.join(CRDS, f), 'utf8'))[0]!.toJS() as { spec: { group: string; names: { kind: string }; versions: { name: string; served: boolean; schema: { openAPIV3Schema: unknown } }[] } };
+    for (const v of crd.spec.versions.filter((x) => x.served)) {
+      const schema = strict(v.schema.openAPIV3Schema) as Obj;
+      // metadata is the API server's, typed loosely by every CRD.
+      validators.set(`${crd.spec.group}/${v.name}/${crd.spec.names.kind}`, ajv.compile({ ...schema, properties: { ...(schema['properties'] as Obj), metadata: { type: 'object' } } }) as (o: unknown) => boolean);
+    }
+  }
+  const objects = ['argocd/applications.yaml', ...readdirSync(path.join(REPO, 'examples', 'flux')).map((f) => `flux/${f}`)].flatMap((f) => docs(f).map((d) => [f, d] as const));
+  const custom = objects.filter(([, d]) => String(d['apiVersion']).includes('.'));
+
+  it.each(custom.map(([f, d]) => [`${f} ${String(d['kind'])}/${String((d['metadata'] as Obj)['name'])}`, d] as const))('%s', (_name, d) => {
+    const validate = validators.get(`${String(d['apiVersion'])}/${String(d['kind'])}`);
+    expect(validate).toBeDefined();
+    const ok = validate!(d);
+    expect([ok, (validate as unknown as { errors?: unknown }).errors ?? null]).toEqual([true, null]);
+  });
+
+  it('the strict schemas refuse a misspelt field', () => {
+    const k = docs('flux/kustomizations.yaml').find((d) => d['kind'] === 'Kustomization')!;
+    const broken = { ...k, spec: { ...(k['spec'] as Obj), pruen: true } };
+    expect(validators.get('kustomize.toolkit.fluxcd.io/v1/Kustomization')!(broken)).toBe(false);
   });
 });

@@ -63,6 +63,7 @@ export const DIAGNOSTIC_CODES = {
   IT5007: 'vendor outside the KubeVirt metrics allow-list',
   IT5008: 'URL annotation is not a clean URL',
   IT5009: 'deprecation replacement names nothing the catalog ships',
+  IT5011: 'a GitOps sync gives namespaced objects no namespace',
   // IT6xxx: target KubeVirt version
   IT6001: 'field newer than the target KubeVirt release',
   IT6002: 'unknown target KubeVirt release',

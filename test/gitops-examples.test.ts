@@ -166,3 +166,26 @@ describe('every example object against its upstream CRD (test/reference/gitops-c
     expect(validators.get('kustomize.toolkit.fluxcd.io/v1/Kustomization')!(broken)).toBe(false);
   });
 });
+
+describe('itgen validate reads the GitOps objects of the project', () => {
+  it('IT5011: a Flux Kustomization or Argo CD Application that syncs namespaced objects without a namespace', async () => {
+    const { run } = await import('../src/cli/main');
+    const { scratchProject, removeDir } = await import('./helpers');
+    const catalog = `kind: Catalog\nname: t\n---\nkind: SizeLadder\nname: s\nsizes: [{name: small, cpu: 1}]\n---\nkind: Family\nname: c\nversion: 1\ndisplayName: C\ndescription: C\nclass: compute\nmemoryPerCPU: 2Gi\n---\nkind: Preference\nname: mylinux\ndisplayName: My Linux\n`;
+    const flux = (extra: string): string => `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: it, namespace: flux-system}\nspec:\n  interval: 10m\n  sourceRef: {kind: GitRepository, name: repo}\n  path: ./output/t\n  prune: true\n${extra}`;
+    const argo = 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: it, namespace: argocd}\nspec:\n  project: default\n  source: {repoURL: "https://git.example.com/x.git", path: output/t}\n  destination: {server: "https://kubernetes.default.svc"}\n';
+    const outcome = (files: Record<string, string>): string => {
+      const dir = scratchProject({ 'generators/t.yaml': 'catalog: ../catalog\noutput: ../output/t\nvendor: kubevirt.io\n', 'catalog/c.yaml': catalog, ...files });
+      try {
+        let text = '';
+        run(['validate'], { out: (s) => (text += s), err: (s) => (text += `${s}\n`), cwd: dir, color: false });
+        return text;
+      } finally {
+        removeDir(dir);
+      }
+    };
+    expect(outcome({ 'clusters/prod/it.yaml': flux('') })).toContain('clusters/prod/it.yaml:7:9 warning IT5011 Flux Kustomization `it` syncs output/t, whose 2 namespaced objects have no namespace, and gives them none');
+    expect(outcome({ 'clusters/prod/it.yaml': flux('  targetNamespace: vms\n') })).not.toContain('IT5011');
+    expect(outcome({ 'apps/it.yaml': argo })).toContain('apps/it.yaml:6:60 warning IT5011 Argo CD Application `it` syncs output/t');
+  });
+});

@@ -15,6 +15,7 @@ const FIXTURES = path.join(REPO, 'test', 'fixtures');
 const SHOWN_ELSEWHERE: Readonly<Partial<Record<DiagnosticCode, { readonly test: string; readonly why: string }>>> = {
   IT1010: { test: 'test/hardening.test.ts', why: 'a leftover lock that is a directory or a link: a layout of the output directory, not catalog input' },
   IT5002: { test: 'test/validation-rules.test.ts', why: 'memory is derived from the ratio unless overridden; the rule guards against resolver bugs' },
+  IT5011: { test: 'test/gitops-examples.test.ts', why: 'about Flux and Argo CD objects of the project, not catalog input' },
   IT7001: { test: 'test/e2e-release.test.ts', why: '`itgen check` compares with an output directory, not catalog input' },
   IT7105: { test: 'test/e2e-release.test.ts', why: 'raised by `itgen release --version`' },
   IT7107: { test: 'test/e2e-release.test.ts', why: 'raised by `itgen bundle --version`' },

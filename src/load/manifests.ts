@@ -60,3 +60,41 @@ export function loadManifests(root: string, inputs: readonly string[], stdin: ()
   }
   return { docs, diagnostics };
 }
+
+/**
+ * The YAML files of the project a GitOps tool may read (Flux Kustomizations, Argo CD Applications):
+ * every *.yaml and *.yml but those under node_modules, .git and the directories given (outputs and
+ * catalogs, which itgen reads anyway), at most 2,000 files of at most 1 MiB, links not followed.
+ */
+export function loadProjectManifests(root: string, skip: readonly string[]): SourceDoc[] {
+  const absRoot = path.resolve(root);
+  const skipped = new Set([...skip.map((d) => path.resolve(absRoot, d)), path.join(absRoot, 'node_modules'), path.join(absRoot, '.git')]);
+  const files: string[] = [];
+  const walkDir = (dir: string): void => {
+    if (files.length >= 2000 || skipped.has(dir)) return;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walkDir(p);
+      else if (e.isFile() && /\.ya?ml$/.test(e.name) && files.length < 2000) files.push(p);
+    }
+  };
+  walkDir(absRoot);
+  const docs: SourceDoc[] = [];
+  for (const file of files) {
+    try {
+      if (lstatSync(file).size > 1 << 20) continue;
+    } catch {
+      continue;
+    }
+    const read = readProjectFile(absRoot, file);
+    if (!('bytes' in read) || !/\b(kustomize\.toolkit\.fluxcd\.io|argoproj\.io)\//.test(read.bytes.toString('utf8'))) continue;
+    docs.push(...parseSource(relativePath(absRoot, file), read.bytes).docs);
+  }
+  return docs;
+}

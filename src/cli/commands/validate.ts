@@ -3,7 +3,8 @@ import path from 'node:path';
 import { validateManifests } from '../../admission';
 import { hasErrors, strictify } from '../../diagnostics';
 import { objectStore } from '../../expand';
-import { loadManifests } from '../../load/manifests';
+import { loadManifests, loadProjectManifests } from '../../load/manifests';
+import { syncWarnings } from '../../release/gitops';
 import type { JsonObject } from '../../resolve/leaves';
 import { optionValues } from '../args';
 import { compileAll, exitCodeFor, report, type Command } from '../command';
@@ -22,9 +23,12 @@ export const validate: Command = {
   run(ctx) {
     const { io, global, root, line } = ctx;
     if (line.positionals.length === 0) {
-      const { diagnostics } = compileAll(ctx);
-      report(io, global.format, diagnostics, root);
-      return exitCodeFor(diagnostics);
+      const { results, diagnostics } = compileAll(ctx);
+      // What the project's Flux Kustomizations and Argo CD Applications do with the bases.
+      const skip = results.flatMap((r) => (r.generator ? [r.generator.outputDir, r.generator.catalogDir] : []));
+      const all = hasErrors(diagnostics) ? diagnostics : strictify([...diagnostics, ...syncWarnings(results, loadProjectManifests(root, skip))], global.strict);
+      report(io, global.format, all, root);
+      return exitCodeFor(all);
     }
     const stdin = (): string => (io.stdin ? io.stdin() : '');
     const useProject = global.generators.length > 0 || existsSync(path.join(root, 'generators'));

@@ -3,13 +3,14 @@
  * exactly like the compiled JavaScript: same output, same exit codes, same files.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { readDirTree, REPO, removeDir, scratchProject } from './helpers';
 
 const BIN = path.join(REPO, 'bin', 'itgen');
 const MAIN = path.join(REPO, 'dist', 'cli', 'main.js');
 const BLOB = path.join(REPO, 'dist', `itgen-${process.version}.blob`);
+const SKIPPED = path.join(REPO, 'dist', `itgen-${process.version}.snapshot-skipped`);
 
 function viaLauncherAt(bin: string, cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): { code: number | null; out: string; err: string } {
   const r = spawnSync(bin, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
@@ -26,8 +27,11 @@ function viaNode(cwd: string, args: string[]): { code: number | null; out: strin
 }
 
 describe('bin/itgen', () => {
-  it('has a startup snapshot for this node (built by npm ci through prepare)', () => {
-    expect(existsSync(BLOB)).toBe(true);
+  it('has a startup snapshot for this node (built by npm ci through prepare), or a note saying why not', () => {
+    // Node 20 builds one; where node's --build-snapshot fails (Node 22 crashes on this bundle),
+    // the build says why and the launcher runs the compiled JavaScript.
+    if (!existsSync(BLOB)) expect(readFileSync(SKIPPED, 'utf8').trim()).not.toBe('');
+    if (process.versions.node.startsWith('20.')) expect(existsSync(BLOB)).toBe(true);
   });
 
   const fixtures = path.join(REPO, 'test', 'fixtures');

@@ -4,7 +4,7 @@
 // it, bin/itgen runs dist/cli/main.js. The snapshot is an optimisation only: any failure here
 // leaves the plain CLI in place and does not fail the install.
 import { spawnSync } from 'node:child_process';
-import { rmSync, renameSync, readdirSync } from 'node:fs';
+import { rmSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,9 +12,12 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(repo, 'dist');
 const bundle = path.join(dist, 'itgen-snapshot-entry.js');
 const blob = path.join(dist, `itgen-${process.version}.blob`);
+// Why there is no snapshot for this node, for people and for test/launcher.test.ts.
+const note = path.join(dist, `itgen-${process.version}.snapshot-skipped`);
 
 function skip(why) {
   console.error(`itgen: startup snapshot skipped (${why}); the CLI runs from dist/cli/main.js`);
+  writeFileSync(note, `${why}\n`);
   process.exit(0);
 }
 
@@ -25,7 +28,9 @@ try {
 } catch {
   skip('esbuild is not installed');
 }
-for (const f of readdirSync(dist)) if (/^itgen-.*\.blob$/.test(f)) rmSync(path.join(dist, f));
+// Only this node's: a clone may be used with several node lines, each with its own snapshot.
+rmSync(blob, { force: true });
+rmSync(note, { force: true });
 try {
   // The snapshot builder can only require built-in modules: bundle everything into one file.
   await esbuild.build({

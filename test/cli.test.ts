@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
 import { readDirTree, REPO, removeDir, scratchProject } from './helpers';
 import { run as runInProcess } from '../src/cli/main';
 import { VERSION } from '../src/version';
@@ -145,5 +146,19 @@ describe('CLI habits', () => {
     expect(a.out).toMatch(/^usage: itgen expand \[FILE\|DIR\|-\]\.\.\. /);
     expect(b).toEqual(a);
     expect(call(['help', 'nope']).code).toBe(1);
+  });
+});
+
+describe('itgen build', () => {
+  it('prints the objects of a generator as kubectl kustomize builds them from the committed base', () => {
+    let out = '';
+    const code = runInProcess(['build', 'generators/default.yaml'], { out: (s) => (out += `${s}\n`), err: () => undefined, cwd: REPO_ROOT, color: false });
+    expect(code).toBe(0);
+    expect(out.startsWith('---\n')).toBe(true);
+    const kustomized = spawnSync('kubectl', ['kustomize', path.join(REPO_ROOT, 'output', 'default')], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    expect(kustomized.status).toBe(0);
+    const key = (text: string): string[] => parseAllDocuments(text).map((d) => JSON.stringify(d.toJS())).sort();
+    expect(key(out)).toEqual(key(kustomized.stdout));
+    expect(key(out)).toHaveLength(70);
   });
 });

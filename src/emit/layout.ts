@@ -73,3 +73,16 @@ export function layoutBase(
   files.push(...extra);
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
+
+/**
+ * A generator's objects as one YAML stream, in the order the base lists them (kinds in `kindOrder`,
+ * names sorted), every document starting with `---`: what `kustomize build` of the base prints,
+ * for pipes and config-management plugins.
+ */
+export function objectStream(objects: readonly RenderedObject[], kindOrder: readonly ManifestKindName[]): string {
+  const rank = new Map(kindOrder.map((k, i) => [k, i] as const));
+  const docs = serializeObjects(objects)
+    .map(([kind, doc], i) => ({ kind, doc, name: objects[i]!.manifest.metadata.name }))
+    .sort((a, b) => (rank.get(a.kind)! - rank.get(b.kind)!) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return serializeStream(docs.map((d) => d.doc));
+}

@@ -1,4 +1,5 @@
 import type { Command } from '../command';
+import { build } from './build';
 import { bundle } from './bundle';
 import { check } from './check';
 import { diff } from './diff';
@@ -13,4 +14,4 @@ import { schema } from './schema';
 import { validate } from './validate';
 
 /** Every command, in the order `itgen help` lists them. A new command is a file here and a line below. */
-export const COMMANDS: readonly Command[] = [generate, validate, check, diff, docs, release, bundle, fn, explain, expand, matrix, schema];
+export const COMMANDS: readonly Command[] = [generate, validate, check, diff, docs, release, bundle, build, fn, explain, expand, matrix, schema];

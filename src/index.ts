@@ -22,3 +22,30 @@ export { writeTree, readTree, writeFilesAtomic } from './emit/write';
 export { diffTrees } from './emit/drift';
 export { RULES, runRules } from './validate';
 export { admit, admissionMessage, expand, expandDocuments, objectStore, resolveReferences, KUBEVIRT_DEFAULTS, type AdmissionResult, type Cause, type ClusterDefaults, type ExpandOptions, type ExpandResult, type ObjectStore, type References, type SpecObject } from './expand';
+export { scaffoldFiles, defaultVendor, type ScaffoldOptions } from './scaffold';
+export { compatibilityMatrix, type CompatibilityMatrix, type MatrixPair } from './matrix';
+export { validateManifests } from './admission';
+
+import { hasErrors as anyErrors, type Diagnostic as Finding } from './diagnostics';
+import { writeTree as writeBase } from './emit/write';
+import { compile as compileOne } from './pipeline';
+import path from 'node:path';
+import { globSync } from 'glob';
+
+/**
+ * What `itgen generate` does, as a function: compile every generator of the project at `root`
+ * (`generators/*.yaml`, or the files given), and only when none has an error write each base
+ * atomically. Returns every diagnostic and the output directories written.
+ *
+ * @example
+ * import { generate } from 'itgen';
+ * const { diagnostics, written } = generate('.', ['generators/acme.yaml']);
+ */
+export function generate(root: string, generators?: readonly string[]): { diagnostics: Finding[]; written: string[] } {
+  const files = generators ?? globSync('generators/*.{yaml,yml}', { cwd: root, posix: true, ignore: ['generators/*.lock.{yaml,yml}'] }).sort();
+  const results = files.map((f) => compileOne(root, f));
+  const diagnostics = results.flatMap((r) => r.diagnostics);
+  if (anyErrors(diagnostics)) return { diagnostics, written: [] };
+  for (const r of results) writeBase(path.resolve(root, r.generator!.outputDir), r.files);
+  return { diagnostics, written: results.map((r) => r.generator!.outputDir) };
+}

@@ -4,7 +4,8 @@
 // it, bin/itgen runs dist/cli/main.js. The snapshot is an optimisation only: any failure here
 // leaves the plain CLI in place and does not fail the install.
 import { spawnSync } from 'node:child_process';
-import { rmSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,7 +18,13 @@ const note = path.join(dist, `itgen-${process.version}.snapshot-skipped`);
 
 function skip(why) {
   console.error(`itgen: startup snapshot skipped (${why}); the CLI runs from dist/cli/main.js`);
-  writeFileSync(note, `${why}\n`);
+  if (existsSync(dist)) writeFileSync(note, `${why}\n`);
+  process.exit(0);
+}
+
+// npm runs postinstall before prepare in a clone: nothing is compiled yet, prepare builds it next.
+if (!existsSync(path.join(dist, 'cli', 'snapshot.js'))) {
+  console.error('itgen: startup snapshot not built yet (dist/ is compiled by prepare)');
   process.exit(0);
 }
 
@@ -56,7 +63,8 @@ try {
             /[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'itgen-stub' } : undefined,
           );
           build.onLoad({ filter: /.*/, namespace: 'itgen-stub' }, () => ({
-            contents: `module.exports = { en: require(${JSON.stringify(path.join(repo, 'node_modules', 'zod', 'v4', 'locales', 'en.cjs'))}).default };`,
+            // zod may sit in this package's node_modules (a clone) or be hoisted beside it (an install).
+            contents: `module.exports = { en: require(${JSON.stringify(createRequire(path.join(repo, 'package.json')).resolve('zod/v4/locales/en.cjs'))}).default };`,
             loader: 'js',
             resolveDir: repo,
           }));

@@ -8,10 +8,11 @@ import { expand } from './expand';
 import { explain } from './explain';
 import { fn } from './fn';
 import { generate } from './generate';
+import { init } from './init';
 import { matrix } from './matrix';
 import { release } from './release';
 import { schema } from './schema';
 import { validate } from './validate';
 
 /** Every command, in the order `itgen help` lists them. A new command is a file here and a line below. */
-export const COMMANDS: readonly Command[] = [generate, validate, check, diff, docs, release, bundle, build, fn, explain, expand, matrix, schema];
+export const COMMANDS: readonly Command[] = [init, generate, validate, check, diff, docs, release, bundle, build, fn, explain, expand, matrix, schema];

@@ -117,18 +117,18 @@ describe('itgen diff', () => {
 });
 
 describe('itgen bundle', () => {
-  it('writes the five bundles, each starting with ---, stamped with the version, verified by sha256sum -c', () => {
+  it('writes the five bundles, named after the generator, each starting with ---, stamped with its version label, verified by sha256sum -c', () => {
     const dir = released();
     const r = itgen(dir, 'bundle', '--version', 'v1.0.0', '--out', 'dist/release');
     expect(r.code).toBe(0);
     const out = path.join(dir, 'dist', 'release');
     expect(readdirSync(out).sort()).toEqual([
       'CHECKSUMS.sha256',
-      'common-clusterinstancetypes-bundle-v1.0.0.yaml',
-      'common-clusterpreferences-bundle-v1.0.0.yaml',
-      'common-instancetypes-all-bundle-v1.0.0.yaml',
-      'common-instancetypes-bundle-v1.0.0.yaml',
-      'common-preferences-bundle-v1.0.0.yaml',
+      'small-clusterinstancetypes-bundle-v1.0.0.yaml',
+      'small-clusterpreferences-bundle-v1.0.0.yaml',
+      'small-instancetypes-all-bundle-v1.0.0.yaml',
+      'small-instancetypes-bundle-v1.0.0.yaml',
+      'small-preferences-bundle-v1.0.0.yaml',
     ]);
     const check = run(out, 'sha256sum', ['--check', '--strict', 'CHECKSUMS.sha256']);
     expect(check.stderr).toBe('');
@@ -140,17 +140,17 @@ describe('itgen bundle', () => {
       expect(text.startsWith('---\n')).toBe(true);
       const docs = parseAllDocuments(text).map((d) => d.toJS() as { kind: string; metadata: { labels: Record<string, string> } });
       counts[f] = docs.length;
-      for (const d of docs) expect(d.metadata.labels['instancetype.kubevirt.io/common-instancetypes-version']).toBe('v1.0.0');
+      for (const d of docs) expect(d.metadata.labels['itgen.dev/small-version']).toBe('v1.0.0');
     }
     expect(counts).toEqual({
-      'common-instancetypes-all-bundle-v1.0.0.yaml': 8,
-      'common-clusterinstancetypes-bundle-v1.0.0.yaml': 2,
-      'common-instancetypes-bundle-v1.0.0.yaml': 2,
-      'common-clusterpreferences-bundle-v1.0.0.yaml': 2,
-      'common-preferences-bundle-v1.0.0.yaml': 2,
+      'small-instancetypes-all-bundle-v1.0.0.yaml': 8,
+      'small-clusterinstancetypes-bundle-v1.0.0.yaml': 2,
+      'small-instancetypes-bundle-v1.0.0.yaml': 2,
+      'small-clusterpreferences-bundle-v1.0.0.yaml': 2,
+      'small-preferences-bundle-v1.0.0.yaml': 2,
     });
     // A tampered bundle fails verification.
-    writeFiles(out, { 'common-preferences-bundle-v1.0.0.yaml': `${readFileSync(path.join(out, 'common-preferences-bundle-v1.0.0.yaml'), 'utf8')}# tampered\n` });
+    writeFiles(out, { 'small-preferences-bundle-v1.0.0.yaml': `${readFileSync(path.join(out, 'small-preferences-bundle-v1.0.0.yaml'), 'utf8')}# tampered\n` });
     expect(run(out, 'sha256sum', ['--check', '--strict', 'CHECKSUMS.sha256']).code).toBe(1);
   });
 
@@ -176,13 +176,13 @@ describe('itgen bundle', () => {
   it('diffs the catalogs against a published bundle, ignoring the version label', () => {
     const dir = released();
     expect(itgen(dir, 'bundle', '--version', 'v1.0.0', '--out', 'rel').code).toBe(0);
-    expect(itgen(dir, 'diff', '--against', 'rel/common-instancetypes-all-bundle-v1.0.0.yaml').stdout).toBe('no differences\n');
+    expect(itgen(dir, 'diff', '--against', 'rel/small-instancetypes-all-bundle-v1.0.0.yaml').stdout).toBe('no differences\n');
     edit(dir, 'catalogs/small/preferences.yaml', 'displayName: Legacy Linux', 'displayName: Legacy Linux (old)');
     writeFiles(dir, { 'rel/notes.yaml': 'kind: ConfigMap\napiVersion: v1\nmetadata: {name: notes}\n' });
     const empty = itgen(dir, 'diff', '--against', 'rel/notes.yaml');
     expect(empty.code).toBe(1);
     expect(empty.stderr).toMatch(/error IT7301 rel\/notes\.yaml holds no instance types or preferences/);
-    const r = itgen(dir, 'diff', '--against', 'rel/common-instancetypes-all-bundle-v1.0.0.yaml');
+    const r = itgen(dir, 'diff', '--against', 'rel/small-instancetypes-all-bundle-v1.0.0.yaml');
     expect(r.stdout).toMatch(/~ legacy\n\s+metadata\.annotations\["openshift\.io\/display-name"\]: "Legacy Linux" -> "Legacy Linux \(old\)"/);
   });
 

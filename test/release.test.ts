@@ -15,6 +15,7 @@ import { parseResourceList, resultItems, withoutOrchestratorAnnotations } from '
 import { checkLock, compareVersions, currentObjects, lockFileFor, recordRelease, serializeLock, type LoadedLock } from '../src/release/lock';
 import { parseSource } from '../src/load/source';
 import { lockSchema, type ReleaseLock } from '../src/schema/lock';
+import { bundleSettings } from '../src/schema/generator';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO, removeDir, scratchProject } from './helpers';
@@ -347,5 +348,27 @@ describe('CLI arguments', () => {
     const io: Io = { out: (s) => (out += s.endsWith('\n') ? s : `${s}\n`), err: () => undefined, cwd: REPO, color: false };
     expect(run(['schema', name], io)).toBe(0);
     expect(readFileSync(path.join(REPO, 'schema', `${name}.schema.json`), 'utf8')).toBe(out);
+  });
+});
+
+describe("a vendor's catalog is the vendor's", () => {
+  it('without `vendor` no object is labelled kubevirt.io, and bundles are named after the generator', () => {
+    const dir = scratchProject({
+      'generators/acme.yaml': 'catalog: ../catalog\noutput: ../out\nscopes: [cluster]\n',
+      'catalog/c.yaml': 'kind: Catalog\nname: t\n---\nkind: SizeLadder\nname: s\nsizes: [{name: small, cpu: 1}]\n---\nkind: Family\nname: c\nversion: 1\ndisplayName: C\ndescription: C\nclass: compute\nmemoryPerCPU: 2Gi\n---\nkind: Preference\nname: mylinux\ndisplayName: My Linux\n',
+    });
+    try {
+      const r = compile(dir, 'generators/acme.yaml');
+      expect(r.diagnostics).toEqual([]);
+      for (const o of r.objects) expect(o.manifest.metadata.labels?.['instancetype.kubevirt.io/vendor']).toBeUndefined();
+      const settings = bundleSettings('acme', r.generator!.config);
+      expect(settings).toEqual({ versionLabel: 'itgen.dev/acme-version', filePrefix: 'acme' });
+      const files = buildBundles(r.objects, { version: 'v1.0.0', ...settings });
+      expect(files.map((f) => f.path)).toContain('acme-instancetypes-all-bundle-v1.0.0.yaml');
+      expect(files.find((f) => f.path === 'acme-instancetypes-all-bundle-v1.0.0.yaml')!.content).toContain('itgen.dev/acme-version: v1.0.0');
+      expect(r.files.find((f) => f.path === 'README.md')!.content).toContain('no vendor label');
+    } finally {
+      removeDir(dir);
+    }
   });
 });

@@ -33,7 +33,8 @@ export interface RenderedObject {
 }
 
 export interface RenderOptions {
-  readonly vendor: string;
+  /** The vendor label; none when the generator names no vendor. */
+  readonly vendor?: string | undefined;
   readonly scopes: readonly Scope[];
   readonly labels?: Readonly<Record<string, string>> | undefined;
   readonly annotations?: Readonly<Record<string, string>> | undefined;
@@ -107,7 +108,7 @@ export function renderInstancetype(it: ResolvedInstancetype, opts: RenderOptions
   // Order of precedence, lowest first: generator extras, catalog extras, derived. Derived labels
   // always win so that a label can never disagree with the spec.
   const labels: Record<string, string> = { ...(opts.labels ?? {}), ...it.labels };
-  labels[`${LABEL_PREFIX}vendor`] = opts.vendor;
+  if (opts.vendor !== undefined) labels[`${LABEL_PREFIX}vendor`] = opts.vendor;
   labels[`${LABEL_PREFIX}class`] = it.class;
   if (it.version !== undefined) labels[`${LABEL_PREFIX}version`] = it.version;
   if (it.icon !== undefined) labels[`${LABEL_PREFIX}icon-pf`] = it.icon;
@@ -122,7 +123,7 @@ export function renderInstancetype(it: ResolvedInstancetype, opts: RenderOptions
 
 export function renderPreference(p: ResolvedPreference, opts: RenderOptions): { labels: Record<string, string>; annotations: Record<string, string> } {
   const labels: Record<string, string> = { ...(opts.labels ?? {}), ...p.labels };
-  labels[`${LABEL_PREFIX}vendor`] = opts.vendor;
+  if (opts.vendor !== undefined) labels[`${LABEL_PREFIX}vendor`] = opts.vendor;
   if (p.deprecated) labels[`${LABEL_PREFIX}deprecated`] = 'true';
   Object.assign(labels, preferenceSpecLabels(p.spec));
   const annotations: Record<string, string> = { ...(opts.annotations ?? {}), ...p.annotations };

@@ -9,7 +9,6 @@ export const GENERATOR_API_VERSION = 'itgen.dev/v1alpha1';
 export const GENERATOR_KIND = 'Generator';
 
 /** The label upstream common-instancetypes stamps on every object of a release bundle. */
-export const DEFAULT_VERSION_LABEL = 'instancetype.kubevirt.io/common-instancetypes-version';
 
 const DNS_LABEL = '[a-z0-9]([a-z0-9-]*[a-z0-9])?';
 const namespaceSchema = z
@@ -57,13 +56,13 @@ export type WrittenSelection = z.infer<typeof selectionSchema>;
 const bundleSchema = z
   .strictObject({
     versionLabel: labelKeySchema
-      .default(DEFAULT_VERSION_LABEL)
-      .describe('Label stamped with the release version on every object of a bundle'),
+      .optional()
+      .describe('Label stamped with the release version on every object of a bundle; default itgen.dev/<generator>-version (upstream: instancetype.kubevirt.io/common-instancetypes-version)'),
     filePrefix: z
       .string()
       .regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and `-`')
-      .default('common')
-      .describe('Bundle file names start with this: `common` gives upstream names like common-instancetypes-all-bundle-v1.0.0.yaml'),
+      .optional()
+      .describe('Bundle file names start with this; default the generator name (`common` gives upstream names like common-instancetypes-all-bundle-v1.0.0.yaml)'),
   })
   .describe('Release bundles (`itgen bundle`)');
 
@@ -91,8 +90,8 @@ export const generatorSchema = z
     vendor: z
       .string()
       .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/, 'a vendor is a lowercase domain-like name, like `example.com`')
-      .default('kubevirt.io')
-      .describe('Value of the instancetype.kubevirt.io/vendor label'),
+      .optional()
+      .describe("Value of the instancetype.kubevirt.io/vendor label; without it the objects carry none (they never pass for KubeVirt's own kubevirt.io unless this says so)"),
     scopes: z.array(z.enum(SCOPES)).min(1).default(['cluster', 'namespaced']).describe('Which kinds to emit'),
     namePrefix: affixSchema.optional().describe('Prepended to every object name (`acme-` gives `acme-u1.large`)'),
     nameSuffix: affixSchema.optional().describe('Appended to every object name'),
@@ -119,6 +118,17 @@ export const generatorSchema = z
   .describe('What to generate: which catalog, where to, for whom');
 
 export type WrittenGenerator = z.infer<typeof generatorSchema>;
+
+/**
+ * The bundle names a generator uses: its own, derived from its name, unless it says otherwise, so
+ * that a vendor's bundles never carry common-instancetypes' file names or version label.
+ */
+export function bundleSettings(generatorName: string, config: WrittenGenerator): { versionLabel: string; filePrefix: string } {
+  return {
+    versionLabel: config.bundle.versionLabel ?? `itgen.dev/${generatorName.slice(0, 55)}-version`,
+    filePrefix: config.bundle.filePrefix ?? generatorName,
+  };
+}
 
 /** JSON Schema of generator files, for editors. */
 export function generatorJsonSchema(): Record<string, unknown> {

@@ -198,7 +198,7 @@ export const CATALOG_RULES: readonly Rule[] = [
     name: 'vendor-metrics-allow-list',
     description: "a vendor label outside KubeVirt's metrics allow-list makes per-type metrics read <other>",
     check: (ctx) =>
-      METRICS_VENDOR_ALLOW_LIST.includes(ctx.generator.vendor)
+      ctx.generator.vendor === undefined || METRICS_VENDOR_ALLOW_LIST.includes(ctx.generator.vendor)
         ? []
         : [
             diag('IT5007', `vendor \`${ctx.generator.vendor}\` is not in KubeVirt's metrics allow-list (${METRICS_VENDOR_ALLOW_LIST.join(', ')}): kubevirt_vmi_* metrics will report these instance types and preferences as \`<other>\``, ctx.generatorSrc ? locate(ctx.generatorSrc, ['vendor']) : undefined, {

@@ -4,6 +4,7 @@ import { writeFilesAtomic } from '../../emit/write';
 import { loadGenerator } from '../../pipeline';
 import { buildBundles, bundleOutProblem } from '../../release/bundle';
 import { checkBundleAgainstLock, currentObjects } from '../../release/lock';
+import { bundleSettings } from '../../schema/generator';
 import { optionValue } from '../args';
 import { compileAll, EXIT_OK, EXIT_USER, exitCodeFor, generatorFiles, report, single, writeProblem, type Command } from '../command';
 import { requireVersion, VERSION_OPTION } from './release';
@@ -34,7 +35,7 @@ export const bundle: Command = {
       report(io, global.format, [misplaced], root);
       return EXIT_USER;
     }
-    const cfg = r.generator!.config.bundle;
+    const cfg = bundleSettings(r.generator!.name, r.generator!.config);
     const files = buildBundles(r.objects, { version, versionLabel: cfg.versionLabel, filePrefix: cfg.filePrefix });
     try {
       writeFilesAtomic(outDir, files);

@@ -6,6 +6,7 @@ import { readTree } from '../../emit/write';
 import { relativePath } from '../../load/files';
 import { diffObjects, formatDiff, parseObjects, type ObjectDiff } from '../../release/diff';
 import { generatedObjects, objectsOf } from '../../release/drift';
+import { bundleSettings } from '../../schema/generator';
 import { optionSet, optionValue } from '../args';
 import { compileAll, EXIT_OK, EXIT_USER, exitCodeFor, report, single, writeText, type Command } from '../command';
 import { readTreeAt } from '../git';
@@ -49,7 +50,7 @@ export const diff: Command = {
         return EXIT_USER;
       }
       // A bundle carries the version label; the base does not.
-      const ignore = [s.result.generator!.config.bundle.versionLabel];
+      const ignore = [bundleSettings(s.result.generator!.name, s.result.generator!.config).versionLabel];
       sections.push({ generator: s.result.generator!.name, against: shown, diffs: diffObjects(parsed.objects, generatedObjects(s.result), ignore) });
     } else {
       for (const r of results) {

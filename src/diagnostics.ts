@@ -33,6 +33,8 @@ export const DIAGNOSTIC_CODES = {
   IT2009: 'template error in free text',
   IT2010: 'unknown size ladder',
   IT2011: 'name pattern invalid',
+  IT2020: 'catalog import cannot be read',
+  IT2021: 'catalog import leads outside the project',
   // IT3xxx: rendered manifests against the KubeVirt API model
   IT3001: 'manifest does not match the KubeVirt API',
   // IT4xxx: what KubeVirt rejects or what makes a VM fail

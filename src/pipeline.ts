@@ -4,7 +4,7 @@ import { diag, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics
 import { layoutBase, type OutputFile } from './emit/layout';
 import { compatibilityMatrix, formatMatrixMarkdown, preferencesAdmittingNone, type CompatibilityMatrix } from './matrix';
 import { objectDiag } from './validate/context';
-import { describeOutputDir, loadCatalogFiles, loadCommittedSpecs, loadOptionalDocument, loadSingleDocument, realLocation, relativePath } from './load/files';
+import { describeOutputDir, loadCatalogFiles, loadCommittedSpecs, withImports, loadOptionalDocument, loadSingleDocument, realLocation, relativePath } from './load/files';
 import { locate, type SourceDoc } from './load/source';
 import { DOCS_FILE, renderDocs } from './render/docs';
 import { KIND_ORDER, renderCatalog, type RenderedObject } from './render/manifests';
@@ -206,7 +206,7 @@ export function compile(root: string, generatorFile: string): CompileResult {
 }
 
 export function compileGenerator(root: string, generator: LoadedGenerator): CompileResult {
-  const loaded = loadCatalogFiles(root, generator.catalogDir);
+  const loaded = withImports(root, generator.catalogDir, loadCatalogFiles(root, generator.catalogDir));
   const lock = loadLock(root, generator);
   // With a lock, the committed base tells which field of a published object changed.
   const previous = lock.lock ? loadCommittedSpecs(root, generator.outputDir) : undefined;

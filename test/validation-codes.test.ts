@@ -14,6 +14,8 @@ const FIXTURES = path.join(REPO, 'test', 'fixtures');
 /** Codes no project input can produce, and the test that shows each one instead. */
 const SHOWN_ELSEWHERE: Readonly<Partial<Record<DiagnosticCode, { readonly test: string; readonly why: string }>>> = {
   IT1010: { test: 'test/hardening.test.ts', why: 'a leftover lock that is a directory or a link: a layout of the output directory, not catalog input' },
+  IT2020: { test: 'test/catalog-imports.test.ts', why: 'catalog imports are shown with scratch projects (a package import needs node_modules, which git ignores)' },
+  IT2021: { test: 'test/catalog-imports.test.ts', why: 'an import out of the project needs a link or a path outside the fixture' },
   IT5002: { test: 'test/validation-rules.test.ts', why: 'memory is derived from the ratio unless overridden; the rule guards against resolver bugs' },
   IT5011: { test: 'test/gitops-examples.test.ts', why: 'about Flux and Argo CD objects of the project, not catalog input' },
   IT7001: { test: 'test/e2e-release.test.ts', why: '`itgen check` compares with an output directory, not catalog input' },

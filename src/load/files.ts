@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSyn
 import path from 'node:path';
 import { globSync } from 'glob';
 import { diag, type Diagnostic } from '../diagnostics';
-import { parseSource, type ParsedFile, type SourceDoc } from './source';
+import { locate, parseSource, type ParsedFile, type SourceDoc } from './source';
 
 /** Project-relative POSIX path used in diagnostics. */
 export function relativePath(root: string, absolute: string): string {
@@ -236,4 +236,80 @@ export function loadCommittedSpecs(root: string, outputDir: string): Map<string,
     }
   }
   return out;
+}
+
+/** A raw `imports` entry of a Catalog document, before the schema checks it (which it does later). */
+interface ImportEntry {
+  readonly path?: unknown;
+  readonly package?: unknown;
+  readonly catalog?: unknown;
+  readonly exclude?: { readonly families?: unknown; readonly preferences?: unknown };
+}
+
+/** What a document declares: kind and name (and version, for families). */
+function declared(doc: SourceDoc): string | undefined {
+  const v = doc.value as { kind?: unknown; name?: unknown; version?: unknown } | null;
+  if (!v || typeof v.kind !== 'string' || typeof v.name !== 'string') return undefined;
+  return `${v.kind}/${v.name}${v.kind === 'Family' && v.version !== undefined ? `/${String(v.version)}` : ''}`;
+}
+
+/**
+ * The documents of the catalogs a catalog imports (`Catalog.imports`), joined to its own: each
+ * import's documents but its Catalog, less what `exclude` names and what the importing catalog
+ * declares itself (its declaration replaces the imported one). An import must lead inside the
+ * project (a package import: the project's node_modules); imports are not transitive.
+ */
+export function withImports(root: string, catalogDir: string, loaded: LoadedFiles): LoadedFiles {
+  const catalogDoc = loaded.docs.find((d) => (d.value as { kind?: unknown } | null)?.kind === 'Catalog');
+  const imports = (catalogDoc?.value as { imports?: unknown } | undefined)?.imports;
+  if (!catalogDoc || !Array.isArray(imports) || imports.length === 0) return loaded;
+  const own = new Set(loaded.docs.map(declared).filter((k): k is string => k !== undefined));
+  const docs = [...loaded.docs];
+  const diagnostics = [...loaded.diagnostics];
+  const files = [...loaded.files];
+  const absRoot = path.resolve(root);
+  (imports as ImportEntry[]).forEach((entry, i) => {
+    const at = locate(catalogDoc, ['imports', i]);
+    let dir: string | undefined;
+    if (typeof entry.path === 'string' && entry.package === undefined) dir = path.resolve(path.dirname(path.resolve(absRoot, catalogDoc.file)), entry.path);
+    else if (typeof entry.package === 'string' && typeof entry.catalog === 'string' && entry.path === undefined) dir = path.resolve(absRoot, 'node_modules', entry.package, entry.catalog);
+    if (dir === undefined) {
+      diagnostics.push(diag('IT2020', 'an import names either `path`, or `package` and `catalog`', at, { hint: 'imports: [{path: ../base}] or [{package: itgen, catalog: catalogs/common-instancetypes}]' }));
+      return;
+    }
+    const shown = typeof entry.path === 'string' ? entry.path : `${String(entry.package)}/${String(entry.catalog)}`;
+    const rel = path.relative(absRoot, dir);
+    if (rel.startsWith('..') || path.isAbsolute(rel) || outsideProject(absRoot, dir) !== undefined) {
+      diagnostics.push(diag('IT2021', `import \`${shown}\` leads outside the project directory`, at, { hint: 'imports read only inside the project; install a package with npm (it lands in node_modules) or copy the catalog in' }));
+      return;
+    }
+    if (path.resolve(dir) === path.resolve(absRoot, catalogDir)) {
+      diagnostics.push(diag('IT2021', `import \`${shown}\` is this catalog itself`, at));
+      return;
+    }
+    let isDir = false;
+    try {
+      isDir = statSync(dir).isDirectory();
+    } catch {
+      /* reported below */
+    }
+    if (!isDir) {
+      diagnostics.push(diag('IT2020', `import \`${shown}\`: no catalog directory ${relativePath(absRoot, dir)}`, at, { hint: typeof entry.package === 'string' ? `install it: npm install ${entry.package}` : 'the path is relative to this file' }));
+      return;
+    }
+    const imported = loadCatalogFiles(root, relativePath(absRoot, dir));
+    diagnostics.push(...imported.diagnostics);
+    files.push(...imported.files);
+    const excluded = new Set([...(Array.isArray(entry.exclude?.families) ? entry.exclude!.families : []).map((f) => `Family:${String(f)}`), ...(Array.isArray(entry.exclude?.preferences) ? entry.exclude!.preferences : []).map((p) => `Preference:${String(p)}`)]);
+    for (const d of imported.docs) {
+      const v = d.value as { kind?: unknown; name?: unknown; version?: unknown } | null;
+      const key = declared(d);
+      if (v?.kind === 'Catalog') continue;
+      if (key !== undefined && own.has(key)) continue;
+      if (v?.kind === 'Family' && (excluded.has(`Family:${String(v.name)}`) || excluded.has(`Family:${String(v.name)}${String(v.version ?? '')}`))) continue;
+      if (v?.kind === 'Preference' && excluded.has(`Preference:${String(v.name)}`)) continue;
+      docs.push(d);
+    }
+  });
+  return { docs, diagnostics, files };
 }

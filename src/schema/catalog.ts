@@ -79,6 +79,22 @@ export const catalogDocSchema = z
       .prefault({})
       .describe('How object names are formed'),
     defaultArchitecture: architectureSchema.default('amd64'),
+    imports: z
+      .array(
+        z.strictObject({
+          path: z.string().min(1).optional().describe('Another catalog directory, relative to this file (inside the project)'),
+          package: z.string().regex(/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/, 'an npm package name').optional().describe('An installed npm package (in the project\'s node_modules) that ships the catalog'),
+          catalog: z.string().min(1).optional().describe('With package: the catalog directory inside the package, like `catalogs/common-instancetypes`'),
+          exclude: z
+            .strictObject({
+              families: z.array(z.string()).optional().describe('Families not to take (name, or name and version like `u1`)'),
+              preferences: z.array(z.string()).optional().describe('Preferences not to take'),
+            })
+            .optional(),
+        }),
+      )
+      .optional()
+      .describe("Catalogs this one builds on: their documents (but their Catalog) join this catalog's; a document of this catalog with the same kind and name replaces the imported one. Not transitive."),
     instancetypes: metadataExtrasSchema.optional().describe('Extra metadata for every instance type'),
     preferences: metadataExtrasSchema.optional().describe('Extra metadata for every preference'),
   })

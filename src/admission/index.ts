@@ -7,7 +7,8 @@
  */
 import { diag, type Diagnostic } from '../diagnostics';
 import { checkRequirements, checkSpread, expand, objectStore, resolveReferences, type ObjectStore } from '../expand';
-import { locate, type PathSegment, type SourceDoc } from '../load/source';
+import { documentPath, manifestObjects, type FoundObject } from '../expand/documents';
+import { locate, type SourceDoc } from '../load/source';
 import { parseQuantity } from '../quantity';
 import type { Manifest, RenderedObject } from '../render/manifests';
 import { isPlainObject, toLeaves, type JsonObject } from '../resolve/leaves';
@@ -18,28 +19,10 @@ import { API_RULES } from '../validate/rules-api';
 import { KUBEVIRT_RULES } from '../validate/rules-kubevirt';
 import { runRules } from '../validate';
 
-interface Found {
-  readonly src: SourceDoc;
-  readonly path: readonly PathSegment[];
-  readonly value: JsonObject;
-}
-
-function objectsOf(docs: readonly SourceDoc[]): Found[] {
-  const out: Found[] = [];
-  for (const src of docs) {
-    const value = src.value;
-    if (!isPlainObject(value as never)) continue;
-    const v = value as JsonObject;
-    if (v['kind'] === 'List' && Array.isArray(v['items'])) v['items'].forEach((item, i) => isPlainObject(item) && out.push({ src, path: ['items', i], value: item }));
-    else out.push({ src, path: [], value: v });
-  }
-  return out;
-}
-
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** A manifest as the resolved object the rules expect, every spec field placed at its line. */
-function resolved(f: Found): RenderedObject {
+function resolved(f: FoundObject): RenderedObject {
   const kind = str(f.value['kind']);
   const meta = (isPlainObject(f.value['metadata']) ? f.value['metadata'] : {}) as JsonObject;
   const name = str(meta['name']) || '(unnamed)';
@@ -89,18 +72,12 @@ function matcherProblems(vm: JsonObject): { message: string; field: string }[] {
   return out;
 }
 
-function vmPath(field: string): PathSegment[] {
-  if (field.startsWith('annotations.')) return ['spec', 'template', 'metadata', 'annotations', field.slice('annotations.'.length)];
-  if (field.startsWith('instancetype.')) return ['spec', 'instancetype', 'name'];
-  return field.replace('domain.cpu.dedicatedCPUPlacement', 'domain.cpu.dedicatedCpuPlacement').split('.');
-}
-
 /**
  * Diagnostics for every instancetype, preference and VirtualMachine of `docs`; VMs resolve their
  * references against the objects of `docs` and `store` (the project's, and --with files).
  */
 export function validateManifests(docs: readonly SourceDoc[], store: ObjectStore): Diagnostic[] {
-  const found = objectsOf(docs);
+  const found = manifestObjects(docs);
   const kinds = MANIFEST_KINDS as readonly string[];
   const specObjects = found.filter((f) => kinds.includes(str(f.value['kind'])));
   const rendered = specObjects.map(resolved);
@@ -116,7 +93,7 @@ export function validateManifests(docs: readonly SourceDoc[], store: ObjectStore
   const all: ObjectStore = { specObjects: [...given.specObjects, ...store.specObjects], volumes: [...given.volumes, ...store.volumes] };
   for (const f of found.filter((x) => x.value['kind'] === 'VirtualMachine')) {
     const name = str((f.value['metadata'] as JsonObject | undefined)?.['name']) || '(unnamed)';
-    const at = (field: string): ReturnType<typeof locate> => locate(f.src, [...f.path, ...vmPath(field)]);
+    const at = (field: string): ReturnType<typeof locate> => locate(f.src, [...f.path, ...documentPath(field)]);
     const matchers = matcherProblems(f.value);
     if (matchers.length > 0) {
       out.push(...matchers.map((m) => diag('IT8005', `VirtualMachine \`${name}\`: ${m.message}`, at(m.field))));

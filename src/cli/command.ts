@@ -1,7 +1,13 @@
 import { globSync } from 'glob';
 import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
 import { OutputLockError, writeFailure } from '../emit/write';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { objectStore, type ObjectStore } from '../expand';
 import { readProjectFile } from '../load/files';
+import { loadManifests } from '../load/manifests';
+import type { SourceDoc } from '../load/source';
+import type { JsonObject } from '../resolve/leaves';
 import { compile, outputOverlaps, type CompileResult } from '../pipeline';
 import type { CommandLine, CommandShape, GlobalOptions } from './args';
 import { formatGithub, formatJson, formatText, summary, type OutputFormat } from './format';
@@ -113,4 +119,24 @@ export function writeProblem(what: string, e: unknown): Diagnostic {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   const layout = e instanceof OutputLockError || code === 'ENOTDIR' || code === 'EEXIST' || code === 'EISDIR';
   return diag(layout ? 'IT1010' : 'IT9002', `cannot write ${what}: ${writeFailure(e)}`);
+}
+
+/**
+ * For commands over manifest files (expand, validate FILE): the files named (`inputs`), and the
+ * objects they may reference: the project's generated objects (when it has generators, or -g)
+ * and the `--with` files. `problems` are what loading them found, --strict applied.
+ */
+export function loadManifestInputs(ctx: CommandContext, inputs: readonly string[], withFiles: readonly string[]): { docs: SourceDoc[]; store: ObjectStore; problems: Diagnostic[] } {
+  const { io, global, root } = ctx;
+  const stdin = (): string => (io.stdin ? io.stdin() : '');
+  const useProject = global.generators.length > 0 || existsSync(path.join(root, 'generators'));
+  const compiled = useProject ? compileAll(ctx) : { results: [], diagnostics: [] };
+  const extra = loadManifests(root, withFiles, stdin);
+  const input = loadManifests(root, inputs, stdin);
+  const objects: JsonObject[] = [
+    // The rendered manifests themselves: no need to serialize and parse them back.
+    ...compiled.results.flatMap((r) => r.objects.map((o) => o.manifest as unknown as JsonObject)),
+    ...extra.docs.flatMap((d) => (d.value !== null && typeof d.value === 'object' ? [d.value as JsonObject] : [])),
+  ];
+  return { docs: input.docs, store: objectStore(objects), problems: strictify([...compiled.diagnostics, ...extra.diagnostics, ...input.diagnostics], global.strict) };
 }

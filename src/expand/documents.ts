@@ -19,15 +19,16 @@ export interface ExpandOutcome {
   readonly diagnostics: Diagnostic[];
 }
 
-interface Found {
+/** An object of a manifest file, with the document and path where it stands. */
+export interface FoundObject {
   readonly src: SourceDoc;
   readonly path: readonly PathSegment[];
   readonly value: JsonObject;
 }
 
 /** Every object of the documents, `List` items included, with where it stands. */
-function objectsOf(docs: readonly SourceDoc[]): Found[] {
-  const out: Found[] = [];
+export function manifestObjects(docs: readonly SourceDoc[]): FoundObject[] {
+  const out: FoundObject[] = [];
   for (const src of docs) {
     if (!isPlainObject(src.value as never)) continue;
     const value = src.value as JsonObject;
@@ -41,7 +42,7 @@ function objectsOf(docs: readonly SourceDoc[]): Found[] {
 }
 
 /** The document path of a field KubeVirt names (`spec.template.spec.domain.cpu.dedicatedCPUPlacement`). */
-function documentPath(field: string): PathSegment[] {
+export function documentPath(field: string): PathSegment[] {
   if (field.startsWith('annotations.')) return ['spec', 'template', 'metadata', 'annotations', field.slice('annotations.'.length)];
   // The spread check names the instancetype's field; the VM's matcher is where to look.
   if (field.startsWith('instancetype.')) return ['spec', 'instancetype', 'name'];
@@ -55,7 +56,7 @@ function documentPath(field: string): PathSegment[] {
  * conflicts with the instance type, IT8003 admission refused, IT8004 nothing to expand.
  */
 export function expandDocuments(docs: readonly SourceDoc[], store: ObjectStore, options: ExpandOptions & { readonly admission: boolean }): { outcomes: ExpandOutcome[]; diagnostics: Diagnostic[] } {
-  const found = objectsOf(docs);
+  const found = manifestObjects(docs);
   const vms = found.filter((f) => f.value['kind'] === 'VirtualMachine');
   const given = objectStore(found.filter((f) => f.value['kind'] !== 'VirtualMachine').map((f) => f.value));
   const all: ObjectStore = { specObjects: [...given.specObjects, ...store.specObjects], volumes: [...given.volumes, ...store.volumes] };

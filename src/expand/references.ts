@@ -22,7 +22,9 @@ const VOLUME_KINDS = new Set(['PersistentVolumeClaim', 'DataVolume', 'DataSource
 export function objectStore(objects: readonly JsonObject[]): ObjectStore {
   const specObjects: SpecObject[] = [];
   const volumes: JsonObject[] = [];
-  for (const o of objects) {
+  // `kubectl get -o yaml` prints a List: its items are the objects.
+  const flat = objects.flatMap((o) => (o['kind'] === 'List' && Array.isArray(o['items']) ? o['items'].filter((i): i is JsonObject => i !== null && typeof i === 'object' && !Array.isArray(i)) : [o]));
+  for (const o of flat) {
     const kind = o['kind'];
     const meta = obj(o['metadata']);
     if (typeof kind !== 'string' || typeof meta?.['name'] !== 'string') continue;

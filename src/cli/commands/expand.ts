@@ -1,13 +1,8 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { hasErrors, strictify } from '../../diagnostics';
+import { hasErrors } from '../../diagnostics';
 import { mappingToYaml } from '../../emit/serialize';
-import { objectStore } from '../../expand';
 import { expandDocuments } from '../../expand/documents';
-import { loadManifests } from '../../load/manifests';
-import type { JsonObject } from '../../resolve/leaves';
 import { optionSet, optionValue, optionValues } from '../args';
-import { compileAll, EXIT_OK, exitCodeFor, report, writeText, type Command } from '../command';
+import { EXIT_OK, exitCodeFor, loadManifestInputs, report, writeText, type Command } from '../command';
 
 export const expand: Command = {
   name: 'expand',
@@ -28,23 +23,12 @@ export const expand: Command = {
   accept: (line) => (line.positionals.length === 0 ? 'expand needs VirtualMachine files, directories, or - for standard input' : undefined),
   run(ctx) {
     const { io, global, root, line } = ctx;
-    const stdin = (): string => (io.stdin ? io.stdin() : '');
-    const withFiles = optionValues(line, '--with');
-    const useProject = global.generators.length > 0 || existsSync(path.join(root, 'generators'));
-    const compiled = useProject ? compileAll(ctx) : { results: [], diagnostics: [] };
-    const extra = loadManifests(root, withFiles, stdin);
-    const input = loadManifests(root, line.positionals, stdin);
-    const problems = strictify([...compiled.diagnostics, ...extra.diagnostics, ...input.diagnostics], global.strict);
+    const { docs, store, problems } = loadManifestInputs(ctx, line.positionals, optionValues(line, '--with'));
     if (hasErrors(problems)) {
       report(io, global.format, problems, root);
       return exitCodeFor(problems);
     }
-    const objects: JsonObject[] = [
-      // The rendered manifests themselves: no need to serialize and parse them back.
-      ...compiled.results.flatMap((r) => r.objects.map((o) => o.manifest as unknown as JsonObject)),
-      ...extra.docs.flatMap((d) => (d.value !== null && typeof d.value === 'object' ? [d.value as JsonObject] : [])),
-    ];
-    const { outcomes, diagnostics } = expandDocuments(input.docs, objectStore(flattenLists(objects)), { admission: !optionSet(line, '--skip-admission') });
+    const { outcomes, diagnostics } = expandDocuments(docs, store, { admission: !optionSet(line, '--skip-admission') });
     const all = [...problems, ...diagnostics, ...outcomes.flatMap((o) => o.diagnostics)];
     const vms = outcomes.flatMap((o) => (o.vm ? [o.vm] : []));
     if (vms.length > 0) {
@@ -55,8 +39,3 @@ export const expand: Command = {
     return hasErrors(all) ? exitCodeFor(all) : EXIT_OK;
   },
 };
-
-/** `kubectl get -o yaml` prints a List: its items are the objects. */
-function flattenLists(objects: readonly JsonObject[]): JsonObject[] {
-  return objects.flatMap((o) => (o['kind'] === 'List' && Array.isArray(o['items']) ? (o['items'] as JsonObject[]) : [o]));
-}

@@ -1,13 +1,9 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { validateManifests } from '../../admission';
 import { hasErrors, strictify } from '../../diagnostics';
-import { objectStore } from '../../expand';
-import { loadManifests, loadProjectManifests } from '../../load/manifests';
+import { loadProjectManifests } from '../../load/manifests';
 import { syncWarnings } from '../../release/gitops';
-import type { JsonObject } from '../../resolve/leaves';
 import { optionValues } from '../args';
-import { compileAll, exitCodeFor, report, type Command } from '../command';
+import { compileAll, exitCodeFor, loadManifestInputs, report, type Command } from '../command';
 
 export const validate: Command = {
   name: 'validate',
@@ -30,21 +26,12 @@ export const validate: Command = {
       report(io, global.format, all, root);
       return exitCodeFor(all);
     }
-    const stdin = (): string => (io.stdin ? io.stdin() : '');
-    const useProject = global.generators.length > 0 || existsSync(path.join(root, 'generators'));
-    const compiled = useProject ? compileAll(ctx) : { results: [], diagnostics: [] };
-    const extra = loadManifests(root, optionValues(line, '--with'), stdin);
-    const input = loadManifests(root, line.positionals, stdin);
-    const loading = strictify([...compiled.diagnostics, ...extra.diagnostics, ...input.diagnostics], global.strict);
-    if (hasErrors(loading)) {
-      report(io, global.format, loading, root);
-      return exitCodeFor(loading);
+    const { docs, store, problems } = loadManifestInputs(ctx, line.positionals, optionValues(line, '--with'));
+    if (hasErrors(problems)) {
+      report(io, global.format, problems, root);
+      return exitCodeFor(problems);
     }
-    const objects: JsonObject[] = [
-      ...compiled.results.flatMap((r) => r.objects.map((o) => o.manifest as unknown as JsonObject)),
-      ...extra.docs.flatMap((d) => (d.value !== null && typeof d.value === 'object' ? [d.value as JsonObject] : [])),
-    ];
-    const all = strictify([...loading, ...validateManifests(input.docs, objectStore(objects))], global.strict);
+    const all = strictify([...problems, ...validateManifests(docs, store)], global.strict);
     report(io, global.format, all, root);
     return exitCodeFor(all);
   },

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics';
 import { layoutBase, type OutputFile } from './emit/layout';
-import { compatibilityMatrix, formatMatrixMarkdown, preferencesAdmittingNone, type CompatibilityMatrix } from './matrix';
+import { compatibilitySummary, formatMatrixMarkdown, GRID_MAX_FAMILIES, preferencesAdmittingNone, type CompatibilitySummary } from './matrix';
 import { objectDiag } from './validate/context';
 import { describeOutputDir, loadCatalogFiles, loadCommittedSpecs, withImports, loadOptionalDocument, loadSingleDocument, realLocation, relativePath } from './load/files';
 import { locate, type SourceDoc } from './load/source';
@@ -186,12 +186,11 @@ export function loadLock(root: string, generator: LoadedGenerator): { lock?: Loa
  * IT8101: a preference that KubeVirt would admit with no instance type of the catalog, naming the
  * reason of one refusal. Not repeated where IT5004 already says no instance type meets its requirements.
  */
-function admitsNone(catalog: ResolvedCatalog, matrix: CompatibilityMatrix, found: readonly Diagnostic[]): Diagnostic[] {
+function admitsNone(catalog: ResolvedCatalog, summary: CompatibilitySummary, found: readonly Diagnostic[]): Diagnostic[] {
   const told = found.filter((d) => d.code === 'IT5004').map((d) => d.message);
-  return preferencesAdmittingNone(matrix).flatMap((name) => {
+  return preferencesAdmittingNone(summary).flatMap(({ name, reason }) => {
     const p = catalog.preferences.find((x) => x.name === name)!;
     const d = objectDiag('IT8101', p, 'KubeVirt admits it with no instance type of the catalog', { severity: 'warning' });
-    const reason = matrix.pairs.find((x) => x.preference === name)?.reason;
     const explained = { ...d, hint: reason !== undefined ? `for example: ${reason}` : 'no instance type of the catalog is meant for its architecture (see the families\' `architectures`)' };
     return told.some((m) => m.includes(`\`${name}\``)) ? [] : [explained];
   });
@@ -245,7 +244,7 @@ export function compileDocuments(
     if (lock && !hasErrors(diagnostics)) diagnostics.push(...checkLock(lock, generator.name, currentObjects(objects, previous)).diagnostics);
     // The compatibility matrix admits every pair through src/expand; on a catalog with errors it
     // would only restate them.
-    const matrix = !hasErrors(diagnostics) && catalog.instancetypes.length > 0 && catalog.preferences.length > 0 ? compatibilityMatrix(catalog) : undefined;
+    const matrix = !hasErrors(diagnostics) && catalog.instancetypes.length > 0 && catalog.preferences.length > 0 ? compatibilitySummary(catalog) : undefined;
     if (matrix) diagnostics.push(...admitsNone(catalog, matrix, diagnostics));
     if (!hasErrors(diagnostics)) {
       const readme = renderDocs(catalog, objects, {
@@ -255,7 +254,7 @@ export function compileDocuments(
         vendor: config.vendor,
         scopes: config.scopes,
         namespace: config.namespace,
-        compatibility: matrix ? formatMatrixMarkdown(matrix) : undefined,
+        compatibility: matrix ? (matrix.families.length <= GRID_MAX_FAMILIES ? formatMatrixMarkdown(matrix) : `${matrix.families.length} families are too many for a grid: \`itgen matrix\` lists every pair.`) : undefined,
       });
       files = layoutBase(objects, KIND_ORDER, [{ path: DOCS_FILE, content: readme }]);
     }

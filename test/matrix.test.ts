@@ -3,16 +3,17 @@
  * shipped catalogs and on a catalog with an architecture-bound family; `itgen matrix` output.
  */
 import { compile } from '../src/pipeline';
-import { compatibilityMatrix, formatMatrixMarkdown, formatMatrixText, preferencesAdmittingNone } from '../src/matrix';
+import { compatibilityMatrix, compatibilitySummary, formatMatrixMarkdown, formatMatrixText, preferencesAdmittingNone } from '../src/matrix';
 import { run } from '../src/cli/main';
 import { explainObject } from '../src/render/explain';
 import { REPO, removeDir, scratchProject } from './helpers';
 
-function matrixOf(generator: string): ReturnType<typeof compatibilityMatrix> {
+function compiled(generator: string): ReturnType<typeof compile> {
   const r = compile(REPO, generator);
   expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  return compatibilityMatrix(r.catalog!);
+  return r;
 }
+const matrixOf = (generator: string): ReturnType<typeof compatibilityMatrix> => compatibilityMatrix(compiled(generator).catalog!);
 
 describe('compatibility matrix', () => {
   it('default catalog: Windows 11 needs 2 vCPUs, so every xsmall is refused, in KubeVirt\'s words', () => {
@@ -20,7 +21,7 @@ describe('compatibility matrix', () => {
     const win = m.pairs.filter((p) => p.preference === 'os.windows.11' && !p.admitted);
     expect(win.map((p) => p.instancetype).sort()).toEqual(['c.xsmall', 'g.xsmall', 'm.xsmall', 'r.xsmall']);
     expect(win[0]!.reason).toBe('failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by instance type, preference requires 2 vCPU');
-    expect(preferencesAdmittingNone(m)).toEqual([]);
+    expect(preferencesAdmittingNone(compatibilitySummary(compiled('generators/default.yaml').catalog!))).toEqual([]);
     // Pairs are of the same architecture only: every preference meets every instance type once.
     expect(m.pairs.length).toBe(m.preferences.length * m.instancetypes.length);
   });
@@ -35,7 +36,13 @@ describe('compatibility matrix', () => {
     expect(pair('fedora', 'u1.nano').reason).toBe('failure checking preference requirements: insufficient Memory resources of 512Mi provided by instance type, preference requires 2Gi');
     expect(pair('fedora', 'u1.small').admitted).toBe(true);
     expect(formatMatrixText(m)).toContain('fedora (amd64): 58 of 65 instance types admitted');
-    expect(formatMatrixMarkdown(m).split('\n')[0]).toMatch(/^\| preference \| `cx1` \|/);
+    const summary = compatibilitySummary(compiled('generators/common-instancetypes.yaml').catalog!);
+    expect(formatMatrixMarkdown(summary).split('\n')[0]).toMatch(/^\| preference \| `cx1` \|/);
+    // The summary agrees with the pairs: per preference, admitted counts are the same.
+    for (const p of summary.preferences) {
+      const admitted = [...p.perFamily.values()].reduce((n, c) => n + c.admitted, 0);
+      expect([p.name, admitted]).toEqual([p.name, m.pairs.filter((x) => x.preference === p.name && x.admitted).length]);
+    }
   });
 
   it('a family meant for arm64 pairs only with arm64 preferences: matrix, pairing checks and explain', () => {

@@ -53,23 +53,49 @@ function launchProblem(vm: JsonObject, architecture: Architecture): string | und
   return undefined;
 }
 
+/**
+ * Admission outcomes shared between pairs whose deciding fields are equal: a catalog of thousands
+ * of instance types has a few dozen distinct (cpu, memory) specs, and preferences fewer still.
+ */
+class Outcomes {
+  private readonly cache = new Map<string, { admitted: boolean; reason?: string }>();
+  private readonly itKeys = new Map<ResolvedInstancetype, string>();
+  private readonly prefKeys = new Map<ResolvedPreference, string>();
+
+  constructor(private readonly catalog: ResolvedCatalog) {}
+
+  key(it: ResolvedInstancetype): string {
+    let k = this.itKeys.get(it);
+    if (k === undefined) this.itKeys.set(it, (k = instancetypeKey(it)));
+    return k;
+  }
+
+  of(it: ResolvedInstancetype, p: ResolvedPreference, architecture: Architecture): { admitted: boolean; reason?: string } {
+    let pk = this.prefKeys.get(p);
+    if (pk === undefined) this.prefKeys.set(p, (pk = preferenceKey(p)));
+    const key = `${this.key(it)}|${pk}|${architecture}`;
+    let outcome = this.cache.get(key);
+    if (!outcome) {
+      const vm: JsonObject = { kind: 'VirtualMachine', spec: { instancetype: { name: it.name }, preference: { name: p.name }, template: { spec: { domain: { devices: {} } } } } };
+      const admitted = admit(vm, { instancetype: { kind: 'VirtualMachineClusterInstancetype', name: it.name, spec: it.spec }, preference: { kind: 'VirtualMachineClusterPreference', name: p.name, spec: p.spec } }, { cluster: { architecture: this.catalog.defaultArchitecture } });
+      const reason = admitted.causes[0]?.message ?? (admitted.vm ? launchProblem(admitted.vm, architecture) : undefined);
+      outcome = reason === undefined ? { admitted: true } : { admitted: false, reason };
+      this.cache.set(key, outcome);
+    }
+    return outcome;
+  }
+}
+
+const meantFor = (it: ResolvedInstancetype, architecture: Architecture): boolean => it.architectures === undefined || it.architectures.includes(architecture);
+
+/** Every pair (for `itgen matrix`): instance types x preferences of the same architecture. */
 export function compatibilityMatrix(catalog: ResolvedCatalog): CompatibilityMatrix {
-  const outcomes = new Map<string, { admitted: boolean; reason?: string }>();
+  const outcomes = new Outcomes(catalog);
   const pairs: MatrixPair[] = [];
   const preferences = catalog.preferences.map((p) => ({ p, architecture: preferenceArchitecture(p) ?? catalog.defaultArchitecture }));
   for (const { p, architecture } of preferences) {
     for (const it of catalog.instancetypes) {
-      if (it.architectures !== undefined && !it.architectures.includes(architecture)) continue;
-      const key = `${instancetypeKey(it)}|${preferenceKey(p)}|${architecture}`;
-      let outcome = outcomes.get(key);
-      if (!outcome) {
-        const vm: JsonObject = { kind: 'VirtualMachine', spec: { instancetype: { name: it.name }, preference: { name: p.name }, template: { spec: { domain: { devices: {} } } } } };
-        const admitted = admit(vm, { instancetype: { kind: 'VirtualMachineClusterInstancetype', name: it.name, spec: it.spec }, preference: { kind: 'VirtualMachineClusterPreference', name: p.name, spec: p.spec } }, { cluster: { architecture: catalog.defaultArchitecture } });
-        const reason = admitted.causes[0]?.message ?? (admitted.vm ? launchProblem(admitted.vm, architecture) : undefined);
-        outcome = reason === undefined ? { admitted: true } : { admitted: false, reason };
-        outcomes.set(key, outcome);
-      }
-      pairs.push({ instancetype: it.name, preference: p.name, ...outcome });
+      if (meantFor(it, architecture)) pairs.push({ instancetype: it.name, preference: p.name, ...outcomes.of(it, p, architecture) });
     }
   }
   return {
@@ -79,10 +105,49 @@ export function compatibilityMatrix(catalog: ResolvedCatalog): CompatibilityMatr
   };
 }
 
-/** Preferences that admit no instance type of the catalog at all. */
-export function preferencesAdmittingNone(matrix: CompatibilityMatrix): string[] {
-  const admitted = new Set(matrix.pairs.filter((x) => x.admitted).map((x) => x.preference));
-  return matrix.preferences.map((p) => p.name).filter((n) => !admitted.has(n));
+/** Per preference and family: how many instance types it admits of how many of its architecture. */
+export interface CompatibilitySummary {
+  readonly families: readonly string[];
+  readonly preferences: readonly { readonly name: string; readonly architecture: Architecture; readonly perFamily: ReadonlyMap<string, { readonly admitted: number; readonly total: number }>; readonly reason?: string | undefined }[];
+}
+
+/**
+ * What the generated README and the IT8101 warning need, without listing every pair: instance
+ * types are grouped by family and deciding spec, so the work grows with the distinct specs, not
+ * with instance types x preferences (a 100,000-object catalog would otherwise build billions).
+ */
+export function compatibilitySummary(catalog: ResolvedCatalog): CompatibilitySummary {
+  const outcomes = new Outcomes(catalog);
+  const groups = new Map<string, { family: string; it: ResolvedInstancetype; members: ResolvedInstancetype[] }>();
+  for (const it of catalog.instancetypes) {
+    const family = `${it.family}${it.version ?? ''}`;
+    const k = `${family}|${outcomes.key(it)}|${(it.architectures ?? []).join(',')}`;
+    const g = groups.get(k);
+    if (g) g.members.push(it);
+    else groups.set(k, { family, it, members: [it] });
+  }
+  const families = [...new Set(catalog.instancetypes.map((it) => `${it.family}${it.version ?? ''}`))];
+  const preferences = catalog.preferences.map((p) => {
+    const architecture = preferenceArchitecture(p) ?? catalog.defaultArchitecture;
+    const perFamily = new Map<string, { admitted: number; total: number }>();
+    let reason: string | undefined;
+    for (const g of groups.values()) {
+      if (!meantFor(g.it, architecture)) continue;
+      const o = outcomes.of(g.it, p, architecture);
+      const c = perFamily.get(g.family) ?? { admitted: 0, total: 0 };
+      c.total += g.members.length;
+      if (o.admitted) c.admitted += g.members.length;
+      else reason ??= o.reason;
+      perFamily.set(g.family, c);
+    }
+    return { name: p.name, architecture, perFamily, reason };
+  });
+  return { families, preferences };
+}
+
+/** Preferences that admit no instance type of the catalog at all, with one reason KubeVirt gives. */
+export function preferencesAdmittingNone(summary: CompatibilitySummary): { name: string; reason?: string | undefined }[] {
+  return summary.preferences.filter((p) => ![...p.perFamily.values()].some((c) => c.admitted > 0)).map((p) => ({ name: p.name, reason: p.reason }));
 }
 
 /** For each preference, the instance types it refuses grouped by reason: the text form. */
@@ -99,28 +164,21 @@ export function formatMatrixText(matrix: CompatibilityMatrix): string {
   return lines.join('\n');
 }
 
+/** Beyond this many families the grid is too wide to read: the README points at `itgen matrix`. */
+export const GRID_MAX_FAMILIES = 40;
+
 /**
  * A compact grid: a row per preference, a column per family, each cell `✓` (every size admitted),
  * `–` (none, or not of the preference's architecture) or `k/n` sizes admitted.
  */
-export function formatMatrixMarkdown(matrix: CompatibilityMatrix): string {
-  const families = [...new Set(matrix.instancetypes.map((i) => i.family))];
-  const familyOf = new Map(matrix.instancetypes.map((i) => [i.name, i.family]));
-  const cell = new Map<string, { admitted: number; total: number }>();
-  for (const x of matrix.pairs) {
-    const k = `${x.preference}|${familyOf.get(x.instancetype)}`;
-    const c = cell.get(k) ?? { admitted: 0, total: 0 };
-    c.total++;
-    if (x.admitted) c.admitted++;
-    cell.set(k, c);
-  }
+export function formatMatrixMarkdown(summary: CompatibilitySummary): string {
   const esc = (s: string): string => s.replace(/\|/g, '\\|');
-  const rows = matrix.preferences.map((p) => {
-    const cells = families.map((f) => {
-      const c = cell.get(`${p.name}|${f}`);
+  const rows = summary.preferences.map((p) => {
+    const cells = summary.families.map((f) => {
+      const c = p.perFamily.get(f);
       return !c || c.admitted === 0 ? '–' : c.admitted === c.total ? '✓' : `${c.admitted}/${c.total}`;
     });
     return `| \`${esc(p.name)}\` | ${cells.join(' | ')} |`;
   });
-  return [`| preference | ${families.map((f) => `\`${esc(f)}\``).join(' | ')} |`, `| --- | ${families.map(() => ':-:').join(' | ')} |`, ...rows].join('\n');
+  return [`| preference | ${summary.families.map((f) => `\`${esc(f)}\``).join(' | ')} |`, `| --- | ${summary.families.map(() => ':-:').join(' | ')} |`, ...rows].join('\n');
 }

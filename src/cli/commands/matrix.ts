@@ -1,5 +1,5 @@
 import { hasErrors } from '../../diagnostics';
-import { compatibilityMatrix, formatMatrixMarkdown, formatMatrixText } from '../../matrix';
+import { compatibilityMatrix, compatibilitySummary, formatMatrixMarkdown, formatMatrixText } from '../../matrix';
 import { optionValue } from '../args';
 import { compileAll, EXIT_OK, exitCodeFor, report, writeText, type Command } from '../command';
 
@@ -18,10 +18,10 @@ export const matrix: Command = {
       return exitCodeFor(diagnostics);
     }
     const format = optionValue(line, '--output') ?? 'text';
-    const matrices = results.map((r) => ({ generator: r.generator!.name, matrix: compatibilityMatrix(r.catalog!) }));
-    if (format === 'json') io.out(JSON.stringify({ generators: matrices }, null, 2));
+    const matrices = results.map((r) => ({ generator: r.generator!.name, catalog: r.catalog!, matrix: compatibilityMatrix(r.catalog!) }));
+    if (format === 'json') io.out(JSON.stringify({ generators: matrices.map(({ generator, matrix: m }) => ({ generator, matrix: m })) }, null, 2));
     else {
-      const body = (m: (typeof matrices)[number]): string => (format === 'markdown' ? formatMatrixMarkdown(m.matrix) : formatMatrixText(m.matrix));
+      const body = (m: (typeof matrices)[number]): string => (format === 'markdown' ? formatMatrixMarkdown(compatibilitySummary(m.catalog)) : formatMatrixText(m.matrix));
       writeText(io, matrices.map((m) => (matrices.length > 1 ? `# ${m.generator}\n${body(m)}` : body(m))).join('\n\n'));
     }
     return EXIT_OK;

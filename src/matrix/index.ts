@@ -127,20 +127,27 @@ export function compatibilitySummary(catalog: ResolvedCatalog): CompatibilitySum
     else groups.set(k, { family, it, members: [it] });
   }
   const families = [...new Set(catalog.instancetypes.map((it) => `${it.family}${it.version ?? ''}`))];
+  // Preferences that decide alike (same CPU, requirements and architecture) share one row of results.
+  const byClass = new Map<string, { perFamily: Map<string, { admitted: number; total: number }>; reason: string | undefined }>();
   const preferences = catalog.preferences.map((p) => {
     const architecture = preferenceArchitecture(p) ?? catalog.defaultArchitecture;
-    const perFamily = new Map<string, { admitted: number; total: number }>();
-    let reason: string | undefined;
-    for (const g of groups.values()) {
-      if (!meantFor(g.it, architecture)) continue;
-      const o = outcomes.of(g.it, p, architecture);
-      const c = perFamily.get(g.family) ?? { admitted: 0, total: 0 };
-      c.total += g.members.length;
-      if (o.admitted) c.admitted += g.members.length;
-      else reason ??= o.reason;
-      perFamily.set(g.family, c);
+    const classKey = `${preferenceKey(p)}|${architecture}`;
+    let row = byClass.get(classKey);
+    if (!row) {
+      const perFamily = new Map<string, { admitted: number; total: number }>();
+      let reason: string | undefined;
+      for (const g of groups.values()) {
+        if (!meantFor(g.it, architecture)) continue;
+        const o = outcomes.of(g.it, p, architecture);
+        const c = perFamily.get(g.family) ?? { admitted: 0, total: 0 };
+        c.total += g.members.length;
+        if (o.admitted) c.admitted += g.members.length;
+        else reason ??= o.reason;
+        perFamily.set(g.family, c);
+      }
+      byClass.set(classKey, (row = { perFamily, reason }));
     }
-    return { name: p.name, architecture, perFamily, reason };
+    return { name: p.name, architecture, perFamily: row.perFamily, reason: row.reason };
   });
   return { families, preferences };
 }

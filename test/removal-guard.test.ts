@@ -6,7 +6,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { run } from '../src/cli/main';
-import { readDirTree, removeDir, scratchProject } from './helpers';
+import { committedNames, objectsOf } from '../src/release/drift';
+import { readDirTree, removeDir, REPO, scratchProject } from './helpers';
 
 const CATALOG = `kind: Catalog
 name: t
@@ -89,5 +90,14 @@ describe('removal guard', () => {
     } finally {
       removeDir(dir);
     }
+  });
+});
+
+describe('committedNames', () => {
+  it.each(['output/default', 'output/common-instancetypes'])('reads the same kind/name off %s as parsing it does', (dir) => {
+    const files = readDirTree(path.join(REPO, dir));
+    const parsed = objectsOf(files).map((o) => `${o.kind}/${o.metadata.name}`).sort();
+    expect(committedNames(files).sort()).toEqual(parsed);
+    expect(parsed.length).toBeGreaterThan(0);
   });
 });

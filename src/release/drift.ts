@@ -34,6 +34,24 @@ export function outputDrift(root: string, r: CompileResult): { diagnostics: Diag
   return { diagnostics, objects: changes.length > 0 ? diffObjects(objectsOf(onDisk), generatedObjects(r)) : [] };
 }
 
+/** What identifies an object to a pruning controller (the API group is the same for all of ours). */
+export type Identified = { readonly kind: string; readonly metadata: { readonly name: string; readonly namespace?: unknown } };
+
+/** `Kind/name`, or `Kind/namespace/name` when the object has a namespace: what a pruning controller tracks. */
+function objectKey(kind: string, metadata: { readonly name: string; readonly namespace?: unknown }): string {
+  return typeof metadata.namespace === 'string' ? `${kind}/${metadata.namespace}/${metadata.name}` : `${kind}/${metadata.name}`;
+}
+
+/**
+ * The objects of a committed base that a new generation lacks, by kind, namespace and name: Argo CD
+ * and Flux prune by that identity, so a changed generator `namespace` removes every namespaced
+ * object from its old namespace. Sorted, so the message does not depend on file order.
+ */
+export function droppedObjects(committed: readonly Identified[], generated: readonly Identified[]): string[] {
+  const kept = new Set(generated.map((o) => objectKey(o.kind, o.metadata)));
+  return [...new Set(committed.map((o) => objectKey(o.kind, o.metadata)))].filter((k) => !kept.has(k)).sort();
+}
+
 /**
  * Before the first release there is no lock to stop a catalog edit from dropping published objects,
  * and Argo CD and Flux prune what disappears from the base. Until a lock exists the committed base
@@ -42,9 +60,7 @@ export function outputDrift(root: string, r: CompileResult): { diagnostics: Diag
  */
 export function removalsWithoutLock(root: string, r: CompileResult): Diagnostic[] {
   if (r.lock || !r.generator) return [];
-  const generated = new Set(r.objects.map((o) => `${o.manifest.kind}/${o.manifest.metadata.name}`));
-  const committed = objectsOf(readTree(path.resolve(root, r.generator.outputDir))).map((o) => `${o.kind}/${o.metadata.name}`);
-  const dropped = committed.filter((k) => !generated.has(k));
+  const dropped = droppedObjects(objectsOf(readTree(path.resolve(root, r.generator.outputDir))), r.objects.map((o) => o.manifest));
   if (dropped.length === 0) return [];
   const shown = dropped.slice(0, 10).map((d) => `\`${d}\``).join(', ') + (dropped.length > 10 ? ` and ${dropped.length - 10} more` : '');
   return [

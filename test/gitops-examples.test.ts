@@ -201,5 +201,10 @@ describe('itgen validate reads the GitOps objects of the project', () => {
     expect(outcome({ 'clusters/prod/it.yaml': flux('') })).toContain('clusters/prod/it.yaml:7:9 warning IT5011 Flux Kustomization `it` syncs output/t, whose 2 namespaced objects have no namespace, and gives them none');
     expect(outcome({ 'clusters/prod/it.yaml': flux('  targetNamespace: vms\n') })).not.toContain('IT5011');
     expect(outcome({ 'apps/it.yaml': argo })).toContain('apps/it.yaml:6:60 warning IT5011 Argo CD Application `it` syncs output/t');
+    // One kind directory of the base: only its own objects count; a sibling path is not the base.
+    const only = (dir: string): string => outcome({ 'clusters/prod/it.yaml': flux('').replace('./output/t', dir) });
+    expect(only('./output/t/VirtualMachineInstancetypes')).toContain('warning IT5011 Flux Kustomization `it` syncs output/t/VirtualMachineInstancetypes, whose 1 namespaced object has no namespace');
+    expect(only('./output/t/VirtualMachineClusterInstancetypes')).not.toContain('IT5011');
+    expect(only('./output/tt')).not.toContain('IT5011');
   });
 });

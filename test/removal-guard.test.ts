@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { run } from '../src/cli/main';
-import { committedNames, objectsOf } from '../src/release/drift';
+import { committedObjects, droppedObjects, objectsOf } from '../src/release/drift';
 import { readDirTree, removeDir, REPO, scratchProject } from './helpers';
 
 const CATALOG = `kind: Catalog
@@ -40,8 +40,8 @@ function itgen(cwd: string, ...argv: string[]): { code: number; text: string } {
   return { code, text };
 }
 
-function project(): string {
-  const dir = scratchProject({ 'generators/t.yaml': 'catalog: ../catalog\noutput: ../output/t\nvendor: kubevirt.io\nscopes: [cluster]\n', 'catalog/catalog.yaml': CATALOG });
+function project(generator = 'scopes: [cluster]\n'): string {
+  const dir = scratchProject({ 'generators/t.yaml': `catalog: ../catalog\noutput: ../output/t\nvendor: kubevirt.io\n${generator}`, 'catalog/catalog.yaml': CATALOG });
   expect(itgen(dir, 'generate').code).toBe(0);
   return dir;
 }
@@ -91,13 +91,44 @@ describe('removal guard', () => {
       removeDir(dir);
     }
   });
+
+  it('a changed generator namespace is a removal: the controllers prune every namespaced object from the old one', () => {
+    const dir = project('scopes: [namespaced]\nnamespace: vms-a\n');
+    try {
+      const gen = path.join(dir, 'generators/t.yaml');
+      writeFileSync(gen, readFileSync(gen, 'utf8').replace('vms-a', 'vms-b'));
+      const r = itgen(dir, 'generate');
+      expect(r.code).toBe(1);
+      expect(r.text).toContain('error IT7401 generating would remove 3 objects that output/t has: `VirtualMachineInstancetype/vms-a/c1.large`, `VirtualMachineInstancetype/vms-a/c1.small`, `VirtualMachinePreference/vms-a/mylinux`');
+      expect(itgen(dir, 'generate', '--allow-removals').code).toBe(0);
+    } finally {
+      removeDir(dir);
+    }
+  });
 });
 
-describe('committedNames', () => {
-  it.each(['output/default', 'output/common-instancetypes'])('reads the same kind/name off %s as parsing it does', (dir) => {
+describe('droppedObjects', () => {
+  const o = (kind: string, name: string, namespace?: string): { kind: string; metadata: { name: string; namespace?: string } } => ({ kind, metadata: namespace === undefined ? { name } : { name, namespace } });
+
+  it('names what the committed base has and the generation lacks, by kind, namespace and name, sorted', () => {
+    const committed = [o('VirtualMachinePreference', 'b', 'ns'), o('VirtualMachineClusterPreference', 'b'), o('VirtualMachineClusterInstancetype', 'a'), o('VirtualMachineInstancetype', 'a', 'ns')];
+    expect(droppedObjects(committed, committed)).toEqual([]);
+    expect(droppedObjects(committed, [o('VirtualMachineInstancetype', 'a', 'ns'), o('VirtualMachineClusterPreference', 'b')])).toEqual(['VirtualMachineClusterInstancetype/a', 'VirtualMachinePreference/ns/b']);
+  });
+
+  it('a kind change or a namespace change drops the old object; additions drop nothing', () => {
+    expect(droppedObjects([o('VirtualMachineClusterInstancetype', 'a')], [o('VirtualMachineInstancetype', 'a', 'ns')])).toEqual(['VirtualMachineClusterInstancetype/a']);
+    expect(droppedObjects([o('VirtualMachineInstancetype', 'a')], [o('VirtualMachineInstancetype', 'a', 'ns')])).toEqual(['VirtualMachineInstancetype/a']);
+    expect(droppedObjects([], [o('VirtualMachineInstancetype', 'a', 'ns')])).toEqual([]);
+  });
+});
+
+describe('committedObjects', () => {
+  it.each(['output/default', 'output/common-instancetypes', 'test/fixtures/vendor-options/expected/acme'])('reads the same kind, name and namespace off %s as parsing it does', (dir) => {
     const files = readDirTree(path.join(REPO, dir));
-    const parsed = objectsOf(files).map((o) => `${o.kind}/${o.metadata.name}`).sort();
-    expect(committedNames(files).sort()).toEqual(parsed);
+    const key = (o: { kind: string; metadata: { name: string; namespace?: unknown } }): string => `${o.kind}/${String(o.metadata.namespace ?? '')}/${o.metadata.name}`;
+    const parsed = objectsOf(files).map(key).sort();
+    expect(committedObjects(files).map(key).sort()).toEqual(parsed);
     expect(parsed.length).toBeGreaterThan(0);
   });
 });

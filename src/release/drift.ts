@@ -34,13 +34,32 @@ export function outputDrift(root: string, r: CompileResult): { diagnostics: Diag
   return { diagnostics, objects: changes.length > 0 ? diffObjects(objectsOf(onDisk), generatedObjects(r)) : [] };
 }
 
+/** What identifies an object to a pruning controller (the API group is the same for all of ours). */
+export type Identified = { readonly kind: string; readonly metadata: { readonly name: string; readonly namespace?: unknown } };
+
+/** `Kind/name`, or `Kind/namespace/name` when the object has a namespace: what a pruning controller tracks. */
+function objectKey(kind: string, metadata: { readonly name: string; readonly namespace?: unknown }): string {
+  return typeof metadata.namespace === 'string' ? `${kind}/${metadata.namespace}/${metadata.name}` : `${kind}/${metadata.name}`;
+}
+
 /**
- * `kind/name` of every object of a base itgen wrote, read off the text: the guard runs on every
- * generate, and parsing a 100,000-object base with the yaml library takes half a minute. itgen's
- * writer puts `kind:` at the top of each document and `name:` two spaces in under `metadata:`.
+ * The objects of a committed base that a new generation lacks, by kind, namespace and name: Argo CD
+ * and Flux prune by that identity, so a changed generator `namespace` removes every namespaced
+ * object from its old namespace. Sorted, so the message does not depend on file order.
  */
-export function committedNames(files: readonly OutputFile[]): string[] {
-  const out: string[] = [];
+export function droppedObjects(committed: readonly Identified[], generated: readonly Identified[]): string[] {
+  const kept = new Set(generated.map((o) => objectKey(o.kind, o.metadata)));
+  return [...new Set(committed.map((o) => objectKey(o.kind, o.metadata)))].filter((k) => !kept.has(k)).sort();
+}
+
+/**
+ * Kind, name and namespace of every object of a base itgen wrote, read off the text: the guard runs
+ * on every generate, and parsing a 100,000-object base with the yaml library takes half a minute.
+ * itgen's writer puts `kind:` at the top of each document and `name:`/`namespace:` two spaces in
+ * under `metadata:`.
+ */
+export function committedObjects(files: readonly OutputFile[]): Identified[] {
+  const out: Identified[] = [];
   for (const f of files) {
     if (!/\.ya?ml$/.test(f.path) || f.path.endsWith('kustomization.yaml')) continue;
     for (const doc of f.content.split(/^---$/m)) {
@@ -48,16 +67,16 @@ export function committedNames(files: readonly OutputFile[]): string[] {
       // The first two-space `name:` after `metadata:`, before the next top-level key; block
       // scalars above it are indented deeper, blank lines in them are skipped.
       let name: string | undefined;
+      let namespace: string | undefined;
       let inMetadata = false;
+      const scalar = (line: string, key: string): string => line.slice(key.length).trim().replace(/^(["'])(.*)\1$/, '$2');
       for (const line of doc.split('\n')) {
         if (line === 'metadata:') inMetadata = true;
         else if (inMetadata && /^\S/.test(line)) break;
-        else if (inMetadata && line.startsWith('  name: ')) {
-          name = line.slice('  name: '.length).trim().replace(/^(["'])(.*)\1$/, '$2');
-          break;
-        }
+        else if (inMetadata && line.startsWith('  name: ')) name = scalar(line, '  name: ');
+        else if (inMetadata && line.startsWith('  namespace: ')) namespace = scalar(line, '  namespace: ');
       }
-      if (kind !== undefined && name !== undefined) out.push(`${kind}/${name}`);
+      if (kind !== undefined && name !== undefined) out.push({ kind, metadata: namespace !== undefined ? { name, namespace } : { name } });
     }
   }
   return out;
@@ -71,9 +90,7 @@ export function committedNames(files: readonly OutputFile[]): string[] {
  */
 export function removalsWithoutLock(root: string, r: CompileResult): Diagnostic[] {
   if (r.lock || !r.generator) return [];
-  const generated = new Set(r.objects.map((o) => `${o.manifest.kind}/${o.manifest.metadata.name}`));
-  const committed = committedNames(readTree(path.resolve(root, r.generator.outputDir)));
-  const dropped = committed.filter((k) => !generated.has(k));
+  const dropped = droppedObjects(committedObjects(readTree(path.resolve(root, r.generator.outputDir))), r.objects.map((o) => o.manifest));
   if (dropped.length === 0) return [];
   const shown = dropped.slice(0, 10).map((d) => `\`${d}\``).join(', ') + (dropped.length > 10 ? ` and ${dropped.length - 10} more` : '');
   return [

@@ -83,6 +83,21 @@ export function committedObjects(files: readonly OutputFile[]): Identified[] {
 }
 
 /**
+ * The committed base, read while another itgen may be swapping it in (two renames, outside any
+ * lock here): a read that meets the swap is tried again rather than failing the run.
+ */
+function readCommitted(dir: string): OutputFile[] {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return readTree(dir);
+    } catch (e) {
+      if (attempt >= 20) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
+}
+
+/**
  * Before the first release there is no lock to stop a catalog edit from dropping published objects,
  * and Argo CD and Flux prune what disappears from the base. Until a lock exists the committed base
  * stands in for one: the objects it has that the catalogs no longer generate, as one IT7401 naming
@@ -90,7 +105,7 @@ export function committedObjects(files: readonly OutputFile[]): Identified[] {
  */
 export function removalsWithoutLock(root: string, r: CompileResult): Diagnostic[] {
   if (r.lock || !r.generator) return [];
-  const dropped = droppedObjects(committedObjects(readTree(path.resolve(root, r.generator.outputDir))), r.objects.map((o) => o.manifest));
+  const dropped = droppedObjects(committedObjects(readCommitted(path.resolve(root, r.generator.outputDir))), r.objects.map((o) => o.manifest));
   if (dropped.length === 0) return [];
   const shown = dropped.slice(0, 10).map((d) => `\`${d}\``).join(', ') + (dropped.length > 10 ? ` and ${dropped.length - 10} more` : '');
   return [

@@ -10,32 +10,9 @@ import path from 'node:path';
 import { run } from '../src/cli/main';
 import { withOutputLock } from '../src/emit/write';
 import { printable } from '../src/cli/format';
-import { readDirTree, removeDir, scratchProject } from './helpers';
+import { readDirTree, removeDir, scratchProject, TINY_CATALOG } from './helpers';
 
-const CATALOG = `kind: Catalog
-name: t
----
-kind: SizeLadder
-name: sizes
-sizes:
-  - {name: small, cpu: 1}
-  - {name: large, cpu: 2}
----
-kind: Family
-name: c
-version: 1
-displayName: Compute
-description: Compute
-class: compute
-memoryPerCPU: 2Gi
----
-kind: Preference
-name: mylinux
-displayName: My Linux
-spec:
-  devices:
-    preferredDiskBus: virtio
-`;
+const CATALOG = TINY_CATALOG;
 const GENERATOR = 'catalog: ../catalog\noutput: ../output/t\nvendor: example.com\n';
 
 /** A secret outside the project: none of it may ever be printed. */

@@ -49,3 +49,29 @@ export const DEFAULT_GENERATOR = `catalog: ../catalog
 output: ../output
 vendor: kubevirt.io
 `;
+
+/** A catalog of two instance types and one preference: the smallest that generates a whole base. */
+export const TINY_CATALOG = `kind: Catalog
+name: t
+---
+kind: SizeLadder
+name: sizes
+sizes:
+  - {name: small, cpu: 1}
+  - {name: large, cpu: 2}
+---
+kind: Family
+name: c
+version: 1
+displayName: Compute
+description: Compute
+class: compute
+memoryPerCPU: 2Gi
+---
+kind: Preference
+name: mylinux
+displayName: My Linux
+spec:
+  devices:
+    preferredDiskBus: virtio
+`;

@@ -7,32 +7,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { run } from '../src/cli/main';
 import { committedObjects, droppedObjects, objectsOf } from '../src/release/drift';
-import { readDirTree, removeDir, REPO, scratchProject } from './helpers';
+import { readDirTree, removeDir, REPO, scratchProject, TINY_CATALOG } from './helpers';
 
-const CATALOG = `kind: Catalog
-name: t
----
-kind: SizeLadder
-name: sizes
-sizes:
-  - {name: small, cpu: 1}
-  - {name: large, cpu: 2}
----
-kind: Family
-name: c
-version: 1
-displayName: Compute
-description: Compute
-class: compute
-memoryPerCPU: 2Gi
----
-kind: Preference
-name: mylinux
-displayName: My Linux
-spec:
-  devices:
-    preferredDiskBus: virtio
-`;
+const CATALOG = TINY_CATALOG;
 
 function itgen(cwd: string, ...argv: string[]): { code: number; text: string } {
   let text = '';

@@ -91,6 +91,14 @@ export const DIAGNOSTIC_CODES = {
   IT8005: 'a VM names its instance type or preference wrongly',
   // IT81xx: the compatibility matrix
   IT8101: 'a preference admits no instance type of the catalog',
+  // IT82xx: migrating VirtualMachineInstancePresets
+  IT8201: 'no VirtualMachineInstancePreset in the input',
+  IT8202: 'a VirtualMachineInstancePreset KubeVirt would refuse',
+  IT8203: 'a VM whose presets conflict is not migrated',
+  IT8204: 'a VM that needs a person is not migrated',
+  IT8205: 'a preset or VM field no instance type or preference can carry',
+  IT8206: 'a migrated VM would start differently',
+  IT8207: 'a VirtualMachineInstance selected by presets cannot be migrated',
   // IT9xxx: internal
   IT9001: 'internal error',
   IT9002: 'output cannot be written',

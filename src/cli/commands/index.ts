@@ -10,9 +10,10 @@ import { fn } from './fn';
 import { generate } from './generate';
 import { init } from './init';
 import { matrix } from './matrix';
+import { migrate } from './migrate';
 import { release } from './release';
 import { schema } from './schema';
 import { validate } from './validate';
 
 /** Every command, in the order `itgen help` lists them. A new command is a file here and a line below. */
-export const COMMANDS: readonly Command[] = [init, generate, validate, check, diff, docs, release, bundle, build, fn, explain, expand, matrix, schema];
+export const COMMANDS: readonly Command[] = [init, generate, validate, check, diff, docs, release, bundle, build, fn, explain, expand, matrix, migrate, schema];

@@ -1,0 +1,107 @@
+/**
+ * What `migrate presets` reads: VirtualMachineInstancePresets (checked as the preset admitter and
+ * the label-selector parser would), VirtualMachines and VirtualMachineInstances, each with the
+ * document and path it stands at.
+ */
+import { z } from 'zod';
+import { diag, type Diagnostic } from '../diagnostics';
+import { manifestObjects, type FoundObject } from '../expand/documents';
+import { obj } from '../expand/model';
+import { locate, type SourceDoc } from '../load/source';
+import { checkAgainst } from '../schema/check';
+import { DEFAULT_NAMESPACE, type Preset } from './presets';
+
+const PRESET_API_VERSIONS = ['kubevirt.io/v1', 'kubevirt.io/v1alpha3'];
+
+const labelMap = z.record(z.string(), z.string());
+
+const requirementSchema = z
+  .strictObject({
+    key: z.string().min(1),
+    operator: z.enum(['In', 'NotIn', 'Exists', 'DoesNotExist']),
+    values: z.array(z.string()).optional(),
+  })
+  .superRefine((r, ctx) => {
+    const n = r.values?.length ?? 0;
+    // metav1.LabelSelectorAsSelector refuses these; KubeVirt then refuses every VMI of the namespace.
+    if ((r.operator === 'In' || r.operator === 'NotIn') && n === 0) ctx.addIssue({ code: 'custom', path: ['values'], message: `for '${r.operator.toLowerCase()}' operators, values set can't be empty` });
+    if ((r.operator === 'Exists' || r.operator === 'DoesNotExist') && n > 0) ctx.addIssue({ code: 'custom', path: ['values'], message: `values set must be empty for exists and does not exist` });
+  });
+
+const presetSchema = z.object({
+  apiVersion: z.string(),
+  kind: z.literal('VirtualMachineInstancePreset'),
+  metadata: z.object({ name: z.string().min(1), namespace: z.string().min(1).optional() }),
+  spec: z.object({
+    selector: z.strictObject({ matchLabels: labelMap.optional(), matchExpressions: z.array(requirementSchema).optional() }),
+    domain: z.record(z.string(), z.unknown(), { error: 'missing domain.' }),
+  }),
+});
+
+export interface PresetInput {
+  readonly preset: Preset;
+  readonly at: FoundObject;
+}
+
+export interface Inputs {
+  readonly presets: readonly PresetInput[];
+  readonly vms: readonly FoundObject[];
+  readonly vmis: readonly FoundObject[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export function namespaceOf(o: FoundObject): string {
+  const ns = obj(o.value['metadata'])?.['namespace'];
+  return typeof ns === 'string' && ns !== '' ? ns : DEFAULT_NAMESPACE;
+}
+
+export function nameOf(o: FoundObject): string {
+  const name = obj(o.value['metadata'])?.['name'];
+  return typeof name === 'string' && name !== '' ? name : '(unnamed)';
+}
+
+/** IT8201 no preset in the input; IT8202 a preset KubeVirt (or its selector parser) would refuse. */
+export function readInputs(docs: readonly SourceDoc[]): Inputs {
+  const found = manifestObjects(docs);
+  const diagnostics: Diagnostic[] = [];
+  const presets: PresetInput[] = [];
+  for (const f of found.filter((o) => o.value['kind'] === 'VirtualMachineInstancePreset')) {
+    const apiVersion = f.value['apiVersion'];
+    if (typeof apiVersion === 'string' && !PRESET_API_VERSIONS.includes(apiVersion)) {
+      diagnostics.push(diag('IT8202', `VirtualMachineInstancePreset \`${nameOf(f)}\`: apiVersion \`${apiVersion}\` is not one KubeVirt serves presets at (${PRESET_API_VERSIONS.join(', ')})`, locate(f.src, [...f.path, 'apiVersion'])));
+      continue;
+    }
+    const checked = checkAgainst(presetSchema, f.src, f.value, f.path);
+    if (!checked.ok) {
+      diagnostics.push(...checked.diagnostics.map((d) => ({ ...d, code: 'IT8202' as const, message: `VirtualMachineInstancePreset \`${nameOf(f)}\`: ${d.message}` })));
+      continue;
+    }
+    const { metadata, spec } = checked.data;
+    presets.push({
+      at: f,
+      preset: {
+        name: metadata.name,
+        namespace: metadata.namespace ?? DEFAULT_NAMESPACE,
+        matchLabels: spec.selector.matchLabels ?? {},
+        matchExpressions: (spec.selector.matchExpressions ?? []).map((r) => ({ key: r.key, operator: r.operator, values: r.values ?? [] })),
+        domain: obj(obj(f.value['spec'])?.['domain'])!,
+      },
+    });
+  }
+  const seen = new Map<string, PresetInput>();
+  for (const p of presets) {
+    const key = `${p.preset.namespace}/${p.preset.name}`;
+    const first = seen.get(key);
+    if (first) diagnostics.push(diag('IT8202', `VirtualMachineInstancePreset \`${p.preset.name}\` is given twice in namespace \`${p.preset.namespace}\``, locate(p.at.src, [...p.at.path, 'metadata', 'name']), { related: [{ message: 'first given here', location: locate(first.at.src, [...first.at.path, 'metadata', 'name']) }] }));
+    else seen.set(key, p);
+  }
+  if (presets.length === 0 && diagnostics.length === 0) {
+    diagnostics.push(diag('IT8201', 'no VirtualMachineInstancePreset found in the input', docs[0] ? { file: docs[0].file, line: 1, col: 1 } : undefined, { hint: 'pass the presets (kubectl get vmipresets -A -o yaml > presets.yaml) with the VirtualMachines they select' }));
+  }
+  return {
+    presets: [...seen.values()],
+    vms: found.filter((o) => o.value['kind'] === 'VirtualMachine'),
+    vmis: found.filter((o) => o.value['kind'] === 'VirtualMachineInstance'),
+    diagnostics,
+  };
+}

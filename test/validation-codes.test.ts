@@ -29,6 +29,13 @@ const SHOWN_ELSEWHERE: Readonly<Partial<Record<DiagnosticCode, { readonly test: 
   IT8003: { test: 'test/expand-cli.test.ts', why: 'raised by `itgen expand` on VirtualMachine manifests' },
   IT8004: { test: 'test/expand-cli.test.ts', why: 'raised by `itgen expand` on VirtualMachine manifests' },
   IT8005: { test: 'test/validate-manifests.test.ts', why: 'raised by `itgen validate FILE` on VirtualMachine manifests' },
+  IT8201: { test: 'test/migrate-presets.test.ts', why: 'raised by `itgen migrate presets` on preset manifests, not catalog input' },
+  IT8202: { test: 'test/migrate-presets.test.ts', why: 'raised by `itgen migrate presets` on preset manifests' },
+  IT8203: { test: 'test/migrate-presets.test.ts', why: 'raised by `itgen migrate presets` on VirtualMachine manifests' },
+  IT8204: { test: 'test/migrate-presets.test.ts', why: 'raised by `itgen migrate presets` on VirtualMachine manifests' },
+  IT8205: { test: 'test/migrate-presets.test.ts', why: 'raised by `itgen migrate presets` on preset manifests' },
+  IT8206: { test: 'test/migrate-presets.test.ts', why: 'raised by `itgen migrate presets`: the proof of a migrated VM' },
+  IT8207: { test: 'test/migrate-presets.test.ts', why: 'raised by `itgen migrate presets` on VirtualMachineInstance manifests' },
   IT9001: { test: 'test/validation-cli.test.ts', why: 'an internal error: a rule that throws' },
   IT9002: { test: 'test/validation-cli.test.ts', why: 'the output cannot be written' },
 };

@@ -59,9 +59,9 @@ function sameQuantity(a: Json, b: Json): boolean {
   return x !== undefined && x === y;
 }
 
-/** `equality.Semantic.DeepEqual` over JSON, for the sections presets merge. */
-export function semanticEqual(a: Json | undefined, b: Json | undefined): boolean {
-  return equalNormalized(goNormalize(a), goNormalize(b), []);
+/** `equality.Semantic.DeepEqual` over JSON, for the sections presets merge; `section` names the one compared (`features` has a value-typed member). */
+export function semanticEqual(a: Json | undefined, b: Json | undefined, section?: string): boolean {
+  return equalNormalized(goNormalize(a, section === 'features'), goNormalize(b, section === 'features'), []);
 }
 
 function equalNormalized(a: Json | undefined, b: Json | undefined, path: readonly string[]): boolean {

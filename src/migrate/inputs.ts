@@ -13,13 +13,36 @@ import { DEFAULT_NAMESPACE, type Preset } from './presets';
 
 const PRESET_API_VERSIONS = ['kubevirt.io/v1', 'kubevirt.io/v1alpha3'];
 
-const labelMap = z.record(z.string(), z.string());
+// k8s.io/apimachinery validation: what LabelSelectorAsSelector accepts; a bogus selector makes
+// KubeVirt refuse every VMI of the preset's namespace.
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+function labelKeyProblem(key: string): string | undefined {
+  const slash = key.lastIndexOf('/');
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) return `label key ${JSON.stringify(key)}: the prefix must be a DNS subdomain (lowercase letters, digits, '-' and '.')`;
+  if (name.length > 63 || !LABEL_NAME.test(name)) return `label key ${JSON.stringify(key)}: a name part must be 63 characters or fewer, alphanumeric, '-', '_' or '.', starting and ending with an alphanumeric character`;
+  return undefined;
+}
+
+const labelKey = z.string().superRefine((k, ctx) => {
+  const problem = labelKeyProblem(k);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+const labelValue = z
+  .string()
+  .max(63, 'a label value must be 63 characters or fewer')
+  .regex(LABEL_VALUE, "a valid label value must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+const labelMap = z.record(labelKey, labelValue);
 
 const requirementSchema = z
   .strictObject({
-    key: z.string().min(1),
+    key: labelKey,
     operator: z.enum(['In', 'NotIn', 'Exists', 'DoesNotExist']),
-    values: z.array(z.string()).optional(),
+    values: z.array(labelValue).optional(),
   })
   .superRefine((r, ctx) => {
     const n = r.values?.length ?? 0;

@@ -88,7 +88,7 @@ export function mergeConflicts(preset: JsonObject, other: JsonObject): string[] 
     if (!semanticEqual(clockOffset(pc), clockOffset(oc))) errors.push(`spec.clock.clockoffset: ${show(clockOffset(pc))} != ${show(clockOffset(oc))}`);
     if (isSet(pc['timer']) && isSet(oc['timer']) && !semanticEqual(pc['timer'], oc['timer'])) errors.push(`spec.clock.timer: ${show(pc['timer'])} != ${show(oc['timer'])}`);
   }
-  if (both('features') && !semanticEqual(preset['features'], other['features'])) errors.push(`spec.features: ${show(preset['features'])} != ${show(other['features'])}`);
+  if (both('features') && !semanticEqual(preset['features'], other['features'], 'features')) errors.push(`spec.features: ${show(preset['features'])} != ${show(other['features'])}`);
   const pw = watchdog(preset);
   const ow = watchdog(other);
   if (isSet(pw) && isSet(ow) && !semanticEqual(pw, ow)) errors.push(`spec.devices.watchdog: ${show(pw)} != ${show(ow)}`);
@@ -164,7 +164,7 @@ export function mergeDomain(preset: JsonObject, domain: JsonObject): MergeOutcom
     const dc = obj(domain['clock'])!;
     if (isSet(pc['timer'])) fill('clock.timer', () => dc['timer'], () => (dc['timer'] = copy(pc['timer']!)), () => semanticEqual(dc['timer'], pc['timer']));
   }
-  if (isSet(preset['features'])) fill('features', () => domain['features'], () => (domain['features'] = copy(preset['features']!)), () => semanticEqual(domain['features'], preset['features']));
+  if (isSet(preset['features'])) fill('features', () => domain['features'], () => (domain['features'] = copy(preset['features']!)), () => semanticEqual(domain['features'], preset['features'], 'features'));
   const pw = watchdog(preset);
   if (isSet(pw)) {
     const devices = obj(domain['devices']) ?? {};

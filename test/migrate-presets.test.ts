@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expandDocuments } from '../src/expand/documents';
-import { objectStore } from '../src/expand';
+import { checkSpread, guestTopology, objectStore } from '../src/expand';
 import type { JsonObject } from '../src/expand/model';
 import { writeFilesAtomic, readTree } from '../src/emit/write';
 import { loadManifests } from '../src/load/manifests';
@@ -150,6 +150,27 @@ describe('mapping', () => {
     expect(topologyFor(1, 4, 2)).toEqual({ preferredCPUTopology: 'spread', spreadOptions: { across: 'CoresThreads' } });
     expect(topologyFor(2, 2, 4)).toBeUndefined();
   });
+  it('every shape topologyFor maps is the shape KubeVirt lays the vCPUs out in, and admission accepts the pair', () => {
+    let mapped = 0;
+    for (let sockets = 1; sockets <= 6; sockets++) {
+      for (let cores = 1; cores <= 6; cores++) {
+        for (let threads = 1; threads <= 4; threads++) {
+          const cpu = topologyFor(sockets, cores, threads);
+          if (cpu === undefined) {
+            // Unmappable: more than two threads with more than one socket or core.
+            expect([threads > 2, sockets > 1 || cores > 1]).toEqual([true, true]);
+            continue;
+          }
+          mapped++;
+          const vcpus = sockets * cores * threads;
+          const preference = { cpu };
+          expect([sockets, cores, threads, guestTopology(vcpus, preference)]).toEqual([sockets, cores, threads, { sockets, cores, threads }]);
+          expect(checkSpread({ cpu: { guest: vcpus }, memory: { guest: '1Gi' } }, preference)).toBeUndefined();
+        }
+      }
+    }
+    expect(mapped).toBe(6 * 6 * 2 + 2);
+  });
   it('overcommitFor finds the percent whose float32 request is exactly the preset request', () => {
     expect(overcommitFor('4Gi', '2Gi')).toBe(50);
     expect(overcommitFor('2Gi', '1932735232')).toBe(10);
@@ -252,6 +273,27 @@ describe('the fixture project (test/fixtures/migrate/presets)', () => {
     const win11 = result.files.find((f) => f.path === 'vms/win11-desktop.yaml')!.content;
     const input = readFileSync(path.join(FIXTURE, 'input', 'vms.yaml'), 'utf8').split('---\n')[0]!;
     expect(win11.replace(/ {2}instancetype:\n(?: {4}.*\n)+ {2}preference:\n(?: {4}.*\n)+/, '')).toBe(input);
+  });
+});
+
+describe('--cluster and namespaces', () => {
+  const text = (ns: string, name: string): string =>
+    `apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstancePreset\nmetadata: {name: ${name}, namespace: ${ns}}\nspec: {selector: {matchLabels: {app: x}}, domain: {cpu: {cores: 2}, resources: {requests: {memory: 2Gi}}}}\n---\n` +
+    `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: vm, namespace: ${ns}}\nspec: {runStrategy: Always, template: {metadata: {labels: {app: x}}, spec: {domain: {devices: {}}}}}\n`;
+  const docs = parseSource('in.yaml', Buffer.from(`${text('a', 'p')}---\n${text('b', 'p')}`)).docs;
+  it('namespaced: one generator per namespace, VMs name the namespaced kinds', () => {
+    const r = migratePresets(docs, { name: 'presets', cluster: false, allowDifferences: false, outDir: 'out' });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.files.map((f) => f.path).filter((p) => p.startsWith('generators/') || p.startsWith('vms/'))).toEqual(['generators/presets-a.yaml', 'generators/presets-b.yaml', 'vms/a/vm.yaml', 'vms/b/vm.yaml']);
+    expect(r.files.find((f) => f.path === 'generators/presets-a.yaml')!.content).toContain('scopes:\n  - namespaced\nnamespace: a\n');
+    expect(r.files.find((f) => f.path === 'vms/a/vm.yaml')!.content).toContain('spec: { instancetype: { kind: VirtualMachineInstancetype, name: p }, preference: { kind: VirtualMachinePreference, name: p }, runStrategy: Always');
+  });
+  it('--cluster: one generator, cluster kinds, the same spec shared across namespaces', () => {
+    const r = migratePresets(docs, { name: 'presets', cluster: true, allowDifferences: false, outDir: 'out' });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.files.find((f) => f.path === 'generators/presets.yaml')!.content).toContain('scopes:\n  - cluster\n');
+    expect(r.files.find((f) => f.path === 'vms/b/vm.yaml')!.content).toContain('instancetype: { kind: VirtualMachineClusterInstancetype, name: p }');
+    expect(r.files.find((f) => f.path === 'catalogs/presets/instancetypes.yaml')!.content.match(/kind: Family/g)).toHaveLength(1);
   });
 });
 

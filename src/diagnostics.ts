@@ -93,7 +93,7 @@ export const DIAGNOSTIC_CODES = {
   IT8101: 'a preference admits no instance type of the catalog',
   // IT82xx: migrating VirtualMachineInstancePresets
   IT8201: 'no VirtualMachineInstancePreset in the input',
-  IT8202: 'a VirtualMachineInstancePreset KubeVirt would refuse',
+  IT8202: 'a VirtualMachineInstancePreset or VirtualMachine KubeVirt would refuse',
   IT8203: 'a VM whose presets conflict is not migrated',
   IT8204: 'a VM that needs a person is not migrated',
   IT8205: 'a preset or VM field no instance type or preference can carry',

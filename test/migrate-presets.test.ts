@@ -4,6 +4,7 @@
  * by its It()), the mapping to instance types and preferences, and the fixture project end to end:
  * it generates, and its VMs expand to the domain their presets gave them.
  */
+import fc from 'fast-check';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expandDocuments } from '../src/expand/documents';
@@ -331,5 +332,49 @@ describe('migrate presets on the command line', () => {
     } finally {
       removeDir(dir);
     }
+  });
+});
+
+describe('migrate presets on generated input (fast-check, fixed seed)', () => {
+  const opt = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(a, { nil: undefined });
+  const compact = (o: Record<string, unknown>): JsonObject => JSON.parse(JSON.stringify(o)) as JsonObject;
+  const cpu = fc
+    .record({ sockets: opt(fc.integer({ min: 0, max: 4 })), cores: opt(fc.integer({ min: 0, max: 4 })), threads: opt(fc.integer({ min: 0, max: 2 })), model: opt(fc.constantFrom('host-passthrough', 'Haswell')), features: opt(fc.constant([{ name: 'pcid', policy: 'require' }])) })
+    .map(compact);
+  const domain = fc
+    .record({
+      cpu: opt(cpu),
+      resources: opt(fc.record({ requests: fc.record({ memory: opt(fc.constantFrom('1Gi', '2Gi', '512Mi', '3G')), cpu: opt(fc.constantFrom('1', '500m')) }).map(compact) })),
+      firmware: opt(fc.constantFrom({ bootloader: { efi: { secureBoot: false } } }, { bootloader: { bios: { useSerial: true } } }, { serial: 's-1' })),
+      clock: opt(fc.constantFrom({ utc: {} }, { timezone: 'Europe/Berlin', timer: { rtc: { tickPolicy: 'catchup' } } }, { utc: { offsetSeconds: 0 }, timer: { hpet: { present: false } } })),
+      features: opt(fc.constantFrom({ acpi: {} }, { apic: {}, hyperv: { relaxed: {} } }, { smm: { enabled: true } })),
+      devices: opt(fc.constant({ watchdog: { name: 'w', i6300esb: { action: 'reset' } } })),
+      ioThreadsPolicy: opt(fc.constantFrom('shared', 'auto')),
+    })
+    .map(compact);
+  const labels = fc.oneof(fc.constant({}), fc.constant({ a: '1' }), fc.record({ a: opt(fc.constantFrom('1', '2')), b: opt(fc.constantFrom('x', 'y')) }).map(compact));
+  const vmDomain = fc.record({ memory: opt(fc.record({ guest: fc.constantFrom('1Gi', '4Gi') })), cpu: opt(cpu), devices: fc.constant({}) }).map(compact);
+
+  it('never throws nor fails inside; where nothing is left behind, every migrated VM starts as before', () => {
+    let proved = 0;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(labels, domain), { minLength: 1, maxLength: 2 }), fc.array(fc.tuple(labels, vmDomain), { minLength: 1, maxLength: 3 }), (presets, vms) => {
+        const objects: JsonObject[] = [
+          ...presets.map(([matchLabels, d], i) => ({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstancePreset', metadata: { name: `p${i}` }, spec: { selector: { matchLabels }, domain: d } })),
+          ...vms.map(([l, d], i) => ({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', metadata: { name: `vm${i}` }, spec: { runStrategy: 'Always', template: { metadata: { labels: l }, spec: { domain: d } } } })),
+        ];
+        const text = objects.map((o) => JSON.stringify(o)).join('\n---\n');
+        const r = migratePresets(parseSource('in.yaml', Buffer.from(text)).docs, { name: 'presets', cluster: false, allowDifferences: true, outDir: 'out' });
+        expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+        for (const vm of r.vms) {
+          if (vm.outcome.status !== 'migrated' || vm.outcome.plan.notCarried.length > 0) continue;
+          proved++;
+          expect([vm.name, vm.outcome.differences]).toEqual([vm.name, []]);
+        }
+      }),
+      { seed: Number(process.env['MIGRATE_SEED'] ?? 13), numRuns: Number(process.env['MIGRATE_RUNS'] ?? 600) },
+    );
+    // The property is about migrated VMs: enough of them must have been checked.
+    expect(proved).toBeGreaterThan(100);
   });
 });

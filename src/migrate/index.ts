@@ -125,8 +125,14 @@ function compileWritten(files: readonly OutputFile[], groups: readonly ProjectGr
     const docs = files.filter((f) => f.path.startsWith(`catalogs/${g.name}/`)).flatMap(parse);
     const result = compileDocuments(generator, docs);
     const shown = result.diagnostics.map((d) => (d.location ? { ...d, location: { ...d.location, file: `${outDir}/${d.location.file}` } } : d));
-    // The catalog is ours: an error in it is a bug of the migration, not of the input.
-    diagnostics.push(...shown.map((d) => (d.severity === 'error' ? { ...d, code: 'IT9001' as const, message: `the migrated catalog does not compile: ${d.message}` } : d)));
+    // The catalog's form is ours: a schema or resolution error in it is a bug of the migration.
+    // KubeVirt's rules (IT3xxx-IT6xxx) judge values the presets and VMs gave: the input's problem.
+    const ours = (d: Diagnostic): boolean => /^IT[12]/.test(d.code);
+    diagnostics.push(
+      ...shown.map((d) =>
+        d.severity !== 'error' ? d : ours(d) ? { ...d, code: 'IT9001' as const, message: `the migrated catalog does not compile: ${d.message}` } : { ...d, message: `${d.message} (a value the presets or VMs give; KubeVirt would refuse it too)` },
+      ),
+    );
     objects.push(...result.objects.map((o) => o.manifest as unknown as JsonObject));
   }
   return { store: objectStore(objects), diagnostics };
@@ -241,14 +247,19 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
     if (matchers.instancetype) vmSpec['instancetype'] = { ...matchers.instancetype };
     if (matchers.preference) vmSpec['preference'] = { ...matchers.preference };
     vm['metadata'] = { ...obj(vm['metadata']), namespace: rec.namespace };
-    const resolved = resolveReferences(vm, compiled.store);
-    const expanded = resolved.errors.length === 0 ? expand(vm, resolved.references) : undefined;
     let differences: Difference[];
-    if (!expanded || 'error' in expanded) {
-      const why = !expanded ? resolved.errors.map((e) => e.message).join('; ') : expanded.error;
-      diagnostics.push(diag('IT9001', `VirtualMachine \`${rec.name}\`: the migrated VM does not expand: ${why}`, at(rec.found, ['metadata', 'name'])));
-      differences = [];
-    } else differences = compareSpecs(rec.before, templateOf(expanded.vm).spec);
+    if (!matchers.instancetype && !matchers.preference) {
+      // Nothing to expand (expand-spec returns such a VM as it is): what KubeVirt builds from it.
+      differences = compareSpecs(rec.before, presetEraSpec(obj(template['spec'])!, []));
+    } else {
+      const resolved = resolveReferences(vm, compiled.store);
+      const expanded = resolved.errors.length === 0 ? expand(vm, resolved.references) : undefined;
+      if (!expanded || 'error' in expanded) {
+        const why = !expanded ? resolved.errors.map((e) => e.message).join('; ') : expanded.error;
+        diagnostics.push(diag('IT9001', `VirtualMachine \`${rec.name}\`: the migrated VM does not expand: ${why}`, at(rec.found, ['metadata', 'name'])));
+        differences = [];
+      } else differences = compareSpecs(rec.before, templateOf(expanded.vm).spec);
+    }
     const file = vmFileName(rec.name, rec.namespace, inputs.vms);
     files.push({ path: file, content: rewriteVmText(rec.found, plan, matchers) });
     rec.outcome = { status: 'migrated', plan, instancetype: names?.instancetype, preference: names?.preference, file, differences };
@@ -281,7 +292,8 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
   const vms: VmRecord[] = pending.map((r) => ({ found: r.found, name: r.name, namespace: r.namespace, presets: r.presets.map((p) => p.name), warnings: r.warnings, outcome: r.outcome! }));
   const vmis = inputs.vmis.map((v) => ({ name: nameOf(v), namespace: namespaceOf(v), presets: matching(namespaceOf(v), obj(v.value['metadata'])).map((p) => p.name) }));
   const sorted = sortDiagnostics(diagnostics);
-  if (hasErrors(sorted.filter((d) => d.code === 'IT9001'))) return { files: [], vms, presets: inputs.presets, vmis, diagnostics: sorted };
+  // IT8206 alone still writes the project, for review; any other error writes nothing.
+  if (hasErrors(sorted.filter((d) => d.code !== 'IT8206'))) return { files: [], vms, presets: inputs.presets, vmis, diagnostics: sorted };
   files.push({ path: 'MIGRATION.md', content: migrationReport({ vms, presets: inputs.presets, vmis, groups: projectGroups, options }) });
   return { files, vms, presets: inputs.presets, vmis, diagnostics: sorted };
 }

@@ -8,6 +8,7 @@ import { diag, type Diagnostic } from '../diagnostics';
 import { manifestObjects, type FoundObject } from '../expand/documents';
 import { obj } from '../expand/model';
 import { locate, type SourceDoc } from '../load/source';
+import { isQuantity } from '../quantity';
 import { checkAgainst } from '../schema/check';
 import { DEFAULT_NAMESPACE, type Preset } from './presets';
 
@@ -51,13 +52,40 @@ const requirementSchema = z
     if ((r.operator === 'Exists' || r.operator === 'DoesNotExist') && n > 0) ctx.addIssue({ code: 'custom', path: ['values'], message: `values set must be empty for exists and does not exist` });
   });
 
+const count = z.number().int().min(0).max(4294967295);
+const section = z.record(z.string(), z.unknown());
+const quantity = z.union([z.string(), z.number()]).refine((v) => isQuantity(String(v).trim()), { message: 'not a Kubernetes quantity (like `4Gi` or `500m`)' });
+
+/**
+ * The parts of a domain presets merge and the migration reads, as KubeVirt's API would decode them
+ * (unknown fields are the API server's business; types are ours, so that a value of the wrong type
+ * is reported at its line instead of turning into a catalog that does not compile).
+ */
+const domainSchema = z.looseObject({
+  cpu: z
+    .looseObject({ sockets: count.optional(), cores: count.optional(), threads: count.optional(), maxSockets: count.optional(), model: z.string().optional(), dedicatedCpuPlacement: z.boolean().optional(), isolateEmulatorThread: z.boolean().optional(), features: z.array(z.looseObject({ name: z.string() })).optional(), numa: section.optional(), realtime: section.optional() })
+    .optional(),
+  memory: z.looseObject({ guest: quantity.optional(), maxGuest: quantity.optional(), hugepages: z.looseObject({ pageSize: quantity.optional() }).optional() }).optional(),
+  resources: z.looseObject({ requests: z.record(z.string(), quantity).optional(), limits: z.record(z.string(), quantity).optional() }).optional(),
+  firmware: z.looseObject({ bootloader: z.looseObject({ bios: section.optional(), efi: section.optional() }).optional() }).optional(),
+  clock: z.looseObject({ utc: section.optional(), timezone: z.string().optional(), timer: section.optional() }).optional(),
+  features: z.record(z.string(), section).optional(),
+  devices: z.looseObject({ watchdog: z.looseObject({ name: z.string() }).optional() }).optional(),
+  ioThreadsPolicy: z.enum(['shared', 'auto', 'supplementalPool']).optional(),
+});
+
+const vmSchema = z.looseObject({
+  metadata: z.looseObject({ name: z.string().min(1), namespace: z.string().min(1).optional() }),
+  spec: z.looseObject({ template: z.looseObject({ metadata: z.looseObject({ labels: labelMap.optional(), annotations: z.record(z.string(), z.string()).optional() }).optional(), spec: z.looseObject({ domain: domainSchema.optional() }).optional() }) }),
+});
+
 const presetSchema = z.object({
   apiVersion: z.string(),
   kind: z.literal('VirtualMachineInstancePreset'),
   metadata: z.object({ name: z.string().min(1), namespace: z.string().min(1).optional() }),
   spec: z.object({
     selector: z.strictObject({ matchLabels: labelMap.optional(), matchExpressions: z.array(requirementSchema).optional() }),
-    domain: z.record(z.string(), z.unknown(), { error: 'missing domain.' }),
+    domain: domainSchema,
   }),
 });
 
@@ -83,7 +111,7 @@ export function nameOf(o: FoundObject): string {
   return typeof name === 'string' && name !== '' ? name : '(unnamed)';
 }
 
-/** IT8201 no preset in the input; IT8202 a preset KubeVirt (or its selector parser) would refuse. */
+/** IT8201 no preset in the input; IT8202 a preset or VM KubeVirt (or its selector parser) would refuse. */
 export function readInputs(docs: readonly SourceDoc[]): Inputs {
   const found = manifestObjects(docs);
   const diagnostics: Diagnostic[] = [];
@@ -118,12 +146,17 @@ export function readInputs(docs: readonly SourceDoc[]): Inputs {
     if (first) diagnostics.push(diag('IT8202', `VirtualMachineInstancePreset \`${p.preset.name}\` is given twice in namespace \`${p.preset.namespace}\``, locate(p.at.src, [...p.at.path, 'metadata', 'name']), { related: [{ message: 'first given here', location: locate(first.at.src, [...first.at.path, 'metadata', 'name']) }] }));
     else seen.set(key, p);
   }
+  const vms = found.filter((o) => o.value['kind'] === 'VirtualMachine');
+  for (const f of vms) {
+    const checked = checkAgainst(vmSchema, f.src, f.value, f.path);
+    if (!checked.ok) diagnostics.push(...checked.diagnostics.map((d) => ({ ...d, code: 'IT8202' as const, message: `VirtualMachine \`${nameOf(f)}\`: ${d.message}` })));
+  }
   if (presets.length === 0 && diagnostics.length === 0) {
     diagnostics.push(diag('IT8201', 'no VirtualMachineInstancePreset found in the input', docs[0] ? { file: docs[0].file, line: 1, col: 1 } : undefined, { hint: 'pass the presets (kubectl get vmipresets -A -o yaml > presets.yaml) with the VirtualMachines they select' }));
   }
   return {
     presets: [...seen.values()],
-    vms: found.filter((o) => o.value['kind'] === 'VirtualMachine'),
+    vms,
     vmis: found.filter((o) => o.value['kind'] === 'VirtualMachineInstance'),
     diagnostics,
   };

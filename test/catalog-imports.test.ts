@@ -53,7 +53,7 @@ describe('catalog imports', () => {
 
   it.each([
     ['a missing directory', '  - path: ../nothing\n', /catalogs\/acme\/catalog\.yaml:6:5 error IT2020 import `\.\.\/nothing`: no catalog directory catalogs\/nothing/],
-    ['a package not installed', '  - {package: missing-pkg, catalog: catalogs/x}\n', /error IT2020 import `missing-pkg\/catalogs\/x`: no catalog directory .*\n(.*\n)*  hint: install it: npm install missing-pkg/],
+    ['a package not installed', '  - {package: missing-pkg, catalog: catalogs/x}\n', /error IT2020 import `missing-pkg\/catalogs\/x`: no catalog directory .*\n(.*\n)* {2}hint: install it: npm install missing-pkg/],
     ['a path out of the project', '  - path: ../../../../etc\n', /error IT2021 import `\.\.\/\.\.\/\.\.\/\.\.\/etc` leads outside the project directory/],
     ['a link out of the project', '  - path: ../linked\n', /error IT2021 import `\.\.\/linked` leads outside the project directory/],
     ['both a path and a package', '  - {path: ../base, package: x, catalog: y}\n', /error IT2020 an import names either `path`, or `package` and `catalog`/],

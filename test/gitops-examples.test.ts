@@ -12,7 +12,8 @@ import Ajv from 'ajv';
 import { parseAllDocuments } from 'yaml';
 import { REPO } from './helpers';
 
-// fengari ships no types: the few entry points used here.
+// fengari ships no types: the few entry points used here (a CommonJS module without declarations).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const fengari = require('fengari') as {
   lua: Record<string, (...a: unknown[]) => unknown> & { LUA_OK: number };
   lauxlib: Record<string, (...a: unknown[]) => unknown>;

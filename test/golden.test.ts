@@ -5,7 +5,7 @@
  *   expected-diagnostics.txt               (expected diagnostics as the CLI prints them)
  * UPDATE_GOLDEN=1 rewrites the expectations; CI never sets it.
  */
-import { existsSync, readdirSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { globSync } from 'glob';
 import { compile } from '../src/pipeline';
@@ -39,6 +39,6 @@ describe.each(cases)('fixture %s', (name) => {
     }
     const diagFile = path.join(root, 'expected-diagnostics.txt');
     if (UPDATE_GOLDEN) writeFileSync(diagFile, diagnostics);
-    else expect(diagnostics).toBe(existsSync(diagFile) ? require('node:fs').readFileSync(diagFile, 'utf8') : '');
+    else expect(diagnostics).toBe(existsSync(diagFile) ? readFileSync(diagFile, 'utf8') : '');
   });
 });

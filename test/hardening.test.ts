@@ -226,7 +226,7 @@ describe('say where, once', () => {
     ['a number with a leading zero', 'catalog/p.yaml', 'kind: Preference\nname: x\ndisplayName: X\nspec:\n  requirements:\n    cpu:\n      guest: 010\n', /^catalog\/p\.yaml:7:14 error IT1203 `010` is a number with a leading zero, read differently by YAML 1\.1 \(kubectl, Argo CD\) and 1\.2 readers \(10 for YAML 1\.2, 8 for YAML 1\.1\)/m],
     ['an unknown tag', 'catalog/p.yaml', 'kind: Preference\nname: y\ndisplayName: !custom Y\n', /^catalog\/p\.yaml:3:\d+ error IT1002 tag `!custom` is not supported/m],
     ['an undefined alias', 'catalog/p.yaml', 'kind: Preference\nname: z\ndisplayName: Z\nspec:\n  devices: *nope\n', /^catalog\/p\.yaml:5:12 error IT1002 Unresolved alias/m],
-    ['memory without a unit', 'catalog/f.yaml', 'kind: Family\nname: m\nversion: 1\ndisplayName: M\ndescription: M\nclass: memory\nmemoryPerCPU: 4\n', /^catalog\/f\.yaml:7:15 error IT1205 instance types `m1\.large`, `m1\.small` `spec\.memory\.guest`: less than 1Mi; no guest boots in that\n(.*\n){2}  hint: a quantity without a unit is bytes; did you mean `4Gi`\?/m],
+    ['memory without a unit', 'catalog/f.yaml', 'kind: Family\nname: m\nversion: 1\ndisplayName: M\ndescription: M\nclass: memory\nmemoryPerCPU: 4\n', /^catalog\/f\.yaml:7:15 error IT1205 instance types `m1\.large`, `m1\.small` `spec\.memory\.guest`: less than 1Mi; no guest boots in that\n(.*\n){2} {2}hint: a quantity without a unit is bytes; did you mean `4Gi`\?/m],
   ])('%s is reported where it stands, once', (_what, file, content, expected) => {
     withProject(
       (dir) => writeFileSync(path.join(dir, file), content),

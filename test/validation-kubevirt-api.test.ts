@@ -20,6 +20,7 @@ type Convert = (json: unknown) => unknown;
  * The package's conditional exports have no `types` entry our `node10` resolution can follow, so
  * the few functions used are typed here.
  */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a subpath the package exports to CommonJS only
 const api = require('@kubevirt-ui-ext/kubevirt-api/kubevirt') as Record<string, Convert>;
 const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(REPO, 'node_modules', '@kubevirt-ui-ext', 'kubevirt-api', 'package.json'), 'utf8')) as { version: string }).version;
 

@@ -6,7 +6,7 @@
  */
 import { compile } from '../src/pipeline';
 import { hasErrors, sortDiagnostics, diag } from '../src/diagnostics';
-import { renderText } from '../src/render/text';
+import { renderText } from '../src/resolve/text';
 import { RULES, runRules, mergeSubjects, type Rule } from '../src/validate';
 import { fieldDiag } from '../src/validate/context';
 import { labelValueProblem, qualifiedNameProblem } from '../src/validate/rules-api';

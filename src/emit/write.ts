@@ -115,7 +115,7 @@ export function withOutputLock<T>(outDir: string, fn: () => T, waitMs = 30_000):
     if (!st.isFile()) {
       throw new OutputLockError(`the lock ${shown} is a ${st.isDirectory() ? 'directory' : st.isSymbolicLink() ? 'symbolic link' : 'special file'}, not a lock itgen wrote; remove it and run again`);
     }
-    let text = '';
+    let text: string;
     try {
       text = readFileSync(lock, 'utf8');
     } catch {

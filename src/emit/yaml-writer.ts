@@ -30,8 +30,8 @@ function quotedByLibrary(v: string): string {
 // letter or digit, then letters, digits and a few punctuation marks, single spaces between words.
 // Conservative on purpose.
 // A colon is fine inside a word (URLs), never before a space or at the end.
-const PLAIN = /^[A-Za-z0-9](?:[A-Za-z0-9_.\/()+,=-]|:(?=[^\s]))*(?: (?:[A-Za-z0-9_.\/()+,=-]|:(?=[^\s]))+)*$/;
-const KEY = /^[A-Za-z][A-Za-z0-9_.\/-]*$/;
+const PLAIN = /^[A-Za-z0-9](?:[A-Za-z0-9_./()+,=-]|:(?=[^\s]))*(?: (?:[A-Za-z0-9_./()+,=-]|:(?=[^\s]))+)*$/;
+const KEY = /^[A-Za-z][A-Za-z0-9_./-]*$/;
 // A block literal line the library keeps as is: no leading or trailing whitespace, no tabs or
 // other control characters.
 const LITERAL_LINE = /^(?:[^\s\x00-\x1f\x7f\u0085\u2028\u2029\ufeff](?:[^\t\n\r\x00-\x1f\x7f\u0085\u2028\u2029\ufeff]*[^\s\x00-\x1f\x7f\u0085\u2028\u2029\ufeff])?)?$/;

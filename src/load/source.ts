@@ -1,4 +1,4 @@
-import { Document, LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments, visit, type Node } from 'yaml';
+import { type Document, LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments, visit, type Node } from 'yaml';
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { parseFast, type FastMap, type FastNode, type FastParse } from './fast-yaml';
 

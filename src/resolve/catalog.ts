@@ -1,7 +1,7 @@
 import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
 import { locate, type PathSegment, type SourceDoc } from '../load/source';
 import { formatBinary, parseQuantity } from '../quantity';
-import { renderText, type TextContext } from '../render/text';
+import { renderText, type TextContext } from './text';
 import type { WrittenCatalog, WrittenFamily, WrittenPreference, WrittenPreferenceFragment, WrittenSizeLadder } from '../schema/catalog';
 import { DNS_SUBDOMAIN_RE, type Architecture } from '../schema/common';
 import { mayBeDeclared, type Declared, type WrittenModel } from '../schema/documents';

@@ -1,0 +1,69 @@
+// ESLint (flat config): typescript-eslint's recommended rules, Prettier for layout, and the rule
+// that keeps the architecture readable from the tree: a stage of src/ never imports a later one.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The stages of src/ from the bottom up (docs/design.md, "Pipeline"). A module may import its own
+ * stage and every stage before it. `pipeline` is src/pipeline.ts, which chains the stages up to
+ * the compatibility matrix and checks the release lock while compiling (release/lock.ts, the one
+ * release module below it); `index` is src/index.ts, the public surface over everything.
+ */
+const STAGES = [
+  ['diagnostics', 'quantity', 'version'],
+  ['load'],
+  ['schema'],
+  ['resolve'],
+  ['render'],
+  ['validate'],
+  ['emit'],
+  ['expand'],
+  ['matrix'],
+  ['pipeline'],
+  ['release'],
+  ['admission'],
+  ['migrate'],
+  ['scaffold'],
+  ['cli'],
+  ['index'],
+];
+
+/** A module of src/ named by its stage: a folder (`render/x`) or a file at the root (`pipeline`). */
+const target = (name) => `(?:${name}(?:/.*)?|${name}\\.[jt]s)`;
+
+function stageRule(level) {
+  const later = STAGES.slice(level + 1).flat();
+  if (later.length === 0) return [];
+  const isRoot = STAGES[level].every((n) => ['diagnostics', 'quantity', 'version', 'pipeline', 'index'].includes(n));
+  // From a folder stage, other stages are `../x`; from a file at the root, `./x`.
+  const prefix = isRoot ? '\\./' : '(?:\\.\\./)+';
+  const allowed = STAGES[level].includes('pipeline') ? '(?!release/lock$)' : '';
+  const patterns = [
+    {
+      regex: `^${prefix}${allowed}${`(?:${later.map(target).join('|')})`}$`,
+      message: `a stage of src/ never imports a later one (order: ${STAGES.map((s) => s.join('|')).join(' < ')}); move the shared piece down`,
+    },
+  ];
+  const files = STAGES[level].map((n) => (['diagnostics', 'quantity', 'version', 'pipeline', 'index'].includes(n) ? `src/${n}.ts` : `src/${n}/**/*.ts`));
+  return [{ files, rules: { 'no-restricted-imports': ['error', { patterns }] } }];
+}
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'output/**', 'coverage/**', 'test/reference/**', 'test/fixtures/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', __dirname: 'readonly', require: 'readonly', module: 'writable', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', performance: 'readonly', globalThis: 'readonly' } },
+    rules: {
+      // itgen escapes control characters in what it prints, so its regular expressions name them on purpose.
+      'no-control-regex': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+  // The benchmarks' child processes are CommonJS scripts run by plain node.
+  { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  ...STAGES.flatMap((_, level) => stageRule(level)),
+  prettier,
+);

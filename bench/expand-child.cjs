@@ -46,4 +46,14 @@ for (const vm of vms) {
 }
 const ms = Number(process.hrtime.bigint() - t0) / 1e6;
 const totalMs = Number(process.hrtime.bigint() - started) / 1e6;
-console.log(JSON.stringify({ ms, totalMs, expanded, refused, instancetypes: instancetypes.length, preferences: preferences.length, maxRssMiB: process.resourceUsage().maxRSS / 1024 }));
+console.log(
+  JSON.stringify({
+    ms,
+    totalMs,
+    expanded,
+    refused,
+    instancetypes: instancetypes.length,
+    preferences: preferences.length,
+    maxRssMiB: process.resourceUsage().maxRSS / 1024,
+  }),
+);

@@ -88,10 +88,16 @@ spec:
   const ms = median(samples.map((s) => s.ms));
   const rss = Math.max(...samples.map((s) => s.rss));
   const { expanded, refused } = samples[0];
-  console.log(`| case (${instancetypes.length} instance types x ${amd64.length} amd64 preferences) | VMs | expanded | refused | expand + admit | whole process (median of ${runs}) | peak RSS |`);
+  console.log(
+    `| case (${instancetypes.length} instance types x ${amd64.length} amd64 preferences) | VMs | expanded | refused | expand + admit | whole process (median of ${runs}) | peak RSS |`,
+  );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
-  console.log(`| library, one process (target) | ${count} | ${lib[0].expanded} | ${lib[0].refused} | ${median(lib.map((s) => s.ms)).toFixed(0)} ms | ${libTotal.toFixed(0)} ms | ${libRss.toFixed(0)} MiB |`);
-  console.log(`| \`itgen expand\` on a ${count}-document file, output printed | ${count} | ${expanded} | ${refused} | | ${ms.toFixed(0)} ms | ${Number.isNaN(rss) ? 'n/a (no GNU time)' : `${rss.toFixed(0)} MiB`} |`);
+  console.log(
+    `| library, one process (target) | ${count} | ${lib[0].expanded} | ${lib[0].refused} | ${median(lib.map((s) => s.ms)).toFixed(0)} ms | ${libTotal.toFixed(0)} ms | ${libRss.toFixed(0)} MiB |`,
+  );
+  console.log(
+    `| \`itgen expand\` on a ${count}-document file, output printed | ${count} | ${expanded} | ${refused} | | ${ms.toFixed(0)} ms | ${Number.isNaN(rss) ? 'n/a (no GNU time)' : `${rss.toFixed(0)} MiB`} |`,
+  );
   const misses = [];
   if (libTotal > TARGET_MS) misses.push(`library ${libTotal.toFixed(0)} ms > ${TARGET_MS} ms`);
   if (libRss > TARGET_MIB) misses.push(`library peak RSS ${libRss.toFixed(0)} MiB > ${TARGET_MIB} MiB`);

@@ -21,8 +21,15 @@ const r = spawnSync(process.execPath, [path.join(repo, 'node_modules', 'jest', '
 });
 const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
 const passed = r.status === 0;
-console.log(`| fuzz runs | seed | wall | verdict |\n| ---: | ---: | ---: | --- |\n| ${runs} | ${seed} | ${seconds.toFixed(1)} s | ${passed ? 'every run: exit 0 or 1, nothing leaked or written outside output/' : 'FAILED'} |`);
+console.log(
+  `| fuzz runs | seed | wall | verdict |\n| ---: | ---: | ---: | --- |\n| ${runs} | ${seed} | ${seconds.toFixed(1)} s | ${passed ? 'every run: exit 0 or 1, nothing leaked or written outside output/' : 'FAILED'} |`,
+);
 if (!passed) {
-  console.log((r.stdout + r.stderr).split('\n').filter((l) => /Counterexample|Expected|Received|✕/.test(l)).join('\n'));
+  console.log(
+    (r.stdout + r.stderr)
+      .split('\n')
+      .filter((l) => /Counterexample|Expected|Received|✕/.test(l))
+      .join('\n'),
+  );
   process.exitCode = 1;
 }

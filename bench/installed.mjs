@@ -31,7 +31,10 @@ const timed = (cwd, cmd, a) => {
 const work = mkdtempSync(path.join(os.tmpdir(), 'itgen-bench-installed-'));
 try {
   run(repo, 'npm', ['pack', '--ignore-scripts', '--pack-destination', work]);
-  const tarball = path.join(work, readdirSync(work).find((f) => f.endsWith('.tgz')));
+  const tarball = path.join(
+    work,
+    readdirSync(work).find((f) => f.endsWith('.tgz')),
+  );
   const installed = path.join(work, 'installed');
   mkdirSync(installed);
   writeFileSync(path.join(installed, 'package.json'), '{"name": "acme-catalog", "private": true}\n');

@@ -17,7 +17,15 @@ const results = runMutations();
 if (process.argv.includes('--json')) {
   console.log(
     JSON.stringify(
-      results.map((r) => ({ id: r.mutation.id, what: r.mutation.what, expect: r.mutation.expect, ok: r.ok, at: r.found?.location, codes: r.codes, problem: r.problem })),
+      results.map((r) => ({
+        id: r.mutation.id,
+        what: r.mutation.what,
+        expect: r.mutation.expect,
+        ok: r.ok,
+        at: r.found?.location,
+        codes: r.codes,
+        problem: r.problem,
+      })),
       null,
       2,
     ),

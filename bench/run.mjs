@@ -63,7 +63,9 @@ try {
 
 const fmt = (n, d = 1) => n.toFixed(d);
 const snapshot = existsSync(path.join(repo, 'dist', `itgen-${process.version}.blob`)) ? 'startup snapshot' : 'no startup snapshot';
-console.log(`bin/itgen generate (${snapshot}), node ${process.version}, ${os.cpus().length} CPUs, median of ${runs} run(s), cold start each, peak RSS by ${gnuTime ? 'GNU time' : 'the process itself'}`);
+console.log(
+  `bin/itgen generate (${snapshot}), node ${process.version}, ${os.cpus().length} CPUs, median of ${runs} run(s), cold start each, peak RSS by ${gnuTime ? 'GNU time' : 'the process itself'}`,
+);
 console.log('| case | objects | wall ms | peak RSS MiB | us/object |');
 console.log('| --- | ---: | ---: | ---: | ---: |');
 for (const r of rows) console.log(`| ${r.name} | ${r.objects} | ${fmt(r.ms, 0)} | ${fmt(r.rssMiB, 0)} | ${fmt((r.ms * 1000) / r.objects, 1)} |`);

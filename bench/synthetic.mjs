@@ -14,10 +14,7 @@ export function writeSyntheticProject(dir, objects) {
   mkdirSync(path.join(cat, 'families'), { recursive: true });
   mkdirSync(path.join(cat, 'preferences'), { recursive: true });
   mkdirSync(path.join(dir, 'generators'), { recursive: true });
-  writeFileSync(
-    path.join(dir, 'generators', 'synthetic.yaml'),
-    'catalog: ../catalogs/synthetic\noutput: ../output/synthetic\nvendor: kubevirt.io\n',
-  );
+  writeFileSync(path.join(dir, 'generators', 'synthetic.yaml'), 'catalog: ../catalogs/synthetic\noutput: ../output/synthetic\nvendor: kubevirt.io\n');
   writeFileSync(
     path.join(cat, 'catalog.yaml'),
     'kind: Catalog\nname: synthetic\nnaming:\n  instancetype: "{family}{version}.{size}"\n  preference: "{name}"\n',
@@ -49,7 +46,20 @@ export function writeSyntheticProject(dir, objects) {
           `class: class${f % 7}`,
           `memoryPerCPU: ${[1, 2, 4, 8][f % 4]}Gi`,
           ...(f % 3 === 0 ? ['include: [dedicated]'] : []),
-          ...(variant ? ['spec:', '  memory:', '    hugepages:', '      pageSize: 2Mi', 'variants:', '  - name: 1gi', '    spec:', '      memory:', '        hugepages:', '          pageSize: 1Gi'] : []),
+          ...(variant
+            ? [
+                'spec:',
+                '  memory:',
+                '    hugepages:',
+                '      pageSize: 2Mi',
+                'variants:',
+                '  - name: 1gi',
+                '    spec:',
+                '      memory:',
+                '        hugepages:',
+                '          pageSize: 1Gi',
+              ]
+            : []),
         ].join('\n'),
       );
     }

@@ -57,7 +57,9 @@ const ratio = kustomize / itgen;
 console.log(`common-instancetypes (244 objects), node ${process.version}, ${os.cpus().length} CPUs, median of ${runs} runs, fresh process each`);
 console.log('| command | wall ms |');
 console.log('| --- | ---: |');
-console.log(`| itgen generate (validation included${existsSync(path.join(repo, 'dist', `itgen-${process.version}.blob`)) ? ', startup snapshot' : ', no startup snapshot'}) | ${itgen.toFixed(0)} |`);
+console.log(
+  `| itgen generate (validation included${existsSync(path.join(repo, 'dist', `itgen-${process.version}.blob`)) ? ', startup snapshot' : ', no startup snapshot'}) | ${itgen.toFixed(0)} |`,
+);
 console.log(`| kubectl kustomize (upstream source) | ${kustomize.toFixed(0)} |`);
 console.log(`itgen is ${ratio.toFixed(1)}x faster (target >= 8x)`);
 if (ratio < 8) {

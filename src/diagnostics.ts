@@ -215,5 +215,7 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
 
 /** `--strict`: every warning becomes an error, saying so. */
 export function strictify(diagnostics: readonly Diagnostic[], strict: boolean): Diagnostic[] {
-  return strict ? diagnostics.map((d) => (d.severity === 'warning' ? { ...d, severity: 'error' as const, message: `${d.message} (--strict)` } : d)) : [...diagnostics];
+  return strict
+    ? diagnostics.map((d) => (d.severity === 'warning' ? { ...d, severity: 'error' as const, message: `${d.message} (--strict)` } : d))
+    : [...diagnostics];
 }

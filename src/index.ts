@@ -1,5 +1,14 @@
 export * from './diagnostics';
-export { compile, compileDocuments, compileGenerator, generatorFromDocument, loadGenerator, loadLock, type CompileResult, type LoadedGenerator } from './pipeline';
+export {
+  compile,
+  compileDocuments,
+  compileGenerator,
+  generatorFromDocument,
+  loadGenerator,
+  loadLock,
+  type CompileResult,
+  type LoadedGenerator,
+} from './pipeline';
 export { parseSource, locate, type SourceDoc } from './load/source';
 export { loadCatalogFiles } from './load/files';
 export { readDocuments, type WrittenModel } from './schema/documents';
@@ -21,7 +30,23 @@ export { layoutBase, type OutputFile } from './emit/layout';
 export { writeTree, readTree, writeFilesAtomic } from './emit/write';
 export { diffTrees } from './emit/drift';
 export { RULES, runRules } from './validate';
-export { admit, admissionMessage, expand, expandDocuments, objectStore, resolveReferences, KUBEVIRT_DEFAULTS, type AdmissionResult, type Cause, type ClusterDefaults, type ExpandOptions, type ExpandResult, type ObjectStore, type References, type SpecObject } from './expand';
+export {
+  admit,
+  admissionMessage,
+  expand,
+  expandDocuments,
+  objectStore,
+  resolveReferences,
+  KUBEVIRT_DEFAULTS,
+  type AdmissionResult,
+  type Cause,
+  type ClusterDefaults,
+  type ExpandOptions,
+  type ExpandResult,
+  type ObjectStore,
+  type References,
+  type SpecObject,
+} from './expand';
 export { scaffoldFiles, defaultVendor, type ScaffoldOptions } from './scaffold';
 export { compatibilityMatrix, type CompatibilityMatrix, type MatrixPair } from './matrix';
 export { validateManifests } from './admission';

@@ -4,7 +4,16 @@ import { diag, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics
 import { layoutBase, type OutputFile } from './emit/layout';
 import { compatibilitySummary, formatMatrixMarkdown, GRID_MAX_FAMILIES, preferencesAdmittingNone, type CompatibilitySummary } from './matrix';
 import { objectDiag } from './validate/context';
-import { describeOutputDir, loadCatalogFiles, loadCommittedSpecs, withImports, loadOptionalDocument, loadSingleDocument, realLocation, relativePath } from './load/files';
+import {
+  describeOutputDir,
+  loadCatalogFiles,
+  loadCommittedSpecs,
+  withImports,
+  loadOptionalDocument,
+  loadSingleDocument,
+  realLocation,
+  relativePath,
+} from './load/files';
 import { locate, type SourceDoc } from './load/source';
 import { DOCS_FILE, renderDocs } from './render/docs';
 import { KIND_ORDER, renderCatalog, type RenderedObject } from './render/manifests';
@@ -73,21 +82,32 @@ function outputProblems(absRoot: string, generatorDir: string, catalogAbs: strin
   ];
   for (const [other, what] of owned) {
     if (overlaps(outputAbs, other) || overlaps(realOutput, realLocation(other))) {
-      return [diag('IT1009', `output \`${written}\` overlaps ${what}`, at, { hint: `itgen replaces the whole output directory; generating would replace ${what}` })];
+      return [
+        diag('IT1009', `output \`${written}\` overlaps ${what}`, at, { hint: `itgen replaces the whole output directory; generating would replace ${what}` }),
+      ];
     }
   }
   // A file where a directory of the output path must be makes every write fail; say which.
   for (let dir = path.dirname(outputAbs); within(absRoot, dir); dir = path.dirname(dir)) {
     if (describeOutputDir(dir) === 'not-a-directory') {
-      return [diag('IT1009', `output \`${written}\` cannot be created: \`${relativePath(absRoot, dir)}\` is a file, not a directory`, at, { hint: 'move the file away, or choose another output directory' })];
+      return [
+        diag('IT1009', `output \`${written}\` cannot be created: \`${relativePath(absRoot, dir)}\` is a file, not a directory`, at, {
+          hint: 'move the file away, or choose another output directory',
+        }),
+      ];
     }
   }
   const state = describeOutputDir(outputAbs);
   if (state === 'foreign' || state === 'not-a-directory') {
     return [
-      diag('IT1009', `output \`${written}\` already holds ${state === 'foreign' ? 'files that are not a base itgen wrote (no kustomization.yaml)' : 'a file'}`, at, {
-        hint: 'itgen replaces the whole output directory; point it at a new directory, or empty this one first',
-      }),
+      diag(
+        'IT1009',
+        `output \`${written}\` already holds ${state === 'foreign' ? 'files that are not a base itgen wrote (no kustomization.yaml)' : 'a file'}`,
+        at,
+        {
+          hint: 'itgen replaces the whole output directory; point it at a new directory, or empty this one first',
+        },
+      ),
     ];
   }
   return [];
@@ -98,9 +118,15 @@ function catalogProblems(catalogAbs: string, written: string, doc: SourceDoc): D
   const at = locate(doc, ['catalog']);
   try {
     if (statSync(catalogAbs).isDirectory()) return [];
-    return [diag('IT1008', `catalog \`${written}\` is a file, not a directory`, at, { hint: 'point `catalog` at the directory that holds the catalog\'s YAML files' })];
+    return [
+      diag('IT1008', `catalog \`${written}\` is a file, not a directory`, at, { hint: "point `catalog` at the directory that holds the catalog's YAML files" }),
+    ];
   } catch {
-    return [diag('IT1008', `catalog directory \`${written}\` does not exist`, at, { hint: 'the path is relative to the generator file; create the directory or fix the path' })];
+    return [
+      diag('IT1008', `catalog directory \`${written}\` does not exist`, at, {
+        hint: 'the path is relative to the generator file; create the directory or fix the path',
+      }),
+    ];
   }
 }
 
@@ -113,10 +139,15 @@ export function outputOverlaps(generators: readonly LoadedGenerator[]): Diagnost
       const b = generators[j]!;
       if (overlaps(path.resolve('/', a.outputDir), path.resolve('/', b.outputDir))) {
         out.push(
-          diag('IT1009', `generators \`${a.name}\` and \`${b.name}\` write into overlapping directories (\`${a.outputDir}\`, \`${b.outputDir}\`)`, locate(b.src, ['output']), {
-            hint: 'give every generator a directory of its own, such as output/<generator>',
-            related: [{ message: `\`${a.name}\` writes here`, location: locate(a.src, ['output']) }],
-          }),
+          diag(
+            'IT1009',
+            `generators \`${a.name}\` and \`${b.name}\` write into overlapping directories (\`${a.outputDir}\`, \`${b.outputDir}\`)`,
+            locate(b.src, ['output']),
+            {
+              hint: 'give every generator a directory of its own, such as output/<generator>',
+              related: [{ message: `\`${a.name}\` writes here`, location: locate(a.src, ['output']) }],
+            },
+          ),
         );
       }
     }
@@ -154,9 +185,12 @@ export function generatorFromDocument(root: string, file: string, doc: SourceDoc
   // A generator reads only its project's files: in KRM function mode its config arrives from
   // outside, and must not make itgen read (and quote) arbitrary files of the machine.
   if (!within(realLocation(absRoot), realLocation(catalogAbs))) {
-    out.push(diag('IT1009', `catalog \`${config.catalog}\` is outside the project directory`, locate(doc, ['catalog']), { hint: 'itgen reads catalogs only inside the project (the current directory, or -C DIR)' }));
-  }
-  else out.push(...catalogProblems(catalogAbs, config.catalog, doc));
+    out.push(
+      diag('IT1009', `catalog \`${config.catalog}\` is outside the project directory`, locate(doc, ['catalog']), {
+        hint: 'itgen reads catalogs only inside the project (the current directory, or -C DIR)',
+      }),
+    );
+  } else out.push(...catalogProblems(catalogAbs, config.catalog, doc));
   out.push(...outputProblems(absRoot, dir, catalogAbs, outputAbs, config.output, doc));
   if (out.length > 0) return { diagnostics: out };
   return {
@@ -191,7 +225,11 @@ function admitsNone(catalog: ResolvedCatalog, summary: CompatibilitySummary, fou
   return preferencesAdmittingNone(summary).flatMap(({ name, reason }) => {
     const p = catalog.preferences.find((x) => x.name === name)!;
     const d = objectDiag('IT8101', p, 'KubeVirt admits it with no instance type of the catalog', { severity: 'warning' });
-    const explained = { ...d, hint: reason !== undefined ? `for example: ${reason}` : 'no instance type of the catalog is meant for its architecture (see the families\' `architectures`)' };
+    const explained = {
+      ...d,
+      hint:
+        reason !== undefined ? `for example: ${reason}` : "no instance type of the catalog is meant for its architecture (see the families' `architectures`)",
+    };
     return told.some((m) => m.includes(`\`${name}\``)) ? [] : [explained];
   });
 }
@@ -254,7 +292,11 @@ export function compileDocuments(
         vendor: config.vendor,
         scopes: config.scopes,
         namespace: config.namespace,
-        compatibility: matrix ? (matrix.families.length <= GRID_MAX_FAMILIES ? formatMatrixMarkdown(matrix) : `${matrix.families.length} families are too many for a grid: \`itgen matrix\` lists every pair.`) : undefined,
+        compatibility: matrix
+          ? matrix.families.length <= GRID_MAX_FAMILIES
+            ? formatMatrixMarkdown(matrix)
+            : `${matrix.families.length} families are too many for a grid: \`itgen matrix\` lists every pair.`
+          : undefined,
       });
       files = layoutBase(objects, KIND_ORDER, [{ path: DOCS_FILE, content: readme }]);
     }

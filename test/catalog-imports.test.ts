@@ -12,8 +12,10 @@ import { removeDir, scratchProject } from './helpers';
 
 const BASE = {
   'catalog.yaml': 'kind: Catalog\nname: base\n---\nkind: SizeLadder\nname: sizes\nsizes: [{name: small, cpu: 1}, {name: large, cpu: 2}]\n',
-  'families.yaml': 'kind: Family\nname: u\nversion: 1\ndisplayName: Universal\ndescription: Universal\nclass: general.purpose\nmemoryPerCPU: 4Gi\n---\nkind: Family\nname: c\nversion: 1\ndisplayName: Compute\ndescription: Compute\nclass: compute\nmemoryPerCPU: 2Gi\n',
-  'preferences.yaml': 'kind: Preference\nname: mylinux\ndisplayName: My Linux\nspec:\n  devices: {preferredDiskBus: virtio}\n---\nkind: Preference\nname: mywindows\ndisplayName: My Windows\nspec:\n  devices: {preferredDiskBus: sata}\n',
+  'families.yaml':
+    'kind: Family\nname: u\nversion: 1\ndisplayName: Universal\ndescription: Universal\nclass: general.purpose\nmemoryPerCPU: 4Gi\n---\nkind: Family\nname: c\nversion: 1\ndisplayName: Compute\ndescription: Compute\nclass: compute\nmemoryPerCPU: 2Gi\n',
+  'preferences.yaml':
+    'kind: Preference\nname: mylinux\ndisplayName: My Linux\nspec:\n  devices: {preferredDiskBus: virtio}\n---\nkind: Preference\nname: mywindows\ndisplayName: My Windows\nspec:\n  devices: {preferredDiskBus: sata}\n',
 };
 const files = (dir: string, o: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(o).map(([k, v]) => [`${dir}/${k}`, v]));
 const GENERATOR = { 'generators/acme.yaml': 'catalog: ../catalogs/acme\noutput: ../output/acme\nvendor: acme.example\nsuppressWarnings: [IT5007]\n' };
@@ -27,8 +29,12 @@ function names(dir: string): string[] {
 }
 
 describe('catalog imports', () => {
-  it('a path import adds families, exclude drops one, and the catalog\'s own preference replaces the imported one', () => {
-    const dir = scratchProject({ ...GENERATOR, ...files('catalogs/base', BASE), 'catalogs/acme/catalog.yaml': ACME('  - path: ../base\n    exclude: {families: [c]}\n') });
+  it("a path import adds families, exclude drops one, and the catalog's own preference replaces the imported one", () => {
+    const dir = scratchProject({
+      ...GENERATOR,
+      ...files('catalogs/base', BASE),
+      'catalogs/acme/catalog.yaml': ACME('  - path: ../base\n    exclude: {families: [c]}\n'),
+    });
     try {
       expect(names(dir)).toEqual(['acme.mylinux', 'acme.mywindows', 'm1.large', 'm1.small', 'u1.large', 'u1.small']);
       const r = compile(dir, 'generators/acme.yaml');
@@ -42,8 +48,12 @@ describe('catalog imports', () => {
     }
   });
 
-  it('a package import reads the catalog from the project\'s node_modules', () => {
-    const dir = scratchProject({ ...GENERATOR, ...files('node_modules/acme-base/catalogs/base', BASE), 'catalogs/acme/catalog.yaml': ACME('  - {package: acme-base, catalog: catalogs/base}\n') });
+  it("a package import reads the catalog from the project's node_modules", () => {
+    const dir = scratchProject({
+      ...GENERATOR,
+      ...files('node_modules/acme-base/catalogs/base', BASE),
+      'catalogs/acme/catalog.yaml': ACME('  - {package: acme-base, catalog: catalogs/base}\n'),
+    });
     try {
       expect(names(dir)).toContain('c1.small');
     } finally {
@@ -52,8 +62,16 @@ describe('catalog imports', () => {
   });
 
   it.each([
-    ['a missing directory', '  - path: ../nothing\n', /catalogs\/acme\/catalog\.yaml:6:5 error IT2020 import `\.\.\/nothing`: no catalog directory catalogs\/nothing/],
-    ['a package not installed', '  - {package: missing-pkg, catalog: catalogs/x}\n', /error IT2020 import `missing-pkg\/catalogs\/x`: no catalog directory .*\n(.*\n)* {2}hint: install it: npm install missing-pkg/],
+    [
+      'a missing directory',
+      '  - path: ../nothing\n',
+      /catalogs\/acme\/catalog\.yaml:6:5 error IT2020 import `\.\.\/nothing`: no catalog directory catalogs\/nothing/,
+    ],
+    [
+      'a package not installed',
+      '  - {package: missing-pkg, catalog: catalogs/x}\n',
+      /error IT2020 import `missing-pkg\/catalogs\/x`: no catalog directory .*\n(.*\n)* {2}hint: install it: npm install missing-pkg/,
+    ],
     ['a path out of the project', '  - path: ../../../../etc\n', /error IT2021 import `\.\.\/\.\.\/\.\.\/\.\.\/etc` leads outside the project directory/],
     ['a link out of the project', '  - path: ../linked\n', /error IT2021 import `\.\.\/linked` leads outside the project directory/],
     ['both a path and a package', '  - {path: ../base, package: x, catalog: y}\n', /error IT2020 an import names either `path`, or `package` and `catalog`/],
@@ -64,7 +82,12 @@ describe('catalog imports', () => {
       symlinkSync('/etc', path.join(dir, 'catalogs', 'linked'));
       writeFileSync(path.join(dir, 'unused'), '');
       const r = compile(dir, 'generators/acme.yaml');
-      const text = r.diagnostics.map((d) => `${d.location ? `${d.location.file}:${d.location.line}:${d.location.col} ` : ''}${d.severity} ${d.code} ${d.message}\n${d.hint ? `  hint: ${d.hint}\n` : ''}`).join('');
+      const text = r.diagnostics
+        .map(
+          (d) =>
+            `${d.location ? `${d.location.file}:${d.location.line}:${d.location.col} ` : ''}${d.severity} ${d.code} ${d.message}\n${d.hint ? `  hint: ${d.hint}\n` : ''}`,
+        )
+        .join('');
       expect(text).toMatch(expected);
       expect(text).not.toContain('passwd');
     } finally {

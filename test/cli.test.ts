@@ -157,7 +157,10 @@ describe('itgen build', () => {
     expect(out.startsWith('---\n')).toBe(true);
     const kustomized = spawnSync('kubectl', ['kustomize', path.join(REPO_ROOT, 'output', 'default')], { encoding: 'utf8', maxBuffer: 1 << 26 });
     expect(kustomized.status).toBe(0);
-    const key = (text: string): string[] => parseAllDocuments(text).map((d) => JSON.stringify(d.toJS())).sort();
+    const key = (text: string): string[] =>
+      parseAllDocuments(text)
+        .map((d) => JSON.stringify(d.toJS()))
+        .sort();
     expect(key(out)).toEqual(key(kustomized.stdout));
     expect(key(out)).toHaveLength(70);
   });

@@ -79,7 +79,11 @@ function differences(ours: K8sObject, expected: K8sObject): string[] {
 function sortDeep(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortDeep);
   if (v !== null && typeof v === 'object') {
-    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]),
+    );
   }
   return v;
 }

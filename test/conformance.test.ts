@@ -29,17 +29,23 @@ function validators(): Map<string, (doc: unknown) => string[]> {
   return out;
 }
 
-const generated = readdirSync(path.join(REPO, 'output')).filter((d) => !d.startsWith('.')).sort();
+const generated = readdirSync(path.join(REPO, 'output'))
+  .filter((d) => !d.startsWith('.'))
+  .sort();
 
 describe('kubectl kustomize', () => {
   it('builds the repository root (what Argo CD or Flux apply)', () => {
     const docs = parseAllDocuments(kustomize('.')).map((d) => d.toJS() as { kind: string });
     expect(docs.length).toBeGreaterThan(0);
-    expect(new Set(docs.map((d) => d.kind))).toEqual(new Set(['VirtualMachineClusterInstancetype', 'VirtualMachineInstancetype', 'VirtualMachineClusterPreference', 'VirtualMachinePreference']));
+    expect(new Set(docs.map((d) => d.kind))).toEqual(
+      new Set(['VirtualMachineClusterInstancetype', 'VirtualMachineInstancetype', 'VirtualMachineClusterPreference', 'VirtualMachinePreference']),
+    );
   });
 
   it.each(generated.flatMap((g) => KIND_DIRS.map((k) => [g, k] as const)))('builds output/%s/%s', (g, k) => {
-    const docs = parseAllDocuments(kustomize(`output/${g}/${k}`)).map((d) => d.toJS() as { kind: string } | null).filter((d) => d !== null);
+    const docs = parseAllDocuments(kustomize(`output/${g}/${k}`))
+      .map((d) => d.toJS() as { kind: string } | null)
+      .filter((d) => d !== null);
     expect(docs.every((d) => `${d!.kind}s` === k)).toBe(true);
   });
 });
@@ -63,7 +69,14 @@ describe('strict KubeVirt JSON Schemas', () => {
 
   it('rejects a broken document (the check can fail)', () => {
     const check = v.get('VirtualMachineClusterInstancetype')!;
-    expect(check({ apiVersion: 'instancetype.kubevirt.io/v1beta1', kind: 'VirtualMachineClusterInstancetype', metadata: { name: 'x' }, spec: { cpu: { guest: 1, dedicatedCPUPlacment: true }, memory: { guest: '1Gi' } } })).not.toEqual([]);
+    expect(
+      check({
+        apiVersion: 'instancetype.kubevirt.io/v1beta1',
+        kind: 'VirtualMachineClusterInstancetype',
+        metadata: { name: 'x' },
+        spec: { cpu: { guest: 1, dedicatedCPUPlacment: true }, memory: { guest: '1Gi' } },
+      }),
+    ).not.toEqual([]);
   });
 });
 

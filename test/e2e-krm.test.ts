@@ -94,7 +94,13 @@ describe('kpt fn eval --exec "itgen fn"', () => {
     const base = path.join(dir, 'base');
     cpSync(path.join(dir, 'output', 'small'), base, { recursive: true });
     expect(run(dir, 'kpt', ['fn', 'eval', 'base', '--exec', EXEC, '--fn-config', 'generators/small.yaml']).code).toBe(0);
-    expect(clean(readDirTree(base).filter((f) => f.path.endsWith('s.yaml')).flatMap((f) => parse(f.content)))).toEqual(clean(generatedObjects(dir)));
+    expect(
+      clean(
+        readDirTree(base)
+          .filter((f) => f.path.endsWith('s.yaml'))
+          .flatMap((f) => parse(f.content)),
+      ),
+    ).toEqual(clean(generatedObjects(dir)));
   });
 
   it('resolves paths from -C when kpt runs elsewhere, and fails with itgen diagnostics on bad input', () => {
@@ -116,7 +122,9 @@ describe('kpt fn eval --exec "itgen fn"', () => {
     expect(empty.code).toBe(1);
     expect(empty.stderr).toMatch(/IT7302 stdin is not a ResourceList/);
     expect(parseAllDocuments(empty.stdout)[0]!.toJS()).toMatchObject({ kind: 'ResourceList', items: [], results: [{ severity: 'error' }] });
-    const unnamed = fn('apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: itgen.dev/v1alpha1\n  kind: Generator\n  catalog: ../catalogs/small\n  output: ../output/small\n');
+    const unnamed = fn(
+      'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: itgen.dev/v1alpha1\n  kind: Generator\n  catalog: ../catalogs/small\n  output: ../output/small\n',
+    );
     expect(unnamed.code).toBe(1);
     expect(unnamed.stderr).toMatch(/IT7302 the functionConfig needs metadata.name/);
     edit(dir, 'generators/small.yaml', 'vendor: example.com', 'vendor: example.com\nvendr: typo');

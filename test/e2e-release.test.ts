@@ -46,7 +46,9 @@ describe('itgen check', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/error IT7001 output\/small\/VirtualMachineClusterInstancetypes\/virtualmachineclusterinstancetypes\.yaml differs/);
     expect(r.stderr).toMatch(/error IT7001 output\/small\/README\.md differs/);
-    expect(r.stderr).toMatch(/~ u1\.large\n\s+metadata\.labels\["instancetype\.kubevirt\.io\/memory"\]: "4Gi" -> "8Gi"\n\s+spec\.memory\.guest: "4Gi" -> "8Gi"/);
+    expect(r.stderr).toMatch(
+      /~ u1\.large\n\s+metadata\.labels\["instancetype\.kubevirt\.io\/memory"\]: "4Gi" -> "8Gi"\n\s+spec\.memory\.guest: "4Gi" -> "8Gi"/,
+    );
     expect(r.stderr).not.toMatch(/legacy|linux/);
     expect(readDirTree(path.join(dir, 'output'))).toEqual(before);
     expect(git(dir, 'status', '--porcelain')).toBe(' M catalogs/small/u1.yaml\n');
@@ -208,7 +210,9 @@ describe('release lock', () => {
     const r = itgen(dir, 'generate');
     expect(r.code).toBe(1);
     // One report for the family: both sizes, both kinds.
-    expect(r.stderr).toMatch(/^catalogs\/small\/u1\.yaml:6:15 error IT7101 4 objects published in v1\.0\.0 changed their spec: `u1\.large`, `u1\.small` \(VirtualMachineClusterInstancetype, VirtualMachineInstancetype\)$/m);
+    expect(r.stderr).toMatch(
+      /^catalogs\/small\/u1\.yaml:6:15 error IT7101 4 objects published in v1\.0\.0 changed their spec: `u1\.large`, `u1\.small` \(VirtualMachineClusterInstancetype, VirtualMachineInstancetype\)$/m,
+    );
     expect(r.stderr.match(/error IT7101/g)).toHaveLength(1);
     expect(r.stderr).toMatch(/note: published spec of `u1\.large` recorded here at generators\/small\.lock\.yaml:\d+:\d+/);
     expect(r.stderr).toMatch(/hint: published objects never change: bump the family version \(u1 -> u2\)/);
@@ -224,14 +228,18 @@ describe('release lock', () => {
     dropLegacy();
     const r = itgen(dir, 'generate');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^generators\/small\.lock\.yaml:\d+:\d+ error IT7102 VirtualMachineClusterPreference `legacy`, published in v1\.0\.0, is gone without having been released deprecated/m);
+    expect(r.stderr).toMatch(
+      /^generators\/small\.lock\.yaml:\d+:\d+ error IT7102 VirtualMachineClusterPreference `legacy`, published in v1\.0\.0, is gone without having been released deprecated/m,
+    );
     expect(r.stderr).toMatch(/mark it deprecated \(with a replacement\) for one release before removing it/);
     git(dir, 'checkout', '--', 'catalogs');
 
     // Deprecating is allowed (labels change, the spec does not); the release records it.
     edit(dir, 'catalogs/small/preferences.yaml', 'displayName: Legacy Linux', 'displayName: Legacy Linux\ndeprecated: {replacement: linux, since: v1.1.0}');
     expect(itgen(dir, 'generate').code).toBe(0);
-    expect(readFileSync(path.join(dir, 'output/small/VirtualMachineClusterPreferences/virtualmachineclusterpreferences.yaml'), 'utf8')).toMatch(/instancetype\.kubevirt\.io\/deprecated: "true"\n/);
+    expect(readFileSync(path.join(dir, 'output/small/VirtualMachineClusterPreferences/virtualmachineclusterpreferences.yaml'), 'utf8')).toMatch(
+      /instancetype\.kubevirt\.io\/deprecated: "true"\n/,
+    );
     expect(readFileSync(path.join(dir, 'output/small/README.md'), 'utf8')).toMatch(/\| `legacy` \| preference \| v1\.1\.0 \| linux \|/);
     // Not yet released deprecated: removal is still refused.
     const early = readFileSync(path.join(dir, 'catalogs/small/preferences.yaml'), 'utf8');
@@ -242,7 +250,9 @@ describe('release lock', () => {
     const rel = itgen(dir, 'release', '--version', 'v1.1.0');
     expect(rel.stderr).toMatch(/release v1\.1\.0: 0 added, 2 newly deprecated, 0 removed/);
     commitAll(dir, 'release v1.1.0');
-    expect(readFileSync(path.join(dir, 'generators/small.lock.yaml'), 'utf8')).toMatch(/name: legacy\n\s+digest: sha256:[0-9a-f]{64}\n\s+released: v1\.0\.0\n\s+deprecated: v1\.1\.0\n/);
+    expect(readFileSync(path.join(dir, 'generators/small.lock.yaml'), 'utf8')).toMatch(
+      /name: legacy\n\s+digest: sha256:[0-9a-f]{64}\n\s+released: v1\.0\.0\n\s+deprecated: v1\.1\.0\n/,
+    );
 
     dropLegacy();
     expect(itgen(dir, 'generate').code).toBe(0);
@@ -306,9 +316,17 @@ memoryPerCPU: 4Gi
     const r = itgen(dir, 'generate', '--format', 'json');
     const digests = (JSON.parse(r.stdout) as { diagnostics: { code: string; hint: string; message: string }[] }).diagnostics
       .filter((d) => d.code === 'IT7101')
-      .flatMap((d) => [...d.hint.matchAll(/\{name: ([^,]+), kind: (\w+), allow: change, digest: "(sha256:[0-9a-f]+)"/g)].map((m) => ({ name: m[1]!, kind: m[2]!, digest: m[3]! })));
+      .flatMap((d) =>
+        [...d.hint.matchAll(/\{name: ([^,]+), kind: (\w+), allow: change, digest: "(sha256:[0-9a-f]+)"/g)].map((m) => ({
+          name: m[1]!,
+          kind: m[2]!,
+          digest: m[3]!,
+        })),
+      );
     expect(digests).toHaveLength(4);
-    const overrides = digests.map((d) => `  - {name: ${d.name}, kind: ${d.kind}, allow: change, digest: "${d.digest}", reason: "CVE-0000-0000 fix, reviewed by ops"}\n`).join('');
+    const overrides = digests
+      .map((d) => `  - {name: ${d.name}, kind: ${d.kind}, allow: change, digest: "${d.digest}", reason: "CVE-0000-0000 fix, reviewed by ops"}\n`)
+      .join('');
     writeFiles(dir, { 'generators/small.lock.yaml': `${readFileSync(path.join(dir, 'generators/small.lock.yaml'), 'utf8')}overrides:\n${overrides}` });
     expect(itgen(dir, 'generate').code).toBe(0);
     commitAll(dir, 'emergency fix');

@@ -59,16 +59,20 @@ describe('itgen expand', () => {
       const micro = vm('m').replace('u1.small', 'u1.micro');
       const admitted = itgen(dir, ['expand', '-', '--with', BUNDLE], micro);
       expect(admitted.code).toBe(1);
-      expect(admitted.err).toContain('<stdin>:6:17 error IT8003 VirtualMachine `m` would be refused: failure checking preference requirements: insufficient Memory resources of 1Gi provided by instance type, preference requires 2Gi');
+      expect(admitted.err).toContain(
+        '<stdin>:6:17 error IT8003 VirtualMachine `m` would be refused: failure checking preference requirements: insufficient Memory resources of 1Gi provided by instance type, preference requires 2Gi',
+      );
       const skipped = itgen(dir, ['expand', '-', '--with', BUNDLE, '--skip-admission'], micro);
       expect(skipped.code).toBe(0);
-      expect((parse(skipped.out) as { spec: { template: { spec: { domain: { memory: unknown } } } } }).spec.template.spec.domain.memory).toEqual({ guest: '1Gi' });
+      expect((parse(skipped.out) as { spec: { template: { spec: { domain: { memory: unknown } } } } }).spec.template.spec.domain.memory).toEqual({
+        guest: '1Gi',
+      });
     } finally {
       removeDir(dir);
     }
   });
 
-  it('IT8001: an object that is not there, in KubeVirt\'s words, at the VM line', () => {
+  it("IT8001: an object that is not there, in KubeVirt's words, at the VM line", () => {
     const dir = project({ 'vm.yaml': vm('x').replace('u1.small', 'u1.nope') });
     try {
       const r = itgen(dir, ['expand', 'vm.yaml', '--with', BUNDLE]);
@@ -84,7 +88,9 @@ describe('itgen expand', () => {
     try {
       const r = itgen(dir, ['expand', 'vm.yaml', '--with', BUNDLE]);
       expect(r.code).toBe(1);
-      expect(r.err).toContain('vm.yaml:11:29 error IT8002 VirtualMachine `x`: VM field(s) spec.template.spec.domain.cpu.cores conflicts with selected instance type');
+      expect(r.err).toContain(
+        'vm.yaml:11:29 error IT8002 VirtualMachine `x`: VM field(s) spec.template.spec.domain.cpu.cores conflicts with selected instance type',
+      );
     } finally {
       removeDir(dir);
     }

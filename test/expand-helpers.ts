@@ -12,13 +12,19 @@ export function readObjects(text: string): JsonObject[] {
 }
 
 /** The upstream common-instancetypes bundle (test/reference), as `--with` reads it. */
-export const UPSTREAM: ObjectStore = objectStore(readObjects(readFileSync(path.join(REFERENCE, 'common-instancetypes', 'common-instancetypes-all-bundle.yaml'), 'utf8')));
+export const UPSTREAM: ObjectStore = objectStore(
+  readObjects(readFileSync(path.join(REFERENCE, 'common-instancetypes', 'common-instancetypes-all-bundle.yaml'), 'utf8')),
+);
 
 /** The committed output of this project's common-instancetypes generator. */
 export function projectStore(generator = 'common-instancetypes'): ObjectStore {
   const dir = path.join(REPO, 'output', generator);
   const objects = readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .flatMap((d) => readdirSync(path.join(dir, d.name)).filter((f) => f.startsWith('virtualmachine')).flatMap((f) => readObjects(readFileSync(path.join(dir, d.name, f), 'utf8'))));
+    .flatMap((d) =>
+      readdirSync(path.join(dir, d.name))
+        .filter((f) => f.startsWith('virtualmachine'))
+        .flatMap((f) => readObjects(readFileSync(path.join(dir, d.name, f), 'utf8'))),
+    );
   return objectStore(objects);
 }

@@ -9,7 +9,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { parse, stringify } from 'yaml';
-import { admit, checkRequirements, checkSpread, expand, expandDocuments, guestTopology, objectStore, overcommittedRequest, resolveReferences, type ObjectStore } from '../src/expand';
+import {
+  admit,
+  checkRequirements,
+  checkSpread,
+  expand,
+  expandDocuments,
+  guestTopology,
+  objectStore,
+  overcommittedRequest,
+  resolveReferences,
+  type ObjectStore,
+} from '../src/expand';
 import { parseSource } from '../src/load/source';
 import type { JsonObject } from '../src/resolve/leaves';
 import { canonicalQuantity, formatQuantity } from '../src/quantity';
@@ -27,21 +38,27 @@ function golden(file: string, actual: string): void {
 function expandFile(file: string, store: ObjectStore): string {
   const docs = parseSource(`worked-examples/${file}`, readFileSync(path.join(FIXTURES, 'worked-examples', file))).docs;
   const { outcomes } = expandDocuments(docs, store, { admission: true });
-  return outcomes.map((o) => (o.vm ? stringify(o.vm, { lineWidth: 0 }) : o.diagnostics.map((d) => `${d.location?.file}:${d.location?.line}:${d.location?.col} ${d.code} ${d.message}\n`).join(''))).join('---\n');
+  return outcomes
+    .map((o) =>
+      o.vm
+        ? stringify(o.vm, { lineWidth: 0 })
+        : o.diagnostics.map((d) => `${d.location?.file}:${d.location?.line}:${d.location?.col} ${d.code} ${d.message}\n`).join(''),
+    )
+    .join('---\n');
 }
 
 describe('worked examples (amd64, default KubeVirt configuration)', () => {
   it.each([
-    ['this project\'s common-instancetypes catalog', (): ObjectStore => projectStore()],
+    ["this project's common-instancetypes catalog", (): ObjectStore => projectStore()],
     ['the upstream common-instancetypes bundle', (): ObjectStore => UPSTREAM],
   ])('expand to the same VMs with %s', (_what, store) => {
     golden('worked-examples/expected-vms.yaml', expandFile('vms.yaml', store()));
   });
 
   it.each([
-    ['this project\'s common-instancetypes catalog', (): ObjectStore => projectStore()],
+    ["this project's common-instancetypes catalog", (): ObjectStore => projectStore()],
     ['the upstream common-instancetypes bundle', (): ObjectStore => UPSTREAM],
-  ])('are refused with KubeVirt\'s words, at the VM field, with %s', (_what, store) => {
+  ])("are refused with KubeVirt's words, at the VM field, with %s", (_what, store) => {
     golden('worked-examples/expected-refused.txt', expandFile('refused.yaml', store()));
   });
 });
@@ -121,15 +138,25 @@ describe('KubeVirt unit tests: preference requirements (pkg/instancetype/prefere
 describe('KubeVirt unit tests: VM admission spread check (pkg/instancetype/webhooks/vm)', () => {
   const cases = load<{ source: string; vcpus: number; preference: JsonObject; message: string }>('kubevirt/spread.yaml');
   it.each(cases.map((c) => [c.source, c] as const))('%s', (_name, c) => {
-    expect(checkSpread({ cpu: { guest: c.vcpus }, memory: { guest: '1Gi' } }, c.preference)).toEqual({ type: 'FieldValueInvalid', field: 'instancetype.spec.cpu.guest', message: c.message });
+    expect(checkSpread({ cpu: { guest: c.vcpus }, memory: { guest: '1Gi' } }, c.preference)).toEqual({
+      type: 'FieldValueInvalid',
+      field: 'instancetype.spec.cpu.guest',
+      message: c.message,
+    });
     // Admission stops there: nothing is applied.
     const vm = { kind: 'VirtualMachine', spec: { instancetype: { name: 'i' }, preference: { name: 'p' }, template: { spec: { domain: {} } } } };
-    expect(admit(vm, { instancetype: { kind: 'VirtualMachineClusterInstancetype', name: 'i', spec: { cpu: { guest: c.vcpus }, memory: { guest: '1Gi' } } }, preference: { kind: 'VirtualMachineClusterPreference', name: 'p', spec: c.preference } }).causes).toHaveLength(1);
+    expect(
+      admit(vm, {
+        instancetype: { kind: 'VirtualMachineClusterInstancetype', name: 'i', spec: { cpu: { guest: c.vcpus }, memory: { guest: '1Gi' } } },
+        preference: { kind: 'VirtualMachineClusterPreference', name: 'p', spec: c.preference },
+      }).causes,
+    ).toHaveLength(1);
   });
 
   it('admits a spreading preference without an instance type (DescribeTable "should admit VM with preference using preferSpread and without instancetype")', () => {
     const vm = { kind: 'VirtualMachine', spec: { preference: { name: 'p' }, template: { spec: { domain: {} } } } };
-    for (const t of ['spread', 'preferSpread']) expect(admit(vm, { preference: { kind: 'VirtualMachineClusterPreference', name: 'p', spec: { cpu: { preferredCPUTopology: t } } } }).causes).toEqual([]);
+    for (const t of ['spread', 'preferSpread'])
+      expect(admit(vm, { preference: { kind: 'VirtualMachineClusterPreference', name: 'p', spec: { cpu: { preferredCPUTopology: t } } } }).causes).toEqual([]);
   });
 });
 
@@ -154,8 +181,16 @@ describe('quantities and overcommit, as Go computes them', () => {
 });
 
 describe('references (pkg/instancetype/find)', () => {
-  const vm = (matcher: JsonObject, namespace = 'ns'): JsonObject => ({ kind: 'VirtualMachine', metadata: { name: 'v', namespace }, spec: { instancetype: matcher, template: { spec: { domain: {} } } } });
-  const store = objectStore(readObjects('kind: VirtualMachineClusterInstancetype\nmetadata: {name: c}\nspec: {cpu: {guest: 1}, memory: {guest: 1Gi}}\n---\nkind: VirtualMachineInstancetype\nmetadata: {name: n, namespace: ns}\nspec: {cpu: {guest: 2}, memory: {guest: 2Gi}}\n'));
+  const vm = (matcher: JsonObject, namespace = 'ns'): JsonObject => ({
+    kind: 'VirtualMachine',
+    metadata: { name: 'v', namespace },
+    spec: { instancetype: matcher, template: { spec: { domain: {} } } },
+  });
+  const store = objectStore(
+    readObjects(
+      'kind: VirtualMachineClusterInstancetype\nmetadata: {name: c}\nspec: {cpu: {guest: 1}, memory: {guest: 1Gi}}\n---\nkind: VirtualMachineInstancetype\nmetadata: {name: n, namespace: ns}\nspec: {cpu: {guest: 2}, memory: {guest: 2Gi}}\n',
+    ),
+  );
 
   it.each([
     ['', 'c'],
@@ -170,23 +205,42 @@ describe('references (pkg/instancetype/find)', () => {
   });
 
   it('says what KubeVirt says for a missing object, an unknown kind, and a namespaced object of another namespace', () => {
-    expect(resolveReferences(vm({ name: 'nope' }), store).errors).toEqual([{ message: 'virtualmachineclusterinstancetypes.instancetype.kubevirt.io "nope" not found', field: 'spec.instancetype.name' }]);
-    expect(resolveReferences(vm({ name: 'c', kind: 'Deployment' }), store).errors).toEqual([{ message: 'got unexpected kind in InstancetypeMatcher: Deployment', field: 'spec.instancetype.kind' }]);
-    expect(resolveReferences(vm({ name: 'n', kind: 'VirtualMachineInstancetype' }, 'other'), store).errors[0]!.message).toBe('virtualmachineinstancetypes.instancetype.kubevirt.io "n" not found');
+    expect(resolveReferences(vm({ name: 'nope' }), store).errors).toEqual([
+      { message: 'virtualmachineclusterinstancetypes.instancetype.kubevirt.io "nope" not found', field: 'spec.instancetype.name' },
+    ]);
+    expect(resolveReferences(vm({ name: 'c', kind: 'Deployment' }), store).errors).toEqual([
+      { message: 'got unexpected kind in InstancetypeMatcher: Deployment', field: 'spec.instancetype.kind' },
+    ]);
+    expect(resolveReferences(vm({ name: 'n', kind: 'VirtualMachineInstancetype' }, 'other'), store).errors[0]!.message).toBe(
+      'virtualmachineinstancetypes.instancetype.kubevirt.io "n" not found',
+    );
   });
 
   it('infers from the labels of a PVC given with the VM, and says when it cannot offline', () => {
     const withVolume = (volume: JsonObject, policy?: string): JsonObject => ({
       kind: 'VirtualMachine',
       metadata: { name: 'v', namespace: 'ns' },
-      spec: { instancetype: { inferFromVolume: 'root', ...(policy ? { inferFromVolumeFailurePolicy: policy } : {}) }, template: { spec: { domain: {}, volumes: [{ name: 'root', ...volume }] } } },
+      spec: {
+        instancetype: { inferFromVolume: 'root', ...(policy ? { inferFromVolumeFailurePolicy: policy } : {}) },
+        template: { spec: { domain: {}, volumes: [{ name: 'root', ...volume }] } },
+      },
     });
     const pvc = readObjects('kind: PersistentVolumeClaim\nmetadata: {name: disk, namespace: ns, labels: {instancetype.kubevirt.io/default-instancetype: c}}\n');
-    const both = objectStore([...pvc, ...readObjects('kind: VirtualMachineClusterInstancetype\nmetadata: {name: c}\nspec: {cpu: {guest: 1}, memory: {guest: 1Gi}}\n')]);
+    const both = objectStore([
+      ...pvc,
+      ...readObjects('kind: VirtualMachineClusterInstancetype\nmetadata: {name: c}\nspec: {cpu: {guest: 1}, memory: {guest: 1Gi}}\n'),
+    ]);
     expect(resolveReferences(withVolume({ persistentVolumeClaim: { claimName: 'disk' } }), both).references.instancetype?.name).toBe('c');
-    expect(resolveReferences(withVolume({ persistentVolumeClaim: { claimName: 'other' } }), both).errors[0]!.message).toBe('cannot infer defaults from volume root offline: PersistentVolumeClaim other is not among the manifests given (pass it with --with)');
-    expect(resolveReferences(withVolume({ containerDisk: { image: 'x' } }), both).errors[0]!.message).toBe('unable to infer defaults from volume root as type is not supported');
-    expect(resolveReferences(withVolume({ containerDisk: { image: 'x' } }, 'Ignore'), both)).toEqual({ references: { instancetype: undefined, preference: undefined }, errors: [] });
+    expect(resolveReferences(withVolume({ persistentVolumeClaim: { claimName: 'other' } }), both).errors[0]!.message).toBe(
+      'cannot infer defaults from volume root offline: PersistentVolumeClaim other is not among the manifests given (pass it with --with)',
+    );
+    expect(resolveReferences(withVolume({ containerDisk: { image: 'x' } }), both).errors[0]!.message).toBe(
+      'unable to infer defaults from volume root as type is not supported',
+    );
+    expect(resolveReferences(withVolume({ containerDisk: { image: 'x' } }, 'Ignore'), both)).toEqual({
+      references: { instancetype: undefined, preference: undefined },
+      errors: [],
+    });
   });
 });
 
@@ -196,7 +250,7 @@ describe('promises', () => {
     expect(expand(vm, {})).toEqual({ vm });
   });
 
-  it('whenever admission passes, sockets x cores x threads is the instance type\'s vCPUs', () => {
+  it("whenever admission passes, sockets x cores x threads is the instance type's vCPUs", () => {
     const topologies = ['sockets', 'cores', 'threads', 'any', 'spread', 'preferSockets', 'preferCores', 'preferThreads', 'preferAny', 'preferSpread'];
     fc.assert(
       fc.property(
@@ -205,9 +259,17 @@ describe('promises', () => {
         fc.constantFrom(undefined, 'SocketsCores', 'CoresThreads', 'SocketsCoresThreads'),
         fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined }),
         (vcpus, topology, across, ratio) => {
-          const preference = { cpu: { preferredCPUTopology: topology, ...(across || ratio ? { spreadOptions: { ...(across ? { across } : {}), ...(ratio ? { ratio } : {}) } } : {}) } };
+          const preference = {
+            cpu: {
+              preferredCPUTopology: topology,
+              ...(across || ratio ? { spreadOptions: { ...(across ? { across } : {}), ...(ratio ? { ratio } : {}) } } : {}),
+            },
+          };
           const vm = { kind: 'VirtualMachine', spec: { instancetype: { name: 'i' }, preference: { name: 'p' }, template: { spec: { domain: {} } } } };
-          const r = admit(vm, { instancetype: { kind: 'VirtualMachineClusterInstancetype', name: 'i', spec: { cpu: { guest: vcpus }, memory: { guest: '1Gi' } } }, preference: { kind: 'VirtualMachineClusterPreference', name: 'p', spec: preference } });
+          const r = admit(vm, {
+            instancetype: { kind: 'VirtualMachineClusterInstancetype', name: 'i', spec: { cpu: { guest: vcpus }, memory: { guest: '1Gi' } } },
+            preference: { kind: 'VirtualMachineClusterPreference', name: 'p', spec: preference },
+          });
           if (r.causes.length > 0) return;
           const cpu = at(r.vm, 'spec.template.spec.domain.cpu') as { sockets: number; cores: number; threads: number };
           expect(cpu.sockets * cpu.cores * cpu.threads).toBe(vcpus);

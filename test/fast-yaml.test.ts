@@ -42,7 +42,9 @@ function differences(text: string): string[] | undefined {
   const docs = [...parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true })];
   const complaints = docs.flatMap((d) => [...d.errors, ...d.warnings]);
   if (complaints.length > 0) out.push(`the library complains: ${complaints.map((e) => e.code).join(', ')}`);
-  const withContent = docs.map((d, index) => ({ d, index })).filter(({ d }) => !(d.contents === null || (isScalar(d.contents) && d.contents.value === null && (d.contents.source ?? '') === '')));
+  const withContent = docs
+    .map((d, index) => ({ d, index }))
+    .filter(({ d }) => !(d.contents === null || (isScalar(d.contents) && d.contents.value === null && (d.contents.source ?? '') === '')));
   if (withContent.length !== fast.docs.length) out.push(`${fast.docs.length} documents here, ${withContent.length} in the library`);
   fast.docs.forEach((fd, k) => {
     const lib = withContent[k];
@@ -137,25 +139,91 @@ describe('fast YAML reader', () => {
 
   test('random edits of real files: when it reads the result, it reads it as the library does', () => {
     let read = 0;
-    const pieces = [' ', '  ', '\n', '\n\n', '#', ' #', ' # c', ':', ': ', '-', '- ', '"', "'", '[', ']', '{', '}', ',', ', ', '|', '|-', '|+', '>', 'a', '1', '0', '-0', '1.5', 'true', 'null', '~', '---\n', '...\n', '# c\n', '  # c\n', '    # c\n', 'k: v\n', '  k: v\n', '- x\n', '  - x\n', '&a ', '*a', '!t ', '?', '%', '@', '`', '\\', 'x: |\n  t\n', '__proto__', '0x1', '00', '+1', '=', '<<'];
-    const edit = fc.record({ at: fc.nat(), op: fc.constantFrom('insert', 'delete', 'replace'), piece: fc.constantFrom(...pieces), length: fc.integer({ min: 1, max: 3 }) });
+    const pieces = [
+      ' ',
+      '  ',
+      '\n',
+      '\n\n',
+      '#',
+      ' #',
+      ' # c',
+      ':',
+      ': ',
+      '-',
+      '- ',
+      '"',
+      "'",
+      '[',
+      ']',
+      '{',
+      '}',
+      ',',
+      ', ',
+      '|',
+      '|-',
+      '|+',
+      '>',
+      'a',
+      '1',
+      '0',
+      '-0',
+      '1.5',
+      'true',
+      'null',
+      '~',
+      '---\n',
+      '...\n',
+      '# c\n',
+      '  # c\n',
+      '    # c\n',
+      'k: v\n',
+      '  k: v\n',
+      '- x\n',
+      '  - x\n',
+      '&a ',
+      '*a',
+      '!t ',
+      '?',
+      '%',
+      '@',
+      '`',
+      '\\',
+      'x: |\n  t\n',
+      '__proto__',
+      '0x1',
+      '00',
+      '+1',
+      '=',
+      '<<',
+    ];
+    const edit = fc.record({
+      at: fc.nat(),
+      op: fc.constantFrom('insert', 'delete', 'replace'),
+      piece: fc.constantFrom(...pieces),
+      length: fc.integer({ min: 1, max: 3 }),
+    });
     fc.assert(
-      fc.property(fc.nat(corpus.length - 1), fc.option(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 25 }))), fc.array(edit, { minLength: 1, maxLength: 3 }), (i, slice, edits) => {
-        let text = corpus[i]!.text;
-        if (slice) {
-          const lines = text.split('\n');
-          text = `${lines.slice(slice[0] % lines.length, (slice[0] % lines.length) + slice[1]).join('\n')}\n`;
-        }
-        for (const e of edits) {
-          const at = e.at % (text.length + 1);
-          if (e.op === 'insert') text = text.slice(0, at) + e.piece + text.slice(at);
-          else if (e.op === 'delete') text = text.slice(0, at) + text.slice(at + e.length);
-          else text = text.slice(0, at) + e.piece + text.slice(at + 1);
-        }
-        const d = differences(text);
-        if (d !== undefined) read++;
-        if (d !== undefined && d.length > 0) throw new Error(`${JSON.stringify(text)}\n${d.join('\n')}`);
-      }),
+      fc.property(
+        fc.nat(corpus.length - 1),
+        fc.option(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 25 }))),
+        fc.array(edit, { minLength: 1, maxLength: 3 }),
+        (i, slice, edits) => {
+          let text = corpus[i]!.text;
+          if (slice) {
+            const lines = text.split('\n');
+            text = `${lines.slice(slice[0] % lines.length, (slice[0] % lines.length) + slice[1]).join('\n')}\n`;
+          }
+          for (const e of edits) {
+            const at = e.at % (text.length + 1);
+            if (e.op === 'insert') text = text.slice(0, at) + e.piece + text.slice(at);
+            else if (e.op === 'delete') text = text.slice(0, at) + text.slice(at + e.length);
+            else text = text.slice(0, at) + e.piece + text.slice(at + 1);
+          }
+          const d = differences(text);
+          if (d !== undefined) read++;
+          if (d !== undefined && d.length > 0) throw new Error(`${JSON.stringify(text)}\n${d.join('\n')}`);
+        },
+      ),
       { numRuns: RUNS },
     );
     // The edits must leave enough files readable for the comparison to mean something.
@@ -163,12 +231,66 @@ describe('fast YAML reader', () => {
   });
 
   test('random documents in any style: when it reads them, it reads them as the library does', () => {
-    const scalars = ['a', 'b c', 'true', 'False', 'null', '~', '1', '-1', '0', '007', '+1', '-0', '1.5', '1e3', '0x1f', '.inf', 'a: b', 'a:b', 'a #b', 'a#b', '#a', '- a', '-a', "it's", 'say "hi"', '[a]', '{a}', 'a, b', '', ' lead', 'trail ', 'https://x.y/z', 'yes', '<<', '=', '*a', '&a', '!a', '%a', '@a', '|', '>', '?', ':', '-', 'x]', 'x}', 'one\ntwo', 'one\n\ntwo\n', '  indented\nline'];
+    const scalars = [
+      'a',
+      'b c',
+      'true',
+      'False',
+      'null',
+      '~',
+      '1',
+      '-1',
+      '0',
+      '007',
+      '+1',
+      '-0',
+      '1.5',
+      '1e3',
+      '0x1f',
+      '.inf',
+      'a: b',
+      'a:b',
+      'a #b',
+      'a#b',
+      '#a',
+      '- a',
+      '-a',
+      "it's",
+      'say "hi"',
+      '[a]',
+      '{a}',
+      'a, b',
+      '',
+      ' lead',
+      'trail ',
+      'https://x.y/z',
+      'yes',
+      '<<',
+      '=',
+      '*a',
+      '&a',
+      '!a',
+      '%a',
+      '@a',
+      '|',
+      '>',
+      '?',
+      ':',
+      '-',
+      'x]',
+      'x}',
+      'one\ntwo',
+      'one\n\ntwo\n',
+      '  indented\nline',
+    ];
     type Tree = string | Tree[] | { [k: string]: Tree };
     const { tree } = fc.letrec<{ tree: Tree }>((tie) => ({
       tree: fc.oneof(
         { depthSize: 'small', withCrossShrink: true },
-        fc.oneof({ weight: 5, arbitrary: fc.constantFrom('a', 'b c', 'x-1', 'Gi.2', '1', '42', 'true', 'null', 'it is', 'q"x', "q'x") }, { weight: 2, arbitrary: fc.constantFrom(...scalars) }),
+        fc.oneof(
+          { weight: 5, arbitrary: fc.constantFrom('a', 'b c', 'x-1', 'Gi.2', '1', '42', 'true', 'null', 'it is', 'q"x', "q'x") },
+          { weight: 2, arbitrary: fc.constantFrom(...scalars) },
+        ),
         fc.array(tie('tree'), { minLength: 1, maxLength: 3 }),
         fc.dictionary(fc.constantFrom('a', 'b', 'kind', 'x y', 'vm.kubevirt.io/os', '1', 'true', 'q"', "'s'", 'k:'), tie('tree'), { minKeys: 1, maxKeys: 3 }),
       ),
@@ -184,13 +306,19 @@ describe('fast YAML reader', () => {
     const scalarText = (s: string, quote: string, indent: string): string => {
       if (quote === 'single') return `'${s.replace(/'/g, "''")}'`;
       if (quote === 'double') return JSON.stringify(s);
-      if (quote === 'literal' && s.length > 0) return `|-\n${s.split('\n').map((l) => (l === '' ? '' : `${indent}  ${l}`)).join('\n')}`;
+      if (quote === 'literal' && s.length > 0)
+        return `|-\n${s
+          .split('\n')
+          .map((l) => (l === '' ? '' : `${indent}  ${l}`))
+          .join('\n')}`;
       return s;
     };
     const flow = (t: Tree, quote: string): string => {
       if (typeof t === 'string') return scalarText(t, quote === 'literal' ? 'plain' : quote, '');
       if (Array.isArray(t)) return `[${t.map((x) => flow(x, quote)).join(', ')}]`;
-      return `{${Object.entries(t).map(([k, v]) => `${k}: ${flow(v, quote)}`).join(', ')}}`;
+      return `{${Object.entries(t)
+        .map(([k, v]) => `${k}: ${flow(v, quote)}`)
+        .join(', ')}}`;
     };
     const block = (t: Tree, depth: number, s: { indent: number; flowAt: number; quote: string; compactSeq: boolean }, pad: string): string[] => {
       const inner = pad + ' '.repeat(s.indent);
@@ -210,18 +338,24 @@ describe('fast YAML reader', () => {
     };
     let read = 0;
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.dictionary(fc.constantFrom('a', 'kind', 'name', 'spec'), tree, { minKeys: 1, maxKeys: 3 }), style), { minLength: 1, maxLength: 2 }), (documents) => {
-        const text = documents
-          .map(([t, s]) => {
-            const lines = block(t, 0, s, '').join('\n').split('\n');
-            for (const [at, indent, blank] of s.comments) lines.splice(at % (lines.length + 1), 0, blank ? '' : `${' '.repeat(indent)}# note`);
-            return `${lines.map((l, i) => (s.trailing && i % 2 === 0 && l.trim() !== '' && !l.endsWith(':') ? `${l} # c` : l)).join('\n')}\n`;
-          })
-          .join('---\n');
-        const d = differences(text);
-        if (d !== undefined) read++;
-        if (d !== undefined && d.length > 0) throw new Error(`${JSON.stringify(text)}\n${d.join('\n')}`);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.dictionary(fc.constantFrom('a', 'kind', 'name', 'spec'), tree, { minKeys: 1, maxKeys: 3 }), style), {
+          minLength: 1,
+          maxLength: 2,
+        }),
+        (documents) => {
+          const text = documents
+            .map(([t, s]) => {
+              const lines = block(t, 0, s, '').join('\n').split('\n');
+              for (const [at, indent, blank] of s.comments) lines.splice(at % (lines.length + 1), 0, blank ? '' : `${' '.repeat(indent)}# note`);
+              return `${lines.map((l, i) => (s.trailing && i % 2 === 0 && l.trim() !== '' && !l.endsWith(':') ? `${l} # c` : l)).join('\n')}\n`;
+            })
+            .join('---\n');
+          const d = differences(text);
+          if (d !== undefined) read++;
+          if (d !== undefined && d.length > 0) throw new Error(`${JSON.stringify(text)}\n${d.join('\n')}`);
+        },
+      ),
       { numRuns: RUNS },
     );
     console.log(`random documents: ${read} of ${RUNS} read by the fast reader and compared`);

@@ -49,7 +49,34 @@ spec:
 `;
 export const FUZZ_GENERATOR = 'catalog: ../catalog\noutput: ../output/t\nvendor: kubevirt.io\n';
 
-const INSERTS = ['\u001b[2J', '\u0000', '\t', '&a', '*a', '!tag ', '010', '{', '[', '"', "'", ': ', '- ', '---', '__proto__: 1', 'constructor: 2', '{{lookup this "x"}}', '{{#each}}', '\u202e', '9'.repeat(40), '-1', '0', 'null', '~', '1e309', '0x10'];
+const INSERTS = [
+  '\u001b[2J',
+  '\u0000',
+  '\t',
+  '&a',
+  '*a',
+  '!tag ',
+  '010',
+  '{',
+  '[',
+  '"',
+  "'",
+  ': ',
+  '- ',
+  '---',
+  '__proto__: 1',
+  'constructor: 2',
+  '{{lookup this "x"}}',
+  '{{#each}}',
+  '\u202e',
+  '9'.repeat(40),
+  '-1',
+  '0',
+  'null',
+  '~',
+  '1e309',
+  '0x10',
+];
 
 export type Mutation =
   | { readonly op: 'drop' | 'duplicate' | 'indent' | 'dedent'; readonly line: number }
@@ -59,9 +86,28 @@ export type Mutation =
 
 export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ op: fc.constantFrom('drop' as const, 'duplicate' as const, 'indent' as const, 'dedent' as const), line: fc.nat(60) }),
-  fc.record({ op: fc.constant('insert' as const), line: fc.nat(60), col: fc.nat(30), text: fc.oneof(fc.constantFrom(...INSERTS), fc.string({ maxLength: 6 })) }),
-  fc.record({ op: fc.constant('number' as const), nth: fc.nat(12), value: fc.oneof(fc.integer({ min: -5, max: 5 }), fc.constantFrom(0, 2 ** 31, 2 ** 53, 4294967296)) }),
-  fc.record({ op: fc.constant('layout' as const), what: fc.constantFrom('link-out' as const, 'lock-dir' as const, 'lock-link' as const, 'output-file' as const, 'catalog-link' as const, 'fifo-name' as const) }),
+  fc.record({
+    op: fc.constant('insert' as const),
+    line: fc.nat(60),
+    col: fc.nat(30),
+    text: fc.oneof(fc.constantFrom(...INSERTS), fc.string({ maxLength: 6 })),
+  }),
+  fc.record({
+    op: fc.constant('number' as const),
+    nth: fc.nat(12),
+    value: fc.oneof(fc.integer({ min: -5, max: 5 }), fc.constantFrom(0, 2 ** 31, 2 ** 53, 4294967296)),
+  }),
+  fc.record({
+    op: fc.constant('layout' as const),
+    what: fc.constantFrom(
+      'link-out' as const,
+      'lock-dir' as const,
+      'lock-link' as const,
+      'output-file' as const,
+      'catalog-link' as const,
+      'fifo-name' as const,
+    ),
+  }),
 );
 
 export function mutateText(text: string, m: Mutation): string {

@@ -41,8 +41,7 @@ it('mutated catalogs and layouts: exit 0 or 1, no stack trace, nothing outside p
             } catch {
               /* already taken */
             }
-          }
-          else text = mutateText(text, m);
+          } else text = mutateText(text, m);
         }
         writeFileSync(path.join(dir, 'catalog', 'catalog.yaml'), text);
         const before = snapshotOutsideOutput(dir);

@@ -23,14 +23,21 @@ const fengari = require('fengari') as {
 };
 
 type Obj = Record<string, unknown>;
-const docs = (file: string): Obj[] => parseAllDocuments(readFileSync(path.join(REPO, 'examples', file), 'utf8')).map((d) => d.toJS() as Obj).filter((d) => d !== null);
+const docs = (file: string): Obj[] =>
+  parseAllDocuments(readFileSync(path.join(REPO, 'examples', file), 'utf8'))
+    .map((d) => d.toJS() as Obj)
+    .filter((d) => d !== null);
 
 const condition = (type: string, status: string, message = ''): Obj => ({ type, status, message });
 const STATUSES: Record<string, Obj> = {
   installing: { status: { conditions: [condition('Available', 'False'), condition('Progressing', 'True'), condition('Degraded', 'False')] } },
   available: { status: { conditions: [condition('Available', 'True'), condition('Progressing', 'False'), condition('Degraded', 'False')] } },
   upgrading: { status: { conditions: [condition('Available', 'True'), condition('Progressing', 'True'), condition('Degraded', 'True', 'upgrading')] } },
-  degraded: { status: { conditions: [condition('Available', 'False'), condition('Progressing', 'False'), condition('Degraded', 'True', 'virt-handler is crash-looping')] } },
+  degraded: {
+    status: {
+      conditions: [condition('Available', 'False'), condition('Progressing', 'False'), condition('Degraded', 'True', 'virt-handler is crash-looping')],
+    },
+  },
   'no status': {},
 };
 const KUBEVIRT = (extra: Obj): Obj => ({ apiVersion: 'kubevirt.io/v1', kind: 'KubeVirt', metadata: { name: 'kubevirt', namespace: 'kubevirt' }, ...extra });
@@ -40,9 +47,14 @@ describe('Flux health expressions (CEL)', () => {
   const expr = ((kubevirt['spec'] as Obj)['healthCheckExprs'] as Obj[])[0]!;
   /** kustomize-controller: failed first, then current; an expression that cannot be evaluated leaves the check in progress. */
   const verdicts = (objects: Obj[]): string[] => {
-    const r = spawnSync(process.execPath, [path.join(REPO, 'test', 'cel-eval.mjs')], { input: JSON.stringify({ expressions: [expr['failed'], expr['current']], objects }), encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [path.join(REPO, 'test', 'cel-eval.mjs')], {
+      input: JSON.stringify({ expressions: [expr['failed'], expr['current']], objects }),
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(r.stderr);
-    return (JSON.parse(r.stdout) as (boolean | 'error')[][]).map(([failed, current]) => (failed === true ? 'failed' : current === true ? 'current' : 'in progress'));
+    return (JSON.parse(r.stdout) as (boolean | 'error')[][]).map(([failed, current]) =>
+      failed === true ? 'failed' : current === true ? 'current' : 'in progress',
+    );
   };
   const names = Object.keys(STATUSES);
   const all = verdicts(names.map((n) => KUBEVIRT(STATUSES[n]!)));
@@ -61,7 +73,7 @@ describe('Flux health expressions (CEL)', () => {
 
 describe('Argo CD health check (Lua)', () => {
   const cm = docs('argocd/argocd-cm.yaml').find((d) => d['kind'] === 'ConfigMap')!;
-  const script = ((cm['data'] as Obj)['resource.customizations.health.kubevirt.io_KubeVirt'] as string);
+  const script = (cm['data'] as Obj)['resource.customizations.health.kubevirt.io_KubeVirt'] as string;
   const { lua, lauxlib, lualib, to_luastring, to_jsstring } = fengari;
 
   /** A Lua table constructor for a JSON value. */
@@ -70,7 +82,9 @@ describe('Argo CD health check (Lua)', () => {
     if (typeof v === 'string') return JSON.stringify(v);
     if (typeof v === 'number' || typeof v === 'boolean') return String(v);
     if (Array.isArray(v)) return `{${v.map(literal).join(', ')}}`;
-    return `{${Object.entries(v as Obj).map(([k, x]) => `[${JSON.stringify(k)}] = ${literal(x)}`).join(', ')}}`;
+    return `{${Object.entries(v as Obj)
+      .map(([k, x]) => `[${JSON.stringify(k)}] = ${literal(x)}`)
+      .join(', ')}}`;
   };
 
   /**
@@ -78,7 +92,8 @@ describe('Argo CD health check (Lua)', () => {
    * before the check runs, and the syntax 5.2+ added is refused below, so a check that passes here
    * also loads in Argo CD.
    */
-  const LUA51_ONLY = 'utf8 = nil; table.unpack = nil; table.move = nil; math.type = nil; math.tointeger = nil; math.ult = nil; string.pack = nil; string.unpack = nil; string.packsize = nil; coroutine.isyieldable = nil';
+  const LUA51_ONLY =
+    'utf8 = nil; table.unpack = nil; table.move = nil; math.type = nil; math.tointeger = nil; math.ult = nil; string.pack = nil; string.unpack = nil; string.packsize = nil; coroutine.isyieldable = nil';
 
   it('is Lua 5.1 as gopher-lua runs it: no goto, labels, integer division or bitwise operators', () => {
     // Strings and comments removed first: what is left is code.
@@ -113,7 +128,9 @@ describe('Argo CD health check (Lua)', () => {
 
   it('both Applications retry a failed automated sync with backoff', () => {
     for (const app of docs('argocd/applications.yaml').filter((d) => d['kind'] === 'Application')) {
-      expect((app['spec'] as Obj)['syncPolicy']).toMatchObject({ retry: { limit: expect.any(Number), backoff: { duration: expect.any(String), factor: expect.any(Number) } } });
+      expect((app['spec'] as Obj)['syncPolicy']).toMatchObject({
+        retry: { limit: expect.any(Number), backoff: { duration: expect.any(String), factor: expect.any(Number) } },
+      });
     }
   });
 });
@@ -123,19 +140,22 @@ describe('what Flux does before applying', () => {
   const flux = readdirSync(path.join(REPO, 'examples', 'flux')).flatMap((f) => docs(`flux/${f}`));
   const ours = flux.filter((d) => d['kind'] === 'Kustomization' && ((d['spec'] as Obj)['sourceRef'] as Obj)['name'] === 'itgen-catalog');
 
-  it.each(ours.map((k) => [(k['metadata'] as Obj)['name'] as string, k] as const))('Kustomization %s: every namespaced object gets a namespace, and that namespace is created', (_name, k) => {
-    const spec = k['spec'] as Obj;
-    const built = spawnSync('kubectl', ['kustomize', path.join(REPO, String(spec['path']))], { encoding: 'utf8', maxBuffer: 1 << 26 });
-    expect(built.status).toBe(0);
-    const objects = parseAllDocuments(built.stdout).map((d) => d.toJS() as Obj);
-    const target = spec['targetNamespace'] as string | undefined;
-    const missing = objects
-      .filter((o) => !CLUSTER_SCOPED.has(String(o['kind'])))
-      .filter((o) => ((o['metadata'] as Obj)['namespace'] ?? target) === undefined)
-      .map((o) => `${String(o['kind'])}/${String((o['metadata'] as Obj)['name'])}`);
-    expect(missing).toEqual([]);
-    if (target !== undefined) expect(flux.some((d) => d['kind'] === 'Namespace' && (d['metadata'] as Obj)['name'] === target)).toBe(true);
-  });
+  it.each(ours.map((k) => [(k['metadata'] as Obj)['name'] as string, k] as const))(
+    'Kustomization %s: every namespaced object gets a namespace, and that namespace is created',
+    (_name, k) => {
+      const spec = k['spec'] as Obj;
+      const built = spawnSync('kubectl', ['kustomize', path.join(REPO, String(spec['path']))], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      expect(built.status).toBe(0);
+      const objects = parseAllDocuments(built.stdout).map((d) => d.toJS() as Obj);
+      const target = spec['targetNamespace'] as string | undefined;
+      const missing = objects
+        .filter((o) => !CLUSTER_SCOPED.has(String(o['kind'])))
+        .filter((o) => ((o['metadata'] as Obj)['namespace'] ?? target) === undefined)
+        .map((o) => `${String(o['kind'])}/${String((o['metadata'] as Obj)['name'])}`);
+      expect(missing).toEqual([]);
+      if (target !== undefined) expect(flux.some((d) => d['kind'] === 'Namespace' && (d['metadata'] as Obj)['name'] === target)).toBe(true);
+    },
+  );
 
   it('only output/ of the catalog repository triggers a reconcile', () => {
     const repo = flux.find((d) => d['kind'] === 'GitRepository' && (d['metadata'] as Obj)['name'] === 'itgen-catalog')!;
@@ -152,20 +172,28 @@ describe('every example object against its upstream CRD (test/reference/gitops-c
     const out: Obj = {};
     for (const [k, v] of Object.entries(node as Obj)) if (!k.startsWith('x-kubernetes-')) out[k] = strict(v);
     const n = node as Obj;
-    if (n['properties'] !== undefined && n['additionalProperties'] === undefined && n['x-kubernetes-preserve-unknown-fields'] !== true) out['additionalProperties'] = false;
+    if (n['properties'] !== undefined && n['additionalProperties'] === undefined && n['x-kubernetes-preserve-unknown-fields'] !== true)
+      out['additionalProperties'] = false;
     return out;
   };
   const validators = new Map<string, (o: unknown) => boolean>();
   const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
   for (const f of readdirSync(CRDS)) {
-    const crd = parseAllDocuments(readFileSync(path.join(CRDS, f), 'utf8'))[0]!.toJS() as { spec: { group: string; names: { kind: string }; versions: { name: string; served: boolean; schema: { openAPIV3Schema: unknown } }[] } };
+    const crd = parseAllDocuments(readFileSync(path.join(CRDS, f), 'utf8'))[0]!.toJS() as {
+      spec: { group: string; names: { kind: string }; versions: { name: string; served: boolean; schema: { openAPIV3Schema: unknown } }[] };
+    };
     for (const v of crd.spec.versions.filter((x) => x.served)) {
       const schema = strict(v.schema.openAPIV3Schema) as Obj;
       // metadata is the API server's, typed loosely by every CRD.
-      validators.set(`${crd.spec.group}/${v.name}/${crd.spec.names.kind}`, ajv.compile({ ...schema, properties: { ...(schema['properties'] as Obj), metadata: { type: 'object' } } }) as (o: unknown) => boolean);
+      validators.set(
+        `${crd.spec.group}/${v.name}/${crd.spec.names.kind}`,
+        ajv.compile({ ...schema, properties: { ...(schema['properties'] as Obj), metadata: { type: 'object' } } }) as (o: unknown) => boolean,
+      );
     }
   }
-  const objects = ['argocd/applications.yaml', ...readdirSync(path.join(REPO, 'examples', 'flux')).map((f) => `flux/${f}`)].flatMap((f) => docs(f).map((d) => [f, d] as const));
+  const objects = ['argocd/applications.yaml', ...readdirSync(path.join(REPO, 'examples', 'flux')).map((f) => `flux/${f}`)].flatMap((f) =>
+    docs(f).map((d) => [f, d] as const),
+  );
   const custom = objects.filter(([, d]) => String(d['apiVersion']).includes('.'));
 
   it.each(custom.map(([f, d]) => [`${f} ${String(d['kind'])}/${String((d['metadata'] as Obj)['name'])}`, d] as const))('%s', (_name, d) => {
@@ -187,10 +215,16 @@ describe('itgen validate reads the GitOps objects of the project', () => {
     const { run } = await import('../src/cli/main');
     const { scratchProject, removeDir } = await import('./helpers');
     const catalog = `kind: Catalog\nname: t\n---\nkind: SizeLadder\nname: s\nsizes: [{name: small, cpu: 1}]\n---\nkind: Family\nname: c\nversion: 1\ndisplayName: C\ndescription: C\nclass: compute\nmemoryPerCPU: 2Gi\n---\nkind: Preference\nname: mylinux\ndisplayName: My Linux\n`;
-    const flux = (extra: string): string => `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: it, namespace: flux-system}\nspec:\n  interval: 10m\n  sourceRef: {kind: GitRepository, name: repo}\n  path: ./output/t\n  prune: true\n${extra}`;
-    const argo = 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: it, namespace: argocd}\nspec:\n  project: default\n  source: {repoURL: "https://git.example.com/x.git", path: output/t}\n  destination: {server: "https://kubernetes.default.svc"}\n';
+    const flux = (extra: string): string =>
+      `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: it, namespace: flux-system}\nspec:\n  interval: 10m\n  sourceRef: {kind: GitRepository, name: repo}\n  path: ./output/t\n  prune: true\n${extra}`;
+    const argo =
+      'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: it, namespace: argocd}\nspec:\n  project: default\n  source: {repoURL: "https://git.example.com/x.git", path: output/t}\n  destination: {server: "https://kubernetes.default.svc"}\n';
     const outcome = (files: Record<string, string>): string => {
-      const dir = scratchProject({ 'generators/t.yaml': 'catalog: ../catalog\noutput: ../output/t\nvendor: kubevirt.io\n', 'catalog/c.yaml': catalog, ...files });
+      const dir = scratchProject({
+        'generators/t.yaml': 'catalog: ../catalog\noutput: ../output/t\nvendor: kubevirt.io\n',
+        'catalog/c.yaml': catalog,
+        ...files,
+      });
       try {
         let text = '';
         run(['validate'], { out: (s) => (text += s), err: (s) => (text += `${s}\n`), cwd: dir, color: false });
@@ -199,12 +233,16 @@ describe('itgen validate reads the GitOps objects of the project', () => {
         removeDir(dir);
       }
     };
-    expect(outcome({ 'clusters/prod/it.yaml': flux('') })).toContain('clusters/prod/it.yaml:7:9 warning IT5011 Flux Kustomization `it` syncs output/t, whose 2 namespaced objects have no namespace, and gives them none');
+    expect(outcome({ 'clusters/prod/it.yaml': flux('') })).toContain(
+      'clusters/prod/it.yaml:7:9 warning IT5011 Flux Kustomization `it` syncs output/t, whose 2 namespaced objects have no namespace, and gives them none',
+    );
     expect(outcome({ 'clusters/prod/it.yaml': flux('  targetNamespace: vms\n') })).not.toContain('IT5011');
     expect(outcome({ 'apps/it.yaml': argo })).toContain('apps/it.yaml:6:60 warning IT5011 Argo CD Application `it` syncs output/t');
     // One kind directory of the base: only its own objects count; a sibling path is not the base.
     const only = (dir: string): string => outcome({ 'clusters/prod/it.yaml': flux('').replace('./output/t', dir) });
-    expect(only('./output/t/VirtualMachineInstancetypes')).toContain('warning IT5011 Flux Kustomization `it` syncs output/t/VirtualMachineInstancetypes, whose 1 namespaced object has no namespace');
+    expect(only('./output/t/VirtualMachineInstancetypes')).toContain(
+      'warning IT5011 Flux Kustomization `it` syncs output/t/VirtualMachineInstancetypes, whose 1 namespaced object has no namespace',
+    );
     expect(only('./output/t/VirtualMachineClusterInstancetypes')).not.toContain('IT5011');
     expect(only('./output/tt')).not.toContain('IT5011');
   });

@@ -12,7 +12,11 @@ import { compile } from '../src/pipeline';
 import { diagnosticsText, readDirTree, UPDATE_GOLDEN } from './helpers';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
-const cases = existsSync(FIXTURES) ? readdirSync(FIXTURES).filter((d) => existsSync(path.join(FIXTURES, d, 'generators'))).sort() : [];
+const cases = existsSync(FIXTURES)
+  ? readdirSync(FIXTURES)
+      .filter((d) => existsSync(path.join(FIXTURES, d, 'generators')))
+      .sort()
+  : [];
 
 describe.each(cases)('fixture %s', (name) => {
   const root = path.join(FIXTURES, name);

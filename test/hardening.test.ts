@@ -136,7 +136,11 @@ describe('control characters never reach the terminal', () => {
 
 describe('say where the catalog went missing', () => {
   it.each([
-    ['missing', (dir: string): void => rmSync(path.join(dir, 'catalog'), { recursive: true }), /^generators\/t\.yaml:1:10 error IT1008 catalog directory `\.\.\/catalog` does not exist/m],
+    [
+      'missing',
+      (dir: string): void => rmSync(path.join(dir, 'catalog'), { recursive: true }),
+      /^generators\/t\.yaml:1:10 error IT1008 catalog directory `\.\.\/catalog` does not exist/m,
+    ],
     [
       'a file',
       (dir: string): void => {
@@ -145,7 +149,11 @@ describe('say where the catalog went missing', () => {
       },
       /^generators\/t\.yaml:1:10 error IT1008 catalog `\.\.\/catalog` is a file, not a directory/m,
     ],
-    ['without a Catalog document', (dir: string): void => writeFileSync(path.join(dir, 'catalog/catalog.yaml'), CATALOG.replace('kind: Catalog\nname: t\n---\n', '')), /^generators\/t\.yaml:1:10 error IT2008 the catalog has no `kind: Catalog` document/m],
+    [
+      'without a Catalog document',
+      (dir: string): void => writeFileSync(path.join(dir, 'catalog/catalog.yaml'), CATALOG.replace('kind: Catalog\nname: t\n---\n', '')),
+      /^generators\/t\.yaml:1:10 error IT2008 the catalog has no `kind: Catalog` document/m,
+    ],
   ])('a catalog that is %s is reported at the generator line that names it', (_what, mutate, expected) => {
     withProject(mutate, (dir) => {
       const r = itgen(dir, 'generate');
@@ -164,7 +172,9 @@ describe('never hang on a leftover output lock', () => {
       (dir) => {
         const r = itgen(dir, 'generate');
         expect(r.code).toBe(1);
-        expect(r.text).toContain('error IT1010 cannot write output/t: the lock output/.t.itgen-lock is a directory, not a lock itgen wrote; remove it and run again');
+        expect(r.text).toContain(
+          'error IT1010 cannot write output/t: the lock output/.t.itgen-lock is a directory, not a lock itgen wrote; remove it and run again',
+        );
       },
     );
   });
@@ -223,10 +233,30 @@ describe('never hang on a leftover output lock', () => {
 describe('say where, once', () => {
   const invalid = Buffer.concat([Buffer.from('kind: Preference\nname: w\ndisplayName: "caf'), Buffer.from([0xe9]), Buffer.from('"\n')]);
   it.each([
-    ['a number with a leading zero', 'catalog/p.yaml', 'kind: Preference\nname: x\ndisplayName: X\nspec:\n  requirements:\n    cpu:\n      guest: 010\n', /^catalog\/p\.yaml:7:14 error IT1203 `010` is a number with a leading zero, read differently by YAML 1\.1 \(kubectl, Argo CD\) and 1\.2 readers \(10 for YAML 1\.2, 8 for YAML 1\.1\)/m],
-    ['an unknown tag', 'catalog/p.yaml', 'kind: Preference\nname: y\ndisplayName: !custom Y\n', /^catalog\/p\.yaml:3:\d+ error IT1002 tag `!custom` is not supported/m],
-    ['an undefined alias', 'catalog/p.yaml', 'kind: Preference\nname: z\ndisplayName: Z\nspec:\n  devices: *nope\n', /^catalog\/p\.yaml:5:12 error IT1002 Unresolved alias/m],
-    ['memory without a unit', 'catalog/f.yaml', 'kind: Family\nname: m\nversion: 1\ndisplayName: M\ndescription: M\nclass: memory\nmemoryPerCPU: 4\n', /^catalog\/f\.yaml:7:15 error IT1205 instance types `m1\.large`, `m1\.small` `spec\.memory\.guest`: less than 1Mi; no guest boots in that\n(.*\n){2} {2}hint: a quantity without a unit is bytes; did you mean `4Gi`\?/m],
+    [
+      'a number with a leading zero',
+      'catalog/p.yaml',
+      'kind: Preference\nname: x\ndisplayName: X\nspec:\n  requirements:\n    cpu:\n      guest: 010\n',
+      /^catalog\/p\.yaml:7:14 error IT1203 `010` is a number with a leading zero, read differently by YAML 1\.1 \(kubectl, Argo CD\) and 1\.2 readers \(10 for YAML 1\.2, 8 for YAML 1\.1\)/m,
+    ],
+    [
+      'an unknown tag',
+      'catalog/p.yaml',
+      'kind: Preference\nname: y\ndisplayName: !custom Y\n',
+      /^catalog\/p\.yaml:3:\d+ error IT1002 tag `!custom` is not supported/m,
+    ],
+    [
+      'an undefined alias',
+      'catalog/p.yaml',
+      'kind: Preference\nname: z\ndisplayName: Z\nspec:\n  devices: *nope\n',
+      /^catalog\/p\.yaml:5:12 error IT1002 Unresolved alias/m,
+    ],
+    [
+      'memory without a unit',
+      'catalog/f.yaml',
+      'kind: Family\nname: m\nversion: 1\ndisplayName: M\ndescription: M\nclass: memory\nmemoryPerCPU: 4\n',
+      /^catalog\/f\.yaml:7:15 error IT1205 instance types `m1\.large`, `m1\.small` `spec\.memory\.guest`: less than 1Mi; no guest boots in that\n(.*\n){2} {2}hint: a quantity without a unit is bytes; did you mean `4Gi`\?/m,
+    ],
   ])('%s is reported where it stands, once', (_what, file, content, expected) => {
     withProject(
       (dir) => writeFileSync(path.join(dir, file), content),
@@ -262,7 +292,10 @@ describe('say where, once', () => {
     );
   });
 
-  it.each([['without', false], ['with', true]])('a key typo gives one report %s a release lock', (_w, locked) => {
+  it.each([
+    ['without', false],
+    ['with', true],
+  ])('a key typo gives one report %s a release lock', (_w, locked) => {
     withProject(
       (dir) => {
         if (locked) expect(itgen(dir, 'release', '--version', 'v1.0.0').code).toBe(0);
@@ -284,19 +317,27 @@ describe('a changed published spec points at the change', () => {
     withProject(
       (dir) => {
         expect(itgen(dir, 'release', '--version', 'v1.0.0').code).toBe(0);
-        writeFileSync(path.join(dir, 'catalog/catalog.yaml'), CATALOG.replace('memoryPerCPU: 2Gi\n', 'memoryPerCPU: 2Gi\noverrides:\n  small: {memory: 3Gi}\n'));
+        writeFileSync(
+          path.join(dir, 'catalog/catalog.yaml'),
+          CATALOG.replace('memoryPerCPU: 2Gi\n', 'memoryPerCPU: 2Gi\noverrides:\n  small: {memory: 3Gi}\n'),
+        );
       },
       (dir) => {
         const r = itgen(dir, 'validate');
         expect(r.code).toBe(1);
-        expect(r.text).toMatch(/^catalog\/catalog\.yaml:18:19 error IT7101 2 objects published in v1\.0\.0 changed their spec: `c1\.small` \(VirtualMachineClusterInstancetype, VirtualMachineInstancetype\)/m);
+        expect(r.text).toMatch(
+          /^catalog\/catalog\.yaml:18:19 error IT7101 2 objects published in v1\.0\.0 changed their spec: `c1\.small` \(VirtualMachineClusterInstancetype, VirtualMachineInstancetype\)/m,
+        );
         expect(r.text).toContain('bump the family version (c1 -> c2)');
       },
     );
   });
 
   it('for names without a version the hint says how to add one', () => {
-    const unversioned = CATALOG.replace('kind: Catalog\nname: t\n', 'kind: Catalog\nname: t\nnaming:\n  instancetype: "{family}.{size}"\n').replace('version: 1\n', '');
+    const unversioned = CATALOG.replace('kind: Catalog\nname: t\n', 'kind: Catalog\nname: t\nnaming:\n  instancetype: "{family}.{size}"\n').replace(
+      'version: 1\n',
+      '',
+    );
     const dir = scratchProject({ 'generators/t.yaml': GENERATOR, 'catalog/catalog.yaml': unversioned });
     try {
       expect(itgen(dir, 'generate').code).toBe(0);

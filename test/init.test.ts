@@ -37,7 +37,9 @@ describe('itgen init', () => {
       'kustomization.yaml',
     ]);
     expect(readFileSync(path.join(repo, 'generators/acme.yaml'), 'utf8')).toContain('vendor: acme.example');
-    expect(readFileSync(path.join(repo, 'catalogs/acme/catalog.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/\.\.\/node_modules\/itgen\/schema\/catalog\.schema\.json/);
+    expect(readFileSync(path.join(repo, 'catalogs/acme/catalog.yaml'), 'utf8')).toMatch(
+      /^# yaml-language-server: \$schema=\.\.\/\.\.\/node_modules\/itgen\/schema\/catalog\.schema\.json/,
+    );
     for (const command of ['generate', 'validate', 'check']) expect([command, itgen(repo, command)]).toEqual([command, expect.objectContaining({ code: 0 })]);
     expect(itgen(repo, 'validate').text).not.toMatch(/warning|error/);
     const built = spawnSync('kubectl', ['kustomize', repo], { encoding: 'utf8' });

@@ -41,7 +41,7 @@ describe('bin/itgen', () => {
     ['validate, clean', REPO, ['validate']],
     ['validate, errors as text', path.join(fixtures, 'diag-IT2001-unknown-base'), ['validate']],
     ['validate, errors as json', path.join(fixtures, 'diag-IT2004-same-level-conflict'), ['validate', '--format', 'json']],
-    ['validate, zod\'s own messages (English, as the snapshot keeps only that locale)', path.join(fixtures, 'diag-IT1203-invalid-value'), ['validate']],
+    ["validate, zod's own messages (English, as the snapshot keeps only that locale)", path.join(fixtures, 'diag-IT1203-invalid-value'), ['validate']],
     ['validate, github annotations', path.join(fixtures, 'diag-IT1202-misspelt-key'), ['validate', '--format', 'github']],
     ['explain', REPO, ['explain', 'os.windows.11', '--kind', 'VirtualMachineClusterPreference']],
     ['check', REPO, ['check']],

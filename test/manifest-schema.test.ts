@@ -166,43 +166,28 @@ describe('common-instancetypes bundle', () => {
     });
   });
 
-  it.each(docs.map((doc) => [`${String(doc['kind'])} ${String((doc['metadata'] as { name?: unknown }).name)}`, doc]))(
-    'validates %s',
-    (_name, doc) => {
-      const result = parseManifest(doc);
-      expect(result.issues).toEqual([]);
-      expect(result.success).toBe(true);
-      expect(manifestSchema.safeParse(doc).success).toBe(true);
-    },
-  );
+  it.each(docs.map((doc) => [`${String(doc['kind'])} ${String((doc['metadata'] as { name?: unknown }).name)}`, doc]))('validates %s', (_name, doc) => {
+    const result = parseManifest(doc);
+    expect(result.issues).toEqual([]);
+    expect(result.success).toBe(true);
+    expect(manifestSchema.safeParse(doc).success).toBe(true);
+  });
 });
 
 describe('broken documents fail', () => {
   const cases: [string, unknown, string][] = [
-    [
-      'misspelt dedicatedCPUPlacment',
-      withSpec(baseInstancetype, { cpu: { guest: 2, dedicatedCPUPlacment: true }, memory: { guest: '4Gi' } }),
-      'spec.cpu',
-    ],
+    ['misspelt dedicatedCPUPlacment', withSpec(baseInstancetype, { cpu: { guest: 2, dedicatedCPUPlacment: true }, memory: { guest: '4Gi' } }), 'spec.cpu'],
     ['missing memory', withSpec(baseInstancetype, { cpu: { guest: 2 } }), 'spec.memory'],
     ['missing cpu.guest', withSpec(baseInstancetype, { cpu: {}, memory: { guest: '4Gi' } }), 'spec.cpu.guest'],
     ['cpu.guest: -1', withSpec(baseInstancetype, { cpu: { guest: -1 }, memory: { guest: '4Gi' } }), 'spec.cpu.guest'],
     ['cpu.guest: "2"', withSpec(baseInstancetype, { cpu: { guest: '2' }, memory: { guest: '4Gi' } }), 'spec.cpu.guest'],
-    [
-      'cpu.guest above uint32',
-      withSpec(baseInstancetype, { cpu: { guest: 4294967296 }, memory: { guest: '4Gi' } }),
-      'spec.cpu.guest',
-    ],
+    ['cpu.guest above uint32', withSpec(baseInstancetype, { cpu: { guest: 4294967296 }, memory: { guest: '4Gi' } }), 'spec.cpu.guest'],
     [
       'overcommitPercent: 150',
       withSpec(baseInstancetype, { cpu: { guest: 2 }, memory: { guest: '4Gi', overcommitPercent: 150 } }),
       'spec.memory.overcommitPercent',
     ],
-    [
-      'memory.guest: "2 Gi"',
-      withSpec(baseInstancetype, { cpu: { guest: 2 }, memory: { guest: '2 Gi' } }),
-      'spec.memory.guest',
-    ],
+    ['memory.guest: "2 Gi"', withSpec(baseInstancetype, { cpu: { guest: 2 }, memory: { guest: '2 Gi' } }), 'spec.memory.guest'],
     [
       'ioThreadsPolicy: dedicated',
       withSpec(baseInstancetype, { cpu: { guest: 2 }, memory: { guest: '4Gi' }, ioThreadsPolicy: 'dedicated' }),
@@ -226,41 +211,17 @@ describe('broken documents fail', () => {
       withSpec(baseInstancetype, { cpu: { guest: 2, preferredCPUTopology: 'cores' }, memory: { guest: '4Gi' } }),
       'spec.cpu',
     ],
-    [
-      'instancetype field inside a preference spec',
-      withSpec(basePreference, { cpu: { guest: 2 } }),
-      'spec.cpu',
-    ],
-    [
-      'preferredCPUTopology: sockettt',
-      withSpec(basePreference, { cpu: { preferredCPUTopology: 'sockettt' } }),
-      'spec.cpu.preferredCPUTopology',
-    ],
-    [
-      'preferredDiskBus: ide',
-      withSpec(basePreference, { devices: { preferredDiskBus: 'ide' } }),
-      'spec.devices.preferredDiskBus',
-    ],
-    [
-      'spreadOptions.across: Sockets',
-      withSpec(basePreference, { cpu: { spreadOptions: { across: 'Sockets' } } }),
-      'spec.cpu.spreadOptions.across',
-    ],
+    ['instancetype field inside a preference spec', withSpec(basePreference, { cpu: { guest: 2 } }), 'spec.cpu'],
+    ['preferredCPUTopology: sockettt', withSpec(basePreference, { cpu: { preferredCPUTopology: 'sockettt' } }), 'spec.cpu.preferredCPUTopology'],
+    ['preferredDiskBus: ide', withSpec(basePreference, { devices: { preferredDiskBus: 'ide' } }), 'spec.devices.preferredDiskBus'],
+    ['spreadOptions.across: Sockets', withSpec(basePreference, { cpu: { spreadOptions: { across: 'Sockets' } } }), 'spec.cpu.spreadOptions.across'],
     [
       'rtc tickPolicy merge (only hpet has merge)',
       withSpec(basePreference, { clock: { preferredTimer: { rtc: { tickPolicy: 'merge' } } } }),
       'spec.clock.preferredTimer.rtc.tickPolicy',
     ],
-    [
-      'requirements.cpu without guest',
-      withSpec(basePreference, { requirements: { cpu: {} } }),
-      'spec.requirements.cpu.guest',
-    ],
-    [
-      'requirements.architecture: x86_64',
-      withSpec(basePreference, { requirements: { architecture: 'x86_64' } }),
-      'spec.requirements.architecture',
-    ],
+    ['requirements.cpu without guest', withSpec(basePreference, { requirements: { cpu: {} } }), 'spec.requirements.cpu.guest'],
+    ['requirements.architecture: x86_64', withSpec(basePreference, { requirements: { architecture: 'x86_64' } }), 'spec.requirements.architecture'],
     ['spec.device for devices', withSpec(basePreference, { device: {} }), 'spec'],
     ['metadata.lables', { ...baseInstancetype, metadata: { name: 'u1.medium', lables: {} } }, 'metadata'],
     ['metadata.name with capitals', { ...baseInstancetype, metadata: { name: 'U1.Medium' } }, 'metadata.name'],
@@ -278,9 +239,7 @@ describe('broken documents fail', () => {
 
   it('reports the misspelt key by name', () => {
     const result = parseManifest(cases[0]?.[1]);
-    expect(result.issues).toEqual([
-      expect.objectContaining({ code: 'unrecognized_keys', keys: ['dedicatedCPUPlacment'], path: ['spec', 'cpu'] }),
-    ]);
+    expect(result.issues).toEqual([expect.objectContaining({ code: 'unrecognized_keys', keys: ['dedicatedCPUPlacment'], path: ['spec', 'cpu'] })]);
   });
 });
 

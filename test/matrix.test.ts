@@ -16,11 +16,13 @@ function compiled(generator: string): ReturnType<typeof compile> {
 const matrixOf = (generator: string): ReturnType<typeof compatibilityMatrix> => compatibilityMatrix(compiled(generator).catalog!);
 
 describe('compatibility matrix', () => {
-  it('default catalog: Windows 11 needs 2 vCPUs, so every xsmall is refused, in KubeVirt\'s words', () => {
+  it("default catalog: Windows 11 needs 2 vCPUs, so every xsmall is refused, in KubeVirt's words", () => {
     const m = matrixOf('generators/default.yaml');
     const win = m.pairs.filter((p) => p.preference === 'os.windows.11' && !p.admitted);
     expect(win.map((p) => p.instancetype).sort()).toEqual(['c.xsmall', 'g.xsmall', 'm.xsmall', 'r.xsmall']);
-    expect(win[0]!.reason).toBe('failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by instance type, preference requires 2 vCPU');
+    expect(win[0]!.reason).toBe(
+      'failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by instance type, preference requires 2 vCPU',
+    );
     expect(preferencesAdmittingNone(compatibilitySummary(compiled('generators/default.yaml').catalog!))).toEqual([]);
     // Pairs are of the same architecture only: every preference meets every instance type once.
     expect(m.pairs.length).toBe(m.preferences.length * m.instancetypes.length);
@@ -33,7 +35,9 @@ describe('compatibility matrix', () => {
     expect(pair('centos.stream9.dpdk', 'n1.medium').reason).toBe(
       '4 vCPUs provided by the instance type are not divisible by the number of threads per core 2 and Spec.PreferSpreadSocketToCoreRatio or Spec.CPU.PreferSpreadOptions.Ratio of 4',
     );
-    expect(pair('fedora', 'u1.nano').reason).toBe('failure checking preference requirements: insufficient Memory resources of 512Mi provided by instance type, preference requires 2Gi');
+    expect(pair('fedora', 'u1.nano').reason).toBe(
+      'failure checking preference requirements: insufficient Memory resources of 512Mi provided by instance type, preference requires 2Gi',
+    );
     expect(pair('fedora', 'u1.small').admitted).toBe(true);
     expect(formatMatrixText(m)).toContain('fedora (amd64): 58 of 65 instance types admitted');
     const summary = compatibilitySummary(compiled('generators/common-instancetypes.yaml').catalog!);
@@ -86,7 +90,12 @@ spec: {cpu: {preferredCPUTopology: cores}}
       // With threads the arm64 family would break KubeVirt's 1-thread rule on arm64; `cores` does not.
       expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
       const m = compatibilityMatrix(r.catalog!);
-      expect(m.pairs.map((p) => `${p.preference} ${p.instancetype}`).sort()).toEqual(['threaded x1.large', 'threaded x1.small', 'threaded.arm64 a1.large', 'threaded.arm64 a1.small']);
+      expect(m.pairs.map((p) => `${p.preference} ${p.instancetype}`).sort()).toEqual([
+        'threaded x1.large',
+        'threaded x1.small',
+        'threaded.arm64 a1.large',
+        'threaded.arm64 a1.small',
+      ]);
       const explained = explainObject(r.objects.find((o) => o.manifest.metadata.name === 'a1.large')!);
       expect(explained).toContain('# meant for arm64 only: paired with preferences of that architecture');
     } finally {
@@ -98,7 +107,12 @@ spec: {cpu: {preferredCPUTopology: cores}}
     const outputs: Record<string, string> = {};
     for (const format of ['text', 'markdown', 'json']) {
       let out = '';
-      const code = run(['matrix', '-g', 'generators/default.yaml', '-o', format], { out: (s) => (out += `${s}\n`), err: () => undefined, cwd: REPO, color: false });
+      const code = run(['matrix', '-g', 'generators/default.yaml', '-o', format], {
+        out: (s) => (out += `${s}\n`),
+        err: () => undefined,
+        cwd: REPO,
+        color: false,
+      });
       expect(code).toBe(0);
       outputs[format] = out;
     }

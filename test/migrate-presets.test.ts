@@ -34,7 +34,9 @@ describe('KubeVirt preset semantics (preset_test.go)', () => {
   const dup = preset('duplicate-mem', { resources: { requests: { memory: '64M' } } });
 
   it('should detect conflicts between presets', () => {
-    expect(presetConflicts([m64, m128])).toBe("VirtualMachinePresets cannot be applied due to conflicts: presets 'memory-128' and 'memory-64' conflict: spec.resources.requests[memory]: 128M != 64M");
+    expect(presetConflicts([m64, m128])).toBe(
+      "VirtualMachinePresets cannot be applied due to conflicts: presets 'memory-128' and 'memory-64' conflict: spec.resources.requests[memory]: 128M != 64M",
+    );
   });
   it('should not return an error for no conflict', () => {
     expect(presetConflicts([m64, cpu4])).toBeUndefined();
@@ -42,7 +44,7 @@ describe('KubeVirt preset semantics (preset_test.go)', () => {
   it('should not consider presets with same settings to conflict', () => {
     expect(presetConflicts([m64, dup])).toBeUndefined();
   });
-  it('should apply presets that don\'t conflict', () => {
+  it("should apply presets that don't conflict", () => {
     const domain: JsonObject = {};
     const r = applyPresets([m64, cpu4, dup], domain);
     expect(r.applied).toEqual(['memory-64', 'cpu-4', 'duplicate-mem']);
@@ -61,10 +63,22 @@ describe('KubeVirt preset semantics (preset_test.go)', () => {
   it.each([
     ['Should detect CPU overrides', { cpu: { cores: 6 } }, { cpu: { cores: 4 } }],
     ['Should detect Resource overrides', { resources: { requests: { memory: '128M' } } }, { resources: { requests: { memory: '64M' } } }],
-    ['Should detect Firmware overrides', { firmware: { uuid: '88887777-6666-5555-4444-333322221111' } }, { firmware: { uuid: '11112222-3333-4444-5555-666677778888' } }],
+    [
+      'Should detect Firmware overrides',
+      { firmware: { uuid: '88887777-6666-5555-4444-333322221111' } },
+      { firmware: { uuid: '11112222-3333-4444-5555-666677778888' } },
+    ],
     ['Should detect Clock overrides', { clock: { timer: { hpet: { tickPolicy: 'catchup' } } } }, { clock: { timer: { hpet: { tickPolicy: 'delay' } } } }],
-    ['Should detect Feature overrides', { features: { acpi: { enabled: false } } }, { features: { acpi: { enabled: true }, apic: { enabled: false }, hyperv: {} } }],
-    ['Should detect Watchdog overrides', { devices: { watchdog: { name: 'foo', i6300esb: { action: 'poweroff' } } } }, { devices: { watchdog: { name: 'testcase', i6300esb: { action: 'reset' } } } }],
+    [
+      'Should detect Feature overrides',
+      { features: { acpi: { enabled: false } } },
+      { features: { acpi: { enabled: true }, apic: { enabled: false }, hyperv: {} } },
+    ],
+    [
+      'Should detect Watchdog overrides',
+      { devices: { watchdog: { name: 'foo', i6300esb: { action: 'poweroff' } } } },
+      { devices: { watchdog: { name: 'testcase', i6300esb: { action: 'reset' } } } },
+    ],
   ] as const)('%s', (_name, overriding, matching) => {
     const domain = vmiDomain();
     expect(mergeConflicts(overriding as JsonObject, domain)).toHaveLength(1);
@@ -90,7 +104,8 @@ describe('KubeVirt preset semantics (preset_test.go)', () => {
     expect(selects(preset('unrelated-preset', {}, { 'kubevirt.io/flavor': 'unrelated' }), labels)).toBe(false);
   });
   it('Should not ignore bogus selectors: the preset is refused (IT8202) at the value', () => {
-    const text = 'apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstancePreset\nmetadata: {name: broken-preset}\nspec:\n  selector:\n    matchLabels: {kubevirt.io/flavor: "!"}\n  domain: {}\n';
+    const text =
+      'apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstancePreset\nmetadata: {name: broken-preset}\nspec:\n  selector:\n    matchLabels: {kubevirt.io/flavor: "!"}\n  domain: {}\n';
     const r = migratePresets(parseSource('p.yaml', Buffer.from(text)).docs, { name: 'presets', cluster: false, allowDifferences: false, outDir: 'out' });
     expect(r.files).toEqual([]);
     expect(r.diagnostics.map((d) => [d.code, d.location?.line, d.location?.col])).toEqual([['IT8202', 6, 39]]);
@@ -120,8 +135,12 @@ describe('preset semantics no KubeVirt test pins (read off preset.go)', () => {
     expect(goQuantityIdentity('1Gi')).not.toBe(goQuantityIdentity('1024Mi'));
     expect(goQuantityIdentity('1024Mi')).toBe(goQuantityIdentity('1024Mi'));
     expect(goQuantityIdentity('1.5Gi')).toBeUndefined();
-    expect(presetConflicts([preset('a', { resources: { requests: { memory: '1.5Gi' } } }), preset('b', { resources: { requests: { memory: '1.5Gi' } } })])).toContain("presets 'b' and 'a' conflict");
-    expect(presetConflicts([preset('a', { resources: { requests: { memory: '1Gi' } } }), preset('b', { resources: { requests: { memory: '1024Mi' } } })])).toContain('1024Mi != 1Gi');
+    expect(
+      presetConflicts([preset('a', { resources: { requests: { memory: '1.5Gi' } } }), preset('b', { resources: { requests: { memory: '1.5Gi' } } })]),
+    ).toContain("presets 'b' and 'a' conflict");
+    expect(
+      presetConflicts([preset('a', { resources: { requests: { memory: '1Gi' } } }), preset('b', { resources: { requests: { memory: '1024Mi' } } })]),
+    ).toContain('1024Mi != 1Gi');
   });
   it('a clock is copied offset first, then its timer; a VMI with its own timer keeps it', () => {
     const domain: JsonObject = { clock: { utc: {}, timer: { rtc: { tickPolicy: 'catchup' } } } };
@@ -250,7 +269,11 @@ describe('the fixture project (test/fixtures/migrate/presets)', () => {
         clock: { utc: {}, timer: { hpet: { present: false }, pit: { tickPolicy: 'delay' }, rtc: { tickPolicy: 'catchup' }, hyperv: {} } },
         features: { acpi: {}, apic: {}, smm: {}, hyperv: { relaxed: {}, vapic: {}, spinlocks: { spinlocks: 8191 } } },
       });
-      expect(d('fedora-small')).toMatchObject({ cpu: { sockets: 1, cores: 1, threads: 1 }, memory: { guest: '2Gi' }, firmware: { bootloader: { bios: { useSerial: true } } } });
+      expect(d('fedora-small')).toMatchObject({
+        cpu: { sockets: 1, cores: 1, threads: 1 },
+        memory: { guest: '2Gi' },
+        firmware: { bootloader: { bios: { useSerial: true } } },
+      });
       expect(d('fedora-small')['devices']).toEqual({ interfaces: [{ name: 'default', masquerade: {} }], disks: [{ name: 'root' }] });
       expect(d('appliance-1')).toMatchObject({
         cpu: { model: 'host-passthrough', sockets: 1, cores: 2, threads: 1 },
@@ -285,9 +308,16 @@ describe('--cluster and namespaces', () => {
   it('namespaced: one generator per namespace, VMs name the namespaced kinds', () => {
     const r = migratePresets(docs, { name: 'presets', cluster: false, allowDifferences: false, outDir: 'out' });
     expect(r.diagnostics).toEqual([]);
-    expect(r.files.map((f) => f.path).filter((p) => p.startsWith('generators/') || p.startsWith('vms/'))).toEqual(['generators/presets-a.yaml', 'generators/presets-b.yaml', 'vms/a/vm.yaml', 'vms/b/vm.yaml']);
+    expect(r.files.map((f) => f.path).filter((p) => p.startsWith('generators/') || p.startsWith('vms/'))).toEqual([
+      'generators/presets-a.yaml',
+      'generators/presets-b.yaml',
+      'vms/a/vm.yaml',
+      'vms/b/vm.yaml',
+    ]);
     expect(r.files.find((f) => f.path === 'generators/presets-a.yaml')!.content).toContain('scopes:\n  - namespaced\nnamespace: a\n');
-    expect(r.files.find((f) => f.path === 'vms/a/vm.yaml')!.content).toContain('spec: { instancetype: { kind: VirtualMachineInstancetype, name: p }, preference: { kind: VirtualMachinePreference, name: p }, runStrategy: Always');
+    expect(r.files.find((f) => f.path === 'vms/a/vm.yaml')!.content).toContain(
+      'spec: { instancetype: { kind: VirtualMachineInstancetype, name: p }, preference: { kind: VirtualMachinePreference, name: p }, runStrategy: Always',
+    );
   });
   it('--cluster: one generator, cluster kinds, the same spec shared across namespaces', () => {
     const r = migratePresets(docs, { name: 'presets', cluster: true, allowDifferences: false, outDir: 'out' });
@@ -301,7 +331,10 @@ describe('--cluster and namespaces', () => {
 describe('migrate presets on the command line', () => {
   beforeAll(assertBuilt);
   it('writes the project, exits 1 on a difference unless --allow-differences, never overwrites without --force', () => {
-    const dir = scratchProject({ 'in/presets.yaml': readFileSync(path.join(FIXTURE, 'input', 'presets.yaml'), 'utf8'), 'in/vms.yaml': readFileSync(path.join(FIXTURE, 'input', 'vms.yaml'), 'utf8') });
+    const dir = scratchProject({
+      'in/presets.yaml': readFileSync(path.join(FIXTURE, 'input', 'presets.yaml'), 'utf8'),
+      'in/vms.yaml': readFileSync(path.join(FIXTURE, 'input', 'vms.yaml'), 'utf8'),
+    });
     try {
       const strict = itgen(dir, 'migrate', 'presets', '--out', 'out', 'in');
       expect(strict.code).toBe(1);
@@ -321,12 +354,18 @@ describe('migrate presets on the command line', () => {
     }
   });
   it('refuses input without presets (IT8201) and a preset without domain (IT8202), writing nothing', () => {
-    const dir = scratchProject({ 'vm.yaml': 'apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: a}\nspec: {template: {spec: {}}}\n', 'p.yaml': 'apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstancePreset\nmetadata: {name: p}\nspec:\n  selector: {}\n' });
+    const dir = scratchProject({
+      'vm.yaml': 'apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: a}\nspec: {template: {spec: {}}}\n',
+      'p.yaml': 'apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstancePreset\nmetadata: {name: p}\nspec:\n  selector: {}\n',
+    });
     try {
       const none = itgen(dir, 'migrate', 'presets', '--out', 'out', 'vm.yaml');
       expect([none.code, none.stderr]).toEqual([1, expect.stringContaining('vm.yaml:1:1 error IT8201 no VirtualMachineInstancePreset found in the input')]);
       const bad = itgen(dir, 'migrate', 'presets', '--out', 'out', 'p.yaml', 'vm.yaml');
-      expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining('p.yaml:5:3 error IT8202 VirtualMachineInstancePreset `p`: required key `domain` is missing in `spec`')]);
+      expect([bad.code, bad.stderr]).toEqual([
+        1,
+        expect.stringContaining('p.yaml:5:3 error IT8202 VirtualMachineInstancePreset `p`: required key `domain` is missing in `spec`'),
+      ]);
       expect(() => readFileSync(path.join(dir, 'out', 'MIGRATION.md'))).toThrow();
       writeFileSync(path.join(dir, 'unused'), '');
     } finally {
@@ -339,39 +378,71 @@ describe('migrate presets on generated input (fast-check, fixed seed)', () => {
   const opt = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(a, { nil: undefined });
   const compact = (o: Record<string, unknown>): JsonObject => JSON.parse(JSON.stringify(o)) as JsonObject;
   const cpu = fc
-    .record({ sockets: opt(fc.integer({ min: 0, max: 4 })), cores: opt(fc.integer({ min: 0, max: 4 })), threads: opt(fc.integer({ min: 0, max: 2 })), model: opt(fc.constantFrom('host-passthrough', 'Haswell')), features: opt(fc.constant([{ name: 'pcid', policy: 'require' }])) })
+    .record({
+      sockets: opt(fc.integer({ min: 0, max: 4 })),
+      cores: opt(fc.integer({ min: 0, max: 4 })),
+      threads: opt(fc.integer({ min: 0, max: 2 })),
+      model: opt(fc.constantFrom('host-passthrough', 'Haswell')),
+      features: opt(fc.constant([{ name: 'pcid', policy: 'require' }])),
+    })
     .map(compact);
   const domain = fc
     .record({
       cpu: opt(cpu),
-      resources: opt(fc.record({ requests: fc.record({ memory: opt(fc.constantFrom('1Gi', '2Gi', '512Mi', '3G')), cpu: opt(fc.constantFrom('1', '500m')) }).map(compact) })),
+      resources: opt(
+        fc.record({ requests: fc.record({ memory: opt(fc.constantFrom('1Gi', '2Gi', '512Mi', '3G')), cpu: opt(fc.constantFrom('1', '500m')) }).map(compact) }),
+      ),
       firmware: opt(fc.constantFrom({ bootloader: { efi: { secureBoot: false } } }, { bootloader: { bios: { useSerial: true } } }, { serial: 's-1' })),
-      clock: opt(fc.constantFrom({ utc: {} }, { timezone: 'Europe/Berlin', timer: { rtc: { tickPolicy: 'catchup' } } }, { utc: { offsetSeconds: 0 }, timer: { hpet: { present: false } } })),
+      clock: opt(
+        fc.constantFrom(
+          { utc: {} },
+          { timezone: 'Europe/Berlin', timer: { rtc: { tickPolicy: 'catchup' } } },
+          { utc: { offsetSeconds: 0 }, timer: { hpet: { present: false } } },
+        ),
+      ),
       features: opt(fc.constantFrom({ acpi: {} }, { apic: {}, hyperv: { relaxed: {} } }, { smm: { enabled: true } })),
       devices: opt(fc.constant({ watchdog: { name: 'w', i6300esb: { action: 'reset' } } })),
       ioThreadsPolicy: opt(fc.constantFrom('shared', 'auto')),
     })
     .map(compact);
-  const labels = fc.oneof(fc.constant({}), fc.constant({ a: '1' }), fc.record({ a: opt(fc.constantFrom('1', '2')), b: opt(fc.constantFrom('x', 'y')) }).map(compact));
+  const labels = fc.oneof(
+    fc.constant({}),
+    fc.constant({ a: '1' }),
+    fc.record({ a: opt(fc.constantFrom('1', '2')), b: opt(fc.constantFrom('x', 'y')) }).map(compact),
+  );
   const vmDomain = fc.record({ memory: opt(fc.record({ guest: fc.constantFrom('1Gi', '4Gi') })), cpu: opt(cpu), devices: fc.constant({}) }).map(compact);
 
   it('never throws nor fails inside; where nothing is left behind, every migrated VM starts as before', () => {
     let proved = 0;
     fc.assert(
-      fc.property(fc.array(fc.tuple(labels, domain), { minLength: 1, maxLength: 2 }), fc.array(fc.tuple(labels, vmDomain), { minLength: 1, maxLength: 3 }), (presets, vms) => {
-        const objects: JsonObject[] = [
-          ...presets.map(([matchLabels, d], i) => ({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstancePreset', metadata: { name: `p${i}` }, spec: { selector: { matchLabels }, domain: d } })),
-          ...vms.map(([l, d], i) => ({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', metadata: { name: `vm${i}` }, spec: { runStrategy: 'Always', template: { metadata: { labels: l }, spec: { domain: d } } } })),
-        ];
-        const text = objects.map((o) => JSON.stringify(o)).join('\n---\n');
-        const r = migratePresets(parseSource('in.yaml', Buffer.from(text)).docs, { name: 'presets', cluster: false, allowDifferences: true, outDir: 'out' });
-        expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-        for (const vm of r.vms) {
-          if (vm.outcome.status !== 'migrated' || vm.outcome.plan.notCarried.length > 0) continue;
-          proved++;
-          expect([vm.name, vm.outcome.differences]).toEqual([vm.name, []]);
-        }
-      }),
+      fc.property(
+        fc.array(fc.tuple(labels, domain), { minLength: 1, maxLength: 2 }),
+        fc.array(fc.tuple(labels, vmDomain), { minLength: 1, maxLength: 3 }),
+        (presets, vms) => {
+          const objects: JsonObject[] = [
+            ...presets.map(([matchLabels, d], i) => ({
+              apiVersion: 'kubevirt.io/v1',
+              kind: 'VirtualMachineInstancePreset',
+              metadata: { name: `p${i}` },
+              spec: { selector: { matchLabels }, domain: d },
+            })),
+            ...vms.map(([l, d], i) => ({
+              apiVersion: 'kubevirt.io/v1',
+              kind: 'VirtualMachine',
+              metadata: { name: `vm${i}` },
+              spec: { runStrategy: 'Always', template: { metadata: { labels: l }, spec: { domain: d } } },
+            })),
+          ];
+          const text = objects.map((o) => JSON.stringify(o)).join('\n---\n');
+          const r = migratePresets(parseSource('in.yaml', Buffer.from(text)).docs, { name: 'presets', cluster: false, allowDifferences: true, outDir: 'out' });
+          expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+          for (const vm of r.vms) {
+            if (vm.outcome.status !== 'migrated' || vm.outcome.plan.notCarried.length > 0) continue;
+            proved++;
+            expect([vm.name, vm.outcome.differences]).toEqual([vm.name, []]);
+          }
+        },
+      ),
       { seed: Number(process.env['MIGRATE_SEED'] ?? 13), numRuns: Number(process.env['MIGRATE_RUNS'] ?? 600) },
     );
     // The property is about migrated VMs: enough of them must have been checked.

@@ -112,14 +112,20 @@ describe('concurrent generates', () => {
     cpSync(path.join(REPO, 'test', 'fixtures', 'minimal'), dir, { recursive: true });
     removeDir(path.join(dir, 'expected'));
     const { spawn } = await import('node:child_process');
-    const runs = Array.from({ length: 6 }, () =>
-      new Promise<number | null>((resolve) => {
-        const p = spawn(process.execPath, [CLI, 'generate'], { cwd: dir, stdio: 'ignore' });
-        p.on('exit', (code) => resolve(code));
-      }),
+    const runs = Array.from(
+      { length: 6 },
+      () =>
+        new Promise<number | null>((resolve) => {
+          const p = spawn(process.execPath, [CLI, 'generate'], { cwd: dir, stdio: 'ignore' });
+          p.on('exit', (code) => resolve(code));
+        }),
     );
     expect(await Promise.all(runs)).toEqual([0, 0, 0, 0, 0, 0]);
-    expect(readDirTree(dir).filter((f) => f.path.includes('.itgen-')).map((f) => f.path)).toEqual([]);
+    expect(
+      readDirTree(dir)
+        .filter((f) => f.path.includes('.itgen-'))
+        .map((f) => f.path),
+    ).toEqual([]);
     expect(itgen(dir, 'check').code).toBe(0);
     removeDir(dir);
   });

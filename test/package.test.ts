@@ -10,7 +10,12 @@ import path from 'node:path';
 import { REPO } from './helpers';
 
 function sh(cwd: string, command: string, args: string[]): SpawnSyncReturns<string> {
-  return spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 26, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+  return spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
+  });
 }
 
 describe('the npm package', () => {

@@ -8,7 +8,13 @@ import { parseAllDocuments } from 'yaml';
 import { compile } from '../src/pipeline';
 import { REPO } from './helpers';
 
-type Doc = { apiVersion: string; kind: string; metadata: { name: string; annotations?: Record<string, string> }; spec?: Record<string, unknown>; data?: Record<string, string> };
+type Doc = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; annotations?: Record<string, string> };
+  spec?: Record<string, unknown>;
+  data?: Record<string, string>;
+};
 
 function docs(dir: string): Doc[] {
   const abs = path.join(REPO, 'examples', dir);
@@ -24,7 +30,9 @@ function docs(dir: string): Doc[] {
 }
 
 const CATALOG_REPO = 'https://git.example.com/platform/itgen-catalog.git';
-const CRDS = ['virtualmachineclusterinstancetypes', 'virtualmachineinstancetypes', 'virtualmachineclusterpreferences', 'virtualmachinepreferences'].map((p) => `${p}.instancetype.kubevirt.io`);
+const CRDS = ['virtualmachineclusterinstancetypes', 'virtualmachineinstancetypes', 'virtualmachineclusterpreferences', 'virtualmachinepreferences'].map(
+  (p) => `${p}.instancetype.kubevirt.io`,
+);
 
 /** A generated base: a kustomization at the path, and the four kind directories. */
 function expectGeneratedBase(rel: string): void {
@@ -52,7 +60,10 @@ describe('examples/argocd', () => {
 
   it('has the health checks the waves wait on', () => {
     const cm = all.find((d) => d.kind === 'ConfigMap' && d.metadata.name === 'argocd-cm')!;
-    expect(Object.keys(cm.data!).sort()).toEqual(['resource.customizations.health.argoproj.io_Application', 'resource.customizations.health.kubevirt.io_KubeVirt']);
+    expect(Object.keys(cm.data!).sort()).toEqual([
+      'resource.customizations.health.argoproj.io_Application',
+      'resource.customizations.health.kubevirt.io_KubeVirt',
+    ]);
     expect(cm.data!['resource.customizations.health.kubevirt.io_KubeVirt']).toMatch(/c\.type == "Available"/);
   });
 
@@ -62,7 +73,10 @@ describe('examples/argocd', () => {
     expect(r.generator!.outputDir).toBe('output/argocd');
     expect(r.objects.length).toBeGreaterThan(0);
     for (const o of r.objects) {
-      expect(o.manifest.metadata.annotations).toMatchObject({ 'argocd.argoproj.io/sync-options': 'SkipDryRunOnMissingResource=true', 'argocd.argoproj.io/sync-wave': '1' });
+      expect(o.manifest.metadata.annotations).toMatchObject({
+        'argocd.argoproj.io/sync-options': 'SkipDryRunOnMissingResource=true',
+        'argocd.argoproj.io/sync-wave': '1',
+      });
       expect(o.manifest.metadata.labels).not.toHaveProperty('app.kubernetes.io/instance');
     }
   });
@@ -87,9 +101,14 @@ describe('examples/flux', () => {
     const kubevirt = ks.find((k) => k.metadata.name === 'kubevirt')!;
     const checks = kubevirt.spec!['healthChecks'] as { kind: string; name: string }[];
     expect(checks.filter((c) => c.kind === 'KubeVirt')).toHaveLength(1);
-    expect(checks.filter((c) => c.kind === 'CustomResourceDefinition').map((c) => c.name).sort()).toEqual([...CRDS].sort());
+    expect(
+      checks
+        .filter((c) => c.kind === 'CustomResourceDefinition')
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual([...CRDS].sort());
     const exprs = kubevirt.spec!['healthCheckExprs'] as { kind: string; current: string }[];
-    expect(exprs[0]).toMatchObject({ kind: 'KubeVirt', current: expect.stringContaining("status.?conditions.orValue([])") });
+    expect(exprs[0]).toMatchObject({ kind: 'KubeVirt', current: expect.stringContaining('status.?conditions.orValue([])') });
   });
 
   it('every sourceRef names a GitRepository of the example', () => {

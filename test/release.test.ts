@@ -71,7 +71,8 @@ describe('vendor selection', () => {
 
   it('matches preferences by declared name across architectures, and keeps architecture-neutral ones', () => {
     const arch = {
-      'catalogs/small/arch.yaml': 'kind: Preference\nname: fedora\ndisplayName: Fedora\narchitectures: [amd64, arm64]\nspec:\n  annotations: {vm.kubevirt.io/os: linux}\n',
+      'catalogs/small/arch.yaml':
+        'kind: Preference\nname: fedora\ndisplayName: Fedora\narchitectures: [amd64, arm64]\nspec:\n  annotations: {vm.kubevirt.io/os: linux}\n',
     };
     const byArch = small('scopes: [cluster]\ninclude: {architectures: [arm64]}\n', arch);
     expect(names(byArch).filter((n) => n.includes('Preference'))).toEqual([
@@ -94,7 +95,9 @@ describe('vendor selection', () => {
 
   it('refuses a kind that comes out empty unless the generator allows it', () => {
     const r = small('include: {families: [u1]}\nexclude: {preferences: ["*"]}\n');
-    expect(r.diagnostics.map((d) => `${d.severity} ${d.code} ${d.message}`)).toEqual(['error IT7202 the generator would emit no preferences (catalog `small` after include and exclude)']);
+    expect(r.diagnostics.map((d) => `${d.severity} ${d.code} ${d.message}`)).toEqual([
+      'error IT7202 the generator would emit no preferences (catalog `small` after include and exclude)',
+    ]);
     expect(r.diagnostics[0]!.hint).toContain('allowEmpty: [preferences]');
     const allowed = small('include: {families: [u1]}\nexclude: {preferences: ["*"]}\nallowEmpty: [preferences]\n');
     expect(allowed.diagnostics).toEqual([]);
@@ -135,27 +138,40 @@ describe('release lock', () => {
   it('accepts an unchanged catalog and label-only changes', () => {
     const lock = released(small());
     expect(checkLock(lock, 'small', currentObjects(small().objects)).diagnostics).toEqual([]);
-    const relabelled = small('labels: {a: b}\n', { 'generators/small.yaml': SMALL_CATALOG['generators/small.yaml']!.replace('vendor: example.com', 'vendor: other.example') });
+    const relabelled = small('labels: {a: b}\n', {
+      'generators/small.yaml': SMALL_CATALOG['generators/small.yaml']!.replace('vendor: example.com', 'vendor: other.example'),
+    });
     expect(relabelled.objects).toHaveLength(8);
     expect(checkLock(lock, 'small', currentObjects(relabelled.objects)).diagnostics).toEqual([]);
   });
 
   it('takes `deprecated.since` only as a release version, reported where it is written', () => {
     const withSince = (since: string): CompileResult =>
-      small('', { 'catalogs/small/preferences.yaml': SMALL_CATALOG['catalogs/small/preferences.yaml']!.replace('name: legacy\n', `name: legacy\ndeprecated: {replacement: linux, since: ${since}}\n`) });
+      small('', {
+        'catalogs/small/preferences.yaml': SMALL_CATALOG['catalogs/small/preferences.yaml']!.replace(
+          'name: legacy\n',
+          `name: legacy\ndeprecated: {replacement: linux, since: ${since}}\n`,
+        ),
+      });
     expect(withSince('v1.1.0').diagnostics).toEqual([]);
     expect(withSince('v2.0.0-rc.1').diagnostics).toEqual([]);
     const bad = withSince('"1.1"');
     expect(bad.diagnostics).toHaveLength(1);
     const lines = SMALL_CATALOG['catalogs/small/preferences.yaml']!.split('\n');
-    expect(bad.diagnostics[0]).toMatchObject({ severity: 'error', location: { file: 'catalogs/small/preferences.yaml', line: lines.indexOf('name: legacy') + 2 } });
+    expect(bad.diagnostics[0]).toMatchObject({
+      severity: 'error',
+      location: { file: 'catalogs/small/preferences.yaml', line: lines.indexOf('name: legacy') + 2 },
+    });
     expect(bad.diagnostics[0]!.message).toContain('a release version like `v1.2.0`');
   });
 
   it('records deprecation, removal, return with the same spec, and un-deprecation', () => {
     const v1 = released(small('scopes: [cluster]\n'));
     const deprecated = small('scopes: [cluster]\n', {
-      'catalogs/small/preferences.yaml': SMALL_CATALOG['catalogs/small/preferences.yaml']!.replace('name: legacy\n', 'name: legacy\ndeprecated: {replacement: linux}\n'),
+      'catalogs/small/preferences.yaml': SMALL_CATALOG['catalogs/small/preferences.yaml']!.replace(
+        'name: legacy\n',
+        'name: legacy\ndeprecated: {replacement: linux}\n',
+      ),
     });
     const v2 = released(deprecated, 'v1.1.0', v1);
     expect(v2.lock.objects.find((o) => o.name === 'legacy')).toMatchObject({ released: 'v1.0.0', deprecated: 'v1.1.0' });
@@ -174,12 +190,18 @@ describe('release lock', () => {
   it('keeps the reason of a reviewed removal without deprecation in the lock', () => {
     const v1 = released(small('scopes: [cluster]\n'));
     const withOverride = lockOf(
-      serializeLock({ ...v1.lock, overrides: [{ name: 'legacy', kind: 'VirtualMachineClusterPreference', allow: 'removal', reason: 'security: guests without virtio are unsupported' }] }),
+      serializeLock({
+        ...v1.lock,
+        overrides: [{ name: 'legacy', kind: 'VirtualMachineClusterPreference', allow: 'removal', reason: 'security: guests without virtio are unsupported' }],
+      }),
     );
     const removed = small('scopes: [cluster]\nexclude: {preferences: [legacy]}\n');
     expect(checkLock(withOverride, 'small', currentObjects(removed.objects)).diagnostics).toEqual([]);
     const v2 = released(removed, 'v1.1.0', withOverride);
-    expect(v2.lock.objects.find((o) => o.name === 'legacy')).toMatchObject({ removed: 'v1.1.0', removedReason: 'security: guests without virtio are unsupported' });
+    expect(v2.lock.objects.find((o) => o.name === 'legacy')).toMatchObject({
+      removed: 'v1.1.0',
+      removedReason: 'security: guests without virtio are unsupported',
+    });
   });
 
   it('refuses a version that is not newer', () => {
@@ -199,7 +221,9 @@ describe('release lock', () => {
     const lock = released(small());
     const text = serializeLock(lock.lock);
     expect(text).toMatch(/^# Release lock of generator `small`/);
-    expect(text).toMatch(/^apiVersion: itgen\.dev\/v1alpha1\nkind: ReleaseLock\nmetadata:\n {2}name: small\nreleases:\n {2}- v1\.0\.0\nobjects:\n {2}- kind: VirtualMachineClusterInstancetype\n {4}name: u1\.large\n {4}digest: sha256:/m);
+    expect(text).toMatch(
+      /^apiVersion: itgen\.dev\/v1alpha1\nkind: ReleaseLock\nmetadata:\n {2}name: small\nreleases:\n {2}- v1\.0\.0\nobjects:\n {2}- kind: VirtualMachineClusterInstancetype\n {4}name: u1\.large\n {4}digest: sha256:/m,
+    );
     expect(lockSchema.parse(parseAllDocuments(text)[0]!.toJS()) satisfies ReleaseLock).toEqual(lock.lock);
   });
 });
@@ -220,7 +244,9 @@ describe('bundles', () => {
     expect(sums).toEqual(files.slice(0, -1).map((f) => `${sha256Hex(f.content)}  ${f.path}`));
     const all = files.find((f) => f.path.includes('all-bundle'))!.content;
     // The label sits in sorted position; the base itself is not stamped.
-    expect(all).toMatch(/instancetype\.kubevirt\.io\/class: general\.purpose\n {4}instancetype\.kubevirt\.io\/common-instancetypes-version: v1\.2\.3\n {4}instancetype\.kubevirt\.io\/cpu:/);
+    expect(all).toMatch(
+      /instancetype\.kubevirt\.io\/class: general\.purpose\n {4}instancetype\.kubevirt\.io\/common-instancetypes-version: v1\.2\.3\n {4}instancetype\.kubevirt\.io\/cpu:/,
+    );
     expect(r.files.map((f) => f.content).join('')).not.toMatch(/common-instancetypes-version/);
     expect(parseObjects(all).objects).toHaveLength(8);
   });
@@ -228,7 +254,12 @@ describe('bundles', () => {
   it('leave out the kinds a generator does not emit', () => {
     const r = small('scopes: [cluster]\n');
     const files = buildBundles(r.objects, { version: 'v1.0.0', versionLabel: 'example.com/v', filePrefix: 'acme' });
-    expect(files.map((f) => f.path)).toEqual(['acme-clusterinstancetypes-bundle-v1.0.0.yaml', 'acme-clusterpreferences-bundle-v1.0.0.yaml', 'acme-instancetypes-all-bundle-v1.0.0.yaml', 'CHECKSUMS.sha256']);
+    expect(files.map((f) => f.path)).toEqual([
+      'acme-clusterinstancetypes-bundle-v1.0.0.yaml',
+      'acme-clusterpreferences-bundle-v1.0.0.yaml',
+      'acme-instancetypes-all-bundle-v1.0.0.yaml',
+      'CHECKSUMS.sha256',
+    ]);
     expect(bundleNames('common').map((b) => b.name)).toEqual([
       'common-instancetypes-all-bundle',
       'common-clusterinstancetypes-bundle',
@@ -263,7 +294,9 @@ describe('semantic diff', () => {
   });
 
   it('reads only instancetype.kubevirt.io objects from a stream', () => {
-    const r = parseObjects('---\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n---\napiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachinePreference\nmetadata: {name: p}\n---\n');
+    const r = parseObjects(
+      '---\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n---\napiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachinePreference\nmetadata: {name: p}\n---\n',
+    );
     expect(r.objects.map((o) => o.metadata.name)).toEqual(['p']);
     expect(parseObjects('a: [').error).toBeDefined();
   });
@@ -285,16 +318,42 @@ describe('KRM function', () => {
     const items = [
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keep' } },
       // A stale object of ours: kpt read it from a file this function writes.
-      { apiVersion: 'instancetype.kubevirt.io/v1beta1', kind: 'VirtualMachineClusterInstancetype', metadata: { name: 'old', labels: { 'instancetype.kubevirt.io/vendor': 'example.com' }, annotations: { 'internal.config.kubernetes.io/path': 'VirtualMachineClusterInstancetypes/virtualmachineclusterinstancetypes.yaml' } }, spec: {} },
+      {
+        apiVersion: 'instancetype.kubevirt.io/v1beta1',
+        kind: 'VirtualMachineClusterInstancetype',
+        metadata: {
+          name: 'old',
+          labels: { 'instancetype.kubevirt.io/vendor': 'example.com' },
+          annotations: { 'internal.config.kubernetes.io/path': 'VirtualMachineClusterInstancetypes/virtualmachineclusterinstancetypes.yaml' },
+        },
+        spec: {},
+      },
       // Someone else's object with the same vendor label, in a file of theirs: not ours to delete.
-      { apiVersion: 'instancetype.kubevirt.io/v1beta1', kind: 'VirtualMachineClusterInstancetype', metadata: { name: 'same-vendor', labels: { 'instancetype.kubevirt.io/vendor': 'example.com' }, annotations: { 'internal.config.kubernetes.io/path': 'team-b/special.yaml' } }, spec: {} },
-      { apiVersion: 'instancetype.kubevirt.io/v1beta1', kind: 'VirtualMachineClusterInstancetype', metadata: { name: 'theirs', labels: { 'instancetype.kubevirt.io/vendor': 'other.example' } }, spec: {} },
+      {
+        apiVersion: 'instancetype.kubevirt.io/v1beta1',
+        kind: 'VirtualMachineClusterInstancetype',
+        metadata: {
+          name: 'same-vendor',
+          labels: { 'instancetype.kubevirt.io/vendor': 'example.com' },
+          annotations: { 'internal.config.kubernetes.io/path': 'team-b/special.yaml' },
+        },
+        spec: {},
+      },
+      {
+        apiVersion: 'instancetype.kubevirt.io/v1beta1',
+        kind: 'VirtualMachineClusterInstancetype',
+        metadata: { name: 'theirs', labels: { 'instancetype.kubevirt.io/vendor': 'other.example' } },
+        spec: {},
+      },
       // An earlier copy of an object generated now, wherever it was read from.
       { apiVersion: 'instancetype.kubevirt.io/v1beta1', kind: 'VirtualMachineClusterInstancetype', metadata: { name: 'u1.small' }, spec: {} },
     ];
     const out = resultItems({ functionConfig: {}, items }, r.objects) as { metadata: { name: string; annotations?: Record<string, string> } }[];
     expect(out.map((o) => o.metadata.name)).toEqual(['keep', 'same-vendor', 'theirs', 'u1.large', 'u1.small', 'legacy', 'linux']);
-    expect(out[4]!.metadata.annotations).toMatchObject({ 'config.kubernetes.io/path': 'VirtualMachineClusterInstancetypes/virtualmachineclusterinstancetypes.yaml', 'config.kubernetes.io/index': '1' });
+    expect(out[4]!.metadata.annotations).toMatchObject({
+      'config.kubernetes.io/path': 'VirtualMachineClusterInstancetypes/virtualmachineclusterinstancetypes.yaml',
+      'config.kubernetes.io/index': '1',
+    });
   });
 });
 
@@ -308,7 +367,9 @@ describe('docs', () => {
   });
 
   it('escapes table cells', () => {
-    const r = small('', { 'catalogs/small/preferences.yaml': SMALL_CATALOG['catalogs/small/preferences.yaml']!.replace('displayName: Linux', 'displayName: "Linux | GNU"') });
+    const r = small('', {
+      'catalogs/small/preferences.yaml': SMALL_CATALOG['catalogs/small/preferences.yaml']!.replace('displayName: Linux', 'displayName: "Linux | GNU"'),
+    });
     expect(r.files.find((f) => f.path === 'README.md')!.content).toContain('| `linux` | Linux \\| GNU |');
   });
 });
@@ -321,8 +382,16 @@ describe('CLI arguments', () => {
       if ('help' in p) return {};
       return { command: p.command.name, options: Object.fromEntries(p.line.options), positionals: p.line.positionals };
     };
-    expect(parse(['bundle', '--version', 'v1.0.0', '--out', 'dist'])).toEqual({ command: 'bundle', options: { '--version': ['v1.0.0'], '--out': ['dist'] }, positionals: [] });
-    expect(parse(['diff', '--against=HEAD~1', '--exit-code'])).toEqual({ command: 'diff', options: { '--against': ['HEAD~1'], '--exit-code': [] }, positionals: [] });
+    expect(parse(['bundle', '--version', 'v1.0.0', '--out', 'dist'])).toEqual({
+      command: 'bundle',
+      options: { '--version': ['v1.0.0'], '--out': ['dist'] },
+      positionals: [],
+    });
+    expect(parse(['diff', '--against=HEAD~1', '--exit-code'])).toEqual({
+      command: 'diff',
+      options: { '--against': ['HEAD~1'], '--exit-code': [] },
+      positionals: [],
+    });
     expect(parse(['-C', 'dir', 'schema', 'lock'])).toEqual({ command: 'schema', options: {}, positionals: ['lock'] });
     expect(parse(['release'])).toEqual({ error: 'release needs --version vX.Y.Z' });
     expect(parse(['release', '--version', '1.0'])).toEqual({ error: '--version needs a release version like v1.2.0' });
@@ -337,7 +406,9 @@ describe('CLI arguments', () => {
     const io: Io = { out: (s) => (out += s), err: () => undefined, cwd: process.cwd(), color: false };
     expect(run(['schema', 'generator'], io)).toBe(0);
     const schema = JSON.parse(out) as { properties: Record<string, unknown> };
-    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['apiVersion', 'kind', 'metadata', 'namePrefix', 'include', 'exclude', 'namespace', 'bundle']));
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(['apiVersion', 'kind', 'metadata', 'namePrefix', 'include', 'exclude', 'namespace', 'bundle']),
+    );
     out = '';
     expect(run(['schema', 'lock'], io)).toBe(0);
     expect(JSON.parse(out)).toMatchObject({ title: 'itgen release lock' });
@@ -355,7 +426,8 @@ describe("a vendor's catalog is the vendor's", () => {
   it('without `vendor` no object is labelled kubevirt.io, and bundles are named after the generator', () => {
     const dir = scratchProject({
       'generators/acme.yaml': 'catalog: ../catalog\noutput: ../out\nscopes: [cluster]\n',
-      'catalog/c.yaml': 'kind: Catalog\nname: t\n---\nkind: SizeLadder\nname: s\nsizes: [{name: small, cpu: 1}]\n---\nkind: Family\nname: c\nversion: 1\ndisplayName: C\ndescription: C\nclass: compute\nmemoryPerCPU: 2Gi\n---\nkind: Preference\nname: mylinux\ndisplayName: My Linux\n',
+      'catalog/c.yaml':
+        'kind: Catalog\nname: t\n---\nkind: SizeLadder\nname: s\nsizes: [{name: small, cpu: 1}]\n---\nkind: Family\nname: c\nversion: 1\ndisplayName: C\ndescription: C\nclass: compute\nmemoryPerCPU: 2Gi\n---\nkind: Preference\nname: mylinux\ndisplayName: My Linux\n',
     });
     try {
       const r = compile(dir, 'generators/acme.yaml');

@@ -18,12 +18,19 @@ function itgen(cwd: string, ...argv: string[]): { code: number; text: string } {
 }
 
 function project(generator = 'scopes: [cluster]\n'): string {
-  const dir = scratchProject({ 'generators/t.yaml': `catalog: ../catalog\noutput: ../output/t\nvendor: kubevirt.io\n${generator}`, 'catalog/catalog.yaml': CATALOG });
+  const dir = scratchProject({
+    'generators/t.yaml': `catalog: ../catalog\noutput: ../output/t\nvendor: kubevirt.io\n${generator}`,
+    'catalog/catalog.yaml': CATALOG,
+  });
   expect(itgen(dir, 'generate').code).toBe(0);
   return dir;
 }
 
-const dropLarge = (dir: string): void => writeFileSync(path.join(dir, 'catalog/catalog.yaml'), readFileSync(path.join(dir, 'catalog/catalog.yaml'), 'utf8').replace('  - {name: large, cpu: 2}\n', ''));
+const dropLarge = (dir: string): void =>
+  writeFileSync(
+    path.join(dir, 'catalog/catalog.yaml'),
+    readFileSync(path.join(dir, 'catalog/catalog.yaml'), 'utf8').replace('  - {name: large, cpu: 2}\n', ''),
+  );
 
 describe('removal guard', () => {
   it('without a lock: dropping objects is refused, naming them, and output/ stays as it was', () => {
@@ -33,7 +40,9 @@ describe('removal guard', () => {
       dropLarge(dir);
       const r = itgen(dir, 'generate');
       expect(r.code).toBe(1);
-      expect(r.text).toContain('generators/t.yaml:2:9 error IT7401 generating would remove 1 object that output/t has: `VirtualMachineClusterInstancetype/c1.large`');
+      expect(r.text).toContain(
+        'generators/t.yaml:2:9 error IT7401 generating would remove 1 object that output/t has: `VirtualMachineClusterInstancetype/c1.large`',
+      );
       expect(r.text).toContain('nothing written');
       expect(readDirTree(path.join(dir, 'output'))).toEqual(before);
       // validate and check do not write, so they do not refuse; check reports the drift as ever.
@@ -48,7 +57,9 @@ describe('removal guard', () => {
     try {
       dropLarge(dir);
       expect(itgen(dir, 'generate', '--allow-removals').code).toBe(0);
-      expect(readFileSync(path.join(dir, 'output/t/VirtualMachineClusterInstancetypes/virtualmachineclusterinstancetypes.yaml'), 'utf8')).not.toContain('c1.large');
+      expect(readFileSync(path.join(dir, 'output/t/VirtualMachineClusterInstancetypes/virtualmachineclusterinstancetypes.yaml'), 'utf8')).not.toContain(
+        'c1.large',
+      );
     } finally {
       removeDir(dir);
     }
@@ -76,7 +87,9 @@ describe('removal guard', () => {
       writeFileSync(gen, readFileSync(gen, 'utf8').replace('vms-a', 'vms-b'));
       const r = itgen(dir, 'generate');
       expect(r.code).toBe(1);
-      expect(r.text).toContain('error IT7401 generating would remove 3 objects that output/t has: `VirtualMachineInstancetype/vms-a/c1.large`, `VirtualMachineInstancetype/vms-a/c1.small`, `VirtualMachinePreference/vms-a/mylinux`');
+      expect(r.text).toContain(
+        'error IT7401 generating would remove 3 objects that output/t has: `VirtualMachineInstancetype/vms-a/c1.large`, `VirtualMachineInstancetype/vms-a/c1.small`, `VirtualMachinePreference/vms-a/mylinux`',
+      );
       expect(itgen(dir, 'generate', '--allow-removals').code).toBe(0);
     } finally {
       removeDir(dir);
@@ -85,27 +98,44 @@ describe('removal guard', () => {
 });
 
 describe('droppedObjects', () => {
-  const o = (kind: string, name: string, namespace?: string): { kind: string; metadata: { name: string; namespace?: string } } => ({ kind, metadata: namespace === undefined ? { name } : { name, namespace } });
+  const o = (kind: string, name: string, namespace?: string): { kind: string; metadata: { name: string; namespace?: string } } => ({
+    kind,
+    metadata: namespace === undefined ? { name } : { name, namespace },
+  });
 
   it('names what the committed base has and the generation lacks, by kind, namespace and name, sorted', () => {
-    const committed = [o('VirtualMachinePreference', 'b', 'ns'), o('VirtualMachineClusterPreference', 'b'), o('VirtualMachineClusterInstancetype', 'a'), o('VirtualMachineInstancetype', 'a', 'ns')];
+    const committed = [
+      o('VirtualMachinePreference', 'b', 'ns'),
+      o('VirtualMachineClusterPreference', 'b'),
+      o('VirtualMachineClusterInstancetype', 'a'),
+      o('VirtualMachineInstancetype', 'a', 'ns'),
+    ];
     expect(droppedObjects(committed, committed)).toEqual([]);
-    expect(droppedObjects(committed, [o('VirtualMachineInstancetype', 'a', 'ns'), o('VirtualMachineClusterPreference', 'b')])).toEqual(['VirtualMachineClusterInstancetype/a', 'VirtualMachinePreference/ns/b']);
+    expect(droppedObjects(committed, [o('VirtualMachineInstancetype', 'a', 'ns'), o('VirtualMachineClusterPreference', 'b')])).toEqual([
+      'VirtualMachineClusterInstancetype/a',
+      'VirtualMachinePreference/ns/b',
+    ]);
   });
 
   it('a kind change or a namespace change drops the old object; additions drop nothing', () => {
-    expect(droppedObjects([o('VirtualMachineClusterInstancetype', 'a')], [o('VirtualMachineInstancetype', 'a', 'ns')])).toEqual(['VirtualMachineClusterInstancetype/a']);
+    expect(droppedObjects([o('VirtualMachineClusterInstancetype', 'a')], [o('VirtualMachineInstancetype', 'a', 'ns')])).toEqual([
+      'VirtualMachineClusterInstancetype/a',
+    ]);
     expect(droppedObjects([o('VirtualMachineInstancetype', 'a')], [o('VirtualMachineInstancetype', 'a', 'ns')])).toEqual(['VirtualMachineInstancetype/a']);
     expect(droppedObjects([], [o('VirtualMachineInstancetype', 'a', 'ns')])).toEqual([]);
   });
 });
 
 describe('committedObjects', () => {
-  it.each(['output/default', 'output/common-instancetypes', 'test/fixtures/vendor-options/expected/acme'])('reads the same kind, name and namespace off %s as parsing it does', (dir) => {
-    const files = readDirTree(path.join(REPO, dir));
-    const key = (o: { kind: string; metadata: { name: string; namespace?: unknown } }): string => `${o.kind}/${String(o.metadata.namespace ?? '')}/${o.metadata.name}`;
-    const parsed = objectsOf(files).map(key).sort();
-    expect(committedObjects(files).map(key).sort()).toEqual(parsed);
-    expect(parsed.length).toBeGreaterThan(0);
-  });
+  it.each(['output/default', 'output/common-instancetypes', 'test/fixtures/vendor-options/expected/acme'])(
+    'reads the same kind, name and namespace off %s as parsing it does',
+    (dir) => {
+      const files = readDirTree(path.join(REPO, dir));
+      const key = (o: { kind: string; metadata: { name: string; namespace?: unknown } }): string =>
+        `${o.kind}/${String(o.metadata.namespace ?? '')}/${o.metadata.name}`;
+      const parsed = objectsOf(files).map(key).sort();
+      expect(committedObjects(files).map(key).sort()).toEqual(parsed);
+      expect(parsed.length).toBeGreaterThan(0);
+    },
+  );
 });

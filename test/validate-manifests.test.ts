@@ -19,7 +19,8 @@ function validate(files: Record<string, string>, ...argv: string[]): { code: num
   }
 }
 
-const it_ = (spec: string, kind = 'VirtualMachineInstancetype'): string => `apiVersion: instancetype.kubevirt.io/v1beta1\nkind: ${kind}\nmetadata:\n  name: t\nspec:\n${spec}`;
+const it_ = (spec: string, kind = 'VirtualMachineInstancetype'): string =>
+  `apiVersion: instancetype.kubevirt.io/v1beta1\nkind: ${kind}\nmetadata:\n  name: t\nspec:\n${spec}`;
 const pref = (spec: string, kind = 'VirtualMachinePreference'): string => it_(spec, kind);
 
 describe('instance types (webhooks/admitter_test.go)', () => {
@@ -27,14 +28,22 @@ describe('instance types (webhooks/admitter_test.go)', () => {
     expect(validate({ 'it.yaml': it_('  cpu: {guest: 1}\n  memory: {guest: 128Mi}\n') }, 'it.yaml')).toEqual({ code: 0, err: '' });
   });
 
-  it.each([['negative overcommit percent', -15], ['over 100 percent overcommit', 150]])('DescribeTable "should reject negative and over 100%% memory overcommit values" Entry "%s"', (_name, pct) => {
+  it.each([
+    ['negative overcommit percent', -15],
+    ['over 100 percent overcommit', 150],
+  ])('DescribeTable "should reject negative and over 100%% memory overcommit values" Entry "%s"', (_name, pct) => {
     const r = validate({ 'it.yaml': it_(`  cpu: {guest: 1}\n  memory: {guest: 128Mi, overcommitPercent: ${pct}}\n`) }, 'it.yaml');
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/it\.yaml:7:\d+ error IT(3001|4001) .*overcommitPercent/);
   });
 
   it('It "should reject specs with memory overcommit and hugepages"', () => {
-    const r = validate({ 'it.yaml': it_('  cpu: {guest: 1}\n  memory: {guest: 128Mi, overcommitPercent: 15, hugepages: {pageSize: 2Mi}}\n', 'VirtualMachineClusterInstancetype') }, 'it.yaml');
+    const r = validate(
+      {
+        'it.yaml': it_('  cpu: {guest: 1}\n  memory: {guest: 128Mi, overcommitPercent: 15, hugepages: {pageSize: 2Mi}}\n', 'VirtualMachineClusterInstancetype'),
+      },
+      'it.yaml',
+    );
     expect(r.code).toBe(1);
     expect(r.err).toContain('spec.memory.overcommitPercent and spec.memory.hugepages should not be requested together.');
   });
@@ -60,7 +69,10 @@ describe('preferences (preference/webhooks/admitter_test.go)', () => {
   });
 
   it.each([
-    ['PreferSpreadSocketToCoreRatio with spread', '  preferSpreadSocketToCoreRatio: 3\n  cpu: {preferredCPUTopology: spread, spreadOptions: {across: CoresThreads}}\n'],
+    [
+      'PreferSpreadSocketToCoreRatio with spread',
+      '  preferSpreadSocketToCoreRatio: 3\n  cpu: {preferredCPUTopology: spread, spreadOptions: {across: CoresThreads}}\n',
+    ],
     ['SpreadOptions with preferSpread', '  cpu: {preferredCPUTopology: preferSpread, spreadOptions: {across: CoresThreads, ratio: 3}}\n'],
   ])('DescribeTable "should reject when spreading vCPUs across CoresThreads with a ratio higher than 2 set through" Entry "%s"', (_name, spec) => {
     const r = validate({ 'p.yaml': pref(spec) }, 'p.yaml');
@@ -95,6 +107,8 @@ describe('VirtualMachines: the VM webhook matcher checks and admission', () => {
     expect(validate({ 'vm.yaml': vm('{name: t}'), 'it.yaml': objects }, 'vm.yaml', 'it.yaml').code).toBe(0);
     const r = validate({ 'vm.yaml': vm('{name: t}', '{cpu: {cores: 2}, devices: {}}'), 'it.yaml': objects }, 'vm.yaml', '--with', 'it.yaml');
     expect(r.code).toBe(1);
-    expect(r.err).toContain('vm.yaml:9:29 error IT8002 VirtualMachine `v`: VM field(s) spec.template.spec.domain.cpu.cores conflicts with selected instance type');
+    expect(r.err).toContain(
+      'vm.yaml:9:29 error IT8002 VirtualMachine `v`: VM field(s) spec.template.spec.domain.cpu.cores conflicts with selected instance type',
+    );
   });
 });

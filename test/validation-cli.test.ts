@@ -197,7 +197,9 @@ describe('hostile and broken input', () => {
   it('reports every problem of a run, not only the first', () => {
     // All at once, each in its own file, with its own names so that they do not collide.
     const files = HOSTILE.filter(([, , code]) => code !== 'IT1001').flatMap(([, f], i) =>
-      Object.entries(f).map(([p, c]) => [p.replace('.yaml', `-${i}.yaml`), typeof c === 'string' ? c.replace(/^name: (k|big|neg)$/m, `name: $1${i}`) : c] as const),
+      Object.entries(f).map(
+        ([p, c]) => [p.replace('.yaml', `-${i}.yaml`), typeof c === 'string' ? c.replace(/^name: (k|big|neg)$/m, `name: $1${i}`) : c] as const,
+      ),
     );
     const dir = project(Object.fromEntries(files));
     try {
@@ -241,7 +243,13 @@ describe('exit codes, --strict and formats', () => {
 
   it('exits 2 when a rule fails inside itgen (IT9001)', () => {
     const dir = project();
-    const boom: Rule = { name: 'boom', description: 'throws, standing in for a bug in itgen', check: () => { throw new Error('kaput'); } };
+    const boom: Rule = {
+      name: 'boom',
+      description: 'throws, standing in for a bug in itgen',
+      check: () => {
+        throw new Error('kaput');
+      },
+    };
     (RULES as Rule[]).push(boom);
     try {
       const r = itgen(dir, 'generate');
@@ -301,7 +309,9 @@ describe('exit codes, --strict and formats', () => {
     try {
       const r = itgen(dir, 'validate', '--format', 'json');
       expect(r.code).toBe(1);
-      const parsed = JSON.parse(r.out) as { diagnostics: { code: string; severity: string; message: string; location: { file: string; line: number; col: number }; hint?: string }[] };
+      const parsed = JSON.parse(r.out) as {
+        diagnostics: { code: string; severity: string; message: string; location: { file: string; line: number; col: number }; hint?: string }[];
+      };
       expect(parsed.diagnostics.map((d) => [d.code, d.severity, d.location.file, d.location.line, d.location.col])).toEqual([
         ['IT1203', 'error', 'catalog/p.yaml', 6, 23],
         ['IT1206', 'error', 'catalog/q.yaml', 2, 7],
@@ -314,13 +324,18 @@ describe('exit codes, --strict and formats', () => {
   });
 
   it('--format github emits one workflow annotation per diagnostic', () => {
-    const dir = project({ 'catalog/p.yaml': pref('mylinux2', 'spec:\n  devices:\n    preferredDiskBus: virtoi\n') }, GENERATOR.replace('vendor: kubevirt.io', 'vendor: example.com'));
+    const dir = project(
+      { 'catalog/p.yaml': pref('mylinux2', 'spec:\n  devices:\n    preferredDiskBus: virtoi\n') },
+      GENERATOR.replace('vendor: kubevirt.io', 'vendor: example.com'),
+    );
     try {
       const r = itgen(dir, 'validate', '--format', 'github');
       expect(r.code).toBe(1);
       const lines = r.out.trim().split('\n');
       expect(lines).toHaveLength(2);
-      expect(lines[0]).toMatch(/^::error file=catalog\/p\.yaml,line=6,col=23,endLine=6,title=IT1203::`spec\.devices\.preferredDiskBus`: "virtoi" is not one of .*%0Adid you mean `virtio`\?$/);
+      expect(lines[0]).toMatch(
+        /^::error file=catalog\/p\.yaml,line=6,col=23,endLine=6,title=IT1203::`spec\.devices\.preferredDiskBus`: "virtoi" is not one of .*%0Adid you mean `virtio`\?$/,
+      );
       expect(lines[1]).toMatch(/^::warning file=generators\/t\.yaml,line=3,col=9,.*title=IT5007::vendor `example\.com`/);
     } finally {
       removeDir(dir);

@@ -14,7 +14,10 @@ const FIXTURES = path.join(REPO, 'test', 'fixtures');
 /** Codes no project input can produce, and the test that shows each one instead. */
 const SHOWN_ELSEWHERE: Readonly<Partial<Record<DiagnosticCode, { readonly test: string; readonly why: string }>>> = {
   IT1010: { test: 'test/hardening.test.ts', why: 'a leftover lock that is a directory or a link: a layout of the output directory, not catalog input' },
-  IT2020: { test: 'test/catalog-imports.test.ts', why: 'catalog imports are shown with scratch projects (a package import needs node_modules, which git ignores)' },
+  IT2020: {
+    test: 'test/catalog-imports.test.ts',
+    why: 'catalog imports are shown with scratch projects (a package import needs node_modules, which git ignores)',
+  },
   IT2021: { test: 'test/catalog-imports.test.ts', why: 'an import out of the project needs a link or a path outside the fixture' },
   IT5002: { test: 'test/validation-rules.test.ts', why: 'memory is derived from the ratio unless overridden; the rule guards against resolver bugs' },
   IT5011: { test: 'test/gitops-examples.test.ts', why: 'about Flux and Argo CD objects of the project, not catalog input' },
@@ -43,7 +46,11 @@ const SHOWN_ELSEWHERE: Readonly<Partial<Record<DiagnosticCode, { readonly test: 
 /** Diagnostics about the catalog as a whole have no single place to point at. */
 const WITHOUT_LOCATION: ReadonlySet<string> = new Set(['IT1008', 'IT2008']);
 
-const fixtures = existsSync(FIXTURES) ? readdirSync(FIXTURES).filter((d) => /^diag-IT\d{4}-/.test(d)).sort() : [];
+const fixtures = existsSync(FIXTURES)
+  ? readdirSync(FIXTURES)
+      .filter((d) => /^diag-IT\d{4}-/.test(d))
+      .sort()
+  : [];
 const LINE = /^(?:(\S+):(\d+):(\d+) )?(error|warning) (IT\d{4}) /;
 
 describe('diagnostic codes', () => {
@@ -55,7 +62,8 @@ describe('diagnostic codes', () => {
       return;
     }
     const elsewhere = SHOWN_ELSEWHERE[code as DiagnosticCode];
-    if (!elsewhere) throw new Error(`${code} (${DIAGNOSTIC_CODES[code as DiagnosticCode]}) has no fixture test/fixtures/diag-${code}-<slug>/ and is not in SHOWN_ELSEWHERE`);
+    if (!elsewhere)
+      throw new Error(`${code} (${DIAGNOSTIC_CODES[code as DiagnosticCode]}) has no fixture test/fixtures/diag-${code}-<slug>/ and is not in SHOWN_ELSEWHERE`);
     expect(readFileSync(path.join(REPO, elsewhere.test), 'utf8')).toContain(code);
   });
 

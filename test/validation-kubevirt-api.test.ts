@@ -22,10 +22,15 @@ type Convert = (json: unknown) => unknown;
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a subpath the package exports to CommonJS only
 const api = require('@kubevirt-ui-ext/kubevirt-api/kubevirt') as Record<string, Convert>;
-const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(REPO, 'node_modules', '@kubevirt-ui-ext', 'kubevirt-api', 'package.json'), 'utf8')) as { version: string }).version;
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(path.join(REPO, 'node_modules', '@kubevirt-ui-ext', 'kubevirt-api', 'package.json'), 'utf8')) as { version: string }
+).version;
 
 const CONVERTERS: Record<string, { from: Convert; to: Convert }> = {
-  VirtualMachineClusterInstancetype: { from: api['V1beta1VirtualMachineClusterInstancetypeFromJSON']!, to: api['V1beta1VirtualMachineClusterInstancetypeToJSON']! },
+  VirtualMachineClusterInstancetype: {
+    from: api['V1beta1VirtualMachineClusterInstancetypeFromJSON']!,
+    to: api['V1beta1VirtualMachineClusterInstancetypeToJSON']!,
+  },
   VirtualMachineInstancetype: { from: api['V1beta1VirtualMachineInstancetypeFromJSON']!, to: api['V1beta1VirtualMachineInstancetypeToJSON']! },
   VirtualMachineClusterPreference: { from: api['V1beta1VirtualMachineClusterPreferenceFromJSON']!, to: api['V1beta1VirtualMachineClusterPreferenceToJSON']! },
   VirtualMachinePreference: { from: api['V1beta1VirtualMachinePreferenceFromJSON']!, to: api['V1beta1VirtualMachinePreferenceToJSON']! },
@@ -150,7 +155,12 @@ describe(`KubeVirt API models (@kubevirt-ui-ext/kubevirt-api ${PACKAGE_VERSION})
 
   it('a field KubeVirt does not know is dropped by the models (the check can fail)', () => {
     const c = CONVERTERS['VirtualMachineClusterInstancetype']!;
-    const doc = { apiVersion: 'instancetype.kubevirt.io/v1beta1', kind: 'VirtualMachineClusterInstancetype', metadata: { name: 'x' }, spec: { cpu: { guest: 1, dedicatedCPUPlacment: true }, memory: { guest: '1Gi' } } };
+    const doc = {
+      apiVersion: 'instancetype.kubevirt.io/v1beta1',
+      kind: 'VirtualMachineClusterInstancetype',
+      metadata: { name: 'x' },
+      spec: { cpu: { guest: 1, dedicatedCPUPlacment: true }, memory: { guest: '1Gi' } },
+    };
     expect(differences(plain(doc), plain(c.to(c.from(doc))))).toEqual(['spec.cpu.dedicatedCPUPlacment']);
   });
 });

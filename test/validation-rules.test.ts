@@ -34,7 +34,10 @@ memoryPerCPU: 2Gi
 `;
 
 function compileCatalog(text = CATALOG): ReturnType<typeof compile> {
-  const dir = scratchProject({ 'generators/t.yaml': 'catalog: ../catalog\noutput: ../out\nscopes: [cluster]\nallowEmpty: [preferences]\n', 'catalog/catalog.yaml': text });
+  const dir = scratchProject({
+    'generators/t.yaml': 'catalog: ../catalog\noutput: ../out\nscopes: [cluster]\nallowEmpty: [preferences]\n',
+    'catalog/catalog.yaml': text,
+  });
   try {
     return compile(dir, 'generators/t.yaml');
   } finally {
@@ -98,7 +101,10 @@ describe('rules', () => {
     // A resolver bug would look like this: the spec says 3Gi, the family ratio says 2Gi per vCPU.
     const broken = catalog.instancetypes.map((it): ResolvedInstancetype => (it.cpu === 1 ? { ...it, spec: { ...it.spec, memory: { guest: '3Gi' } } } : it));
     const ctx = { catalog: { ...catalog, instancetypes: broken }, objects: [], generator: result.generator!.config };
-    const found = runRules(ctx, RULES.filter((r) => r.name === 'family-ratio'));
+    const found = runRules(
+      ctx,
+      RULES.filter((r) => r.name === 'family-ratio'),
+    );
     expect(found.map((d) => d.code)).toEqual(['IT5002']);
     expect(found[0]!.message).toContain('does not match 1 vCPU x 2Gi');
     expect(found[0]!.location?.file).toBe('catalog/catalog.yaml');
@@ -106,7 +112,13 @@ describe('rules', () => {
 
   it('IT9001: a rule that throws is an internal error, not a crash', () => {
     const result = compileCatalog();
-    const boom: Rule = { name: 'boom', description: 'always fails, to test the harness', check: () => { throw new Error('kaput'); } };
+    const boom: Rule = {
+      name: 'boom',
+      description: 'always fails, to test the harness',
+      check: () => {
+        throw new Error('kaput');
+      },
+    };
     const found = runRules({ catalog: result.catalog!, objects: [], generator: result.generator!.config }, [boom]);
     expect(found).toEqual([diag('IT9001', 'rule `boom` failed: kaput')]);
   });

@@ -23,11 +23,20 @@ for (const line of lines) {
   const snapshot = spawnSync(node, [path.join(repo, 'tools', 'build-snapshot.mjs')], { cwd: repo, env, encoding: 'utf8' });
   const t0 = Date.now();
   const jest = spawnSync(node, [path.join(repo, 'node_modules', 'jest', 'bin', 'jest.js')], { cwd: repo, env, encoding: 'utf8', maxBuffer: 1 << 28 });
-  const summary = `${jest.stdout}${jest.stderr}`.split('\n').filter((l) => /^Tests:/.test(l)).pop() ?? 'no summary';
+  const summary =
+    `${jest.stdout}${jest.stderr}`
+      .split('\n')
+      .filter((l) => /^Tests:/.test(l))
+      .pop() ?? 'no summary';
   console.log(`node ${version}: ${summary.replace(/\s+/g, ' ')} in ${((Date.now() - t0) / 1000).toFixed(0)} s; snapshot: ${snapshot.stderr.trim() || 'built'}`);
   if (jest.status !== 0) {
     failed = true;
-    console.log(`${jest.stdout}${jest.stderr}`.split('\n').filter((l) => /●.*›/.test(l)).join('\n'));
+    console.log(
+      `${jest.stdout}${jest.stderr}`
+        .split('\n')
+        .filter((l) => /●.*›/.test(l))
+        .join('\n'),
+    );
   }
 }
 process.exitCode = failed ? 1 : 0;

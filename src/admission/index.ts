@@ -32,7 +32,17 @@ function resolved(f: FoundObject): RenderedObject {
   const leaves = toLeaves(spec, f.src, [...f.path, 'spec'], what);
   const labels = (isPlainObject(meta['labels']) ? meta['labels'] : {}) as Record<string, string>;
   const annotations = (isPlainObject(meta['annotations']) ? meta['annotations'] : {}) as Record<string, string>;
-  const common = { name, spec, labels, annotations, deprecated: undefined, origin, leaves, icon: undefined, displayName: annotations['openshift.io/display-name'] ?? name };
+  const common = {
+    name,
+    spec,
+    labels,
+    annotations,
+    deprecated: undefined,
+    origin,
+    leaves,
+    icon: undefined,
+    displayName: annotations['openshift.io/display-name'] ?? name,
+  };
   const source: ResolvedInstancetype | ResolvedPreference = kind.endsWith('Instancetype')
     ? {
         ...common,
@@ -58,16 +68,23 @@ function resolved(f: FoundObject): RenderedObject {
 /** W 3: how a VM names its instance type and preference (the VM mutating webhook). */
 function matcherProblems(vm: JsonObject): { message: string; field: string }[] {
   const out: { message: string; field: string }[] = [];
-  for (const [which, matcher] of [['instancetype', 'InstancetypeMatcher'], ['preference', 'PreferenceMatcher']] as const) {
+  for (const [which, matcher] of [
+    ['instancetype', 'InstancetypeMatcher'],
+    ['preference', 'PreferenceMatcher'],
+  ] as const) {
     const m = (vm['spec'] as JsonObject | undefined)?.[which];
     if (!isPlainObject(m as never)) continue;
     const o = m as JsonObject;
     const infer = str(o['inferFromVolume']);
-    if (str(o['name']) === '' && infer === '') out.push({ message: `Either Name or InferFromVolume should be provided within the ${matcher}`, field: `spec.${which}` });
-    if (infer !== '' && str(o['name']) !== '') out.push({ message: 'Name already set, should be cleared before setting inferFromVolume', field: `spec.${which}.name` });
-    if (infer !== '' && str(o['kind']) !== '') out.push({ message: 'Kind already set, should be cleared before setting inferFromVolume', field: `spec.${which}.kind` });
+    if (str(o['name']) === '' && infer === '')
+      out.push({ message: `Either Name or InferFromVolume should be provided within the ${matcher}`, field: `spec.${which}` });
+    if (infer !== '' && str(o['name']) !== '')
+      out.push({ message: 'Name already set, should be cleared before setting inferFromVolume', field: `spec.${which}.name` });
+    if (infer !== '' && str(o['kind']) !== '')
+      out.push({ message: 'Kind already set, should be cleared before setting inferFromVolume', field: `spec.${which}.kind` });
     const policy = o['inferFromVolumeFailurePolicy'];
-    if (policy !== undefined && policy !== 'Ignore' && policy !== 'Reject') out.push({ message: `Invalid value '${String(policy)}' for InferFromVolumeFailurePolicy`, field: `spec.${which}.inferFromVolumeFailurePolicy` });
+    if (policy !== undefined && policy !== 'Ignore' && policy !== 'Reject')
+      out.push({ message: `Invalid value '${String(policy)}' for InferFromVolumeFailurePolicy`, field: `spec.${which}.inferFromVolumeFailurePolicy` });
   }
   return out;
 }
@@ -101,7 +118,13 @@ export function validateManifests(docs: readonly SourceDoc[], store: ObjectStore
     }
     const { references, errors } = resolveReferences(f.value, all);
     if (errors.length > 0) {
-      out.push(...errors.map((e) => diag('IT8001', `VirtualMachine \`${name}\`: ${e.message}`, at(e.field), { hint: 'pass the object in the same files or with --with FILE, or generate the project' })));
+      out.push(
+        ...errors.map((e) =>
+          diag('IT8001', `VirtualMachine \`${name}\`: ${e.message}`, at(e.field), {
+            hint: 'pass the object in the same files or with --with FILE, or generate the project',
+          }),
+        ),
+      );
       continue;
     }
     const { instancetype, preference } = references;
@@ -112,7 +135,11 @@ export function validateManifests(docs: readonly SourceDoc[], store: ObjectStore
     }
     const expanded = expand(f.value, references);
     if ('error' in expanded) {
-      out.push(...expanded.fields.map((field) => diag('IT8002', `VirtualMachine \`${name}\`: ${expanded.error}`, at(field), { hint: 'remove the field from the VM: the instance type provides it' })));
+      out.push(
+        ...expanded.fields.map((field) =>
+          diag('IT8002', `VirtualMachine \`${name}\`: ${expanded.error}`, at(field), { hint: 'remove the field from the VM: the instance type provides it' }),
+        ),
+      );
       continue;
     }
     const template = ((expanded.vm['spec'] as JsonObject)['template'] as JsonObject | undefined)?.['spec'] as JsonObject | undefined;
@@ -120,7 +147,9 @@ export function validateManifests(docs: readonly SourceDoc[], store: ObjectStore
     if (unmet) out.push(diag('IT8003', `VirtualMachine \`${name}\` would be refused: ${unmet.message}`, at(unmet.field.split(', ')[0]!)));
   }
   if (specObjects.length === 0 && !found.some((f) => f.value['kind'] === 'VirtualMachine')) {
-    out.push(diag('IT8004', 'no instance type, preference or VirtualMachine found in the files', docs[0] ? { file: docs[0].file, line: 1, col: 1 } : undefined));
+    out.push(
+      diag('IT8004', 'no instance type, preference or VirtualMachine found in the files', docs[0] ? { file: docs[0].file, line: 1, col: 1 } : undefined),
+    );
   }
   return out;
 }

@@ -126,7 +126,11 @@ export function writeProblem(what: string, e: unknown): Diagnostic {
  * objects they may reference: the project's generated objects (when it has generators, or -g)
  * and the `--with` files. `problems` are what loading them found, --strict applied.
  */
-export function loadManifestInputs(ctx: CommandContext, inputs: readonly string[], withFiles: readonly string[]): { docs: SourceDoc[]; store: ObjectStore; problems: Diagnostic[] } {
+export function loadManifestInputs(
+  ctx: CommandContext,
+  inputs: readonly string[],
+  withFiles: readonly string[],
+): { docs: SourceDoc[]; store: ObjectStore; problems: Diagnostic[] } {
   const { io, global, root } = ctx;
   const stdin = (): string => (io.stdin ? io.stdin() : '');
   const useProject = global.generators.length > 0 || existsSync(path.join(root, 'generators'));
@@ -138,5 +142,9 @@ export function loadManifestInputs(ctx: CommandContext, inputs: readonly string[
     ...compiled.results.flatMap((r) => r.objects.map((o) => o.manifest as unknown as JsonObject)),
     ...extra.docs.flatMap((d) => (d.value !== null && typeof d.value === 'object' ? [d.value as JsonObject] : [])),
   ];
-  return { docs: input.docs, store: objectStore(objects), problems: strictify([...compiled.diagnostics, ...extra.diagnostics, ...input.diagnostics], global.strict) };
+  return {
+    docs: input.docs,
+    store: objectStore(objects),
+    problems: strictify([...compiled.diagnostics, ...extra.diagnostics, ...input.diagnostics], global.strict),
+  };
 }

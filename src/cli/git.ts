@@ -25,7 +25,10 @@ export function readTreeAt(root: string, ref: string, dir: string): { files: Out
   const listed = git(root, ['ls-tree', '-r', '-z', '--name-only', sha, '--', prefix === '' ? '.' : prefix]);
   if (!listed.ok) return { error: listed.error };
   const files: OutputFile[] = [];
-  for (const p of listed.stdout.split('\0').filter((s) => s !== '').sort()) {
+  for (const p of listed.stdout
+    .split('\0')
+    .filter((s) => s !== '')
+    .sort()) {
     const shown = git(root, ['show', `${sha}:./${p}`]);
     if (!shown.ok) return { error: shown.error };
     files.push({ path: p.startsWith(prefix) ? p.slice(prefix.length) : p, content: shown.stdout });

@@ -48,7 +48,9 @@ export function run(argv: readonly string[], io: Io): number {
   if ('help' in parsed) return printHelp(io, parsed.topic);
   const { command } = parsed;
   // A generator named as an argument is one named with -g.
-  const line = command.generatorArguments ? { ...parsed.line, global: { ...parsed.line.global, generators: [...parsed.line.global.generators, ...parsed.line.positionals] }, positionals: [] } : parsed.line;
+  const line = command.generatorArguments
+    ? { ...parsed.line, global: { ...parsed.line.global, generators: [...parsed.line.global.generators, ...parsed.line.positionals] }, positionals: [] }
+    : parsed.line;
   const root = path.resolve(io.cwd, line.global.root ?? '.');
   if (!command.projectless && (!existsSync(root) || !statSync(root).isDirectory())) {
     io.err(`-C ${line.global.root}: no such directory`);

@@ -145,11 +145,15 @@ function warmUp(): void {
   // The fast reader declines a document that is a flow mapping: this warms the library's path,
   // which reads such files and reports every YAML error.
   parseSource('catalogs/warm-up/flow.yaml', Buffer.from('{kind: Catalog, name: flow, anchors: &a [x], alias: *a}\n'));
-  for (const s of [...Object.values(CATALOG_KINDS), generatorSchema, lockSchema, ...MANIFEST_KINDS.map((k) => manifestSchemaFor(k))]) warmSchemas(s as z.ZodType);
+  for (const s of [...Object.values(CATALOG_KINDS), generatorSchema, lockSchema, ...MANIFEST_KINDS.map((k) => manifestSchemaFor(k))])
+    warmSchemas(s as z.ZodType);
   const gen = generatorFromDocument('/warm-up', 'generators/warm-up.yaml', parseSource('generators/warm-up.yaml', Buffer.from(WARM_UP_GENERATOR)).docs[0]!);
   if (!gen.generator) return;
   const docs = parseSource('catalogs/warm-up/catalog.yaml', Buffer.from(WARM_UP_CATALOG)).docs;
-  const good = compileDocuments(gen.generator, docs.filter((d) => (d.value as { name?: string }).name !== 'broken'));
+  const good = compileDocuments(
+    gen.generator,
+    docs.filter((d) => (d.value as { name?: string }).name !== 'broken'),
+  );
   const bad = compileDocuments(gen.generator, docs);
   const first = good.objects[0];
   if (first) explainObject(first);

@@ -16,12 +16,15 @@ export const KIND_DIRS: Readonly<Record<ManifestKindName, string>> = {
 
 export function kustomization(resources: readonly string[], extra: Record<string, unknown> = {}): string {
   // Starts with `---` like every generated YAML file (yamllint's document-start rule).
-  return '---\n' + mappingToYaml({
-    apiVersion: 'kustomize.config.k8s.io/v1beta1',
-    kind: 'Kustomization',
-    ...extra,
-    resources: [...resources].sort(),
-  });
+  return (
+    '---\n' +
+    mappingToYaml({
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+      ...extra,
+      resources: [...resources].sort(),
+    })
+  );
 }
 
 /**
@@ -83,6 +86,6 @@ export function objectStream(objects: readonly RenderedObject[], kindOrder: read
   const rank = new Map(kindOrder.map((k, i) => [k, i] as const));
   const docs = serializeObjects(objects)
     .map(([kind, doc], i) => ({ kind, doc, name: objects[i]!.manifest.metadata.name }))
-    .sort((a, b) => (rank.get(a.kind)! - rank.get(b.kind)!) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    .sort((a, b) => rank.get(a.kind)! - rank.get(b.kind)! || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return serializeStream(docs.map((d) => d.doc));
 }

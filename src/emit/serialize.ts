@@ -3,7 +3,6 @@ import type { Manifest } from '../render/manifests';
 import { YAML_OPTIONS } from './yaml-options';
 import { writeYamlMapping } from './yaml-writer';
 
-
 export function toYaml(value: unknown): string {
   return stringify(value, YAML_OPTIONS);
 }

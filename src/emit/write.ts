@@ -1,4 +1,17 @@
-import { closeSync, lstatSync, mkdirSync, readlinkSync, openSync, renameSync, rmSync, writeFileSync, writeSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  readlinkSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { OutputFile } from './layout';
@@ -29,7 +42,9 @@ export function recoverInterruptedWrite(outDir: string): void {
   const parent = path.dirname(abs);
   if (!existsSync(parent)) return;
   const prefix = `.${path.basename(abs)}.itgen-`;
-  const leftovers = readdirSync(parent).filter((n) => n.startsWith(`${prefix}old-`) || n.startsWith(`${prefix}new-`)).sort();
+  const leftovers = readdirSync(parent)
+    .filter((n) => n.startsWith(`${prefix}old-`) || n.startsWith(`${prefix}new-`))
+    .sort();
   for (const name of leftovers) {
     const p = path.join(parent, name);
     if (name.startsWith(`${prefix}old-`) && !existsSync(abs)) renameSync(p, abs);
@@ -113,7 +128,9 @@ export function withOutputLock<T>(outDir: string, fn: () => T, waitMs = 30_000):
       continue; // released meanwhile: try again at once
     }
     if (!st.isFile()) {
-      throw new OutputLockError(`the lock ${shown} is a ${st.isDirectory() ? 'directory' : st.isSymbolicLink() ? 'symbolic link' : 'special file'}, not a lock itgen wrote; remove it and run again`);
+      throw new OutputLockError(
+        `the lock ${shown} is a ${st.isDirectory() ? 'directory' : st.isSymbolicLink() ? 'symbolic link' : 'special file'}, not a lock itgen wrote; remove it and run again`,
+      );
     }
     let text: string;
     try {
@@ -130,7 +147,9 @@ export function withOutputLock<T>(outDir: string, fn: () => T, waitMs = 30_000):
       continue;
     }
     if (Date.now() >= deadline) {
-      throw new OutputLockError(`another itgen is writing ${path.basename(abs)} (lock ${shown}: ${text.trim().slice(0, 120) || 'empty'}); if no itgen is running, remove ${shown}`);
+      throw new OutputLockError(
+        `another itgen is writing ${path.basename(abs)} (lock ${shown}: ${text.trim().slice(0, 120) || 'empty'}); if no itgen is running, remove ${shown}`,
+      );
     }
     sleep(50);
   }

@@ -34,7 +34,8 @@ const PLAIN = /^[A-Za-z0-9](?:[A-Za-z0-9_./()+,=-]|:(?=[^\s]))*(?: (?:[A-Za-z0-9
 const KEY = /^[A-Za-z][A-Za-z0-9_./-]*$/;
 // A block literal line the library keeps as is: no leading or trailing whitespace, no tabs or
 // other control characters.
-const LITERAL_LINE = /^(?:[^\s\x00-\x1f\x7f\u0085\u2028\u2029\ufeff](?:[^\t\n\r\x00-\x1f\x7f\u0085\u2028\u2029\ufeff]*[^\s\x00-\x1f\x7f\u0085\u2028\u2029\ufeff])?)?$/;
+const LITERAL_LINE =
+  /^(?:[^\s\x00-\x1f\x7f\u0085\u2028\u2029\ufeff](?:[^\t\n\r\x00-\x1f\x7f\u0085\u2028\u2029\ufeff]*[^\s\x00-\x1f\x7f\u0085\u2028\u2029\ufeff])?)?$/;
 
 function scalar(v: unknown): string {
   if (typeof v === 'string') {

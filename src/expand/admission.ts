@@ -16,11 +16,19 @@ export function checkSpread(instancetype: JsonObject, preference: JsonObject): C
   const divides = (a: number, b: number): boolean => b !== 0 && a % b === 0;
   switch (across) {
     case 'SocketsCores':
-      return divides(g, ratio) ? undefined : cause(`${g} vCPUs provided by the instance type are not divisible by the Spec.PreferSpreadSocketToCoreRatio or Spec.CPU.PreferSpreadOptions.Ratio of ${ratio} provided by the preference`);
+      return divides(g, ratio)
+        ? undefined
+        : cause(
+            `${g} vCPUs provided by the instance type are not divisible by the Spec.PreferSpreadSocketToCoreRatio or Spec.CPU.PreferSpreadOptions.Ratio of ${ratio} provided by the preference`,
+          );
     case 'CoresThreads':
       return divides(g, ratio) ? undefined : cause(`${g} vCPUs provided by the instance type are not divisible by the number of threads per core ${ratio}`);
     case 'SocketsCoresThreads':
-      return g % 2 === 0 && divides(g / 2, ratio) ? undefined : cause(`${g} vCPUs provided by the instance type are not divisible by the number of threads per core 2 and Spec.PreferSpreadSocketToCoreRatio or Spec.CPU.PreferSpreadOptions.Ratio of ${ratio}`);
+      return g % 2 === 0 && divides(g / 2, ratio)
+        ? undefined
+        : cause(
+            `${g} vCPUs provided by the instance type are not divisible by the number of threads per core 2 and Spec.PreferSpreadSocketToCoreRatio or Spec.CPU.PreferSpreadOptions.Ratio of ${ratio}`,
+          );
     default:
       return undefined;
   }
@@ -34,14 +42,24 @@ function checkCpu(instancetype: JsonObject | undefined, preference: JsonObject, 
   if (typeof required !== 'number') return undefined;
   if (instancetype) {
     const provided = num(obj(instancetype['cpu'])?.['guest']);
-    return provided < required ? { message: `insufficient CPU resources of ${provided} vCPU provided by instance type, preference requires ${required} vCPU`, fields: ['spec.instancetype'] } : undefined;
+    return provided < required
+      ? {
+          message: `insufficient CPU resources of ${provided} vCPU provided by instance type, preference requires ${required} vCPU`,
+          fields: ['spec.instancetype'],
+        }
+      : undefined;
   }
   const cpu = obj(obj(spec['domain'])?.['cpu']);
   if (!cpu) return { message: `no CPU resources provided by VirtualMachine, preference requires ${required} vCPU`, fields: ['spec.template.spec.domain.cpu'] };
   const [s, c, t] = [num(cpu['sockets']), num(cpu['cores']), num(cpu['threads'])];
   const path = (dims: string[]): string[] => dims.map((d) => `spec.template.spec.domain.cpu.${d}`);
   const short = (provided: number, as: string, dims: string[]): { message: string; fields: string[] } | undefined =>
-    provided < required ? { message: `insufficient CPU resources of ${provided} vCPU provided by VirtualMachine, preference requires ${required} vCPU provided as ${as}`, fields: path(dims) } : undefined;
+    provided < required
+      ? {
+          message: `insufficient CPU resources of ${provided} vCPU provided by VirtualMachine, preference requires ${required} vCPU provided as ${as}`,
+          fields: path(dims),
+        }
+      : undefined;
   switch (preferredTopology(preference)) {
     case 'cores':
     case 'preferCores':
@@ -89,12 +107,16 @@ function checkArchitecture(preference: JsonObject, spec: JsonObject): { message:
   const required = obj(preference['requirements'])?.['architecture'];
   if (!nonEmpty(required)) return undefined;
   const requested = typeof spec['architecture'] === 'string' ? spec['architecture'] : '';
-  return requested !== required ? { message: `preference requires architecture ${String(required)} but ${requested} is being requested`, fields: ['spec.template.spec.architecture'] } : undefined;
+  return requested !== required
+    ? { message: `preference requires architecture ${String(required)} but ${requested} is being requested`, fields: ['spec.template.spec.architecture'] }
+    : undefined;
 }
 
 /** R 5.1: CPU, then memory, then architecture; the first failure only. */
 export function checkRequirements(instancetype: JsonObject | undefined, preference: JsonObject | undefined, spec: JsonObject): Cause | undefined {
   if (!preference || !isSet(preference['requirements'])) return undefined;
   const failure = checkCpu(instancetype, preference, spec) ?? checkMemory(instancetype, preference, spec) ?? checkArchitecture(preference, spec);
-  return failure ? { type: 'FieldValueNotFound', field: failure.fields.join(', '), message: `failure checking preference requirements: ${failure.message}` } : undefined;
+  return failure
+    ? { type: 'FieldValueNotFound', field: failure.fields.join(', '), message: `failure checking preference requirements: ${failure.message}` }
+    : undefined;
 }

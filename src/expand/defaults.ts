@@ -41,7 +41,9 @@ export function setDefaultInstanceSpec(spec: JsonObject, cluster: ClusterDefault
   if (isSet(limits?.['cpu']) && !isSet(requests?.['cpu'])) child(resources, 'requests')['cpu'] = limits!['cpu']!;
   const memory = child(domain, 'memory');
   if (!isSet(memory['guest'])) {
-    const from = [requests?.['memory'], limits?.['memory'], obj(memory['hugepages'])?.['pageSize']].find((q) => (typeof q === 'string' || typeof q === 'number') && canonicalQuantity(q) !== undefined && canonicalQuantity(q) !== '0');
+    const from = [requests?.['memory'], limits?.['memory'], obj(memory['hugepages'])?.['pageSize']].find(
+      (q) => (typeof q === 'string' || typeof q === 'number') && canonicalQuantity(q) !== undefined && canonicalQuantity(q) !== '0',
+    );
     if (from !== undefined) memory['guest'] = canonicalQuantity(from as string | number)!;
   }
   const cpu = child(domain, 'cpu');

@@ -55,14 +55,22 @@ export function documentPath(field: string): PathSegment[] {
  * the documents themselves hold. Diagnostics: IT8001 a reference that cannot be resolved, IT8002
  * conflicts with the instance type, IT8003 admission refused, IT8004 nothing to expand.
  */
-export function expandDocuments(docs: readonly SourceDoc[], store: ObjectStore, options: ExpandOptions & { readonly admission: boolean }): { outcomes: ExpandOutcome[]; diagnostics: Diagnostic[] } {
+export function expandDocuments(
+  docs: readonly SourceDoc[],
+  store: ObjectStore,
+  options: ExpandOptions & { readonly admission: boolean },
+): { outcomes: ExpandOutcome[]; diagnostics: Diagnostic[] } {
   const found = manifestObjects(docs);
   const vms = found.filter((f) => f.value['kind'] === 'VirtualMachine');
   const given = objectStore(found.filter((f) => f.value['kind'] !== 'VirtualMachine').map((f) => f.value));
   const all: ObjectStore = { specObjects: [...given.specObjects, ...store.specObjects], volumes: [...given.volumes, ...store.volumes] };
   const diagnostics: Diagnostic[] = [];
   if (vms.length === 0) {
-    diagnostics.push(diag('IT8004', 'no VirtualMachine found in the input', docs[0] ? { file: docs[0].file, line: 1, col: 1 } : undefined, { hint: 'pass VirtualMachine manifests (kind: VirtualMachine, apiVersion: kubevirt.io/v1), as files, directories or - for standard input' }));
+    diagnostics.push(
+      diag('IT8004', 'no VirtualMachine found in the input', docs[0] ? { file: docs[0].file, line: 1, col: 1 } : undefined, {
+        hint: 'pass VirtualMachine manifests (kind: VirtualMachine, apiVersion: kubevirt.io/v1), as files, directories or - for standard input',
+      }),
+    );
   }
   const outcomes = vms.map((f): ExpandOutcome => {
     const at = (field: string): ReturnType<typeof locate> => locate(f.src, [...f.path, ...documentPath(field)]);
@@ -70,10 +78,22 @@ export function expandDocuments(docs: readonly SourceDoc[], store: ObjectStore, 
     const file = f.src.file;
     const resolved = resolveReferences(f.value, all);
     if (resolved.errors.length > 0) {
-      return { file, name, diagnostics: resolved.errors.map((e) => diag('IT8001', `VirtualMachine \`${name}\`: ${e.message}`, at(e.field), { hint: 'generate the project (its objects are read from the generators), or pass the object with --with FILE' })) };
+      return {
+        file,
+        name,
+        diagnostics: resolved.errors.map((e) =>
+          diag('IT8001', `VirtualMachine \`${name}\`: ${e.message}`, at(e.field), {
+            hint: 'generate the project (its objects are read from the generators), or pass the object with --with FILE',
+          }),
+        ),
+      };
     }
     const { instancetype, preference } = resolved.references;
-    const refused = (c: Cause): ExpandOutcome => ({ file, name, diagnostics: [diag('IT8003', `VirtualMachine \`${name}\` would be refused: ${c.message}`, at(c.field.split(', ')[0]!))] });
+    const refused = (c: Cause): ExpandOutcome => ({
+      file,
+      name,
+      diagnostics: [diag('IT8003', `VirtualMachine \`${name}\` would be refused: ${c.message}`, at(c.field.split(', ')[0]!))],
+    });
     // Admission's order (R 0.3): spread before applying, conflicts, requirements after defaults.
     // Expansion applies and defaults exactly as admission does, so its result is what the
     // requirements are checked against: one application per VM, not two.
@@ -81,7 +101,13 @@ export function expandDocuments(docs: readonly SourceDoc[], store: ObjectStore, 
     if (spread) return refused(spread);
     const expanded = expand(f.value, resolved.references, options);
     if ('error' in expanded) {
-      return { file, name, diagnostics: expanded.fields.map((field) => diag('IT8002', `VirtualMachine \`${name}\`: ${expanded.error}`, at(field), { hint: 'remove the field from the VM: the instance type provides it' })) };
+      return {
+        file,
+        name,
+        diagnostics: expanded.fields.map((field) =>
+          diag('IT8002', `VirtualMachine \`${name}\`: ${expanded.error}`, at(field), { hint: 'remove the field from the VM: the instance type provides it' }),
+        ),
+      };
     }
     const templateSpec = obj(obj(obj(expanded.vm['spec'])?.['template'])?.['spec']) ?? {};
     const unmet = options.admission ? checkRequirements(instancetype?.spec, preference?.spec, templateSpec) : undefined;

@@ -48,7 +48,11 @@ function applyDisks(devices: JsonObject, p: JsonObject): void {
 }
 
 function applyInterfaces(spec: JsonObject, devices: JsonObject, p: JsonObject): void {
-  const podNetworks = new Set(list(spec['networks']).filter((n) => isSet(n['pod'])).map((n) => n['name']));
+  const podNetworks = new Set(
+    list(spec['networks'])
+      .filter((n) => isSet(n['pod']))
+      .map((n) => n['name']),
+  );
   for (const iface of list(devices['interfaces'])) {
     fillString(iface, 'model', p['preferredInterfaceModel']);
     // Masquerade only for an interface with no binding at all on the pod network.
@@ -81,7 +85,8 @@ function applyDevices(spec: JsonObject, pref: JsonObject): void {
     fillString(input, 'bus', p['preferredInputBus']);
     fillString(input, 'type', p['preferredInputType']);
   }
-  for (const what of ['GraphicsDevice', 'MemBalloon', 'PodInterface', 'SerialConsole', 'InputDevice']) fill(devices, `autoattach${what}`, p[`preferredAutoattach${what}`]);
+  for (const what of ['GraphicsDevice', 'MemBalloon', 'PodInterface', 'SerialConsole', 'InputDevice'])
+    fill(devices, `autoattach${what}`, p[`preferredAutoattach${what}`]);
   if (isSet(p['preferredPanicDeviceModel'])) {
     const panic = list(devices['panicDevices']);
     if (!Array.isArray(devices['panicDevices']) || devices['panicDevices'].length === 0) devices['panicDevices'] = [{ model: p['preferredPanicDeviceModel']! }];
@@ -138,7 +143,8 @@ export function applyPreference(spec: JsonObject, meta: JsonObject, pref: JsonOb
   applyDevices(spec, pref);
   applyFeatures(spec, pref);
   applyFirmware(spec, pref);
-  if (nonEmpty(obj(pref['machine'])?.['preferredMachineType'])) fillString(child(child(spec, 'domain'), 'machine'), 'type', obj(pref['machine'])!['preferredMachineType']);
+  if (nonEmpty(obj(pref['machine'])?.['preferredMachineType']))
+    fillString(child(child(spec, 'domain'), 'machine'), 'type', obj(pref['machine'])!['preferredMachineType']);
   applyClock(spec, pref);
   fillString(spec, 'subdomain', pref['preferredSubdomain']);
   fill(spec, 'terminationGracePeriodSeconds', pref['preferredTerminationGracePeriodSeconds']);

@@ -23,12 +23,22 @@ export function objectStore(objects: readonly JsonObject[]): ObjectStore {
   const specObjects: SpecObject[] = [];
   const volumes: JsonObject[] = [];
   // `kubectl get -o yaml` prints a List: its items are the objects.
-  const flat = objects.flatMap((o) => (o['kind'] === 'List' && Array.isArray(o['items']) ? o['items'].filter((i): i is JsonObject => i !== null && typeof i === 'object' && !Array.isArray(i)) : [o]));
+  const flat = objects.flatMap((o) =>
+    o['kind'] === 'List' && Array.isArray(o['items'])
+      ? o['items'].filter((i): i is JsonObject => i !== null && typeof i === 'object' && !Array.isArray(i))
+      : [o],
+  );
   for (const o of flat) {
     const kind = o['kind'];
     const meta = obj(o['metadata']);
     if (typeof kind !== 'string' || typeof meta?.['name'] !== 'string') continue;
-    if (SPEC_KINDS.has(kind)) specObjects.push({ kind, name: meta['name'], namespace: typeof meta['namespace'] === 'string' ? meta['namespace'] : undefined, spec: obj(o['spec']) ?? {} });
+    if (SPEC_KINDS.has(kind))
+      specObjects.push({
+        kind,
+        name: meta['name'],
+        namespace: typeof meta['namespace'] === 'string' ? meta['namespace'] : undefined,
+        spec: obj(o['spec']) ?? {},
+      });
     else if (VOLUME_KINDS.has(kind)) volumes.push(o);
   }
   return { specObjects, volumes };
@@ -68,31 +78,46 @@ function find(store: ObjectStore, which: Which, name: string, kindWritten: Json 
   return found ?? { message: `${kind.toLowerCase()}s.${GROUP} "${name}" not found`, field: `spec.${which}.name` };
 }
 
-const LABEL: Readonly<Record<Which, string>> = { instancetype: 'instancetype.kubevirt.io/default-instancetype', preference: 'instancetype.kubevirt.io/default-preference' };
+const LABEL: Readonly<Record<Which, string>> = {
+  instancetype: 'instancetype.kubevirt.io/default-instancetype',
+  preference: 'instancetype.kubevirt.io/default-preference',
+};
 
 function labelsOf(o: JsonObject | undefined): JsonObject | undefined {
   return obj(obj(o?.['metadata'])?.['labels']);
 }
 
 /** The object whose labels carry the defaults of a VM volume, as pkg/instancetype/infer/volume.go walks to it. */
-function labelSource(store: ObjectStore, vm: JsonObject, volumeName: string, namespace: string | undefined): { labels: JsonObject } | { error: string; ignorable: boolean } {
+function labelSource(
+  store: ObjectStore,
+  vm: JsonObject,
+  volumeName: string,
+  namespace: string | undefined,
+): { labels: JsonObject } | { error: string; ignorable: boolean } {
   const spec = obj(vm['spec']) ?? {};
   const volume = list(obj(obj(spec['template'])?.['spec'])?.['volumes']).find((v) => v['name'] === volumeName);
   if (!volume) return { error: `unable to find volume ${volumeName} to infer defaults`, ignorable: false };
   const lookup = (kind: string, name: Json | undefined, ns: Json | undefined): JsonObject | undefined =>
-    store.volumes.find((o) => o['kind'] === kind && obj(o['metadata'])?.['name'] === name && (obj(o['metadata'])?.['namespace'] ?? namespace) === (ns ?? namespace));
-  const offline = (what: string): { error: string; ignorable: boolean } => ({ error: `cannot infer defaults from volume ${volumeName} offline: ${what} is not among the manifests given (pass it with --with)`, ignorable: false });
+    store.volumes.find(
+      (o) => o['kind'] === kind && obj(o['metadata'])?.['name'] === name && (obj(o['metadata'])?.['namespace'] ?? namespace) === (ns ?? namespace),
+    );
+  const offline = (what: string): { error: string; ignorable: boolean } => ({
+    error: `cannot infer defaults from volume ${volumeName} offline: ${what} is not among the manifests given (pass it with --with)`,
+    ignorable: false,
+  });
   const fromDataVolumeSpec = (dvSpec: JsonObject | undefined): { labels: JsonObject } | { error: string; ignorable: boolean } => {
     const ref = obj(dvSpec?.['sourceRef']);
     const source = obj(dvSpec?.['source']);
     if (ref) {
-      if (ref['kind'] !== 'DataSource') return { error: `unable to infer defaults from DataVolumeSourceRef as Kind ${String(ref['kind'])} is not supported`, ignorable: true };
+      if (ref['kind'] !== 'DataSource')
+        return { error: `unable to infer defaults from DataVolumeSourceRef as Kind ${String(ref['kind'])} is not supported`, ignorable: true };
       const ds = lookup('DataSource', ref['name'], ref['namespace']);
       if (!ds) return offline(`DataSource ${String(ref['name'])}`);
       const labels = labelsOf(ds);
       if (labels) return { labels };
       const pvc = obj(obj(obj(ds['spec'])?.['source'])?.['pvc']);
-      if (!pvc) return { error: "unable to infer defaults from DataSource that doesn't provide DataVolumeSourcePVC or DataVolumeSourceSnapshot", ignorable: true };
+      if (!pvc)
+        return { error: "unable to infer defaults from DataSource that doesn't provide DataVolumeSourcePVC or DataVolumeSourceSnapshot", ignorable: true };
       const claim = lookup('PersistentVolumeClaim', pvc['name'], pvc['namespace']);
       return claim ? { labels: labelsOf(claim) ?? {} } : offline(`PersistentVolumeClaim ${String(pvc['name'])}`);
     }
@@ -115,7 +140,9 @@ function labelSource(store: ObjectStore, vm: JsonObject, volumeName: string, nam
     const live = lookup('DataVolume', dv['name'], undefined);
     if (!live) return offline(`DataVolume ${String(dv['name'])}`);
     const labels = labelsOf(live);
-    return labels && nonEmpty(labels['instancetype.kubevirt.io/default-instancetype'] ?? labels['instancetype.kubevirt.io/default-preference']) ? { labels } : fromDataVolumeSpec(obj(live['spec']));
+    return labels && nonEmpty(labels['instancetype.kubevirt.io/default-instancetype'] ?? labels['instancetype.kubevirt.io/default-preference'])
+      ? { labels }
+      : fromDataVolumeSpec(obj(live['spec']));
   }
   return { error: `unable to infer defaults from volume ${volumeName} as type is not supported`, ignorable: true };
 }
@@ -139,7 +166,8 @@ function resolveMatcher(store: ObjectStore, vm: JsonObject, which: Which): { obj
     const found = find(store, which, name as string, source.labels[`${LABEL[which]}-kind`], ns);
     return 'message' in found ? { error: found } : { object: found };
   }
-  if (!nonEmpty(matcher['name'])) return { error: { message: `Either Name or InferFromVolume should be provided within the ${KINDS[which].matcher}`, field: `spec.${which}` } };
+  if (!nonEmpty(matcher['name']))
+    return { error: { message: `Either Name or InferFromVolume should be provided within the ${KINDS[which].matcher}`, field: `spec.${which}` } };
   const found = find(store, which, matcher['name'] as string, matcher['kind'], ns);
   return 'message' in found ? { error: found } : { object: found };
 }
@@ -148,5 +176,8 @@ function resolveMatcher(store: ObjectStore, vm: JsonObject, which: Which): { obj
 export function resolveReferences(vm: JsonObject, store: ObjectStore): { references: References; errors: ReferenceError[] } {
   const it = resolveMatcher(store, vm, 'instancetype');
   const pref = resolveMatcher(store, vm, 'preference');
-  return { references: { instancetype: it.object, preference: pref.object }, errors: [it.error, pref.error].filter((e): e is ReferenceError => e !== undefined) };
+  return {
+    references: { instancetype: it.object, preference: pref.object },
+    errors: [it.error, pref.error].filter((e): e is ReferenceError => e !== undefined),
+  };
 }

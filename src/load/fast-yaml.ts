@@ -70,7 +70,8 @@ const NEWLINE = 0x0a;
 // characters, byte order marks, and line separators the YAML spec treats specially.
 const UNSUPPORTED_CHARS = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]/;
 // Plain scalars that the core schema reads as something other than a string.
-const NON_STRING = /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$/;
+const NON_STRING =
+  /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$/;
 const SAFE_INT = /^(?:0|-?[1-9][0-9]{0,14})$/;
 // First characters of a plain scalar the fast path reads; YAML indicators and anything unusual
 // go to the library. A dash is fine before a letter or digit (checked by the caller).

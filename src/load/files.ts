@@ -35,12 +35,22 @@ export function readProjectFile(root: string, file: string): { bytes: Buffer } |
   const abs = path.resolve(root, file);
   try {
     const link = lstatSync(abs).isSymbolicLink();
-    if (outsideProject(root, abs) !== undefined) return { error: `${link ? 'it is a symbolic link to' : 'it resolves to'} a file outside the project directory` };
+    if (outsideProject(root, abs) !== undefined)
+      return { error: `${link ? 'it is a symbolic link to' : 'it resolves to'} a file outside the project directory` };
     if (!statSync(abs).isFile()) return { error: 'not a regular file' };
     return { bytes: readFileSync(abs) };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return { error: code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : `cannot read it (${code ?? (e as Error).message})` };
+    return {
+      error:
+        code === 'ENOENT'
+          ? 'no such file'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : code === 'EISDIR'
+              ? 'it is a directory'
+              : `cannot read it (${code ?? (e as Error).message})`,
+    };
   }
 }
 
@@ -77,9 +87,14 @@ export function loadCatalogFiles(root: string, catalogDir: string): LoadedFiles 
       // A linked directory is not read; say so rather than lose its documents silently.
       if (link && statSync(abs).isDirectory()) {
         diagnostics.push(
-          diag('IT1001', 'directory is a symbolic link; catalogs do not follow links', { file: relativePath(root, abs), line: 1, col: 1 }, {
-            hint: 'move the files into the catalog, or point the generator at the real directory',
-          }),
+          diag(
+            'IT1001',
+            'directory is a symbolic link; catalogs do not follow links',
+            { file: relativePath(root, abs), line: 1, col: 1 },
+            {
+              hint: 'move the files into the catalog, or point the generator at the real directory',
+            },
+          ),
         );
         continue;
       }
@@ -96,9 +111,14 @@ export function loadCatalogFiles(root: string, catalogDir: string): LoadedFiles 
     if (escape !== undefined) {
       docs.push(...standIns(file, 'opaque'));
       diagnostics.push(
-        diag('IT1001', `file is a symbolic link to ${escape}, outside the catalog directory`, { file, line: 1, col: 1 }, {
-          hint: 'a catalog reads only its own files; copy the file into the catalog instead of linking it',
-        }),
+        diag(
+          'IT1001',
+          `file is a symbolic link to ${escape}, outside the catalog directory`,
+          { file, line: 1, col: 1 },
+          {
+            hint: 'a catalog reads only its own files; copy the file into the catalog instead of linking it',
+          },
+        ),
       );
       continue;
     }
@@ -127,7 +147,11 @@ function standIns(file: string, unusable: ParsedFile['unusable']): SourceDoc[] {
   if (unusable === undefined) return [];
   const empty = parseSource(file, Buffer.from('{}\n')).docs[0]!;
   if (unusable === 'opaque') return [{ ...empty, broken: 'opaque' }];
-  return unusable.map((u) => ({ ...empty, index: u.index, broken: { ...(u.kind !== undefined ? { kind: u.kind } : {}), ...(u.name !== undefined ? { name: u.name } : {}) } }));
+  return unusable.map((u) => ({
+    ...empty,
+    index: u.index,
+    broken: { ...(u.kind !== undefined ? { kind: u.kind } : {}), ...(u.name !== undefined ? { name: u.name } : {}) },
+  }));
 }
 
 /** Where a symlinked catalog file points when that is outside the catalog (or dangling); undefined otherwise. */
@@ -215,7 +239,9 @@ export function loadCommittedSpecs(root: string, outputDir: string): Map<string,
   const abs = path.resolve(root, outputDir);
   let dirs: string[];
   try {
-    dirs = readdirSync(abs, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    dirs = readdirSync(abs, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
   } catch {
     return out;
   }
@@ -272,15 +298,24 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
     const at = locate(catalogDoc, ['imports', i]);
     let dir: string | undefined;
     if (typeof entry.path === 'string' && entry.package === undefined) dir = path.resolve(path.dirname(path.resolve(absRoot, catalogDoc.file)), entry.path);
-    else if (typeof entry.package === 'string' && typeof entry.catalog === 'string' && entry.path === undefined) dir = path.resolve(absRoot, 'node_modules', entry.package, entry.catalog);
+    else if (typeof entry.package === 'string' && typeof entry.catalog === 'string' && entry.path === undefined)
+      dir = path.resolve(absRoot, 'node_modules', entry.package, entry.catalog);
     if (dir === undefined) {
-      diagnostics.push(diag('IT2020', 'an import names either `path`, or `package` and `catalog`', at, { hint: 'imports: [{path: ../base}] or [{package: itgen, catalog: catalogs/common-instancetypes}]' }));
+      diagnostics.push(
+        diag('IT2020', 'an import names either `path`, or `package` and `catalog`', at, {
+          hint: 'imports: [{path: ../base}] or [{package: itgen, catalog: catalogs/common-instancetypes}]',
+        }),
+      );
       return;
     }
     const shown = typeof entry.path === 'string' ? entry.path : `${String(entry.package)}/${String(entry.catalog)}`;
     const rel = path.relative(absRoot, dir);
     if (rel.startsWith('..') || path.isAbsolute(rel) || outsideProject(absRoot, dir) !== undefined) {
-      diagnostics.push(diag('IT2021', `import \`${shown}\` leads outside the project directory`, at, { hint: 'imports read only inside the project; install a package with npm (it lands in node_modules) or copy the catalog in' }));
+      diagnostics.push(
+        diag('IT2021', `import \`${shown}\` leads outside the project directory`, at, {
+          hint: 'imports read only inside the project; install a package with npm (it lands in node_modules) or copy the catalog in',
+        }),
+      );
       return;
     }
     if (path.resolve(dir) === path.resolve(absRoot, catalogDir)) {
@@ -294,13 +329,20 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
       /* reported below */
     }
     if (!isDir) {
-      diagnostics.push(diag('IT2020', `import \`${shown}\`: no catalog directory ${relativePath(absRoot, dir)}`, at, { hint: typeof entry.package === 'string' ? `install it: npm install ${entry.package}` : 'the path is relative to this file' }));
+      diagnostics.push(
+        diag('IT2020', `import \`${shown}\`: no catalog directory ${relativePath(absRoot, dir)}`, at, {
+          hint: typeof entry.package === 'string' ? `install it: npm install ${entry.package}` : 'the path is relative to this file',
+        }),
+      );
       return;
     }
     const imported = loadCatalogFiles(root, relativePath(absRoot, dir));
     diagnostics.push(...imported.diagnostics);
     files.push(...imported.files);
-    const excluded = new Set([...(Array.isArray(entry.exclude?.families) ? entry.exclude!.families : []).map((f) => `Family:${String(f)}`), ...(Array.isArray(entry.exclude?.preferences) ? entry.exclude!.preferences : []).map((p) => `Preference:${String(p)}`)]);
+    const excluded = new Set([
+      ...(Array.isArray(entry.exclude?.families) ? entry.exclude!.families : []).map((f) => `Family:${String(f)}`),
+      ...(Array.isArray(entry.exclude?.preferences) ? entry.exclude!.preferences : []).map((p) => `Preference:${String(p)}`),
+    ]);
     for (const d of imported.docs) {
       const v = d.value as { kind?: unknown; name?: unknown; version?: unknown } | null;
       const key = declared(d);

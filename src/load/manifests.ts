@@ -38,7 +38,11 @@ export function loadManifests(root: string, inputs: readonly string[], stdin: ()
       if (input.includes('\0')) throw new Error('NUL');
       const isDir = lstatSync(abs).isDirectory();
       if (isDir && outsideProject(absRoot, abs) !== undefined) {
-        diagnostics.push(diag('IT1001', `cannot read \`${input}\`: it is outside the project directory`, undefined, { hint: 'itgen reads files only inside the project (the current directory, or -C DIR); pipe other files to standard input with -' }));
+        diagnostics.push(
+          diag('IT1001', `cannot read \`${input}\`: it is outside the project directory`, undefined, {
+            hint: 'itgen reads files only inside the project (the current directory, or -C DIR); pipe other files to standard input with -',
+          }),
+        );
         continue;
       }
       files = isDir ? walk(abs) : [abs];
@@ -50,7 +54,11 @@ export function loadManifests(root: string, inputs: readonly string[], stdin: ()
       const shown = relativePath(absRoot, file);
       const read = readProjectFile(absRoot, file);
       if ('error' in read) {
-        diagnostics.push(diag('IT1001', `cannot read \`${shown}\`: ${read.error}`, undefined, { hint: 'itgen reads files only inside the project (the current directory, or -C DIR); pipe other files to standard input with -' }));
+        diagnostics.push(
+          diag('IT1001', `cannot read \`${shown}\`: ${read.error}`, undefined, {
+            hint: 'itgen reads files only inside the project (the current directory, or -C DIR); pipe other files to standard input with -',
+          }),
+        );
         continue;
       }
       const parsed = parseSource(shown, read.bytes);

@@ -57,7 +57,17 @@ export function parseSource(file: string, bytes: Buffer): ParsedFile {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     const bad = invalidUtf8At(bytes);
-    return { docs: [], diagnostics: [diag('IT1006', `file is not valid UTF-8 (byte 0x${bytes[bad.offset]!.toString(16).padStart(2, '0')} here); catalog files must be UTF-8 YAML text`, at(bad.line, bad.col))], unusable: 'opaque' };
+    return {
+      docs: [],
+      diagnostics: [
+        diag(
+          'IT1006',
+          `file is not valid UTF-8 (byte 0x${bytes[bad.offset]!.toString(16).padStart(2, '0')} here); catalog files must be UTF-8 YAML text`,
+          at(bad.line, bad.col),
+        ),
+      ],
+      unusable: 'opaque',
+    };
   }
   // Numbers with a leading zero read differently in YAML 1.1 (the ecosystem's) and 1.2, and tags
   // must be refused: the fast reader is not asked about such text, the library path checks it.
@@ -81,7 +91,9 @@ export function parseSource(file: string, bytes: Buffer): ParsedFile {
       let message = err.message.split('\n')[0] ?? err.message;
       // The parser recurses per nesting level; a hostile file exhausts the stack rather than the parser.
       if (/call stack/i.test(message)) message = 'the document nests too deeply to parse';
-      diagnostics.push(diag(code, message, at(pos.line, pos.col), code === 'IT1003' ? { hint: 'each key may appear once per mapping; merge the two entries' } : {}));
+      diagnostics.push(
+        diag(code, message, at(pos.line, pos.col), code === 'IT1003' ? { hint: 'each key may appear once per mapping; merge the two entries' } : {}),
+      );
     }
     if (doc.errors.length > 0) {
       unusable.push({ index: i, ...salvage(doc) });
@@ -98,7 +110,11 @@ export function parseSource(file: string, bytes: Buffer): ParsedFile {
     const proto = protoKey(doc.contents);
     if (proto) {
       const pos = lineCounter.linePos(proto.range?.[0] ?? 0);
-      diagnostics.push(diag('IT1202', 'key `__proto__` is not allowed', at(pos.line, pos.col), { hint: 'it names the JavaScript object prototype and would be dropped silently; rename the key' }));
+      diagnostics.push(
+        diag('IT1202', 'key `__proto__` is not allowed', at(pos.line, pos.col), {
+          hint: 'it names the JavaScript object prototype and would be dropped silently; rename the key',
+        }),
+      );
       unusable.push({ index: i, ...salvage(doc) });
       continue;
     }
@@ -111,9 +127,17 @@ export function parseSource(file: string, bytes: Buffer): ParsedFile {
       if (/unresolved alias/i.test(message)) {
         const alias = unresolvedAlias(doc, message);
         const where = alias ? lineCounter.linePos(alias) : pos;
-        diagnostics.push(diag('IT1002', message.split('\n')[0] ?? message, at(where.line, where.col), { hint: 'an alias (*name) must follow the anchor (&name) it refers to' }));
+        diagnostics.push(
+          diag('IT1002', message.split('\n')[0] ?? message, at(where.line, where.col), {
+            hint: 'an alias (*name) must follow the anchor (&name) it refers to',
+          }),
+        );
       } else {
-        diagnostics.push(diag('IT1007', `aliases expand too much: ${message}`, at(pos.line, pos.col), { hint: 'catalogs do not need YAML aliases; write the values out or use a fragment' }));
+        diagnostics.push(
+          diag('IT1007', `aliases expand too much: ${message}`, at(pos.line, pos.col), {
+            hint: 'catalogs do not need YAML aliases; write the values out or use a fragment',
+          }),
+        );
       }
       unusable.push({ index: i, ...salvage(doc) });
       continue;
@@ -176,16 +200,25 @@ function ambiguousScalars(doc: Document.Parsed, lineCounter: LineCounter, file: 
       const tag = (node as { tag?: string }).tag;
       const start = node.range?.[0] ?? 0;
       if (tag !== undefined && !tag.startsWith('tag:yaml.org,2002:')) {
-        out.push(diag('IT1002', `tag \`${tag}\` is not supported; it would be dropped`, place(start), { hint: 'remove the tag; catalogs and manifests need none' }));
+        out.push(
+          diag('IT1002', `tag \`${tag}\` is not supported; it would be dropped`, place(start), { hint: 'remove the tag; catalogs and manifests need none' }),
+        );
       }
       if (isScalar(node) && node.type === 'PLAIN' && typeof node.source === 'string' && AMBIGUOUS_NUMBER.test(node.source)) {
         const digits = node.source.replace(/^[-+]?0o?/, '');
         const octal = /^[0-7]+$/.test(digits) ? parseInt(digits, 8) : undefined;
-        const readings = node.source.includes('o') ? `${octal} for YAML 1.2, a string for YAML 1.1` : `${Number(digits)} for YAML 1.2${octal !== undefined ? `, ${octal} for YAML 1.1` : ''}`;
+        const readings = node.source.includes('o')
+          ? `${octal} for YAML 1.2, a string for YAML 1.1`
+          : `${Number(digits)} for YAML 1.2${octal !== undefined ? `, ${octal} for YAML 1.1` : ''}`;
         out.push(
-          diag('IT1203', `\`${node.source}\` is a number with a leading zero, read differently by YAML 1.1 (kubectl, Argo CD) and 1.2 readers (${readings})`, place(start), {
-            hint: `write the number without the leading zero, or quote it (\`"${node.source}"\`) if it is text`,
-          }),
+          diag(
+            'IT1203',
+            `\`${node.source}\` is a number with a leading zero, read differently by YAML 1.1 (kubectl, Argo CD) and 1.2 readers (${readings})`,
+            place(start),
+            {
+              hint: `write the number without the leading zero, or quote it (\`"${node.source}"\`) if it is text`,
+            },
+          ),
         );
       }
       return undefined;

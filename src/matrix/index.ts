@@ -42,8 +42,10 @@ function launchProblem(vm: JsonObject, architecture: Architecture): string | und
   const cpu = (domain['cpu'] ?? {}) as JsonObject;
   const threads = typeof cpu['threads'] === 'number' ? cpu['threads'] : 1;
   if (cpu['dedicatedCpuPlacement'] === true) {
-    if (architecture === 'arm64' && threads > 1) return `threads must not be greater than 1 at spec.template.spec.domain.cpu.threads (got ${threads}) when spec.template.spec.architecture is arm64`;
-    if (threads > 2) return `Not more than two threads must be provided at spec.template.spec.domain.cpu.threads (got ${threads}) when DedicatedCPUPlacement is true`;
+    if (architecture === 'arm64' && threads > 1)
+      return `threads must not be greater than 1 at spec.template.spec.domain.cpu.threads (got ${threads}) when spec.template.spec.architecture is arm64`;
+    if (threads > 2)
+      return `Not more than two threads must be provided at spec.template.spec.domain.cpu.threads (got ${threads}) when DedicatedCPUPlacement is true`;
   }
   const pageSize = ((domain['memory'] ?? {}) as JsonObject)['hugepages'] as JsonObject | undefined;
   const size = pageSize?.['pageSize'];
@@ -76,8 +78,18 @@ class Outcomes {
     const key = `${this.key(it)}|${pk}|${architecture}`;
     let outcome = this.cache.get(key);
     if (!outcome) {
-      const vm: JsonObject = { kind: 'VirtualMachine', spec: { instancetype: { name: it.name }, preference: { name: p.name }, template: { spec: { domain: { devices: {} } } } } };
-      const admitted = admit(vm, { instancetype: { kind: 'VirtualMachineClusterInstancetype', name: it.name, spec: it.spec }, preference: { kind: 'VirtualMachineClusterPreference', name: p.name, spec: p.spec } }, { cluster: { architecture: this.catalog.defaultArchitecture } });
+      const vm: JsonObject = {
+        kind: 'VirtualMachine',
+        spec: { instancetype: { name: it.name }, preference: { name: p.name }, template: { spec: { domain: { devices: {} } } } },
+      };
+      const admitted = admit(
+        vm,
+        {
+          instancetype: { kind: 'VirtualMachineClusterInstancetype', name: it.name, spec: it.spec },
+          preference: { kind: 'VirtualMachineClusterPreference', name: p.name, spec: p.spec },
+        },
+        { cluster: { architecture: this.catalog.defaultArchitecture } },
+      );
       const reason = admitted.causes[0]?.message ?? (admitted.vm ? launchProblem(admitted.vm, architecture) : undefined);
       outcome = reason === undefined ? { admitted: true } : { admitted: false, reason };
       this.cache.set(key, outcome);
@@ -108,7 +120,12 @@ export function compatibilityMatrix(catalog: ResolvedCatalog): CompatibilityMatr
 /** Per preference and family: how many instance types it admits of how many of its architecture. */
 export interface CompatibilitySummary {
   readonly families: readonly string[];
-  readonly preferences: readonly { readonly name: string; readonly architecture: Architecture; readonly perFamily: ReadonlyMap<string, { readonly admitted: number; readonly total: number }>; readonly reason?: string | undefined }[];
+  readonly preferences: readonly {
+    readonly name: string;
+    readonly architecture: Architecture;
+    readonly perFamily: ReadonlyMap<string, { readonly admitted: number; readonly total: number }>;
+    readonly reason?: string | undefined;
+  }[];
 }
 
 /**
@@ -187,5 +204,9 @@ export function formatMatrixMarkdown(summary: CompatibilitySummary): string {
     });
     return `| \`${esc(p.name)}\` | ${cells.join(' | ')} |`;
   });
-  return [`| preference | ${summary.families.map((f) => `\`${esc(f)}\``).join(' | ')} |`, `| --- | ${summary.families.map(() => ':-:').join(' | ')} |`, ...rows].join('\n');
+  return [
+    `| preference | ${summary.families.map((f) => `\`${esc(f)}\``).join(' | ')} |`,
+    `| --- | ${summary.families.map(() => ':-:').join(' | ')} |`,
+    ...rows,
+  ].join('\n');
 }

@@ -65,7 +65,11 @@ function stableText(v: Json | undefined): string {
   if (v === undefined) return 'undefined';
   if (Array.isArray(v)) return `[${v.map(stableText).join(',')}]`;
   const o = obj(v);
-  if (o) return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${stableText(o[k])}`).join(',')}}`;
+  if (o)
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableText(o[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }
 

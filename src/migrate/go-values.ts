@@ -126,7 +126,8 @@ export function goQuantityIdentity(value: Json | undefined): string | undefined 
   const amount = BigInt(shifted) * mantissa;
   if (amount > 2n ** 63n - 1n) return undefined;
   const signed = negative ? -amount : amount;
-  const canonical = format === 'BinarySI' ? exponent % 10 === 0 && (BigInt(shifted) & 7n) !== 0n : scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0';
+  const canonical =
+    format === 'BinarySI' ? exponent % 10 === 0 && (BigInt(shifted) & 7n) !== 0n : scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0';
   return `${signed}|${scale}|${format}|${canonical ? str : ''}`;
 }
 

@@ -37,7 +37,14 @@ export interface MigrateOptions {
 }
 
 export type VmOutcome =
-  | { readonly status: 'migrated'; readonly plan: VmPlan; readonly instancetype?: string | undefined; readonly preference?: string | undefined; readonly file: string; readonly differences: readonly Difference[] }
+  | {
+      readonly status: 'migrated';
+      readonly plan: VmPlan;
+      readonly instancetype?: string | undefined;
+      readonly preference?: string | undefined;
+      readonly file: string;
+      readonly differences: readonly Difference[];
+    }
   | { readonly status: 'excluded' | 'unselected' }
   | { readonly status: 'skipped'; readonly reason: string };
 
@@ -59,13 +66,22 @@ export interface Migration {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-type Group = { key: string; namespace: string | undefined; instancetypes: Map<string, MigratedObject & { key: string }>; preferences: Map<string, MigratedObject & { key: string }> };
+type Group = {
+  key: string;
+  namespace: string | undefined;
+  instancetypes: Map<string, MigratedObject & { key: string }>;
+  preferences: Map<string, MigratedObject & { key: string }>;
+};
 
 /** Keys sorted, so that one spec written in two orders is one object. */
 function canonical(v: Json): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   const o = obj(v);
-  if (o) return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k]!)}`).join(',')}}`;
+  if (o)
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k]!)}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }
 
@@ -74,7 +90,10 @@ function nameFor(objects: Map<string, MigratedObject & { key: string }>, spec: J
   const key = canonical(spec);
   const existing = [...objects.values()].find((o) => o.key === key);
   if (existing) return existing.name;
-  const base = from.join('-').slice(0, 180).replace(/[-.]+$/, '');
+  const base = from
+    .join('-')
+    .slice(0, 180)
+    .replace(/[-.]+$/, '');
   let name = base;
   for (let i = 2; objects.has(name); i++) name = `${base}-${i}`;
   objects.set(name, { name, spec, from, key });
@@ -121,7 +140,14 @@ function compileWritten(files: readonly OutputFile[], groups: readonly ProjectGr
     const parse = (f: OutputFile): SourceDoc[] => parseSource(f.path, Buffer.from(f.content)).docs;
     const genFile = files.find((f) => f.path === `generators/${g.name}.yaml`)!;
     const genDoc = parse(genFile)[0]!;
-    const generator: LoadedGenerator = { name: g.name, file: genFile.path, config: generatorSchema.parse(genDoc.value), src: genDoc, catalogDir: `catalogs/${g.name}`, outputDir: `output/${g.name}` };
+    const generator: LoadedGenerator = {
+      name: g.name,
+      file: genFile.path,
+      config: generatorSchema.parse(genDoc.value),
+      src: genDoc,
+      catalogDir: `catalogs/${g.name}`,
+      outputDir: `output/${g.name}`,
+    };
     const docs = files.filter((f) => f.path.startsWith(`catalogs/${g.name}/`)).flatMap(parse);
     const result = compileDocuments(generator, docs);
     const shown = result.diagnostics.map((d) => (d.location ? { ...d, location: { ...d.location, file: `${outDir}/${d.location.file}` } } : d));
@@ -130,7 +156,11 @@ function compileWritten(files: readonly OutputFile[], groups: readonly ProjectGr
     const ours = (d: Diagnostic): boolean => /^IT[12]/.test(d.code);
     diagnostics.push(
       ...shown.map((d) =>
-        d.severity !== 'error' ? d : ours(d) ? { ...d, code: 'IT9001' as const, message: `the migrated catalog does not compile: ${d.message}` } : { ...d, message: `${d.message} (a value the presets or VMs give; KubeVirt would refuse it too)` },
+        d.severity !== 'error'
+          ? d
+          : ours(d)
+            ? { ...d, code: 'IT9001' as const, message: `the migrated catalog does not compile: ${d.message}` }
+            : { ...d, message: `${d.message} (a value the presets or VMs give; KubeVirt would refuse it too)` },
       ),
     );
     objects.push(...result.objects.map((o) => o.manifest as unknown as JsonObject));
@@ -142,7 +172,11 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
   const inputs = readInputs(docs);
   const diagnostics: Diagnostic[] = [...inputs.diagnostics];
   if (hasErrors(diagnostics)) return { files: [], vms: [], presets: inputs.presets, vmis: [], diagnostics: sortDiagnostics(diagnostics) };
-  const presetsIn = (ns: string): Preset[] => inputs.presets.map((p) => p.preset).filter((p) => p.namespace === ns).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const presetsIn = (ns: string): Preset[] =>
+    inputs.presets
+      .map((p) => p.preset)
+      .filter((p) => p.namespace === ns)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const matching = (ns: string, meta: JsonObject | undefined): Preset[] => presetsIn(ns).filter((p) => selects(p, labelsOf(meta)));
   const groups = new Map<string, Group>();
   const groupFor = (ns: string): Group => {
@@ -161,7 +195,17 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
     const kb = `${namespaceOf(b)}/${nameOf(b)}`;
     return ka < kb ? -1 : ka > kb ? 1 : 0;
   });
-  type Pending = { found: FoundObject; name: string; namespace: string; presets: Preset[]; warnings: string[]; plan?: VmPlan; names?: { instancetype?: string | undefined; preference?: string | undefined }; outcome?: VmOutcome; before?: JsonObject };
+  type Pending = {
+    found: FoundObject;
+    name: string;
+    namespace: string;
+    presets: Preset[];
+    warnings: string[];
+    plan?: VmPlan;
+    names?: { instancetype?: string | undefined; preference?: string | undefined };
+    outcome?: VmOutcome;
+    before?: JsonObject;
+  };
   const pending: Pending[] = [];
   for (const found of order) {
     const name = nameOf(found);
@@ -184,7 +228,11 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
     }
     const vmSpec = obj(found.value['spec']);
     if (isSet(vmSpec?.['instancetype']) || isSet(vmSpec?.['preference'])) {
-      skip('it already names an instance type or preference; KubeVirt still merges its presets into what those leave unset', 'IT8204', 'move what the presets give into its instance type or preference by hand, then exclude it from the presets');
+      skip(
+        'it already names an instance type or preference; KubeVirt still merges its presets into what those leave unset',
+        'IT8204',
+        'move what the presets give into its instance type or preference by hand, then exclude it from the presets',
+      );
       continue;
     }
     const refusal = presetConflicts(presets);
@@ -194,7 +242,11 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
     }
     const racing = orderDependentRequests(presets, obj(spec['domain']) ?? {});
     if (racing) {
-      skip(`presets '${racing[0]}' and '${racing[1]}' both give resources.requests; KubeVirt copies the map of whichever it lists first, in no defined order`, 'IT8204', 'give the requests in one preset only, then migrate again');
+      skip(
+        `presets '${racing[0]}' and '${racing[1]}' both give resources.requests; KubeVirt copies the map of whichever it lists first, in no defined order`,
+        'IT8204',
+        'give the requests in one preset only, then migrate again',
+      );
       continue;
     }
     const merged = copy(spec);
@@ -212,7 +264,9 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
     rec.plan = plan;
     rec.names = {
       instancetype: plan.instancetype ? nameFor(g.instancetypes, plan.instancetype, plan.instancetypeFrom) : undefined,
-      preference: plan.preference ? nameFor(g.preferences, plan.preference, plan.preferenceFrom.length > 0 ? plan.preferenceFrom : plan.instancetypeFrom) : undefined,
+      preference: plan.preference
+        ? nameFor(g.preferences, plan.preference, plan.preferenceFrom.length > 0 ? plan.preferenceFrom : plan.instancetypeFrom)
+        : undefined,
     };
     rec.before = presetEraSpec(spec, presets);
   }
@@ -265,15 +319,31 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
     rec.outcome = { status: 'migrated', plan, instancetype: names?.instancetype, preference: names?.preference, file, differences };
     for (const n of plan.notCarried) {
       const source = n.preset !== undefined ? inputs.presets.find((p) => p.preset.name === n.preset && p.preset.namespace === rec.namespace) : undefined;
-      const where = source ? at(source.at, ['spec', 'domain', ...n.field.split('.').slice(1)]) : at(rec.found, ['spec', 'template', 'spec', ...n.field.split('.')]);
-      diagnostics.push(diag('IT8205', `VirtualMachine \`${rec.name}\`: ${n.field} ${JSON.stringify(n.value)}${n.preset !== undefined ? ` (from preset \`${n.preset}\`)` : ''} is not carried: ${n.why}`, where, { severity: 'warning' }));
+      const where = source
+        ? at(source.at, ['spec', 'domain', ...n.field.split('.').slice(1)])
+        : at(rec.found, ['spec', 'template', 'spec', ...n.field.split('.')]);
+      diagnostics.push(
+        diag(
+          'IT8205',
+          `VirtualMachine \`${rec.name}\`: ${n.field} ${JSON.stringify(n.value)}${n.preset !== undefined ? ` (from preset \`${n.preset}\`)` : ''} is not carried: ${n.why}`,
+          where,
+          { severity: 'warning' },
+        ),
+      );
     }
     for (const d of differences) {
       diagnostics.push(
-        diag('IT8206', `VirtualMachine \`${rec.name}\` would start differently: ${d.field} is ${JSON.stringify(d.before ?? null)} with presets, ${JSON.stringify(d.after ?? null)} migrated`, at(rec.found, ['metadata', 'name']), {
-          severity: options.allowDifferences ? 'warning' : 'error',
-          hint: options.allowDifferences ? 'accepted with --allow-differences; MIGRATION.md lists it' : 'review MIGRATION.md; --allow-differences accepts the differences and exits 0',
-        }),
+        diag(
+          'IT8206',
+          `VirtualMachine \`${rec.name}\` would start differently: ${d.field} is ${JSON.stringify(d.before ?? null)} with presets, ${JSON.stringify(d.after ?? null)} migrated`,
+          at(rec.found, ['metadata', 'name']),
+          {
+            severity: options.allowDifferences ? 'warning' : 'error',
+            hint: options.allowDifferences
+              ? 'accepted with --allow-differences; MIGRATION.md lists it'
+              : 'review MIGRATION.md; --allow-differences accepts the differences and exits 0',
+          },
+        ),
       );
     }
   }
@@ -282,15 +352,31 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
     const presets = obj(obj(vmi.value['metadata'])?.['annotations'])?.[EXCLUDE_ANNOTATION] === 'true' ? [] : matching(ns, obj(vmi.value['metadata']));
     if (presets.length > 0) {
       diagnostics.push(
-        diag('IT8207', `VirtualMachineInstance \`${nameOf(vmi)}\` is selected by ${presets.map((p) => `\`${p.name}\``).join(', ')}; a VMI cannot name an instance type`, at(vmi, ['metadata', 'name']), {
-          severity: 'warning',
-          hint: 'it keeps what the presets gave it while it runs; create it anew from a VirtualMachine that names the migrated instance type and preference',
-        }),
+        diag(
+          'IT8207',
+          `VirtualMachineInstance \`${nameOf(vmi)}\` is selected by ${presets.map((p) => `\`${p.name}\``).join(', ')}; a VMI cannot name an instance type`,
+          at(vmi, ['metadata', 'name']),
+          {
+            severity: 'warning',
+            hint: 'it keeps what the presets gave it while it runs; create it anew from a VirtualMachine that names the migrated instance type and preference',
+          },
+        ),
       );
     }
   }
-  const vms: VmRecord[] = pending.map((r) => ({ found: r.found, name: r.name, namespace: r.namespace, presets: r.presets.map((p) => p.name), warnings: r.warnings, outcome: r.outcome! }));
-  const vmis = inputs.vmis.map((v) => ({ name: nameOf(v), namespace: namespaceOf(v), presets: matching(namespaceOf(v), obj(v.value['metadata'])).map((p) => p.name) }));
+  const vms: VmRecord[] = pending.map((r) => ({
+    found: r.found,
+    name: r.name,
+    namespace: r.namespace,
+    presets: r.presets.map((p) => p.name),
+    warnings: r.warnings,
+    outcome: r.outcome!,
+  }));
+  const vmis = inputs.vmis.map((v) => ({
+    name: nameOf(v),
+    namespace: namespaceOf(v),
+    presets: matching(namespaceOf(v), obj(v.value['metadata'])).map((p) => p.name),
+  }));
   const sorted = sortDiagnostics(diagnostics);
   // IT8206 alone still writes the project, for review; any other error writes nothing.
   if (hasErrors(sorted.filter((d) => d.code !== 'IT8206'))) return { files: [], vms, presets: inputs.presets, vmis, diagnostics: sorted };

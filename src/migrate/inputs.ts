@@ -24,8 +24,10 @@ function labelKeyProblem(key: string): string | undefined {
   const slash = key.lastIndexOf('/');
   const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
   const name = slash >= 0 ? key.slice(slash + 1) : key;
-  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) return `label key ${JSON.stringify(key)}: the prefix must be a DNS subdomain (lowercase letters, digits, '-' and '.')`;
-  if (name.length > 63 || !LABEL_NAME.test(name)) return `label key ${JSON.stringify(key)}: a name part must be 63 characters or fewer, alphanumeric, '-', '_' or '.', starting and ending with an alphanumeric character`;
+  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix)))
+    return `label key ${JSON.stringify(key)}: the prefix must be a DNS subdomain (lowercase letters, digits, '-' and '.')`;
+  if (name.length > 63 || !LABEL_NAME.test(name))
+    return `label key ${JSON.stringify(key)}: a name part must be 63 characters or fewer, alphanumeric, '-', '_' or '.', starting and ending with an alphanumeric character`;
   return undefined;
 }
 
@@ -36,7 +38,10 @@ const labelKey = z.string().superRefine((k, ctx) => {
 const labelValue = z
   .string()
   .max(63, 'a label value must be 63 characters or fewer')
-  .regex(LABEL_VALUE, "a valid label value must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+  .regex(
+    LABEL_VALUE,
+    "a valid label value must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+  );
 const labelMap = z.record(labelKey, labelValue);
 
 const requirementSchema = z
@@ -48,8 +53,10 @@ const requirementSchema = z
   .superRefine((r, ctx) => {
     const n = r.values?.length ?? 0;
     // metav1.LabelSelectorAsSelector refuses these; KubeVirt then refuses every VMI of the namespace.
-    if ((r.operator === 'In' || r.operator === 'NotIn') && n === 0) ctx.addIssue({ code: 'custom', path: ['values'], message: `for '${r.operator.toLowerCase()}' operators, values set can't be empty` });
-    if ((r.operator === 'Exists' || r.operator === 'DoesNotExist') && n > 0) ctx.addIssue({ code: 'custom', path: ['values'], message: `values set must be empty for exists and does not exist` });
+    if ((r.operator === 'In' || r.operator === 'NotIn') && n === 0)
+      ctx.addIssue({ code: 'custom', path: ['values'], message: `for '${r.operator.toLowerCase()}' operators, values set can't be empty` });
+    if ((r.operator === 'Exists' || r.operator === 'DoesNotExist') && n > 0)
+      ctx.addIssue({ code: 'custom', path: ['values'], message: `values set must be empty for exists and does not exist` });
   });
 
 const count = z.number().int().min(0).max(4294967295);
@@ -63,9 +70,22 @@ const quantity = z.union([z.string(), z.number()]).refine((v) => isQuantity(Stri
  */
 const domainSchema = z.looseObject({
   cpu: z
-    .looseObject({ sockets: count.optional(), cores: count.optional(), threads: count.optional(), maxSockets: count.optional(), model: z.string().optional(), dedicatedCpuPlacement: z.boolean().optional(), isolateEmulatorThread: z.boolean().optional(), features: z.array(z.looseObject({ name: z.string() })).optional(), numa: section.optional(), realtime: section.optional() })
+    .looseObject({
+      sockets: count.optional(),
+      cores: count.optional(),
+      threads: count.optional(),
+      maxSockets: count.optional(),
+      model: z.string().optional(),
+      dedicatedCpuPlacement: z.boolean().optional(),
+      isolateEmulatorThread: z.boolean().optional(),
+      features: z.array(z.looseObject({ name: z.string() })).optional(),
+      numa: section.optional(),
+      realtime: section.optional(),
+    })
     .optional(),
-  memory: z.looseObject({ guest: quantity.optional(), maxGuest: quantity.optional(), hugepages: z.looseObject({ pageSize: quantity.optional() }).optional() }).optional(),
+  memory: z
+    .looseObject({ guest: quantity.optional(), maxGuest: quantity.optional(), hugepages: z.looseObject({ pageSize: quantity.optional() }).optional() })
+    .optional(),
   resources: z.looseObject({ requests: z.record(z.string(), quantity).optional(), limits: z.record(z.string(), quantity).optional() }).optional(),
   firmware: z.looseObject({ bootloader: z.looseObject({ bios: section.optional(), efi: section.optional() }).optional() }).optional(),
   clock: z.looseObject({ utc: section.optional(), timezone: z.string().optional(), timer: section.optional() }).optional(),
@@ -76,7 +96,12 @@ const domainSchema = z.looseObject({
 
 const vmSchema = z.looseObject({
   metadata: z.looseObject({ name: z.string().min(1), namespace: z.string().min(1).optional() }),
-  spec: z.looseObject({ template: z.looseObject({ metadata: z.looseObject({ labels: labelMap.optional(), annotations: z.record(z.string(), z.string()).optional() }).optional(), spec: z.looseObject({ domain: domainSchema.optional() }).optional() }) }),
+  spec: z.looseObject({
+    template: z.looseObject({
+      metadata: z.looseObject({ labels: labelMap.optional(), annotations: z.record(z.string(), z.string()).optional() }).optional(),
+      spec: z.looseObject({ domain: domainSchema.optional() }).optional(),
+    }),
+  }),
 });
 
 const presetSchema = z.object({
@@ -119,12 +144,20 @@ export function readInputs(docs: readonly SourceDoc[]): Inputs {
   for (const f of found.filter((o) => o.value['kind'] === 'VirtualMachineInstancePreset')) {
     const apiVersion = f.value['apiVersion'];
     if (typeof apiVersion === 'string' && !PRESET_API_VERSIONS.includes(apiVersion)) {
-      diagnostics.push(diag('IT8202', `VirtualMachineInstancePreset \`${nameOf(f)}\`: apiVersion \`${apiVersion}\` is not one KubeVirt serves presets at (${PRESET_API_VERSIONS.join(', ')})`, locate(f.src, [...f.path, 'apiVersion'])));
+      diagnostics.push(
+        diag(
+          'IT8202',
+          `VirtualMachineInstancePreset \`${nameOf(f)}\`: apiVersion \`${apiVersion}\` is not one KubeVirt serves presets at (${PRESET_API_VERSIONS.join(', ')})`,
+          locate(f.src, [...f.path, 'apiVersion']),
+        ),
+      );
       continue;
     }
     const checked = checkAgainst(presetSchema, f.src, f.value, f.path);
     if (!checked.ok) {
-      diagnostics.push(...checked.diagnostics.map((d) => ({ ...d, code: 'IT8202' as const, message: `VirtualMachineInstancePreset \`${nameOf(f)}\`: ${d.message}` })));
+      diagnostics.push(
+        ...checked.diagnostics.map((d) => ({ ...d, code: 'IT8202' as const, message: `VirtualMachineInstancePreset \`${nameOf(f)}\`: ${d.message}` })),
+      );
       continue;
     }
     const { metadata, spec } = checked.data;
@@ -143,16 +176,29 @@ export function readInputs(docs: readonly SourceDoc[]): Inputs {
   for (const p of presets) {
     const key = `${p.preset.namespace}/${p.preset.name}`;
     const first = seen.get(key);
-    if (first) diagnostics.push(diag('IT8202', `VirtualMachineInstancePreset \`${p.preset.name}\` is given twice in namespace \`${p.preset.namespace}\``, locate(p.at.src, [...p.at.path, 'metadata', 'name']), { related: [{ message: 'first given here', location: locate(first.at.src, [...first.at.path, 'metadata', 'name']) }] }));
+    if (first)
+      diagnostics.push(
+        diag(
+          'IT8202',
+          `VirtualMachineInstancePreset \`${p.preset.name}\` is given twice in namespace \`${p.preset.namespace}\``,
+          locate(p.at.src, [...p.at.path, 'metadata', 'name']),
+          { related: [{ message: 'first given here', location: locate(first.at.src, [...first.at.path, 'metadata', 'name']) }] },
+        ),
+      );
     else seen.set(key, p);
   }
   const vms = found.filter((o) => o.value['kind'] === 'VirtualMachine');
   for (const f of vms) {
     const checked = checkAgainst(vmSchema, f.src, f.value, f.path);
-    if (!checked.ok) diagnostics.push(...checked.diagnostics.map((d) => ({ ...d, code: 'IT8202' as const, message: `VirtualMachine \`${nameOf(f)}\`: ${d.message}` })));
+    if (!checked.ok)
+      diagnostics.push(...checked.diagnostics.map((d) => ({ ...d, code: 'IT8202' as const, message: `VirtualMachine \`${nameOf(f)}\`: ${d.message}` })));
   }
   if (presets.length === 0 && diagnostics.length === 0) {
-    diagnostics.push(diag('IT8201', 'no VirtualMachineInstancePreset found in the input', docs[0] ? { file: docs[0].file, line: 1, col: 1 } : undefined, { hint: 'pass the presets (kubectl get vmipresets -A -o yaml > presets.yaml) with the VirtualMachines they select' }));
+    diagnostics.push(
+      diag('IT8201', 'no VirtualMachineInstancePreset found in the input', docs[0] ? { file: docs[0].file, line: 1, col: 1 } : undefined, {
+        hint: 'pass the presets (kubectl get vmipresets -A -o yaml > presets.yaml) with the VirtualMachines they select',
+      }),
+    );
   }
   return {
     presets: [...seen.values()],

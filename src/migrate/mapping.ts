@@ -55,7 +55,8 @@ const FEATURE_PREFERENCES: Readonly<Record<string, string>> = {
   smm: 'preferredSmm',
 };
 
-const WHY_CPU_RESOURCES = 'a VM with an instance type may not set CPU requests or limits; the pod then requests CPU from the vCPU count and the cluster\'s CPU allocation ratio';
+const WHY_CPU_RESOURCES =
+  "a VM with an instance type may not set CPU requests or limits; the pod then requests CPU from the vCPU count and the cluster's CPU allocation ratio";
 const WHY_MEMORY_LIMIT = 'a VM with an instance type may not set a memory limit, and instance types set none';
 
 function dimension(v: Json | undefined): number {
@@ -73,7 +74,8 @@ export function topologyFor(sockets: number, cores: number, threads: number): Js
   if (sockets === 1 && cores === 1) return { preferredCPUTopology: 'threads' };
   if (threads === 1) return cores === 2 ? { preferredCPUTopology: 'spread' } : { preferredCPUTopology: 'spread', spreadOptions: { ratio: cores } };
   if (threads === 2 && sockets === 1) return { preferredCPUTopology: 'spread', spreadOptions: { across: 'CoresThreads' } };
-  if (threads === 2) return { preferredCPUTopology: 'spread', spreadOptions: cores === 2 ? { across: 'SocketsCoresThreads' } : { across: 'SocketsCoresThreads', ratio: cores } };
+  if (threads === 2)
+    return { preferredCPUTopology: 'spread', spreadOptions: cores === 2 ? { across: 'SocketsCoresThreads' } : { across: 'SocketsCoresThreads', ratio: cores } };
   return undefined;
 }
 
@@ -180,7 +182,9 @@ function planMemory(pl: Planner): string | undefined {
   const memory = obj(domain['memory']) ?? {};
   const requests = obj(obj(domain['resources'])?.['requests']) ?? {};
   const limits = obj(obj(domain['resources'])?.['limits']) ?? {};
-  const guest = [memory['guest'], requests['memory'], limits['memory'], obj(memory['hugepages'])?.['pageSize']].find((q) => (typeof q === 'string' || typeof q === 'number') && (parseQuantity(q) ?? 0) > 0);
+  const guest = [memory['guest'], requests['memory'], limits['memory'], obj(memory['hugepages'])?.['pageSize']].find(
+    (q) => (typeof q === 'string' || typeof q === 'number') && (parseQuantity(q) ?? 0) > 0,
+  );
   if (guest === undefined) return 'neither the presets nor the VM give it memory (KubeVirt refuses such a VMI)';
   const itMemory: JsonObject = { guest: copy(guest) };
   for (const k of ['hugepages', 'maxGuest']) if (isSet(memory[k])) itMemory[k] = copy(memory[k]!);
@@ -189,7 +193,13 @@ function planMemory(pl: Planner): string | undefined {
   if (isSet(request) && parseQuantity(request as string) !== parseQuantity(guest as string)) {
     const percent = overcommitFor(guest, request!);
     if (percent !== undefined) itMemory['overcommitPercent'] = percent;
-    else pl.notCarried.push({ field: 'domain.resources.requests.memory', value: request!, preset: pl.from('resources.requests'), why: `no whole overcommitPercent of guest memory ${String(guest)} gives a request of exactly ${String(request)}` });
+    else
+      pl.notCarried.push({
+        field: 'domain.resources.requests.memory',
+        value: request!,
+        preset: pl.from('resources.requests'),
+        why: `no whole overcommitPercent of guest memory ${String(guest)} gives a request of exactly ${String(request)}`,
+      });
   }
   pl.takeOver(['domain', 'resources', 'requests', 'memory']);
   pl.instancetype['memory'] = itMemory;
@@ -274,7 +284,8 @@ export function planVm(own: JsonObject, merged: JsonObject, suppliedBy: Readonly
   const requestsFrom = supplied('resources.requests');
   if (requestsFrom !== undefined) {
     const requests = obj(obj(obj(merged['domain'])?.['resources'])?.['requests']) ?? {};
-    for (const [k, v] of Object.entries(requests)) if (k !== 'cpu' && k !== 'memory' && isSet(v)) pl.toVm(['domain', 'resources', 'requests', k], v, requestsFrom);
+    for (const [k, v] of Object.entries(requests))
+      if (k !== 'cpu' && k !== 'memory' && isSet(v)) pl.toVm(['domain', 'resources', 'requests', k], v, requestsFrom);
   }
   const firmwareFrom = supplied('firmware');
   if (firmwareFrom !== undefined) planFirmware(pl, firmwareFrom);

@@ -76,23 +76,28 @@ export function mergeConflicts(preset: JsonObject, other: JsonObject): string[] 
   const or = obj(obj(other['resources'])?.['requests']);
   if (pr && or) {
     for (const key of Object.keys(pr).sort()) {
-      if (Object.hasOwn(or, key) && quantitiesDiffer(pr[key], or[key])) errors.push(`spec.resources.requests[${key}]: ${String(pr[key])} != ${String(or[key])}`);
+      if (Object.hasOwn(or, key) && quantitiesDiffer(pr[key], or[key]))
+        errors.push(`spec.resources.requests[${key}]: ${String(pr[key])} != ${String(or[key])}`);
     }
   }
   const both = (k: string): boolean => isSet(preset[k]) && isSet(other[k]);
   if (both('cpu') && !semanticEqual(preset['cpu'], other['cpu'])) errors.push(`spec.cpu: ${show(preset['cpu'])} != ${show(other['cpu'])}`);
-  if (both('firmware') && !semanticEqual(preset['firmware'], other['firmware'])) errors.push(`spec.firmware: ${show(preset['firmware'])} != ${show(other['firmware'])}`);
+  if (both('firmware') && !semanticEqual(preset['firmware'], other['firmware']))
+    errors.push(`spec.firmware: ${show(preset['firmware'])} != ${show(other['firmware'])}`);
   if (both('clock')) {
     const pc = obj(preset['clock']) ?? {};
     const oc = obj(other['clock']) ?? {};
     if (!semanticEqual(clockOffset(pc), clockOffset(oc))) errors.push(`spec.clock.clockoffset: ${show(clockOffset(pc))} != ${show(clockOffset(oc))}`);
-    if (isSet(pc['timer']) && isSet(oc['timer']) && !semanticEqual(pc['timer'], oc['timer'])) errors.push(`spec.clock.timer: ${show(pc['timer'])} != ${show(oc['timer'])}`);
+    if (isSet(pc['timer']) && isSet(oc['timer']) && !semanticEqual(pc['timer'], oc['timer']))
+      errors.push(`spec.clock.timer: ${show(pc['timer'])} != ${show(oc['timer'])}`);
   }
-  if (both('features') && !semanticEqual(preset['features'], other['features'], 'features')) errors.push(`spec.features: ${show(preset['features'])} != ${show(other['features'])}`);
+  if (both('features') && !semanticEqual(preset['features'], other['features'], 'features'))
+    errors.push(`spec.features: ${show(preset['features'])} != ${show(other['features'])}`);
   const pw = watchdog(preset);
   const ow = watchdog(other);
   if (isSet(pw) && isSet(ow) && !semanticEqual(pw, ow)) errors.push(`spec.devices.watchdog: ${show(pw)} != ${show(ow)}`);
-  if (both('ioThreadsPolicy') && preset['ioThreadsPolicy'] !== other['ioThreadsPolicy']) errors.push(`spec.ioThreadsPolicy: ${String(preset['ioThreadsPolicy'])} != ${String(other['ioThreadsPolicy'])}`);
+  if (both('ioThreadsPolicy') && preset['ioThreadsPolicy'] !== other['ioThreadsPolicy'])
+    errors.push(`spec.ioThreadsPolicy: ${String(preset['ioThreadsPolicy'])} != ${String(other['ioThreadsPolicy'])}`);
   return errors;
 }
 
@@ -153,26 +158,64 @@ export function mergeDomain(preset: JsonObject, domain: JsonObject): MergeOutcom
   if (pr) {
     const resources = obj(domain['resources']) ?? {};
     domain['resources'] = resources;
-    fill('resources.requests', () => requests(domain), () => (resources['requests'] = copy(pr)), () => semanticEqual(resources['requests'], pr));
+    fill(
+      'resources.requests',
+      () => requests(domain),
+      () => (resources['requests'] = copy(pr)),
+      () => semanticEqual(resources['requests'], pr),
+    );
   }
   for (const section of ['cpu', 'firmware'] as const) {
-    if (isSet(preset[section])) fill(section, () => domain[section], () => (domain[section] = copy(preset[section]!)), () => semanticEqual(domain[section], preset[section]));
+    if (isSet(preset[section]))
+      fill(
+        section,
+        () => domain[section],
+        () => (domain[section] = copy(preset[section]!)),
+        () => semanticEqual(domain[section], preset[section]),
+      );
   }
   const pc = obj(preset['clock']);
   if (pc) {
-    fill('clock', () => domain['clock'], () => (domain['clock'] = copy(clockOffset(pc))), () => semanticEqual(domain['clock'], pc));
+    fill(
+      'clock',
+      () => domain['clock'],
+      () => (domain['clock'] = copy(clockOffset(pc))),
+      () => semanticEqual(domain['clock'], pc),
+    );
     const dc = obj(domain['clock'])!;
-    if (isSet(pc['timer'])) fill('clock.timer', () => dc['timer'], () => (dc['timer'] = copy(pc['timer']!)), () => semanticEqual(dc['timer'], pc['timer']));
+    if (isSet(pc['timer']))
+      fill(
+        'clock.timer',
+        () => dc['timer'],
+        () => (dc['timer'] = copy(pc['timer']!)),
+        () => semanticEqual(dc['timer'], pc['timer']),
+      );
   }
-  if (isSet(preset['features'])) fill('features', () => domain['features'], () => (domain['features'] = copy(preset['features']!)), () => semanticEqual(domain['features'], preset['features'], 'features'));
+  if (isSet(preset['features']))
+    fill(
+      'features',
+      () => domain['features'],
+      () => (domain['features'] = copy(preset['features']!)),
+      () => semanticEqual(domain['features'], preset['features'], 'features'),
+    );
   const pw = watchdog(preset);
   if (isSet(pw)) {
     const devices = obj(domain['devices']) ?? {};
     domain['devices'] = devices;
-    fill('devices.watchdog', () => devices['watchdog'], () => (devices['watchdog'] = copy(pw!)), () => semanticEqual(devices['watchdog'], pw));
+    fill(
+      'devices.watchdog',
+      () => devices['watchdog'],
+      () => (devices['watchdog'] = copy(pw!)),
+      () => semanticEqual(devices['watchdog'], pw),
+    );
   }
   if (isSet(preset['ioThreadsPolicy'])) {
-    fill('ioThreadsPolicy', () => domain['ioThreadsPolicy'], () => (domain['ioThreadsPolicy'] = preset['ioThreadsPolicy']!), () => domain['ioThreadsPolicy'] === preset['ioThreadsPolicy']);
+    fill(
+      'ioThreadsPolicy',
+      () => domain['ioThreadsPolicy'],
+      () => (domain['ioThreadsPolicy'] = preset['ioThreadsPolicy']!),
+      () => domain['ioThreadsPolicy'] === preset['ioThreadsPolicy'],
+    );
   }
   // A section filled by an earlier preset shows up as supplied by the first only.
   return { applied, conflicts, supplied: supplied.filter((s, i) => supplied.indexOf(s) === i) };
@@ -196,8 +239,13 @@ export function applyPresets(presets: readonly Preset[], domain: JsonObject): Pr
     for (const s of r.supplied) if (!suppliedBy.has(s)) suppliedBy.set(s, p.name);
     if (r.applied) {
       applied.push(p.name);
-      if (r.conflicts.length > 0) warnings.push({ preset: p.name, message: `Some settings were not applied for VirtualMachineInstancePreset '${p.name}': ${aggregate(r.conflicts)}` });
-    } else warnings.push({ preset: p.name, message: `Unable to apply VirtualMachineInstancePreset '${p.name}': ${r.conflicts.length > 0 ? aggregate(r.conflicts) : '<nil>'}` });
+      if (r.conflicts.length > 0)
+        warnings.push({ preset: p.name, message: `Some settings were not applied for VirtualMachineInstancePreset '${p.name}': ${aggregate(r.conflicts)}` });
+    } else
+      warnings.push({
+        preset: p.name,
+        message: `Unable to apply VirtualMachineInstancePreset '${p.name}': ${r.conflicts.length > 0 ? aggregate(r.conflicts) : '<nil>'}`,
+      });
   }
   return { suppliedBy, applied, warnings };
 }

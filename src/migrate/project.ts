@@ -27,7 +27,8 @@ export interface ProjectGroup {
   readonly preferences: readonly MigratedObject[];
 }
 
-const SCHEMA = (kind: 'catalog' | 'generator', depth: number): string => `# yaml-language-server: $schema=${'../'.repeat(depth)}node_modules/itgen/schema/${kind}.schema.json\n`;
+const SCHEMA = (kind: 'catalog' | 'generator', depth: number): string =>
+  `# yaml-language-server: $schema=${'../'.repeat(depth)}node_modules/itgen/schema/${kind}.schema.json\n`;
 
 function stream(docs: readonly JsonObject[]): string {
   return docs.map((d) => toYaml(d)).join('---\n');
@@ -96,7 +97,10 @@ function catalogFiles(group: ProjectGroup): OutputFile[] {
   }
   if (group.preferences.length > 0) {
     const prefs = group.preferences.map((p): JsonObject => ({ kind: 'Preference', name: p.name, displayName: p.name, spec: copy(p.spec) }));
-    files.push({ path: `${dir}/preferences.yaml`, content: `${SCHEMA('catalog', 2)}# One preference per combination of presets, as migrated.\n${stream(prefs)}` });
+    files.push({
+      path: `${dir}/preferences.yaml`,
+      content: `${SCHEMA('catalog', 2)}# One preference per combination of presets, as migrated.\n${stream(prefs)}`,
+    });
   }
   return files;
 }
@@ -120,13 +124,19 @@ function generatorFile(group: ProjectGroup): OutputFile {
   const why = group.cluster
     ? '# Cluster-wide kinds (--cluster): every namespace can use them.\n'
     : `# Namespaced kinds, in the namespace the presets were in${group.namespace === undefined ? ' (they named none: the namespace the base is applied to)' : ''}.\n`;
-  return { path: `generators/${group.name}.yaml`, content: `${SCHEMA('generator', 1)}# Written by \`itgen migrate presets\`. Run \`itgen generate\`, then commit generators/, catalogs/ and output/.\n${why}${toYaml(gen)}` };
+  return {
+    path: `generators/${group.name}.yaml`,
+    content: `${SCHEMA('generator', 1)}# Written by \`itgen migrate presets\`. Run \`itgen generate\`, then commit generators/, catalogs/ and output/.\n${why}${toYaml(gen)}`,
+  };
 }
 
 /** Every file of the project but the VMs and MIGRATION.md. */
 export function projectFiles(groups: readonly ProjectGroup[]): OutputFile[] {
   const files = groups.flatMap((g) => [generatorFile(g), ...catalogFiles(g)]);
   const kustomization: JsonObject = { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: groups.map((g) => `output/${g.name}`) };
-  files.push({ path: 'kustomization.yaml', content: `# What a GitOps tool syncs: the generated bases (itgen generate writes them).\n${toYaml(kustomization)}` });
+  files.push({
+    path: 'kustomization.yaml',
+    content: `# What a GitOps tool syncs: the generated bases (itgen generate writes them).\n${toYaml(kustomization)}`,
+  });
   return files;
 }

@@ -10,7 +10,10 @@ import { MERGED_SECTIONS } from './presets';
 
 /** User text on one line of Markdown: control characters escaped, nothing that opens code or a table cell. */
 function inline(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/`/g, "'").replace(/\|/g, '\\|');
+  return s
+    .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(/`/g, "'")
+    .replace(/\|/g, '\\|');
 }
 
 function code(s: string): string {
@@ -38,7 +41,9 @@ function presetSections(p: PresetInput): { merged: string[]; ignored: string[] }
   const merged = MERGED_SECTIONS.filter((s) => {
     const [a, b] = s.split('.') as [string, string | undefined];
     const v = domain[a];
-    return b === undefined ? v !== undefined && v !== null : v !== null && typeof v === 'object' && !Array.isArray(v) && (v as Record<string, Json>)[b] !== undefined;
+    return b === undefined
+      ? v !== undefined && v !== null
+      : v !== null && typeof v === 'object' && !Array.isArray(v) && (v as Record<string, Json>)[b] !== undefined;
   });
   const ignored: string[] = [];
   for (const [k, v] of Object.entries(domain)) {
@@ -97,7 +102,11 @@ export function migrationReport(r: ReportInput): string {
 
   out.push('## Instance types and preferences', '');
   for (const g of r.groups) {
-    const scope = g.cluster ? 'cluster-wide' : g.namespace !== undefined ? `namespace ${code(g.namespace)}` : 'namespaced (the namespace the base is applied to)';
+    const scope = g.cluster
+      ? 'cluster-wide'
+      : g.namespace !== undefined
+        ? `namespace ${code(g.namespace)}`
+        : 'namespaced (the namespace the base is applied to)';
     out.push(`Generator ${code(g.name)}, ${scope}:`, '');
     for (const o of g.instancetypes) out.push(`- instance type ${code(o.name)} from ${list(o.from)}: ${json(o.spec)}`);
     for (const o of g.preferences) out.push(`- preference ${code(o.name)} from ${list(o.from)}: ${json(o.spec)}`);
@@ -108,12 +117,21 @@ export function migrationReport(r: ReportInput): string {
   for (const v of migrated) {
     if (v.outcome.status !== 'migrated') continue;
     const o = v.outcome;
-    out.push(`### ${code(v.name)} (namespace ${code(v.namespace)}): ${o.differences.length === 0 ? 'starts as before' : `${o.differences.length} difference(s)`}`, '');
+    out.push(
+      `### ${code(v.name)} (namespace ${code(v.namespace)}): ${o.differences.length === 0 ? 'starts as before' : `${o.differences.length} difference(s)`}`,
+      '',
+    );
     out.push(`- Presets: ${list(v.presets)}; rewritten VM: ${code(o.file)}`);
-    out.push(`- Instance type: ${o.instancetype !== undefined ? code(o.instancetype) : '(none: its presets gave no resources or CPU)'}; preference: ${o.preference !== undefined ? code(o.preference) : '(none)'}`);
+    out.push(
+      `- Instance type: ${o.instancetype !== undefined ? code(o.instancetype) : '(none: its presets gave no resources or CPU)'}; preference: ${o.preference !== undefined ? code(o.preference) : '(none)'}`,
+    );
     if (o.plan.remove.length > 0) out.push(`- Removed from the VM (the instance type provides them): ${list(o.plan.remove.map((p) => p.join('.')))}`);
-    for (const a of o.plan.add) out.push(`- Put on the VM (no instance type or preference field holds it), from ${code(a.preset)}: ${code(a.path.join('.'))} = ${json(a.value)}`);
-    for (const n of o.plan.notCarried) out.push(`- **Not carried**: ${code(n.field)} = ${json(n.value)}${n.preset !== undefined ? ` (from ${code(n.preset)})` : ' (the VM\'s own)'}: ${inline(n.why)}`);
+    for (const a of o.plan.add)
+      out.push(`- Put on the VM (no instance type or preference field holds it), from ${code(a.preset)}: ${code(a.path.join('.'))} = ${json(a.value)}`);
+    for (const n of o.plan.notCarried)
+      out.push(
+        `- **Not carried**: ${code(n.field)} = ${json(n.value)}${n.preset !== undefined ? ` (from ${code(n.preset)})` : " (the VM's own)"}: ${inline(n.why)}`,
+      );
     for (const w of v.warnings) out.push(`- KubeVirt warns at VMI creation today: ${inline(w)}`);
     if (o.differences.length > 0) {
       out.push('', '| field (spec.template.spec) | with presets | migrated |', '| --- | --- | --- |');
@@ -124,12 +142,19 @@ export function migrationReport(r: ReportInput): string {
   const skipped = r.vms.filter((v) => v.outcome.status === 'skipped');
   if (skipped.length > 0) {
     out.push('## Not migrated: needs a person', '');
-    for (const v of skipped) if (v.outcome.status === 'skipped') out.push(`- ${code(v.name)} (namespace ${code(v.namespace)}, presets ${list(v.presets)}): ${inline(v.outcome.reason)}`);
+    for (const v of skipped)
+      if (v.outcome.status === 'skipped')
+        out.push(`- ${code(v.name)} (namespace ${code(v.namespace)}, presets ${list(v.presets)}): ${inline(v.outcome.reason)}`);
     out.push('');
   }
   const excluded = r.vms.filter((v) => v.outcome.status === 'excluded');
   if (excluded.length > 0) {
-    out.push('## Excluded', '', 'These VMs carry `virtualmachineinstancepresets.admission.kubevirt.io/exclude: "true"` in their template: KubeVirt applies no preset to them, and the migration leaves them alone.', '');
+    out.push(
+      '## Excluded',
+      '',
+      'These VMs carry `virtualmachineinstancepresets.admission.kubevirt.io/exclude: "true"` in their template: KubeVirt applies no preset to them, and the migration leaves them alone.',
+      '',
+    );
     for (const v of excluded) out.push(`- ${code(v.name)} (namespace ${code(v.namespace)})`);
     out.push('');
   }
@@ -141,7 +166,12 @@ export function migrationReport(r: ReportInput): string {
   }
   const vmis = r.vmis.filter((v) => v.presets.length > 0);
   if (vmis.length > 0) {
-    out.push('## VirtualMachineInstances', '', 'A VMI cannot name an instance type. These keep what their presets gave them while they run; create them anew from VirtualMachines that name the migrated objects.', '');
+    out.push(
+      '## VirtualMachineInstances',
+      '',
+      'A VMI cannot name an instance type. These keep what their presets gave them while they run; create them anew from VirtualMachines that name the migrated objects.',
+      '',
+    );
     for (const v of vmis) out.push(`- ${code(v.name)} (namespace ${code(v.namespace)}), selected by ${list(v.presets)}`);
     out.push('');
   }

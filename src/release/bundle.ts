@@ -78,7 +78,10 @@ export function bundleOutProblem(root: string, outDir: string, written: string, 
     [path.join(absRoot, '.git'), 'the Git repository'],
   ];
   for (const g of generators) {
-    places.push([path.resolve(absRoot, g.outputDir), `the output of generator \`${g.name}\``], [path.resolve(absRoot, g.catalogDir), `the catalog of generator \`${g.name}\``]);
+    places.push(
+      [path.resolve(absRoot, g.outputDir), `the output of generator \`${g.name}\``],
+      [path.resolve(absRoot, g.catalogDir), `the catalog of generator \`${g.name}\``],
+    );
   }
   for (const [dir, what] of places) {
     if (outDir === dir || within(dir, outDir)) {

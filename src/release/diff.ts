@@ -116,7 +116,9 @@ export function diffObjects(before: readonly KubeObject[], after: readonly KubeO
     const i = (KIND_ORDER as readonly string[]).indexOf(kind);
     return i < 0 ? KIND_ORDER.length : i;
   };
-  return out.sort((x, y) => rank(x.kind) - rank(y.kind) || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : 0) || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  return out.sort(
+    (x, y) => rank(x.kind) - rank(y.kind) || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : 0) || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0),
+  );
 }
 
 function show(v: Json | undefined): string {

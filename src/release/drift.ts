@@ -27,9 +27,14 @@ export function outputDrift(root: string, r: CompileResult): { diagnostics: Diag
   const changes = diffTrees(onDisk, r.files);
   const diagnostics = changes.map((c) =>
     // Files that exist get a location, so GitHub annotations land on them in a pull request.
-    diag('IT7001', `${dir}/${c.path} ${c.change === 'added' ? 'is missing' : c.change === 'removed' ? 'should not exist' : 'differs from what the catalog generates'}`, c.change === 'added' ? undefined : { file: `${dir}/${c.path}`, line: 1, col: 1 }, {
-      hint: 'run `itgen generate` and commit the result',
-    }),
+    diag(
+      'IT7001',
+      `${dir}/${c.path} ${c.change === 'added' ? 'is missing' : c.change === 'removed' ? 'should not exist' : 'differs from what the catalog generates'}`,
+      c.change === 'added' ? undefined : { file: `${dir}/${c.path}`, line: 1, col: 1 },
+      {
+        hint: 'run `itgen generate` and commit the result',
+      },
+    ),
   );
   return { diagnostics, objects: changes.length > 0 ? diffObjects(objectsOf(onDisk), generatedObjects(r)) : [] };
 }
@@ -69,7 +74,11 @@ export function committedObjects(files: readonly OutputFile[]): Identified[] {
       let name: string | undefined;
       let namespace: string | undefined;
       let inMetadata = false;
-      const scalar = (line: string, key: string): string => line.slice(key.length).trim().replace(/^(["'])(.*)\1$/, '$2');
+      const scalar = (line: string, key: string): string =>
+        line
+          .slice(key.length)
+          .trim()
+          .replace(/^(["'])(.*)\1$/, '$2');
       for (const line of doc.split('\n')) {
         if (line === 'metadata:') inMetadata = true;
         else if (inMetadata && /^\S/.test(line)) break;
@@ -105,12 +114,24 @@ function readCommitted(dir: string): OutputFile[] {
  */
 export function removalsWithoutLock(root: string, r: CompileResult): Diagnostic[] {
   if (r.lock || !r.generator) return [];
-  const dropped = droppedObjects(committedObjects(readCommitted(path.resolve(root, r.generator.outputDir))), r.objects.map((o) => o.manifest));
+  const dropped = droppedObjects(
+    committedObjects(readCommitted(path.resolve(root, r.generator.outputDir))),
+    r.objects.map((o) => o.manifest),
+  );
   if (dropped.length === 0) return [];
-  const shown = dropped.slice(0, 10).map((d) => `\`${d}\``).join(', ') + (dropped.length > 10 ? ` and ${dropped.length - 10} more` : '');
+  const shown =
+    dropped
+      .slice(0, 10)
+      .map((d) => `\`${d}\``)
+      .join(', ') + (dropped.length > 10 ? ` and ${dropped.length - 10} more` : '');
   return [
-    diag('IT7401', `generating would remove ${dropped.length} object${dropped.length === 1 ? '' : 's'} that ${r.generator.outputDir} has: ${shown}`, locate(r.generator.src, ['output']), {
-      hint: 'GitOps tools with pruning delete removed objects from the clusters, and the VMs using them lose their type; if that is meant, pass --allow-removals (after the first `itgen release`, the lock requires a release that ships them deprecated first)',
-    }),
+    diag(
+      'IT7401',
+      `generating would remove ${dropped.length} object${dropped.length === 1 ? '' : 's'} that ${r.generator.outputDir} has: ${shown}`,
+      locate(r.generator.src, ['output']),
+      {
+        hint: 'GitOps tools with pruning delete removed objects from the clusters, and the VMs using them lose their type; if that is meant, pass --allow-removals (after the first `itgen release`, the lock requires a release that ships them deprecated first)',
+      },
+    ),
   ];
 }

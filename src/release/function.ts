@@ -36,12 +36,16 @@ export function runFunction(root: string, input: string, options: { readonly str
   const fc = withoutOrchestratorAnnotations(list.functionConfig);
   const meta = fc['metadata'];
   const name = meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? meta['name'] : undefined;
-  if (typeof name !== 'string' || !/^[a-z0-9][a-z0-9._-]*$/.test(name)) return fail('the functionConfig needs metadata.name: the generator name (its file name without .yaml)');
+  if (typeof name !== 'string' || !/^[a-z0-9][a-z0-9._-]*$/.test(name))
+    return fail('the functionConfig needs metadata.name: the generator name (its file name without .yaml)');
   const file = `generators/${name}.yaml`;
   const src = parseSource(file, Buffer.from(stringify(fc)));
   const loaded = src.docs[0] ? generatorFromDocument(root, file, src.docs[0]) : { diagnostics: src.diagnostics };
   const result: CompileResult | undefined = 'generator' in loaded && loaded.generator ? compileGenerator(root, loaded.generator) : undefined;
-  const diagnostics = strictify((result ? result.diagnostics : loaded.diagnostics).map((d) => onFunctionConfig(d, file)), options.strict);
+  const diagnostics = strictify(
+    (result ? result.diagnostics : loaded.diagnostics).map((d) => onFunctionConfig(d, file)),
+    options.strict,
+  );
   const items = result && !hasErrors(diagnostics) ? resultItems(list, result.objects) : list.items;
   return { output: serializeResourceList(items, resultsOf(diagnostics)), diagnostics };
 }

@@ -30,14 +30,26 @@ export function syncWarnings(results: readonly CompileResult[], docs: readonly S
       // The whole base, or one kind directory of it (an overlay may take the namespaced kinds alone).
       const kindDir = synced.startsWith(`${base}/`) ? synced.slice(base.length + 1) : synced === base ? undefined : null;
       if (kindDir === null) continue;
-      const bare = r.objects.filter((x) => x.scope === 'namespaced' && (kindDir === undefined || KIND_DIRS[x.manifest.kind] === kindDir) && (x.manifest.metadata as { namespace?: string }).namespace === undefined).length;
+      const bare = r.objects.filter(
+        (x) =>
+          x.scope === 'namespaced' &&
+          (kindDir === undefined || KIND_DIRS[x.manifest.kind] === kindDir) &&
+          (x.manifest.metadata as { namespace?: string }).namespace === undefined,
+      ).length;
       if (bare === 0) continue;
       const name = String(o.metadata?.name ?? '');
       out.push(
-        diag('IT5011', `${flux ? 'Flux Kustomization' : 'Argo CD Application'} \`${name}\` syncs ${synced}, whose ${bare} namespaced object${bare === 1 ? ' has' : 's have'} no namespace, and gives them none`, locate(src, argo ? ['spec', 'source', 'path'] : ['spec', 'path']), {
-          severity: 'warning',
-          hint: flux ? 'set spec.targetNamespace (and create the namespace), or `namespace:` in the generator; Flux refuses namespaced objects without one' : 'set spec.destination.namespace, or `namespace:` in the generator',
-        }),
+        diag(
+          'IT5011',
+          `${flux ? 'Flux Kustomization' : 'Argo CD Application'} \`${name}\` syncs ${synced}, whose ${bare} namespaced object${bare === 1 ? ' has' : 's have'} no namespace, and gives them none`,
+          locate(src, argo ? ['spec', 'source', 'path'] : ['spec', 'path']),
+          {
+            severity: 'warning',
+            hint: flux
+              ? 'set spec.targetNamespace (and create the namespace), or `namespace:` in the generator; Flux refuses namespaced objects without one'
+              : 'set spec.destination.namespace, or `namespace:` in the generator',
+          },
+        ),
       );
     }
   }

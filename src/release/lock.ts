@@ -81,7 +81,11 @@ function firstDifference(before: unknown, after: unknown, path: string[]): strin
   return JSON.stringify(before) === JSON.stringify(after) ? undefined : path;
 }
 
-function overrideFor(overrides: readonly LockOverride[], entry: { kind: string; name: string }, allow: LockOverride['allow']): { o: LockOverride; i: number } | undefined {
+function overrideFor(
+  overrides: readonly LockOverride[],
+  entry: { kind: string; name: string },
+  allow: LockOverride['allow'],
+): { o: LockOverride; i: number } | undefined {
   const i = overrides.findIndex((o) => o.allow === allow && o.name === entry.name && (o.kind === undefined || o.kind === entry.kind));
   return i < 0 ? undefined : { o: overrides[i]!, i };
 }
@@ -99,9 +103,14 @@ export function checkLock(loaded: LoadedLock, generatorName: string, current: re
   const used = new Set<number>();
   if (lock.metadata.name !== generatorName) {
     out.push(
-      diag('IT7106', `release lock \`${loaded.file}\` belongs to generator \`${lock.metadata.name}\`, not \`${generatorName}\``, locate(src, ['metadata', 'name']), {
-        hint: `a lock sits beside its generator as <generator>.lock.yaml; rename the file or fix metadata.name`,
-      }),
+      diag(
+        'IT7106',
+        `release lock \`${loaded.file}\` belongs to generator \`${lock.metadata.name}\`, not \`${generatorName}\``,
+        locate(src, ['metadata', 'name']),
+        {
+          hint: `a lock sits beside its generator as <generator>.lock.yaml; rename the file or fix metadata.name`,
+        },
+      ),
     );
     return { diagnostics: out, usedOverrides: used };
   }
@@ -110,7 +119,8 @@ export function checkLock(loaded: LoadedLock, generatorName: string, current: re
   const bumpHint = (kind: string, name: string): string => {
     if (!kind.endsWith('Instancetype')) return 'published objects never change: publish the new spec under a new name and deprecate the old one';
     const m = /^(?:.*?)([a-z]+)(\d+)\.[^.]+$/.exec(name);
-    if (m) return `published objects never change: bump the family version (${m[1]}${m[2]} -> ${m[1]}${Number(m[2]) + 1}) so the new spec gets new names, and keep or deprecate the old ones`;
+    if (m)
+      return `published objects never change: bump the family version (${m[1]}${m[2]} -> ${m[1]}${Number(m[2]) + 1}) so the new spec gets new names, and keep or deprecate the old ones`;
     // Names without a version: the family needs one, and a pattern that shows it.
     return 'published objects never change: publish the new spec under new names and deprecate the old ones; for a family named without a version, give the new one `version: 2` and `naming: "{family}{version}.{size}"` (the old one keeps its names)';
   };
@@ -170,7 +180,9 @@ export function checkLock(loaded: LoadedLock, generatorName: string, current: re
     out.push(
       diag('IT7101', message, first.at, {
         hint: `${bumpHint(first.entry.kind, first.entry.name)}; for a reviewed emergency fix, add to ${loaded.file}: overrides: [${fixes}]`,
-        related: [{ message: group.length === 1 ? 'published spec recorded here' : `published spec of \`${first.entry.name}\` recorded here`, location: first.entryAt }],
+        related: [
+          { message: group.length === 1 ? 'published spec recorded here' : `published spec of \`${first.entry.name}\` recorded here`, location: first.entryAt },
+        ],
       }),
     );
   }
@@ -185,7 +197,8 @@ export function checkLock(loaded: LoadedLock, generatorName: string, current: re
       );
       return;
     }
-    const other = o.allow !== 'removal' ? current.find((c) => c.name === o.name && (o.kind === undefined || c.kind === o.kind) && c.digest !== o.digest) : undefined;
+    const other =
+      o.allow !== 'removal' ? current.find((c) => c.name === o.name && (o.kind === undefined || c.kind === o.kind) && c.digest !== o.digest) : undefined;
     out.push(
       diag(
         'IT7104',
@@ -266,9 +279,14 @@ export function recordRelease(
   if (last !== undefined && compareVersions(version, last) <= 0) {
     return {
       diagnostics: [
-        diag('IT7105', `release ${version} is not newer than the last release, ${last}`, previous ? locate(previous.src, ['releases', lock.releases.length - 1]) : undefined, {
-          hint: 'releases only move forward; pick a higher version',
-        }),
+        diag(
+          'IT7105',
+          `release ${version} is not newer than the last release, ${last}`,
+          previous ? locate(previous.src, ['releases', lock.releases.length - 1]) : undefined,
+          {
+            hint: 'releases only move forward; pick a higher version',
+          },
+        ),
       ],
     };
   }
@@ -353,9 +371,19 @@ export function checkBundleAgainstLock(loaded: LoadedLock, current: readonly Cur
   const lock = loaded.lock;
   const last = lock.releases[lock.releases.length - 1];
   if (last !== version) {
-    return [diag('IT7107', `${version} is not the last release recorded in ${loaded.file} (${last ?? 'none'})`, undefined, { hint: `run \`itgen release --version ${version}\` and commit the lock first, or bundle from the commit of that release` })];
+    return [
+      diag('IT7107', `${version} is not the last release recorded in ${loaded.file} (${last ?? 'none'})`, undefined, {
+        hint: `run \`itgen release --version ${version}\` and commit the lock first, or bundle from the commit of that release`,
+      }),
+    ];
   }
   const recorded = new Map(lock.objects.filter((o) => o.removed === undefined).map((o) => [`${o.kind}/${o.name}`, o.digest] as const));
   const same = current.length === recorded.size && current.every((c) => recorded.get(`${c.kind}/${c.name}`) === c.digest);
-  return same ? [] : [diag('IT7107', `the catalogs no longer generate what ${loaded.file} recorded for ${version}`, undefined, { hint: 'bundle from the commit of the release, or record a new release' })];
+  return same
+    ? []
+    : [
+        diag('IT7107', `the catalogs no longer generate what ${loaded.file} recorded for ${version}`, undefined, {
+          hint: 'bundle from the commit of the release, or record a new release',
+        }),
+      ];
 }

@@ -139,7 +139,8 @@ function preferenceTable(prefs: readonly ResolvedPreference[]): string {
 
 function deprecatedTable(catalog: ResolvedCatalog): string | undefined {
   const rows: string[][] = [];
-  for (const it of catalog.instancetypes) if (it.deprecated) rows.push([code(it.name), 'instance type', it.deprecated.since ?? '—', it.deprecated.replacement ?? '—']);
+  for (const it of catalog.instancetypes)
+    if (it.deprecated) rows.push([code(it.name), 'instance type', it.deprecated.since ?? '—', it.deprecated.replacement ?? '—']);
   for (const p of catalog.preferences) if (p.deprecated) rows.push([code(p.name), 'preference', p.deprecated.since ?? '—', p.deprecated.replacement ?? '—']);
   if (rows.length === 0) return undefined;
   return table(['Name', 'What', 'Deprecated since', 'Use instead'], ['l', 'l', 'l', 'l'], rows);
@@ -152,7 +153,9 @@ export function renderDocs(catalog: ResolvedCatalog, objects: readonly RenderedO
   out.push(`# Catalog \`${catalog.name}\` (generator \`${opts.generator}\`)\n`);
   const summary = [
     `${catalog.instancetypes.length} instance type${catalog.instancetypes.length === 1 ? '' : 's'} and ${catalog.preferences.length} preference${catalog.preferences.length === 1 ? '' : 's'} from \`${opts.catalogDir}\`, ${opts.vendor !== undefined ? `vendor \`${opts.vendor}\`` : 'no vendor label'}.`,
-    kinds.length > 0 ? `Kinds: ${kinds.map(code).join(', ')}; each in its own directory with a kustomization.yaml.` : 'No objects: the include and exclude lists of the generator leave none.',
+    kinds.length > 0
+      ? `Kinds: ${kinds.map(code).join(', ')}; each in its own directory with a kustomization.yaml.`
+      : 'No objects: the include and exclude lists of the generator leave none.',
   ];
   if (opts.namespace !== undefined && opts.scopes.includes('namespaced')) summary.push(`Namespaced objects are in namespace \`${opts.namespace}\`.`);
   out.push(`${summary.join('\n')}\n`);

@@ -15,7 +15,10 @@ function where(o: { src: Parameters<typeof locate>[0]; path: Parameters<typeof l
 export function explainObject(obj: RenderedObject): string {
   const doc = new Document(obj.manifest);
   const src = obj.source;
-  const meant = src.kind === 'instancetype' && src.architectures !== undefined ? `\n# meant for ${src.architectures.join(', ')} only: paired with preferences of ${src.architectures.length === 1 ? 'that architecture' : 'those architectures'}` : '';
+  const meant =
+    src.kind === 'instancetype' && src.architectures !== undefined
+      ? `\n# meant for ${src.architectures.join(', ')} only: paired with preferences of ${src.architectures.length === 1 ? 'that architecture' : 'those architectures'}`
+      : '';
   const header = `${obj.manifest.kind} ${obj.manifest.metadata.name}: declared by ${src.origin.what} at ${where(src.origin)}${meant}`;
   const visit = (node: unknown, path: string[]): void => {
     if (isMap(node)) {

@@ -90,11 +90,7 @@ export function preferenceSpecLabels(spec: JsonObject): Record<string, string> {
   return labels;
 }
 
-function metadata(
-  name: string,
-  labels: Record<string, string>,
-  annotations: Record<string, string>,
-): Manifest['metadata'] {
+function metadata(name: string, labels: Record<string, string>, annotations: Record<string, string>): Manifest['metadata'] {
   const sortedLabels = sortKeysDeep(labels) as Record<string, string>;
   const sortedAnnotations = sortKeysDeep(annotations) as Record<string, string>;
   return {
@@ -143,14 +139,22 @@ export function renderCatalog(catalog: ResolvedCatalog, opts: RenderOptions): Re
   for (const it of catalog.instancetypes) {
     const { labels, annotations } = renderInstancetype(it, opts);
     const meta = metadata(it.name, labels, annotations);
-    if (cluster) out.push({ manifest: { apiVersion: API_VERSION, kind: 'VirtualMachineClusterInstancetype', metadata: meta, spec: it.spec }, source: it, scope: 'cluster' });
-    if (namespaced) out.push({ manifest: { apiVersion: API_VERSION, kind: 'VirtualMachineInstancetype', metadata: meta, spec: it.spec }, source: it, scope: 'namespaced' });
+    if (cluster)
+      out.push({
+        manifest: { apiVersion: API_VERSION, kind: 'VirtualMachineClusterInstancetype', metadata: meta, spec: it.spec },
+        source: it,
+        scope: 'cluster',
+      });
+    if (namespaced)
+      out.push({ manifest: { apiVersion: API_VERSION, kind: 'VirtualMachineInstancetype', metadata: meta, spec: it.spec }, source: it, scope: 'namespaced' });
   }
   for (const p of catalog.preferences) {
     const { labels, annotations } = renderPreference(p, opts);
     const meta = metadata(p.name, labels, annotations);
-    if (cluster) out.push({ manifest: { apiVersion: API_VERSION, kind: 'VirtualMachineClusterPreference', metadata: meta, spec: p.spec }, source: p, scope: 'cluster' });
-    if (namespaced) out.push({ manifest: { apiVersion: API_VERSION, kind: 'VirtualMachinePreference', metadata: meta, spec: p.spec }, source: p, scope: 'namespaced' });
+    if (cluster)
+      out.push({ manifest: { apiVersion: API_VERSION, kind: 'VirtualMachineClusterPreference', metadata: meta, spec: p.spec }, source: p, scope: 'cluster' });
+    if (namespaced)
+      out.push({ manifest: { apiVersion: API_VERSION, kind: 'VirtualMachinePreference', metadata: meta, spec: p.spec }, source: p, scope: 'namespaced' });
   }
   return sortManifests(out);
 }

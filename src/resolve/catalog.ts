@@ -5,19 +5,7 @@ import { renderText, type TextContext } from './text';
 import type { WrittenCatalog, WrittenFamily, WrittenPreference, WrittenPreferenceFragment, WrittenSizeLadder } from '../schema/catalog';
 import { DNS_SUBDOMAIN_RE, type Architecture } from '../schema/common';
 import { mayBeDeclared, type Declared, type WrittenModel } from '../schema/documents';
-import {
-  fromLeaves,
-  leaf,
-  leafKey,
-  mergeLevel,
-  overlay,
-  toLeaves,
-  type Conflict,
-  type JsonObject,
-  type Leaf,
-  type Leaves,
-  type Origin,
-} from './leaves';
+import { fromLeaves, leaf, leafKey, mergeLevel, overlay, toLeaves, type Conflict, type JsonObject, type Leaf, type Leaves, type Origin } from './leaves';
 import { expandPattern } from './patterns';
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from './types';
 
@@ -41,7 +29,10 @@ function renderOr(template: string, ctx: TextContext, out: Sink, src: Declared<u
   if (r.ok) return r.text;
   out.push(
     diag('IT2009', `template error: ${r.error}`, locate(src, path), {
-      hint: `free text may use only these variables: ${Object.keys(ctx).filter((k) => ctx[k] !== undefined).map((k) => `{{${k}}}`).join(', ')}`,
+      hint: `free text may use only these variables: ${Object.keys(ctx)
+        .filter((k) => ctx[k] !== undefined)
+        .map((k) => `{{${k}}}`)
+        .join(', ')}`,
     }),
   );
   return template;
@@ -87,10 +78,15 @@ function checkDuplicateNames(objects: readonly (ResolvedInstancetype | ResolvedP
       continue;
     }
     out.push(
-      diag('IT2006', `${o.kind === 'instancetype' ? 'instance type' : 'preference'} name \`${o.name}\` is produced twice`, locate(o.origin.src, o.origin.path), {
-        hint: 'two declarations expand to the same object name; change a name pattern, a size or a variant suffix',
-        related: [{ message: 'also produced from here', location: locate(first.origin.src, first.origin.path) }],
-      }),
+      diag(
+        'IT2006',
+        `${o.kind === 'instancetype' ? 'instance type' : 'preference'} name \`${o.name}\` is produced twice`,
+        locate(o.origin.src, o.origin.path),
+        {
+          hint: 'two declarations expand to the same object name; change a name pattern, a size or a variant suffix',
+          related: [{ message: 'also produced from here', location: locate(first.origin.src, first.origin.path) }],
+        },
+      ),
     );
   }
 }
@@ -249,7 +245,12 @@ function resolveFamilies(model: WrittenModel, out: Sink): ResolvedInstancetype[]
             displayTemplateCache.set(`err:${pattern}`, '');
             const missingValue = /has no value/.test(named.error);
             out.push(
-              diag('IT2011', `name pattern \`${pattern}\`: ${named.error}`, missingValue ? locate(fam.src, ['name']) : patternAt, missingValue ? { hint: `give family \`${f.name}\` a \`version:\`, or a \`naming:\` pattern without that placeholder` } : {}),
+              diag(
+                'IT2011',
+                `name pattern \`${pattern}\`: ${named.error}`,
+                missingValue ? locate(fam.src, ['name']) : patternAt,
+                missingValue ? { hint: `give family \`${f.name}\` a \`version:\`, or a \`naming:\` pattern without that placeholder` } : {},
+              ),
             );
           }
           continue;
@@ -260,22 +261,29 @@ function resolveFamilies(model: WrittenModel, out: Sink): ResolvedInstancetype[]
           continue;
         }
 
-        const cpuOrigin: Origin = ov?.cpu !== undefined
-          ? { src: fam.src, path: ['overrides', sizeName, 'cpu'], what: `override of size \`${sizeName}\`` }
-          : { src: ladder.src, path: ['sizes', idx, 'cpu'], what: `size \`${sizeName}\` of ladder \`${ladder.value.name}\`` };
-        const memOrigin: Origin = overrideMem !== undefined
-          ? { src: fam.src, path: ['overrides', sizeName, 'memory'], what: `override of size \`${sizeName}\`` }
-          : ladderMem !== undefined
-            ? { src: ladder.src, path: ['sizes', idx, 'memory'], what: `size \`${sizeName}\` of ladder \`${ladder.value.name}\`` }
-            : { src: fam.src, path: ['memoryPerCPU'], what: `${familyWhat}: ${cpu} vCPU x memoryPerCPU ${f.memoryPerCPU}` };
+        const cpuOrigin: Origin =
+          ov?.cpu !== undefined
+            ? { src: fam.src, path: ['overrides', sizeName, 'cpu'], what: `override of size \`${sizeName}\`` }
+            : { src: ladder.src, path: ['sizes', idx, 'cpu'], what: `size \`${sizeName}\` of ladder \`${ladder.value.name}\`` };
+        const memOrigin: Origin =
+          overrideMem !== undefined
+            ? { src: fam.src, path: ['overrides', sizeName, 'memory'], what: `override of size \`${sizeName}\`` }
+            : ladderMem !== undefined
+              ? { src: ladder.src, path: ['sizes', idx, 'memory'], what: `size \`${sizeName}\` of ladder \`${ladder.value.name}\`` }
+              : { src: fam.src, path: ['memoryPerCPU'], what: `${familyWhat}: ${cpu} vCPU x memoryPerCPU ${f.memoryPerCPU}` };
         const sizeLeaves = new Map<string, Leaf>();
         // Fields taken from the size sit below the size's own overrides, which may still say otherwise.
         for (const [dotted, quantity] of Object.entries(f.fromSize ?? {})) {
           const path = dotted.split('.');
           const value = quantity === 'cpu' ? cpu : formatBinary(memoryBytes);
-          sizeLeaves.set(leafKey(path), leaf(path, value, { src: fam.src, path: ['fromSize', dotted], what: `${familyWhat}: ${dotted} from the ${quantity} of size \`${sizeName}\`` }));
+          sizeLeaves.set(
+            leafKey(path),
+            leaf(path, value, { src: fam.src, path: ['fromSize', dotted], what: `${familyWhat}: ${dotted} from the ${quantity} of size \`${sizeName}\`` }),
+          );
         }
-        if (ov?.spec) for (const [k, l] of toLeaves(ov.spec as JsonObject, fam.src, ['overrides', sizeName, 'spec'], `override of size \`${sizeName}\``)) sizeLeaves.set(k, l);
+        if (ov?.spec)
+          for (const [k, l] of toLeaves(ov.spec as JsonObject, fam.src, ['overrides', sizeName, 'spec'], `override of size \`${sizeName}\``))
+            sizeLeaves.set(k, l);
         sizeLeaves.set(leafKey(['cpu', 'guest']), leaf(['cpu', 'guest'], cpu, cpuOrigin));
         sizeLeaves.set(leafKey(['memory', 'guest']), leaf(['memory', 'guest'], formatBinary(memoryBytes), memOrigin));
         const leaves = overlay(variant.leaves, sizeLeaves);
@@ -371,7 +379,12 @@ function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[
     const vars: Record<string, string> = {};
     const iconFrom = new Map<string, { base: string; index: number }>();
     const metaFrom = new Map<string, { value: string; base: string; index: number }>();
-    const metaConflicts: { field: 'labels' | 'annotations' | 'vars'; key: string; first: { value: string; base: string; index: number }; second: { value: string; base: string; index: number } }[] = [];
+    const metaConflicts: {
+      field: 'labels' | 'annotations' | 'vars';
+      key: string;
+      first: { value: string; base: string; index: number };
+      second: { value: string; base: string; index: number };
+    }[] = [];
     let failed = false;
     (p.inherits ?? []).forEach((b, i) => {
       if (!model.preferences.has(b) && mayBeDeclared(model, 'Preference', b)) {
@@ -380,16 +393,25 @@ function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[
       }
       if (!model.preferences.has(b)) {
         out.push(
-          diag('IT2001', `${what} inherits unknown preference \`${b}\``, locate(decl.src, typeof (decl.src.value as Record<string, unknown>)['inherits'] === 'string' ? ['inherits'] : ['inherits', i]), {
-            hint: didYouMean(b, model.preferences.keys()) ?? 'inherit from a declared Preference',
-          }),
+          diag(
+            'IT2001',
+            `${what} inherits unknown preference \`${b}\``,
+            locate(decl.src, typeof (decl.src.value as Record<string, unknown>)['inherits'] === 'string' ? ['inherits'] : ['inherits', i]),
+            {
+              hint: didYouMean(b, model.preferences.keys()) ?? 'inherit from a declared Preference',
+            },
+          ),
         );
         failed = true;
         return;
       }
       if (visiting.includes(b)) {
         const cycle = [...visiting.slice(visiting.indexOf(b)), b].join(' -> ');
-        out.push(diag('IT2003', `inheritance cycle: ${cycle}`, locate(decl.src, ['inherits']), { hint: 'a preference cannot inherit from itself, directly or through its bases' }));
+        out.push(
+          diag('IT2003', `inheritance cycle: ${cycle}`, locate(decl.src, ['inherits']), {
+            hint: 'a preference cannot inherit from itself, directly or through its bases',
+          }),
+        );
         failed = true;
         return;
       }
@@ -424,19 +446,29 @@ function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[
     for (const c of metaConflicts) {
       if (own[c.field]?.[c.key] !== undefined) continue;
       out.push(
-        diag('IT2004', `\`${c.field}.${c.key}\` is set to ${JSON.stringify(c.first.value)} by base \`${c.first.base}\` and to ${JSON.stringify(c.second.value)} by base \`${c.second.base}\`, both inherited by ${what}`, locate(decl.src, inheritsPath(c.second.index)), {
-          hint: `bases at one level must agree; set \`${c.field}.${c.key}\` in ${what} itself to decide`,
-          related: [{ message: `\`${c.first.base}\` is inherited here`, location: locate(decl.src, inheritsPath(c.first.index)) }],
-        }),
+        diag(
+          'IT2004',
+          `\`${c.field}.${c.key}\` is set to ${JSON.stringify(c.first.value)} by base \`${c.first.base}\` and to ${JSON.stringify(c.second.value)} by base \`${c.second.base}\`, both inherited by ${what}`,
+          locate(decl.src, inheritsPath(c.second.index)),
+          {
+            hint: `bases at one level must agree; set \`${c.field}.${c.key}\` in ${what} itself to decide`,
+            related: [{ message: `\`${c.first.base}\` is inherited here`, location: locate(decl.src, inheritsPath(c.first.index)) }],
+          },
+        ),
       );
     }
     if (p.icon === undefined && icons.size > 1) {
       const [a, b] = [...iconFrom.entries()];
       out.push(
-        diag('IT2004', `\`icon\` is ${JSON.stringify(a![0])} from base \`${a![1].base}\` and ${JSON.stringify(b![0])} from base \`${b![1].base}\`, both inherited by ${what}`, locate(decl.src, inheritsPath(b![1].index)), {
-          hint: `set \`icon\` in ${what} itself to decide`,
-          related: [{ message: `\`${a![1].base}\` is inherited here`, location: locate(decl.src, inheritsPath(a![1].index)) }],
-        }),
+        diag(
+          'IT2004',
+          `\`icon\` is ${JSON.stringify(a![0])} from base \`${a![1].base}\` and ${JSON.stringify(b![0])} from base \`${b![1].base}\`, both inherited by ${what}`,
+          locate(decl.src, inheritsPath(b![1].index)),
+          {
+            hint: `set \`icon\` in ${what} itself to decide`,
+            related: [{ message: `\`${a![1].base}\` is inherited here`, location: locate(decl.src, inheritsPath(a![1].index)) }],
+          },
+        ),
       );
     }
     layers.push(...fragmentLeaves(model, p.include, decl, ['include'], out, 'preference'));
@@ -447,9 +479,7 @@ function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[
     Object.assign(annotations, p.annotations ?? {});
     Object.assign(vars, p.vars ?? {});
     visiting.pop();
-    const result: PrefBase | null = failed
-      ? null
-      : { leaves, icon: p.icon ?? (icons.size === 1 ? [...icons][0] : undefined), labels, annotations, vars };
+    const result: PrefBase | null = failed ? null : { leaves, icon: p.icon ?? (icons.size === 1 ? [...icons][0] : undefined), labels, annotations, vars };
     memo.set(name, result);
     return result;
   };
@@ -533,9 +563,10 @@ function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[
         let displayName = renderOr(p.displayName, textCtx(p.displayName), out, decl.src, ['displayName']);
         if (v !== undefined) {
           const own = v.fragment.value.variant?.displayName;
-          displayName = own !== undefined
-            ? renderOr(own, textCtx(displayName), out, v.fragment.src, ['variant', 'displayName'])
-            : renderOr(cat.naming.variantDisplayName, textCtx(displayName), out, catSrc, ['naming', 'variantDisplayName']);
+          displayName =
+            own !== undefined
+              ? renderOr(own, textCtx(displayName), out, v.fragment.src, ['variant', 'displayName'])
+              : renderOr(cat.naming.variantDisplayName, textCtx(displayName), out, catSrc, ['naming', 'variantDisplayName']);
         }
         if (v === undefined && ov?.displayName !== undefined) {
           displayName = renderOr(ov.displayName, textCtx(displayName), out, decl.src, ['architectureOverrides', arch!, 'displayName']);
@@ -584,9 +615,14 @@ function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[
       if (usedVariants.has(v.index)) continue;
       const archs = v.fragment.value.variant?.architectures ?? [cat.defaultArchitecture];
       out.push(
-        diag('IT1203', `variant \`${v.name}\` of ${what} makes no object: it applies to ${archs.join(', ')}, and the preference has ${(p.architectures ?? []).join(', ')}`, locate(decl.src, ['variants', v.index]), {
-          hint: `add ${archs.length === 1 ? archs[0] : `one of ${archs.join(', ')}`} to \`architectures\`, or set \`variant.architectures\` in fragment \`${v.name}\``,
-        }),
+        diag(
+          'IT1203',
+          `variant \`${v.name}\` of ${what} makes no object: it applies to ${archs.join(', ')}, and the preference has ${(p.architectures ?? []).join(', ')}`,
+          locate(decl.src, ['variants', v.index]),
+          {
+            hint: `add ${archs.length === 1 ? archs[0] : `one of ${archs.join(', ')}`} to \`architectures\`, or set \`variant.architectures\` in fragment \`${v.name}\``,
+          },
+        ),
       );
     }
   }
@@ -607,7 +643,8 @@ function architectureDisplayPattern(
   const own = v?.fragment.value.variant?.architectureDisplayName;
   if (v !== undefined && own !== undefined) return { template: own, src: v.fragment.src, path: ['variant', 'architectureDisplayName'] };
   const naming = catalog.value.naming;
-  if (arch !== catalog.value.defaultArchitecture) return { template: naming.architectureDisplayName, src: catalog.src, path: ['naming', 'architectureDisplayName'] };
+  if (arch !== catalog.value.defaultArchitecture)
+    return { template: naming.architectureDisplayName, src: catalog.src, path: ['naming', 'architectureDisplayName'] };
   return naming.defaultArchitectureDisplayName !== undefined
     ? { template: naming.defaultArchitectureDisplayName, src: catalog.src, path: ['naming', 'defaultArchitectureDisplayName'] }
     : undefined;

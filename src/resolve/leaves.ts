@@ -44,12 +44,7 @@ export function isPlainObject(v: unknown): v is JsonObject {
 }
 
 /** Break a written spec into leaves; `originPath` is where `value` sits in its document. */
-export function toLeaves(
-  value: JsonObject | undefined,
-  src: SourceDoc,
-  originPath: readonly PathSegment[],
-  what: string,
-): Map<string, Leaf> {
+export function toLeaves(value: JsonObject | undefined, src: SourceDoc, originPath: readonly PathSegment[], what: string): Map<string, Leaf> {
   const out = new Map<string, Leaf>();
   if (!value) return out;
   const walk = (v: Json, path: string[]): void => {

@@ -11,7 +11,12 @@ type Dimension = keyof WrittenSelection;
 
 function matcher(pattern: string): (s: string) => boolean {
   if (!pattern.includes('*')) return (s) => s === pattern;
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\-]/g, '\\$&')).join('.*')}$`);
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\-]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return (s) => re.test(s);
 }
 
@@ -93,21 +98,26 @@ export function selectCatalog(
 
   const includes = DIMENSIONS.map((d) => compiled('include', d)).filter((f) => f !== undefined);
   const excludes = DIMENSIONS.map((d) => compiled('exclude', d)).filter((f) => f !== undefined);
-  const keep = (o: ResolvedInstancetype | ResolvedPreference): boolean =>
-    includes.every((f) => f(o) !== false) && !excludes.some((f) => f(o) === true);
+  const keep = (o: ResolvedInstancetype | ResolvedPreference): boolean => includes.every((f) => f(o) !== false) && !excludes.some((f) => f(o) === true);
 
   const prefix = opts.namePrefix ?? '';
   const suffix = opts.nameSuffix ?? '';
-  const rename = <T extends ResolvedInstancetype | ResolvedPreference>(o: T): T => (prefix === '' && suffix === '' ? o : { ...o, name: `${prefix}${o.name}${suffix}` });
+  const rename = <T extends ResolvedInstancetype | ResolvedPreference>(o: T): T =>
+    prefix === '' && suffix === '' ? o : { ...o, name: `${prefix}${o.name}${suffix}` };
 
   const instancetypes = catalog.instancetypes.filter(keep).map(rename);
   const preferences = catalog.preferences.filter(keep).map(rename);
   const allowed = new Set(opts.allowEmpty ?? []);
-  const empty = (['instancetypes', 'preferences'] as const).filter((k) => (k === 'instancetypes' ? instancetypes : preferences).length === 0 && !allowed.has(k));
+  const empty = (['instancetypes', 'preferences'] as const).filter(
+    (k) => (k === 'instancetypes' ? instancetypes : preferences).length === 0 && !allowed.has(k),
+  );
   // A pattern that matched nothing already explains an empty kind: one mistake, one report.
   if (empty.length > 0 && !opts.catalogHasErrors && !diagnostics.some((d) => d.code === 'IT7201')) {
     const selecting = opts.include !== undefined || opts.exclude !== undefined;
-    const why = instancetypes.length + preferences.length === 0 && all.length > 0 ? `the include and exclude lists leave no object of catalog \`${catalog.name}\`` : `the generator would emit no ${empty.join(' and no ')} (catalog \`${catalog.name}\`${selecting ? ' after include and exclude' : ''})`;
+    const why =
+      instancetypes.length + preferences.length === 0 && all.length > 0
+        ? `the include and exclude lists leave no object of catalog \`${catalog.name}\``
+        : `the generator would emit no ${empty.join(' and no ')} (catalog \`${catalog.name}\`${selecting ? ' after include and exclude' : ''})`;
     diagnostics.push(
       diag('IT7202', why, at(opts.include ? ['include'] : opts.exclude ? ['exclude'] : ['catalog']), {
         hint: `an empty base deletes every such object from clusters that sync it with pruning; if that is meant, add \`allowEmpty: [${empty.join(', ')}]\` to the generator`,

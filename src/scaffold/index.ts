@@ -23,12 +23,14 @@ export function defaultVendor(name: string): string {
 /** Why a name or vendor cannot be used, or undefined. */
 export function scaffoldProblem(o: ScaffoldOptions): string | undefined {
   if (!SCAFFOLD_NAME.test(o.name)) return `--name ${JSON.stringify(o.name)}: use lowercase letters, digits and -, like acme`;
-  if (!/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(o.vendor)) return `--vendor ${JSON.stringify(o.vendor)}: a vendor is a lowercase domain-like name, like acme.example.com`;
-  if (o.vendor === 'kubevirt.io') return '--vendor kubevirt.io is KubeVirt\'s own: objects labelled so would pass for upstream common-instancetypes';
+  if (!/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(o.vendor))
+    return `--vendor ${JSON.stringify(o.vendor)}: a vendor is a lowercase domain-like name, like acme.example.com`;
+  if (o.vendor === 'kubevirt.io') return "--vendor kubevirt.io is KubeVirt's own: objects labelled so would pass for upstream common-instancetypes";
   return undefined;
 }
 
-const SCHEMA = (kind: 'catalog' | 'generator', depth: number): string => `# yaml-language-server: $schema=${'../'.repeat(depth)}node_modules/itgen/schema/${kind}.schema.json`;
+const SCHEMA = (kind: 'catalog' | 'generator', depth: number): string =>
+  `# yaml-language-server: $schema=${'../'.repeat(depth)}node_modules/itgen/schema/${kind}.schema.json`;
 
 export function scaffoldFiles(o: ScaffoldOptions): OutputFile[] {
   const { name, vendor } = o;
@@ -139,7 +141,10 @@ spec:
     memory: {guest: 4Gi}
 `,
     },
-    { path: 'kustomization.yaml', content: `# What a GitOps tool syncs: the generated base (itgen generate writes it; commit it).\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - output/${name}\n` },
+    {
+      path: 'kustomization.yaml',
+      content: `# What a GitOps tool syncs: the generated base (itgen generate writes it; commit it).\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - output/${name}\n`,
+    },
     { path: '.gitignore', content: 'node_modules/\n' },
     {
       path: '.github/workflows/itgen.yaml',

@@ -33,7 +33,9 @@ export const textVariablesSchema = z
       }),
     z.string(),
   )
-  .describe('Template variables (Handlebars `{{name}}`) for this preference\'s free text and the catalog\'s preference metadata; inherited, the preference overriding its bases');
+  .describe(
+    "Template variables (Handlebars `{{name}}`) for this preference's free text and the catalog's preference metadata; inherited, the preference overriding its bases",
+  );
 
 /** Labels and annotations a catalog adds on top of the derived ones; values may use Handlebars. */
 const metadataExtrasSchema = z.strictObject({
@@ -49,18 +51,10 @@ export const catalogDocSchema = z
     description: freeText().optional(),
     naming: z
       .strictObject({
-        instancetype: z
-          .string()
-          .default('{family}{version}.{size}')
-          .describe('Instance type name pattern: {family}, {version}, {size}'),
+        instancetype: z.string().default('{family}{version}.{size}').describe('Instance type name pattern: {family}, {version}, {size}'),
         preference: z.string().default('{name}').describe('Preference name pattern: {name}'),
-        architecture: z
-          .string()
-          .default('{name}.{arch}')
-          .describe('Name of a non-default architecture variant: {name} (the preference name), {arch}'),
-        architectureDisplayName: freeText()
-          .default('{{displayName}} ({{arch}})')
-          .describe('Display name of a non-default architecture variant (Handlebars)'),
+        architecture: z.string().default('{name}.{arch}').describe('Name of a non-default architecture variant: {name} (the preference name), {arch}'),
+        architectureDisplayName: freeText().default('{{displayName}} ({{arch}})').describe('Display name of a non-default architecture variant (Handlebars)'),
         defaultArchitectureDisplayName: z
           .string()
           .optional()
@@ -83,7 +77,11 @@ export const catalogDocSchema = z
       .array(
         z.strictObject({
           path: z.string().min(1).optional().describe('Another catalog directory, relative to this file (inside the project)'),
-          package: z.string().regex(/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/, 'an npm package name').optional().describe('An installed npm package (in the project\'s node_modules) that ships the catalog'),
+          package: z
+            .string()
+            .regex(/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/, 'an npm package name')
+            .optional()
+            .describe("An installed npm package (in the project's node_modules) that ships the catalog"),
           catalog: z.string().min(1).optional().describe('With package: the catalog directory inside the package, like `catalogs/common-instancetypes`'),
           exclude: z
             .strictObject({
@@ -94,7 +92,9 @@ export const catalogDocSchema = z
         }),
       )
       .optional()
-      .describe("Catalogs this one builds on: their documents (but their Catalog) join this catalog's; a document of this catalog with the same kind and name replaces the imported one. Not transitive."),
+      .describe(
+        "Catalogs this one builds on: their documents (but their Catalog) join this catalog's; a document of this catalog with the same kind and name replaces the imported one. Not transitive.",
+      ),
     instancetypes: metadataExtrasSchema.optional().describe('Extra metadata for every instance type'),
     preferences: metadataExtrasSchema.optional().describe('Extra metadata for every preference'),
   })
@@ -112,7 +112,9 @@ export const sizeLadderDocSchema = z
           cpu: positiveIntSchema.describe('vCPUs of this size, the same in every family'),
           memory: quantityStringSchema
             .optional()
-            .describe("Guest memory of this size in every family, instead of vCPUs x the family's memoryPerCPU (small sizes below the ratio, like `nano: 512Mi`)"),
+            .describe(
+              "Guest memory of this size in every family, instead of vCPUs x the family's memoryPerCPU (small sizes below the ratio, like `nano: 512Mi`)",
+            ),
         }),
       )
       .min(1)
@@ -156,21 +158,25 @@ export const familyDocSchema = z
       .string()
       .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/, 'a class is lowercase words joined by `.` or `-`, like `general.purpose`')
       .describe('Class label value'),
-    icon: z.string().regex(/^[a-z0-9-]+$/).optional().describe('PatternFly icon class'),
+    icon: z
+      .string()
+      .regex(/^[a-z0-9-]+$/)
+      .optional()
+      .describe('PatternFly icon class'),
     memoryPerCPU: quantityStringSchema.describe('Guest memory per vCPU (the family ratio)'),
     architectures: z
       .array(architectureSchema)
       .min(1)
       .optional()
-      .describe('Architectures the family is meant for; the pairing checks, the compatibility matrix and the docs pair it only with preferences of these. Default: every architecture'),
+      .describe(
+        'Architectures the family is meant for; the pairing checks, the compatibility matrix and the docs pair it only with preferences of these. Default: every architecture',
+      ),
     ladder: objectNameSchema.optional().describe('Size ladder to use; optional when the catalog has one'),
     sizes: z.array(sizeNameSchema).min(1).optional().describe('Sizes offered; default every size of the ladder'),
     overrides: z.record(sizeNameSchema, sizeOverrideSchema).optional().describe('Per-size departures'),
     fromSize: z
       .record(
-        z
-          .string()
-          .regex(/^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)+$/, 'a spec path is field names joined by `.`, like `cpu.maxSockets`'),
+        z.string().regex(/^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)+$/, 'a spec path is field names joined by `.`, like `cpu.maxSockets`'),
         z.enum(SIZE_QUANTITIES),
       )
       .optional()
@@ -207,11 +213,15 @@ export const preferenceFragmentDocSchema = z
         displayName: freeText()
           .min(1)
           .optional()
-          .describe("Display name of the variant (Handlebars: {{displayName}} is the preference's, {{variant}}, {{arch}}, and its vars); default: the catalog's `naming.variantDisplayName`"),
+          .describe(
+            "Display name of the variant (Handlebars: {{displayName}} is the preference's, {{variant}}, {{arch}}, and its vars); default: the catalog's `naming.variantDisplayName`",
+          ),
         architectureDisplayName: freeText()
           .min(1)
           .optional()
-          .describe("How an architecture is added to the variant's display name (Handlebars: {{displayName}}, {{arch}}); default: the catalog's patterns; `{{displayName}}` leaves it out"),
+          .describe(
+            "How an architecture is added to the variant's display name (Handlebars: {{displayName}}, {{arch}}); default: the catalog's patterns; `{{displayName}}` leaves it out",
+          ),
         architectures: z
           .array(architectureSchema)
           .min(1)
@@ -254,7 +264,9 @@ export const preferenceDocSchema = z
       .array(objectNameSchema)
       .min(1)
       .optional()
-      .describe('PreferenceFragments each making one more object: this preference with the fragment on top, named `{name}.{variant}` (`windows.10.virtio`); not inherited'),
+      .describe(
+        'PreferenceFragments each making one more object: this preference with the fragment on top, named `{name}.{variant}` (`windows.10.virtio`); not inherited',
+      ),
     vars: textVariablesSchema.optional(),
     labels: authoredLabelsSchema.optional(),
     annotations: authoredAnnotationsSchema.optional(),

@@ -167,7 +167,12 @@ function issueDiagnostics(issue: IssueLike, schema: AnySchema, src: SourceDoc, v
     const known = knownKeysAt(schema, rel.slice(0, -1));
     const hint = didYouMean(key, known) ?? (isName ? nameSuggestion(key) : undefined);
     return [
-      diag(isName ? 'IT1206' : 'IT1203', `key \`${key}\` in \`${formatPath(path.slice(0, -1))}\`: ${inner?.message ?? issue.message}`, locate(src, path, { key: true }), hint ? { hint } : {}),
+      diag(
+        isName ? 'IT1206' : 'IT1203',
+        `key \`${key}\` in \`${formatPath(path.slice(0, -1))}\`: ${inner?.message ?? issue.message}`,
+        locate(src, path, { key: true }),
+        hint ? { hint } : {},
+      ),
     ];
   }
 
@@ -176,7 +181,17 @@ function issueDiagnostics(issue: IssueLike, schema: AnySchema, src: SourceDoc, v
     if (branches.some((b) => /quantity/.test(b.message))) return [quantityDiag(where, found, at)];
     const expected = [...new Set(branches.filter((b) => b.code === 'invalid_type').map((b) => describeExpected(b.expected)))];
     if (expected.length > 0) {
-      return [diag('IT1203', `${where}: expected ${expected.join(' or ')}, found ${describeFound(found)}`, at, typeHint(found, branches.map((b) => b.expected)))];
+      return [
+        diag(
+          'IT1203',
+          `${where}: expected ${expected.join(' or ')}, found ${describeFound(found)}`,
+          at,
+          typeHint(
+            found,
+            branches.map((b) => b.expected),
+          ),
+        ),
+      ];
     }
     const first = branches[0];
     return [diag('IT1203', `${where}: ${first?.message ?? issue.message}`, at)];
@@ -241,7 +256,13 @@ function kubevirtWording(issue: IssueLike, path: readonly PathSegment[], found: 
     return diag('IT4012', `\`${formatPath(path)}\`: a size with 0 vCPUs cannot start a VM`, at, { hint: 'give every size at least 1 vCPU' });
   }
   if (issue.code === 'invalid_value' && tail('cpu', 'preferredCPUTopology') && Array.isArray(issue.values)) {
-    const hint = typeof found === 'string' ? didYouMean(found, issue.values.map(String).filter((v) => !v.startsWith('prefer'))) : undefined;
+    const hint =
+      typeof found === 'string'
+        ? didYouMean(
+            found,
+            issue.values.map(String).filter((v) => !v.startsWith('prefer')),
+          )
+        : undefined;
     return diag('IT4003', `unknown preferredCPUTopology ${String(found)}`, at, {
       hint: hint ?? 'one of: sockets, cores, threads, spread, any',
     });
@@ -271,10 +292,22 @@ function nameSuggestion(name: string): string | undefined {
 }
 
 const QUANTITY_SUFFIXES: Readonly<Record<string, string>> = {
-  k: 'Ki', ki: 'Ki', kb: 'Ki', kib: 'Ki',
-  m: 'Mi', mi: 'Mi', mb: 'Mi', mib: 'Mi',
-  g: 'Gi', gi: 'Gi', gb: 'Gi', gib: 'Gi',
-  t: 'Ti', ti: 'Ti', tb: 'Ti', tib: 'Ti',
+  k: 'Ki',
+  ki: 'Ki',
+  kb: 'Ki',
+  kib: 'Ki',
+  m: 'Mi',
+  mi: 'Mi',
+  mb: 'Mi',
+  mib: 'Mi',
+  g: 'Gi',
+  gi: 'Gi',
+  gb: 'Gi',
+  gib: 'Gi',
+  t: 'Ti',
+  ti: 'Ti',
+  tb: 'Ti',
+  tib: 'Ti',
 };
 
 function quantityDiag(where: string, found: unknown, at: ReturnType<typeof locate>): Diagnostic {

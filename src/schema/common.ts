@@ -50,9 +50,26 @@ export function freeText(): z.ZodString {
  */
 export const DERIVED_LABELS: ReadonlySet<string> = new Set(
   [
-    'vendor', 'class', 'version', 'icon-pf', 'size', 'cpu', 'memory', 'hugepages', 'dedicatedCPUPlacement',
-    'isolateEmulatorThread', 'numa', 'realtime', 'gpus', 'deprecated', 'os-type', 'arch',
-    'preferred-architecture', 'required-architecture', 'required-cpu', 'required-memory',
+    'vendor',
+    'class',
+    'version',
+    'icon-pf',
+    'size',
+    'cpu',
+    'memory',
+    'hugepages',
+    'dedicatedCPUPlacement',
+    'isolateEmulatorThread',
+    'numa',
+    'realtime',
+    'gpus',
+    'deprecated',
+    'os-type',
+    'arch',
+    'preferred-architecture',
+    'required-architecture',
+    'required-cpu',
+    'required-memory',
   ].map((k) => `instancetype.kubevirt.io/${k}`),
 );
 export const DERIVED_ANNOTATIONS: ReadonlySet<string> = new Set([
@@ -66,7 +83,11 @@ function authoredMap(reserved: ReadonlySet<string>, what: string): z.ZodType<Rec
   return stringMapSchema.superRefine((map, ctx) => {
     for (const key of Object.keys(map)) {
       if (reserved.has(key)) {
-        ctx.addIssue({ code: 'custom', path: [key], message: `${what} \`${key}\` is derived by itgen (from the spec, the family or the preference); it cannot be written by hand` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `${what} \`${key}\` is derived by itgen (from the spec, the family or the preference); it cannot be written by hand`,
+        });
       }
     }
   });

@@ -75,7 +75,12 @@ export function readDocuments(docs: readonly SourceDoc[]): { model: WrittenModel
     if (src.broken !== undefined) {
       // Already reported by the loader; remember what it may have declared.
       const b = src.broken;
-      const kind = b === 'opaque' || b.kind === undefined ? undefined : Object.prototype.hasOwnProperty.call(CATALOG_KINDS, b.kind) ? (b.kind as CatalogKind) : (closest(b.kind, kinds) as CatalogKind | undefined);
+      const kind =
+        b === 'opaque' || b.kind === undefined
+          ? undefined
+          : Object.prototype.hasOwnProperty.call(CATALOG_KINDS, b.kind)
+            ? (b.kind as CatalogKind)
+            : (closest(b.kind, kinds) as CatalogKind | undefined);
       if (b === 'opaque' || kind === undefined || b.name === undefined) incomplete = true;
       else rejected[kind].add(b.name);
       continue;
@@ -120,7 +125,10 @@ export function readDocuments(docs: readonly SourceDoc[]): { model: WrittenModel
       const what = k === 'Family' && value.version !== undefined ? `${k} \`${value.name}\` version ${value.version}` : `${k} \`${value.name}\``;
       diagnostics.push(
         diag('IT2007', `${what} is declared twice`, locate(src, ['name']), {
-          hint: k === 'Family' ? 'a family is unique by name and version; bump `version` for a new generation, or rename' : 'names are unique per kind within a catalog; rename or delete one',
+          hint:
+            k === 'Family'
+              ? 'a family is unique by name and version; bump `version` for a new generation, or rename'
+              : 'names are unique per kind within a catalog; rename or delete one',
           related: [{ message: 'first declared here', location: locate(earlier.src, ['name']) }],
         }),
       );

@@ -25,10 +25,7 @@ const affixSchema = z
 /** Label keys are `[prefix/]name`; the value of this option is a key, not a value. */
 const labelKeySchema = z
   .string()
-  .regex(
-    /^([a-z0-9]([a-z0-9.-]*[a-z0-9])?\/)?[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/,
-    'a label key like `example.com/catalog-version`',
-  );
+  .regex(/^([a-z0-9]([a-z0-9.-]*[a-z0-9])?\/)?[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/, 'a label key like `example.com/catalog-version`');
 
 /** `*` matches any run of characters; everything else is literal. */
 const patternSchema = z
@@ -44,10 +41,7 @@ const selectionSchema = z
       .array(patternSchema)
       .optional()
       .describe('Preference names as declared (`fedora`, every architecture), with architecture (`fedora.arm64`) or as emitted (`os.fedora`)'),
-    architectures: z
-      .array(architectureSchema)
-      .optional()
-      .describe('Architectures of preferences; architecture-neutral preferences are always kept'),
+    architectures: z.array(architectureSchema).optional().describe('Architectures of preferences; architecture-neutral preferences are always kept'),
   })
   .describe('Lists of names; `*` is a wildcard');
 
@@ -57,12 +51,16 @@ const bundleSchema = z
   .strictObject({
     versionLabel: labelKeySchema
       .optional()
-      .describe('Label stamped with the release version on every object of a bundle; default itgen.dev/<generator>-version (upstream: instancetype.kubevirt.io/common-instancetypes-version)'),
+      .describe(
+        'Label stamped with the release version on every object of a bundle; default itgen.dev/<generator>-version (upstream: instancetype.kubevirt.io/common-instancetypes-version)',
+      ),
     filePrefix: z
       .string()
       .regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and `-`')
       .optional()
-      .describe('Bundle file names start with this; default the generator name (`common` gives upstream names like common-instancetypes-all-bundle-v1.0.0.yaml)'),
+      .describe(
+        'Bundle file names start with this; default the generator name (`common` gives upstream names like common-instancetypes-all-bundle-v1.0.0.yaml)',
+      ),
   })
   .describe('Release bundles (`itgen bundle`)');
 
@@ -91,7 +89,9 @@ export const generatorSchema = z
       .string()
       .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/, 'a vendor is a lowercase domain-like name, like `example.com`')
       .optional()
-      .describe("Value of the instancetype.kubevirt.io/vendor label; without it the objects carry none (they never pass for KubeVirt's own kubevirt.io unless this says so)"),
+      .describe(
+        "Value of the instancetype.kubevirt.io/vendor label; without it the objects carry none (they never pass for KubeVirt's own kubevirt.io unless this says so)",
+      ),
     scopes: z.array(z.enum(SCOPES)).min(1).default(['cluster', 'namespaced']).describe('Which kinds to emit'),
     namePrefix: affixSchema.optional().describe('Prepended to every object name (`acme-` gives `acme-u1.large`)'),
     nameSuffix: affixSchema.optional().describe('Appended to every object name'),
@@ -109,7 +109,9 @@ export const generatorSchema = z
     allowEmpty: z
       .array(z.enum(['instancetypes', 'preferences']))
       .optional()
-      .describe('Kinds this generator may knowingly emit none of. Without it an empty base is an error: with pruning, syncing it deletes every object of that kind from the clusters'),
+      .describe(
+        'Kinds this generator may knowingly emit none of. Without it an empty base is an error: with pruning, syncing it deletes every object of that kind from the clusters',
+      ),
     suppressWarnings: z
       .array(z.string().regex(/^IT\d{4}$/, 'a diagnostic code like `IT5007`'))
       .optional()

@@ -5,12 +5,8 @@ import { MANIFEST_KINDS } from './manifest';
 
 export const LOCK_KIND = 'ReleaseLock';
 
-
 /** `v1.2.3`, optionally with a pre-release (`v1.2.0-rc.1`). */
-export const releaseVersionSchema = z
-  .string()
-  .regex(RELEASE_VERSION, 'a release version like `v1.2.0`')
-  .describe('Release version');
+export const releaseVersionSchema = z.string().regex(RELEASE_VERSION, 'a release version like `v1.2.0`').describe('Release version');
 
 export const digestSchema = z
   .string()

@@ -14,18 +14,7 @@ import { z } from 'zod';
 // Releases
 
 /** KubeVirt releases that serve `instancetype.kubevirt.io/v1beta1`, oldest first. */
-export const KUBEVIRT_RELEASES = [
-  'v1.0.0',
-  'v1.1.0',
-  'v1.2.0',
-  'v1.3.0',
-  'v1.4.0',
-  'v1.5.0',
-  'v1.6.0',
-  'v1.7.0',
-  'v1.8.0',
-  'v1.9.0',
-] as const;
+export const KUBEVIRT_RELEASES = ['v1.0.0', 'v1.1.0', 'v1.2.0', 'v1.3.0', 'v1.4.0', 'v1.5.0', 'v1.6.0', 'v1.7.0', 'v1.8.0', 'v1.9.0'] as const;
 export type KubevirtRelease = (typeof KUBEVIRT_RELEASES)[number];
 
 const RELEASE_PATTERN = /^v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:\.(0|[1-9][0-9]*))?$/;
@@ -66,13 +55,7 @@ export function compareRelease(a: string, b: string): number {
 // Enumerations (kubevirt-api.md "Enumerations"); exported so rules can suggest the nearest valid value.
 
 export const PREFERRED_CPU_TOPOLOGIES = ['sockets', 'cores', 'threads', 'spread', 'any'] as const;
-export const DEPRECATED_CPU_TOPOLOGIES = [
-  'preferSockets',
-  'preferCores',
-  'preferThreads',
-  'preferSpread',
-  'preferAny',
-] as const;
+export const DEPRECATED_CPU_TOPOLOGIES = ['preferSockets', 'preferCores', 'preferThreads', 'preferSpread', 'preferAny'] as const;
 /** Every value the preference webhook accepts; the deprecated long forms only with a warning. */
 export const ALL_CPU_TOPOLOGIES = [...PREFERRED_CPU_TOPOLOGIES, ...DEPRECATED_CPU_TOPOLOGIES] as const;
 export type PreferredCpuTopology = (typeof PREFERRED_CPU_TOPOLOGIES)[number];
@@ -114,15 +97,11 @@ export const HUGEPAGE_SIZES = ['2Mi', '1Gi'] as const;
 // Scalars
 
 /** The pattern the API server's CRD schema applies to `resource.Quantity` strings. */
-export const QUANTITY_PATTERN =
-  /^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$/;
+export const QUANTITY_PATTERN = /^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$/;
 
 /** Kubernetes `resource.Quantity`: a string such as `4Gi`, `512M`, `1.5Gi`, or a plain number of bytes. */
 export const quantitySchema = z
-  .union([
-    z.string().regex(QUANTITY_PATTERN, 'expected a Kubernetes quantity such as 4Gi or 512Mi'),
-    z.number().nonnegative(),
-  ])
+  .union([z.string().regex(QUANTITY_PATTERN, 'expected a Kubernetes quantity such as 4Gi or 512Mi'), z.number().nonnegative()])
   .describe('Kubernetes quantity, e.g. 4Gi');
 export type Quantity = z.infer<typeof quantitySchema>;
 
@@ -134,9 +113,7 @@ function emptyObject(description: string): z.ZodObject<Record<string, never>, z.
 }
 
 /** KubeVirt `FeatureState`: `{}` means enabled. */
-function featureState(description: string): z.ZodOptional<
-  z.ZodObject<{ enabled: z.ZodOptional<z.ZodBoolean> }, z.core.$strict>
-> {
+function featureState(description: string): z.ZodOptional<z.ZodObject<{ enabled: z.ZodOptional<z.ZodBoolean> }, z.core.$strict>> {
   return z
     .strictObject({ enabled: z.boolean().describe('enable (true) or disable (false) the feature').optional() })
     .describe(description)
@@ -199,10 +176,7 @@ const hostDeviceSchema = z.strictObject({
 const instancetypeCpuShape = {
   model: z.string().describe('CPU model, e.g. host-model or host-passthrough').optional(),
   dedicatedCPUPlacement: z.boolean().describe('pin vCPUs to dedicated host CPUs').optional(),
-  isolateEmulatorThread: z
-    .boolean()
-    .describe('one more dedicated pCPU for the emulator thread (needs dedicatedCPUPlacement)')
-    .optional(),
+  isolateEmulatorThread: z.boolean().describe('one more dedicated pCPU for the emulator thread (needs dedicatedCPUPlacement)').optional(),
   numa: z
     .strictObject({
       guestMappingPassthrough: emptyObject('mirror the host NUMA topology of the pinned CPUs').optional(),
@@ -221,12 +195,7 @@ const instancetypeMemoryShape = {
     .strictObject({ pageSize: z.string().describe('hugepage size; 2Mi or 1Gi on x86_64').optional() })
     .describe('back guest memory with hugepages')
     .optional(),
-  overcommitPercent: z
-    .int()
-    .min(0)
-    .max(100)
-    .describe('percentage of guest memory not requested from the node')
-    .optional(),
+  overcommitPercent: z.int().min(0).max(100).describe('percentage of guest memory not requested from the node').optional(),
   maxGuest: quantitySchema.describe('memory hotplug ceiling').optional(),
 };
 
@@ -236,16 +205,11 @@ const instancetypeSpecCommonShape = {
   ioThreadsPolicy: z.enum(IO_THREADS_POLICIES).describe('IOThreads policy').optional(),
   ioThreads: z
     .strictObject({
-      supplementalPoolThreadCount: z
-        .int32()
-        .describe('IOThreads allocated for the supplementalPool policy')
-        .optional(),
+      supplementalPoolThreadCount: z.int32().describe('IOThreads allocated for the supplementalPool policy').optional(),
     })
     .describe('IOThreads options')
     .optional(),
-  launchSecurity: launchSecuritySchema
-    .describe('confidential computing (deprecated since v1.9.0; use preference preferredLaunchSecurity)')
-    .optional(),
+  launchSecurity: launchSecuritySchema.describe('confidential computing (deprecated since v1.9.0; use preference preferredLaunchSecurity)').optional(),
   nodeSelector: stringMapSchema.describe('node labels the VMI must be scheduled on').optional(),
   schedulerName: z.string().describe('scheduler dispatching the VMI').optional(),
   annotations: stringMapSchema.describe('annotations copied to the VMI').optional(),
@@ -278,10 +242,7 @@ export type InstancetypeSpec = z.infer<typeof instancetypeSpecSchema>;
 export const instancetypeSpecPatchSchema = z
   .strictObject({
     cpu: z.strictObject(instancetypeCpuShape).describe('CPU options (vCPU count comes from the size)').optional(),
-    memory: z
-      .strictObject(instancetypeMemoryShape)
-      .describe('memory options (guest memory comes from the size)')
-      .optional(),
+    memory: z.strictObject(instancetypeMemoryShape).describe('memory options (guest memory comes from the size)').optional(),
     ...instancetypeSpecCommonShape,
   })
   .describe('VirtualMachineInstancetypeSpec without cpu.guest and memory.guest, all optional');
@@ -293,10 +254,7 @@ export type InstancetypeSpecPatch = z.infer<typeof instancetypeSpecPatchSchema>;
 const timerPresent = z.boolean().describe('false keeps the machine type from adding the timer').optional();
 
 const preferenceCpuSchema = z.strictObject({
-  preferredCPUTopology: z
-    .enum(ALL_CPU_TOPOLOGIES)
-    .describe('guest CPU topology the vCPUs are laid out in (default sockets)')
-    .optional(),
+  preferredCPUTopology: z.enum(ALL_CPU_TOPOLOGIES).describe('guest CPU topology the vCPUs are laid out in (default sockets)').optional(),
   spreadOptions: z
     .strictObject({
       across: z.enum(SPREAD_ACROSS).describe('topology levels to spread over (default SocketsCores)').optional(),
@@ -322,9 +280,7 @@ const preferenceDevicesSchema = z.strictObject({
   preferredAutoattachSerialConsole: z.boolean().describe('attach a serial console').optional(),
   preferredAutoattachInputDevice: z.boolean().describe('attach an input device').optional(),
   preferredDisableHotplug: z.boolean().describe('disable device hotplug').optional(),
-  preferredVirtualGPUOptions: virtualGpuOptionsSchema
-    .describe('vGPU options (declared by KubeVirt but never applied)')
-    .optional(),
+  preferredVirtualGPUOptions: virtualGpuOptionsSchema.describe('vGPU options (declared by KubeVirt but never applied)').optional(),
   preferredSoundModel: z.enum(SOUND_MODELS).describe('model of an existing sound device').optional(),
   preferredUseVirtioTransitional: z.boolean().describe('use virtio-transitional devices').optional(),
   preferredInputBus: z.enum(INPUT_BUSES).describe('bus of input devices').optional(),
@@ -437,10 +393,7 @@ const preferenceFirmwareSchema = z.strictObject({
     .describe('boot with EFI')
     .optional(),
   preferredUseEfi: z.boolean().describe('boot with EFI (deprecated since v1.5.0; use preferredEfi)').optional(),
-  preferredUseSecureBoot: z
-    .boolean()
-    .describe('enable Secure Boot (deprecated since v1.5.0; use preferredEfi.secureBoot)')
-    .optional(),
+  preferredUseSecureBoot: z.boolean().describe('enable Secure Boot (deprecated since v1.5.0; use preferredEfi.secureBoot)').optional(),
 });
 
 const preferenceClockSchema = z.strictObject({
@@ -503,15 +456,9 @@ export const preferenceSpecSchema = z
       .describe('volume preferences')
       .optional(),
     preferredSubdomain: z.string().describe('VMI subdomain').optional(),
-    preferredTerminationGracePeriodSeconds: z
-      .int()
-      .describe('grace period before a stopping VMI is killed')
-      .optional(),
+    preferredTerminationGracePeriodSeconds: z.int().describe('grace period before a stopping VMI is killed').optional(),
     annotations: stringMapSchema.describe('annotations added to the VMI').optional(),
-    preferSpreadSocketToCoreRatio: z
-      .uint32()
-      .describe('legacy spread ratio (prefer cpu.spreadOptions.ratio)')
-      .optional(),
+    preferSpreadSocketToCoreRatio: z.uint32().describe('legacy spread ratio (prefer cpu.spreadOptions.ratio)').optional(),
     preferredArchitecture: z.enum(ARCHITECTURES).describe('VM architecture when unset').optional(),
     preferredLaunchSecurity: launchSecuritySchema.describe('confidential computing').optional(),
     requirements: z
@@ -568,11 +515,7 @@ export const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9
 
 export const manifestMetadataSchema = z
   .strictObject({
-    name: z
-      .string()
-      .max(253)
-      .regex(DNS_SUBDOMAIN, 'expected a DNS-1123 subdomain: lowercase letters, digits, "-" and "."')
-      .describe('object name'),
+    name: z.string().max(253).regex(DNS_SUBDOMAIN, 'expected a DNS-1123 subdomain: lowercase letters, digits, "-" and "."').describe('object name'),
     namespace: z.string().describe('namespace of namespaced kinds').optional(),
     labels: stringMapSchema.describe('object labels').optional(),
     annotations: stringMapSchema.describe('object annotations').optional(),
@@ -615,12 +558,7 @@ export const preferenceSchema = z.strictObject({
 export type Preference = z.infer<typeof preferenceSchema>;
 
 /** Any of the four kinds, selected by `kind`. */
-export const manifestSchema = z.discriminatedUnion('kind', [
-  clusterInstancetypeSchema,
-  clusterPreferenceSchema,
-  instancetypeSchema,
-  preferenceSchema,
-]);
+export const manifestSchema = z.discriminatedUnion('kind', [clusterInstancetypeSchema, clusterPreferenceSchema, instancetypeSchema, preferenceSchema]);
 export type Manifest = z.infer<typeof manifestSchema>;
 
 const MANIFEST_SCHEMAS = {

@@ -50,7 +50,13 @@ export function mergeSubjects(diagnostics: readonly Diagnostic[]): Diagnostic[] 
     if (list.length === 1) return first;
     const s = SUBJECT.get(first)!;
     const names = [...new Set(list.map((d) => SUBJECT.get(d)!.name))].sort();
-    const shown = names.length > 6 ? `${names.slice(0, 6).map((n) => `\`${n}\``).join(', ')} and ${names.length - 6} more` : names.map((n) => `\`${n}\``).join(', ');
+    const shown =
+      names.length > 6
+        ? `${names
+            .slice(0, 6)
+            .map((n) => `\`${n}\``)
+            .join(', ')} and ${names.length - 6} more`
+        : names.map((n) => `\`${n}\``).join(', ');
     return { ...first, message: `${s.what === 'instance type' ? 'instance types' : 'preferences'} ${shown}${s.rest}` };
   });
 }

@@ -87,7 +87,9 @@ export const API_RULES: readonly Rule[] = [
             const at = keys.length === 1 && originOf(o.source.leaves, [...specPath, keys[0]!]) !== undefined ? [...specPath, keys[0]!] : specPath;
             out.push(fieldDiag('IT3001', o.source, at, `${issue.message}${keys.length > 0 ? ` (${keys.join(', ')})` : ''}`));
           } else {
-            out.push(objectDiag('IT3001', o.source, `\`${where}\`: ${issue.message}`, { hint: 'names, labels and annotations must be valid Kubernetes metadata' }));
+            out.push(
+              objectDiag('IT3001', o.source, `\`${where}\`: ${issue.message}`, { hint: 'names, labels and annotations must be valid Kubernetes metadata' }),
+            );
           }
         }
       }
@@ -114,7 +116,14 @@ export const API_RULES: readonly Rule[] = [
           if (kp) add(o.source, 'labels', k, `metadata.labels: Invalid value: ${JSON.stringify(k)}: ${kp}`, hint);
           // A value still holding `{{` is a template that failed to render, already reported as IT2009.
           const vp = v.includes('{{') ? undefined : labelValueProblem(v);
-          if (vp) add(o.source, 'labels', k, `metadata.labels: Invalid value: ${JSON.stringify(v.length > 70 ? `${v.slice(0, 67)}...` : v)} (label \`${k}\`): ${vp}`, hint);
+          if (vp)
+            add(
+              o.source,
+              'labels',
+              k,
+              `metadata.labels: Invalid value: ${JSON.stringify(v.length > 70 ? `${v.slice(0, 67)}...` : v)} (label \`${k}\`): ${vp}`,
+              hint,
+            );
         }
         let size = 0;
         for (const [k, v] of Object.entries(o.manifest.metadata.annotations ?? {})) {
@@ -123,13 +132,22 @@ export const API_RULES: readonly Rule[] = [
           size += Buffer.byteLength(k) + Buffer.byteLength(v);
         }
         if (size > ANNOTATIONS_MAX_BYTES) {
-          add(o.source, 'annotations', undefined, `metadata.annotations: Too long: must have at most ${ANNOTATIONS_MAX_BYTES} bytes (found ${size})`, 'shorten the description or other long annotation values');
+          add(
+            o.source,
+            'annotations',
+            undefined,
+            `metadata.annotations: Too long: must have at most ${ANNOTATIONS_MAX_BYTES} bytes (found ${size})`,
+            'shorten the description or other long annotation values',
+          );
         }
       }
       const out: Diagnostic[] = [];
       for (const { objs, message, location, hint: h } of found.values()) {
         const first = objs[0]!;
-        const what = `${first.kind === 'instancetype' ? 'instance type' : 'preference'}${objs.length > 1 ? 's' : ''} ${objs.slice(0, 6).map((x) => `\`${x.name}\``).join(', ')}${objs.length > 6 ? ` and ${objs.length - 6} more` : ''}`;
+        const what = `${first.kind === 'instancetype' ? 'instance type' : 'preference'}${objs.length > 1 ? 's' : ''} ${objs
+          .slice(0, 6)
+          .map((x) => `\`${x.name}\``)
+          .join(', ')}${objs.length > 6 ? ` and ${objs.length - 6} more` : ''}`;
         out.push(location ? diag('IT3001', `${what}: ${message}`, location, { hint: h }) : objectDiag('IT3001', first, message, { hint: h }));
       }
       return out;
@@ -147,7 +165,11 @@ export const API_RULES: readonly Rule[] = [
       const newest = KUBEVIRT_RELEASES[KUBEVIRT_RELEASES.length - 1]!;
       if (compareRelease(t, KUBEVIRT_RELEASES[0]) < 0 || compareRelease(t, newest) > 0) {
         return [
-          diag('IT6002', `target KubeVirt ${target} is outside the releases itgen knows (${KUBEVIRT_RELEASES[0]} to ${newest})`, ctx.generatorSrc ? locate(ctx.generatorSrc, ['targetKubevirt']) : undefined),
+          diag(
+            'IT6002',
+            `target KubeVirt ${target} is outside the releases itgen knows (${KUBEVIRT_RELEASES[0]} to ${newest})`,
+            ctx.generatorSrc ? locate(ctx.generatorSrc, ['targetKubevirt']) : undefined,
+          ),
         ];
       }
       const out: Diagnostic[] = [];
@@ -163,9 +185,15 @@ export const API_RULES: readonly Rule[] = [
             const parent = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : undefined;
             if (parent !== undefined && since[parent] !== undefined && compareRelease(since[parent]!, t) > 0) continue;
             out.push(
-              fieldDiag('IT6001', obj, raw.filter((s) => !s.endsWith('[]')), `field \`${p}\` was introduced in KubeVirt ${release}, newer than the target ${target}`, {
-                hint: `raise \`targetKubevirt\` to ${release.replace(/\.0$/, '')} or drop the field`,
-              }),
+              fieldDiag(
+                'IT6001',
+                obj,
+                raw.filter((s) => !s.endsWith('[]')),
+                `field \`${p}\` was introduced in KubeVirt ${release}, newer than the target ${target}`,
+                {
+                  hint: `raise \`targetKubevirt\` to ${release.replace(/\.0$/, '')} or drop the field`,
+                },
+              ),
             );
           }
         }
@@ -174,9 +202,15 @@ export const API_RULES: readonly Rule[] = [
           const rel = typeof topo === 'string' ? (PREFERRED_CPU_TOPOLOGY_SINCE as Record<string, string | undefined>)[topo] : undefined;
           if (rel !== undefined && compareRelease(rel, t) > 0) {
             out.push(
-              fieldDiag('IT6001', obj, ['cpu', 'preferredCPUTopology'], `value \`${String(topo)}\` is accepted from KubeVirt ${rel}, newer than the target ${target}`, {
-                hint: `before v1.4 KubeVirt knows only the long forms: write \`prefer${String(topo).charAt(0).toUpperCase()}${String(topo).slice(1)}\`${compareRelease(PREFERRED_CPU_TOPOLOGY_SINCE[`prefer${String(topo).charAt(0).toUpperCase()}${String(topo).slice(1)}` as keyof typeof PREFERRED_CPU_TOPOLOGY_SINCE] ?? 'v1.0.0', t) > 0 ? ' (itself newer than the target)' : ''}, or raise \`targetKubevirt\``,
-              }),
+              fieldDiag(
+                'IT6001',
+                obj,
+                ['cpu', 'preferredCPUTopology'],
+                `value \`${String(topo)}\` is accepted from KubeVirt ${rel}, newer than the target ${target}`,
+                {
+                  hint: `before v1.4 KubeVirt knows only the long forms: write \`prefer${String(topo).charAt(0).toUpperCase()}${String(topo).slice(1)}\`${compareRelease(PREFERRED_CPU_TOPOLOGY_SINCE[`prefer${String(topo).charAt(0).toUpperCase()}${String(topo).slice(1)}` as keyof typeof PREFERRED_CPU_TOPOLOGY_SINCE] ?? 'v1.0.0', t) > 0 ? ' (itself newer than the target)' : ''}, or raise \`targetKubevirt\``,
+                },
+              ),
             );
           }
         }

@@ -34,21 +34,38 @@ export const CATALOG_RULES: readonly Rule[] = [
           const cpuFromLadder = originOf(cur.leaves, ['cpu', 'guest'])?.origin.path[0] === 'sizes';
           if (cur.cpu < prev.cpu) {
             const d = cpuFromLadder
-              ? diag('IT5001', `size \`${cur.ladderSize}\` has ${cur.cpu} vCPU, fewer than the smaller size \`${prev.ladderSize}\` before it (${prev.cpu})`, fieldLocation(cur, ['cpu', 'guest']), {
-                  hint: 'a ladder lists sizes from smallest to largest; reorder the sizes or fix the vCPU counts',
-                  related: [{ message: `\`${prev.ladderSize}\` is here`, location: fieldLocation(prev, ['cpu', 'guest']) }],
-                })
-              : fieldDiag('IT5001', cur, ['cpu', 'guest'], `size \`${cur.ladderSize}\` has ${cur.cpu} vCPU, fewer than the smaller size \`${prev.ladderSize}\` (${prev.cpu})`, {
-                  hint: 'a bigger size never has fewer vCPUs; fix the override',
-                });
+              ? diag(
+                  'IT5001',
+                  `size \`${cur.ladderSize}\` has ${cur.cpu} vCPU, fewer than the smaller size \`${prev.ladderSize}\` before it (${prev.cpu})`,
+                  fieldLocation(cur, ['cpu', 'guest']),
+                  {
+                    hint: 'a ladder lists sizes from smallest to largest; reorder the sizes or fix the vCPU counts',
+                    related: [{ message: `\`${prev.ladderSize}\` is here`, location: fieldLocation(prev, ['cpu', 'guest']) }],
+                  },
+                )
+              : fieldDiag(
+                  'IT5001',
+                  cur,
+                  ['cpu', 'guest'],
+                  `size \`${cur.ladderSize}\` has ${cur.cpu} vCPU, fewer than the smaller size \`${prev.ladderSize}\` (${prev.cpu})`,
+                  {
+                    hint: 'a bigger size never has fewer vCPUs; fix the override',
+                  },
+                );
             push(d, `cpu|${cur.ladderSize}|${prev.ladderSize}`);
             continue; // memory follows the vCPUs; one report for one mistake
           }
           if (cur.memoryBytes < prev.memoryBytes) {
             push(
-              fieldDiag('IT5001', cur, ['memory', 'guest'], `size \`${cur.ladderSize}\` has ${formatBinary(cur.memoryBytes)}, less memory than the smaller size \`${prev.ladderSize}\` (${formatBinary(prev.memoryBytes)})`, {
-                hint: 'a bigger size never has less memory; fix the memory override',
-              }),
+              fieldDiag(
+                'IT5001',
+                cur,
+                ['memory', 'guest'],
+                `size \`${cur.ladderSize}\` has ${formatBinary(cur.memoryBytes)}, less memory than the smaller size \`${prev.ladderSize}\` (${formatBinary(prev.memoryBytes)})`,
+                {
+                  hint: 'a bigger size never has less memory; fix the memory override',
+                },
+              ),
               `mem|${cur.name}`,
             );
           }
@@ -64,9 +81,15 @@ export const CATALOG_RULES: readonly Rule[] = [
       ctx.catalog.instancetypes
         .filter((it) => !it.memoryOverridden && parseQuantity(get(it.spec, ['memory', 'guest']) as string) !== it.cpu * it.memoryPerCPUBytes)
         .map((it) =>
-          fieldDiag('IT5002', it, ['memory', 'guest'], `memory ${String(get(it.spec, ['memory', 'guest']))} does not match ${it.cpu} vCPU x ${formatBinary(it.memoryPerCPUBytes)}`, {
-            hint: 'state a different memory on purpose with `overrides.<size>.memory`',
-          }),
+          fieldDiag(
+            'IT5002',
+            it,
+            ['memory', 'guest'],
+            `memory ${String(get(it.spec, ['memory', 'guest']))} does not match ${it.cpu} vCPU x ${formatBinary(it.memoryPerCPUBytes)}`,
+            {
+              hint: 'state a different memory on purpose with `overrides.<size>.memory`',
+            },
+          ),
         ),
   },
   {
@@ -103,16 +126,31 @@ export const CATALOG_RULES: readonly Rule[] = [
       for (const o of [...ctx.catalog.instancetypes, ...ctx.catalog.preferences]) {
         const r = o.deprecated?.replacement;
         if (r === undefined || (o.kind === 'instancetype' ? instancetypes : preferences).has(r)) continue;
-        const paths: PathSegment[][] = o.kind === 'instancetype' ? [['overrides', o.ladderSize, 'deprecated', 'replacement'], ['deprecated', 'replacement']] : [['deprecated', 'replacement']];
+        const paths: PathSegment[][] =
+          o.kind === 'instancetype'
+            ? [
+                ['overrides', o.ladderSize, 'deprecated', 'replacement'],
+                ['deprecated', 'replacement'],
+              ]
+            : [['deprecated', 'replacement']];
         const value = o.origin.src.value as Record<string, unknown>;
-        const path = paths.find((p) => p.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[String(k)] : undefined), value) === r) ?? ['deprecated'];
+        const path = paths.find(
+          (p) => p.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[String(k)] : undefined), value) === r,
+        ) ?? ['deprecated'];
         const at = locate(o.origin.src, path);
         const k = `${at.file}:${at.line}:${at.col}`;
         if (seen.has(k)) continue;
         seen.add(k);
         const what = o.kind === 'instancetype' ? 'family or instance type' : 'preference';
         const known = [...(o.kind === 'instancetype' ? families : preferences)];
-        out.push(diag('IT5009', `deprecated ${o.kind === 'instancetype' ? 'instance types' : 'preference'} name \`${r}\` as replacement, but the catalog ships no ${what} of that name`, at, { hint: didYouMean(r, known) ?? 'name a family (like `u2`) or an object the generator emits' }));
+        out.push(
+          diag(
+            'IT5009',
+            `deprecated ${o.kind === 'instancetype' ? 'instance types' : 'preference'} name \`${r}\` as replacement, but the catalog ships no ${what} of that name`,
+            at,
+            { hint: didYouMean(r, known) ?? 'name a family (like `u2`) or an object the generator emits' },
+          ),
+        );
       }
       return out;
     },
@@ -170,12 +208,18 @@ export const CATALOG_RULES: readonly Rule[] = [
               ? `${example} vCPUs provided by the instance type are not divisible by the number of threads per core ${ratio}`
               : `${example} vCPUs provided by the instance type are not divisible by the Spec.PreferSpreadSocketToCoreRatio or Spec.CPU.PreferSpreadOptions.Ratio of ${ratio} provided by the preference`;
         return [
-          fieldDiag('IT5005', p, ['cpu', 'preferredCPUTopology'], `cannot be used with ${list.length} instance type(s) that meet its requirements: ${list.slice(0, 8).join(', ')}${list.length > 8 ? ', ...' : ''}; a VM combining them is rejected: ${kubevirt}`, {
-            severity: 'warning',
-            hint: Number.isFinite(smallest)
-              ? `raise requirements.cpu.guest to ${smallest} or more so that those sizes are excluded`
-              : 'no instance type of the catalog divides by this spread; change the ratio',
-          }),
+          fieldDiag(
+            'IT5005',
+            p,
+            ['cpu', 'preferredCPUTopology'],
+            `cannot be used with ${list.length} instance type(s) that meet its requirements: ${list.slice(0, 8).join(', ')}${list.length > 8 ? ', ...' : ''}; a VM combining them is rejected: ${kubevirt}`,
+            {
+              severity: 'warning',
+              hint: Number.isFinite(smallest)
+                ? `raise requirements.cpu.guest to ${smallest} or more so that those sizes are excluded`
+                : 'no instance type of the catalog divides by this spread; change the ratio',
+            },
+          ),
         ];
       }),
   },
@@ -201,10 +245,15 @@ export const CATALOG_RULES: readonly Rule[] = [
       ctx.generator.vendor === undefined || METRICS_VENDOR_ALLOW_LIST.includes(ctx.generator.vendor)
         ? []
         : [
-            diag('IT5007', `vendor \`${ctx.generator.vendor}\` is not in KubeVirt's metrics allow-list (${METRICS_VENDOR_ALLOW_LIST.join(', ')}): kubevirt_vmi_* metrics will report these instance types and preferences as \`<other>\``, ctx.generatorSrc ? locate(ctx.generatorSrc, ['vendor']) : undefined, {
-              severity: 'warning',
-              hint: 'keep the vendor if per-type metrics do not matter to you; `--strict` turns this into an error',
-            }),
+            diag(
+              'IT5007',
+              `vendor \`${ctx.generator.vendor}\` is not in KubeVirt's metrics allow-list (${METRICS_VENDOR_ALLOW_LIST.join(', ')}): kubevirt_vmi_* metrics will report these instance types and preferences as \`<other>\``,
+              ctx.generatorSrc ? locate(ctx.generatorSrc, ['vendor']) : undefined,
+              {
+                severity: 'warning',
+                hint: 'keep the vendor if per-type metrics do not matter to you; `--strict` turns this into an error',
+              },
+            ),
           ],
   },
   {

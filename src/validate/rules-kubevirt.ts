@@ -2,12 +2,7 @@ import { formatBinary, MiB, parseQuantity } from '../quantity';
 import type { Diagnostic } from '../diagnostics';
 import { getPath, originOf, type JsonObject } from '../resolve/leaves';
 import type { ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
-import {
-  DEPRECATED_FIELDS,
-  DEPRECATED_TOPOLOGIES,
-  VIDEO_TYPES_BY_ARCHITECTURE,
-  type Architecture,
-} from '../schema/manifest';
+import { DEPRECATED_FIELDS, DEPRECATED_TOPOLOGIES, VIDEO_TYPES_BY_ARCHITECTURE, type Architecture } from '../schema/manifest';
 import { fieldDiag, fieldLocation, get, groupBy, type Rule, type RuleContext } from './context';
 
 /**
@@ -128,13 +123,23 @@ const classCache = new WeakMap<readonly ResolvedPreference[], PairingClass[]>();
 export function pairingClasses(preferences: readonly ResolvedPreference[]): PairingClass[] {
   const cached = classCache.get(preferences);
   if (cached) return cached;
-  const byKey = new Map<string, { members: ResolvedPreference[]; spec: JsonObject; architecture: Architecture | undefined; reqCpu: number | undefined; reqMemBytes: number | undefined }>();
+  const byKey = new Map<
+    string,
+    { members: ResolvedPreference[]; spec: JsonObject; architecture: Architecture | undefined; reqCpu: number | undefined; reqMemBytes: number | undefined }
+  >();
   for (const p of preferences) {
     const cpu = get(p.spec, ['requirements', 'cpu', 'guest']);
     const reqCpu = typeof cpu === 'number' ? cpu : undefined;
     const reqMemBytes = asBytes(get(p.spec, ['requirements', 'memory', 'guest']));
     const architecture = preferenceArchitecture(p);
-    const key = JSON.stringify([architecture, reqCpu, reqMemBytes, get(p.spec, ['cpu', 'preferredCPUTopology']), get(p.spec, ['cpu', 'spreadOptions']), get(p.spec, ['preferSpreadSocketToCoreRatio'])]);
+    const key = JSON.stringify([
+      architecture,
+      reqCpu,
+      reqMemBytes,
+      get(p.spec, ['cpu', 'preferredCPUTopology']),
+      get(p.spec, ['cpu', 'spreadOptions']),
+      get(p.spec, ['preferSpreadSocketToCoreRatio']),
+    ]);
     const c = byKey.get(key);
     if (c) c.members.push(p);
     else byKey.set(key, { members: [p], spec: p.spec, architecture, reqCpu, reqMemBytes });
@@ -196,7 +201,8 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
       if ((typeof q !== 'string' && typeof q !== 'number') || parseQuantity(q) !== undefined) return [];
       return [
         fieldDiag('IT1205', it, ['memory', f], `${JSON.stringify(q)} is not a whole number of bytes`, {
-          hint: typeof q === 'string' && /[0-9]m$/.test(q) ? `\`m\` means milli; did you mean \`${q.slice(0, -1)}Mi\`?` : 'use a binary suffix such as Mi or Gi',
+          hint:
+            typeof q === 'string' && /[0-9]m$/.test(q) ? `\`m\` means milli; did you mean \`${q.slice(0, -1)}Mi\`?` : 'use a binary suffix such as Mi or Gi',
         }),
       ];
     }),
@@ -211,10 +217,16 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
     const pct = get(it.spec, ['memory', 'overcommitPercent']);
     return typeof pct === 'number' && pct !== 0 && get(it.spec, ['memory', 'hugepages']) !== undefined
       ? [
-          fieldDiag('IT4002', it, ['memory', 'overcommitPercent'], 'spec.memory.overcommitPercent and spec.memory.hugepages should not be requested together.', {
-            hint: 'hugepage memory cannot be overcommitted; drop one of the two',
-            related: [{ message: 'hugepages are requested here', location: fieldLocation(it, ['memory', 'hugepages']) }],
-          }),
+          fieldDiag(
+            'IT4002',
+            it,
+            ['memory', 'overcommitPercent'],
+            'spec.memory.overcommitPercent and spec.memory.hugepages should not be requested together.',
+            {
+              hint: 'hugepage memory cannot be overcommitted; drop one of the two',
+              related: [{ message: 'hugepages are requested here', location: fieldLocation(it, ['memory', 'hugepages']) }],
+            },
+          ),
         ]
       : [];
   }),
@@ -251,7 +263,9 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
         if (!ALL_HUGEPAGE_SIZES.includes(pageSize)) {
           out.push(
             fieldDiag('IT4016', first, ['memory', 'hugepages', 'pageSize'], `page size '${pageSize}' is not valid; for x86_64 valid values are 1Gi and 2Mi`, {
-              hint: `hugepage sizes: ${Object.entries(HUGEPAGE_SIZES_BY_ARCHITECTURE).map(([a, s]) => `${a} ${s.join(', ')}`).join('; ')}`,
+              hint: `hugepage sizes: ${Object.entries(HUGEPAGE_SIZES_BY_ARCHITECTURE)
+                .map(([a, s]) => `${a} ${s.join(', ')}`)
+                .join('; ')}`,
             }),
           );
           continue;
@@ -268,10 +282,19 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
         for (const [arch, prefs] of arches) {
           if (HUGEPAGE_SIZES_BY_ARCHITECTURE[arch].includes(pageSize)) continue;
           out.push(
-            fieldDiag('IT4016', first, ['memory', 'hugepages', 'pageSize'], `${pageSize} hugepages do not exist on ${arch} (${HUGEPAGE_SIZES_BY_ARCHITECTURE[arch].join(', ')} there), yet ${names(group)} pair with ${arch} preferences (${prefs.slice(0, 4).map((n) => `\`${n}\``).join(', ')}${prefs.length > 4 ? ', ...' : ''})`, {
-              severity: 'warning',
-              hint: `raise those preferences' requirements above these sizes, or offer a ${arch} variant of the family`,
-            }),
+            fieldDiag(
+              'IT4016',
+              first,
+              ['memory', 'hugepages', 'pageSize'],
+              `${pageSize} hugepages do not exist on ${arch} (${HUGEPAGE_SIZES_BY_ARCHITECTURE[arch].join(', ')} there), yet ${names(group)} pair with ${arch} preferences (${prefs
+                .slice(0, 4)
+                .map((n) => `\`${n}\``)
+                .join(', ')}${prefs.length > 4 ? ', ...' : ''})`,
+              {
+                severity: 'warning',
+                hint: `raise those preferences' requirements above these sizes, or offer a ${arch} variant of the family`,
+              },
+            ),
           );
         }
       }
@@ -282,16 +305,36 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
     if (get(it.spec, ['cpu', 'numa', 'guestMappingPassthrough']) === undefined) return [];
     const out: Diagnostic[] = [];
     if (get(it.spec, ['cpu', 'dedicatedCPUPlacement']) !== true) {
-      out.push(fieldDiag('IT4006', it, ['cpu', 'numa'], 'spec.domain.cpu.dedicatedCPUPlacement must be set to true when NUMA topology strategy is set in spec.domain.cpu.numa.guestMappingPassthrough', { hint: 'add `cpu.dedicatedCPUPlacement: true`' }));
+      out.push(
+        fieldDiag(
+          'IT4006',
+          it,
+          ['cpu', 'numa'],
+          'spec.domain.cpu.dedicatedCPUPlacement must be set to true when NUMA topology strategy is set in spec.domain.cpu.numa.guestMappingPassthrough',
+          { hint: 'add `cpu.dedicatedCPUPlacement: true`' },
+        ),
+      );
     }
     if (get(it.spec, ['memory', 'hugepages']) === undefined) {
-      out.push(fieldDiag('IT4006', it, ['cpu', 'numa'], 'spec.domain.memory.hugepages must be requested when NUMA topology strategy is set in spec.domain.cpu.numa.guestMappingPassthrough', { hint: 'add `memory.hugepages.pageSize: 1Gi` (or 2Mi)' }));
+      out.push(
+        fieldDiag(
+          'IT4006',
+          it,
+          ['cpu', 'numa'],
+          'spec.domain.memory.hugepages must be requested when NUMA topology strategy is set in spec.domain.cpu.numa.guestMappingPassthrough',
+          { hint: 'add `memory.hugepages.pageSize: 1Gi` (or 2Mi)' },
+        ),
+      );
     }
     return out;
   }),
   instancetypeRule('isolate-needs-dedicated', 'isolateEmulatorThread only with dedicatedCPUPlacement', (it) =>
     get(it.spec, ['cpu', 'isolateEmulatorThread']) === true && get(it.spec, ['cpu', 'dedicatedCPUPlacement']) !== true
-      ? [fieldDiag('IT4007', it, ['cpu', 'isolateEmulatorThread'], 'IsolateEmulatorThread should be only set in combination with DedicatedCPUPlacement', { hint: 'add `cpu.dedicatedCPUPlacement: true`, or drop isolateEmulatorThread' })]
+      ? [
+          fieldDiag('IT4007', it, ['cpu', 'isolateEmulatorThread'], 'IsolateEmulatorThread should be only set in combination with DedicatedCPUPlacement', {
+            hint: 'add `cpu.dedicatedCPUPlacement: true`, or drop isolateEmulatorThread',
+          }),
+        ]
       : [],
   ),
   {
@@ -304,7 +347,10 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
       const badByClass = new Map<PairingClass, ResolvedInstancetype[]>();
       for (const c of pairingClasses(ctx.catalog.preferences)) {
         const limit = (c.architecture ?? ctx.catalog.defaultArchitecture) === 'arm64' ? 1 : 2;
-        badByClass.set(c, dedicated.filter((it) => classPairable(c, it, ctx.catalog.defaultArchitecture) && guestTopology(it.cpu, c.spec).threads > limit));
+        badByClass.set(
+          c,
+          dedicated.filter((it) => classPairable(c, it, ctx.catalog.defaultArchitecture) && guestTopology(it.cpu, c.spec).threads > limit),
+        );
       }
       const classOf = new Map(pairingClasses(ctx.catalog.preferences).flatMap((c) => c.members.map((m) => [m, c] as const)));
       for (const p of ctx.catalog.preferences) {
@@ -337,7 +383,10 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
         const bad = group.filter((it) => it.cpu > (get(it.spec, ['cpu', 'maxSockets']) as number));
         const prefs = new Set<string>();
         for (const c of pairingClasses(ctx.catalog.preferences)) {
-          const exceeds = group.some((it) => classPairable(c, it, ctx.catalog.defaultArchitecture) && guestTopology(it.cpu, c.spec).sockets > (get(it.spec, ['cpu', 'maxSockets']) as number));
+          const exceeds = group.some(
+            (it) =>
+              classPairable(c, it, ctx.catalog.defaultArchitecture) && guestTopology(it.cpu, c.spec).sockets > (get(it.spec, ['cpu', 'maxSockets']) as number),
+          );
           if (exceeds) for (const p of c.members) prefs.add(p.name);
         }
         if (bad.length === 0 && prefs.size === 0) continue;
@@ -345,9 +394,22 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
         const max = get(first.spec, ['cpu', 'maxSockets']) as number;
         const pl = [...prefs];
         out.push(
-          fieldDiag('IT4009', first, ['cpu', 'maxSockets'], `Number of sockets in CPU topology is greater than the maximum sockets allowed: maxSockets ${max}, but ${names(bad)} give${bad.length === 1 ? 's' : ''} a VM without a preference up to ${Math.max(...bad.map((b) => b.cpu))} sockets${pl.length > 0 ? `, as do preferences ${pl.slice(0, 4).map((n) => `\`${n}\``).join(', ')}${pl.length > 4 ? ', ...' : ''}` : ''}`, {
-            hint: 'set maxSockets to at least the vCPU count (upstream sets it equal), or pair these sizes only with preferences using cores or threads',
-          }),
+          fieldDiag(
+            'IT4009',
+            first,
+            ['cpu', 'maxSockets'],
+            `Number of sockets in CPU topology is greater than the maximum sockets allowed: maxSockets ${max}, but ${names(bad)} give${bad.length === 1 ? 's' : ''} a VM without a preference up to ${Math.max(...bad.map((b) => b.cpu))} sockets${
+              pl.length > 0
+                ? `, as do preferences ${pl
+                    .slice(0, 4)
+                    .map((n) => `\`${n}\``)
+                    .join(', ')}${pl.length > 4 ? ', ...' : ''}`
+                : ''
+            }`,
+            {
+              hint: 'set maxSockets to at least the vCPU count (upstream sets it equal), or pair these sizes only with preferences using cores or threads',
+            },
+          ),
         );
       }
       return out;
@@ -383,16 +445,24 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
       for (const group of groupBy(hot, (it) => locKey(it, ['memory', 'maxGuest']))) {
         const pairs = new Set(
           pairingClasses(ctx.catalog.preferences)
-            .filter((c) => c.architecture !== undefined && c.architecture !== 'amd64' && group.some((it) => classPairable(c, it, ctx.catalog.defaultArchitecture)))
+            .filter(
+              (c) => c.architecture !== undefined && c.architecture !== 'amd64' && group.some((it) => classPairable(c, it, ctx.catalog.defaultArchitecture)),
+            )
             .flatMap((c) => c.members),
         );
         const prefs = ctx.catalog.preferences.filter((p) => pairs.has(p));
         if (prefs.length === 0) continue;
         out.push(
-          fieldDiag('IT4013', group[0]!, ['memory', 'maxGuest'], `Memory hotplug is only available for x86_64 VMs, yet ${names(group)} pair with ${names(prefs, 4)}`, {
-            severity: 'warning',
-            hint: 'raise those preferences\' requirements above these sizes, or drop maxGuest',
-          }),
+          fieldDiag(
+            'IT4013',
+            group[0]!,
+            ['memory', 'maxGuest'],
+            `Memory hotplug is only available for x86_64 VMs, yet ${names(group)} pair with ${names(prefs, 4)}`,
+            {
+              severity: 'warning',
+              hint: "raise those preferences' requirements above these sizes, or drop maxGuest",
+            },
+          ),
         );
       }
       return out;
@@ -400,14 +470,19 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
   },
   instancetypeRule('deprecated-instancetype-fields', 'fields KubeVirt deprecated', (it) =>
     DEPRECATED_FIELDS.filter((f) => f.specKind === 'instancetype' && get(it.spec, f.path.split('.')) !== undefined).map((f) =>
-      fieldDiag('IT4015', it, f.path.split('.'), f.serverWarning ?? `${f.path} is deprecated since ${f.deprecatedIn}`, { severity: 'warning', hint: f.replacement }),
+      fieldDiag('IT4015', it, f.path.split('.'), f.serverWarning ?? `${f.path} is deprecated since ${f.deprecatedIn}`, {
+        severity: 'warning',
+        hint: f.replacement,
+      }),
     ),
   ),
   preferenceRule('cpu-topology', 'preferredCPUTopology is one KubeVirt knows; long forms are deprecated', (p) => {
     const t = get(p.spec, ['cpu', 'preferredCPUTopology']);
     if (typeof t !== 'string') return [];
     const dep = (DEPRECATED_TOPOLOGIES as Record<string, { replacement: string; serverWarning: string } | undefined>)[t];
-    return dep ? [fieldDiag('IT4015', p, ['cpu', 'preferredCPUTopology'], dep.serverWarning, { severity: 'warning', hint: `write \`${dep.replacement}\`` })] : [];
+    return dep
+      ? [fieldDiag('IT4015', p, ['cpu', 'preferredCPUTopology'], dep.serverWarning, { severity: 'warning', hint: `write \`${dep.replacement}\`` })]
+      : [];
   }),
   preferenceRule('spread-options', 'spreadOptions rules of the preference webhook and VM admission', (p) => {
     const out: Diagnostic[] = [];
@@ -417,24 +492,42 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
     // preferSpreadSocketToCoreRatio: 0 falls back to 2; only spreadOptions.ratio: 0 reaches the division.
     if (ratio === 0) {
       out.push(
-        fieldDiag('IT4010', p, ['cpu', 'spreadOptions', 'ratio'], 'a spread ratio of 0 passes the preference webhook but divides by zero when a VM using it is admitted', {
-          hint: 'use a ratio of at least 1 (the default is 2)',
-        }),
+        fieldDiag(
+          'IT4010',
+          p,
+          ['cpu', 'spreadOptions', 'ratio'],
+          'a spread ratio of 0 passes the preference webhook but divides by zero when a VM using it is admitted',
+          {
+            hint: 'use a ratio of at least 1 (the default is 2)',
+          },
+        ),
       );
     }
     if (spread && across === 'CoresThreads' && spreadRatio(p.spec) !== 2) {
       out.push(
-        fieldDiag('IT4004', p, typeof ratio === 'number' ? ['cpu', 'spreadOptions', 'ratio'] : ['cpu', 'spreadOptions', 'across'], 'only a ratio of 2 (1 core 2 threads) is allowed when spreading vCPUs over cores and threads', {
-          hint: 'set `spreadOptions.ratio: 2`, or spread across SocketsCores',
-        }),
+        fieldDiag(
+          'IT4004',
+          p,
+          typeof ratio === 'number' ? ['cpu', 'spreadOptions', 'ratio'] : ['cpu', 'spreadOptions', 'across'],
+          'only a ratio of 2 (1 core 2 threads) is allowed when spreading vCPUs over cores and threads',
+          {
+            hint: 'set `spreadOptions.ratio: 2`, or spread across SocketsCores',
+          },
+        ),
       );
     }
     if (!spread && get(p.spec, ['cpu', 'spreadOptions']) !== undefined) {
       out.push(
-        fieldDiag('IT4004', p, ['cpu', 'spreadOptions'], `spreadOptions has no effect with preferredCPUTopology ${String(get(p.spec, ['cpu', 'preferredCPUTopology']) ?? 'sockets (the default)')}`, {
-          severity: 'warning',
-          hint: 'set `preferredCPUTopology: spread`, or drop spreadOptions',
-        }),
+        fieldDiag(
+          'IT4004',
+          p,
+          ['cpu', 'spreadOptions'],
+          `spreadOptions has no effect with preferredCPUTopology ${String(get(p.spec, ['cpu', 'preferredCPUTopology']) ?? 'sockets (the default)')}`,
+          {
+            severity: 'warning',
+            hint: 'set `preferredCPUTopology: spread`, or drop spreadOptions',
+          },
+        ),
       );
     }
     return out;
@@ -445,13 +538,26 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
     const out: Diagnostic[] = [];
     if (get(p.spec, ['firmware', 'preferredEfi', 'secureBoot']) === true) {
       out.push(
-        fieldDiag('IT4017', p, ['firmware', 'preferredEfi', 'secureBoot'], `UEFI secure boot is currently not supported on ${arch === 'arm64' ? 'aarch64' : arch} Arch`, {
-          hint: 'add Secure Boot for amd64 only, e.g. through `architectureOverrides.amd64.include`',
-        }),
+        fieldDiag(
+          'IT4017',
+          p,
+          ['firmware', 'preferredEfi', 'secureBoot'],
+          `UEFI secure boot is currently not supported on ${arch === 'arm64' ? 'aarch64' : arch} Arch`,
+          {
+            hint: 'add Secure Boot for amd64 only, e.g. through `architectureOverrides.amd64.include`',
+          },
+        ),
       );
     }
     if (get(p.spec, ['firmware', 'preferredUseSecureBoot']) === true) {
-      out.push(fieldDiag('IT4017', p, ['firmware', 'preferredUseSecureBoot'], `UEFI secure boot is currently not supported on ${arch === 'arm64' ? 'aarch64' : arch} Arch`));
+      out.push(
+        fieldDiag(
+          'IT4017',
+          p,
+          ['firmware', 'preferredUseSecureBoot'],
+          `UEFI secure boot is currently not supported on ${arch === 'arm64' ? 'aarch64' : arch} Arch`,
+        ),
+      );
     }
     return out;
   }),
@@ -477,7 +583,11 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
     const allowed = VIDEO_TYPES_BY_ARCHITECTURE[arch];
     return allowed.includes(t)
       ? []
-      : [fieldDiag('IT4014', p, ['devices', 'preferredVideoType'], `video model '${t}' is not supported on ${arch} architecture`, { hint: `on ${arch}: ${allowed.join(', ')}` })];
+      : [
+          fieldDiag('IT4014', p, ['devices', 'preferredVideoType'], `video model '${t}' is not supported on ${arch} architecture`, {
+            hint: `on ${arch}: ${allowed.join(', ')}`,
+          }),
+        ];
   }),
   preferenceRule('no-effect-devices', 'device preferences KubeVirt never applies in this combination', (p) => {
     const out: Diagnostic[] = [];
@@ -492,9 +602,15 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
     const bus = get(p.spec, ['devices', 'preferredDiskBus']);
     if (get(p.spec, ['devices', 'preferredDiskDedicatedIoThread']) === true && typeof bus === 'string' && bus !== 'virtio') {
       out.push(
-        fieldDiag('IT4014', p, ['devices', 'preferredDiskDedicatedIoThread'], `preferredDiskDedicatedIoThread has no effect with preferredDiskBus ${bus}: KubeVirt gives dedicated IOThreads only to virtio disks`, {
-          severity: 'warning',
-        }),
+        fieldDiag(
+          'IT4014',
+          p,
+          ['devices', 'preferredDiskDedicatedIoThread'],
+          `preferredDiskDedicatedIoThread has no effect with preferredDiskBus ${bus}: KubeVirt gives dedicated IOThreads only to virtio disks`,
+          {
+            severity: 'warning',
+          },
+        ),
       );
     }
     return out;

@@ -15,7 +15,8 @@ export const bundle: Command = {
   summary: 'write release bundles and CHECKSUMS.sha256',
   generatorArguments: true,
   options: [VERSION_OPTION, { flag: '--out', value: 'DIR', help: 'where to write the bundles' }],
-  accept: (line) => (optionValue(line, '--out') === undefined && optionValue(line, '--version') !== undefined ? 'bundle needs --out DIR' : requireVersion('bundle', line)),
+  accept: (line) =>
+    optionValue(line, '--out') === undefined && optionValue(line, '--version') !== undefined ? 'bundle needs --out DIR' : requireVersion('bundle', line),
   run(ctx) {
     const { io, global, root, line } = ctx;
     const version = optionValue(line, '--version')!;

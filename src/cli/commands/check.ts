@@ -18,7 +18,8 @@ export const check: Command = {
       for (const r of results) {
         const d = outputDrift(root, r);
         all.push(...d.diagnostics);
-        if (d.objects.length > 0) objectDiffs.push(`${r.generator!.outputDir}: from what is committed to what the catalogs generate:\n${formatDiff(d.objects)}`);
+        if (d.objects.length > 0)
+          objectDiffs.push(`${r.generator!.outputDir}: from what is committed to what the catalogs generate:\n${formatDiff(d.objects)}`);
       }
     }
     report(io, global.format, all, root);

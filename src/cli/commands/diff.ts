@@ -46,7 +46,16 @@ export const diff: Command = {
       }
       // Comparing with a file that holds no instance types or preferences would list every object as added.
       if (parsed.objects.length === 0) {
-        report(io, global.format, [diag('IT7301', `${shown} holds no instance types or preferences (instancetype.kubevirt.io objects)`, undefined, { hint: 'pass a release bundle, such as common-instancetypes-all-bundle-<version>.yaml, or a commit' })], root);
+        report(
+          io,
+          global.format,
+          [
+            diag('IT7301', `${shown} holds no instance types or preferences (instancetype.kubevirt.io objects)`, undefined, {
+              hint: 'pass a release bundle, such as common-instancetypes-all-bundle-<version>.yaml, or a commit',
+            }),
+          ],
+          root,
+        );
         return EXIT_USER;
       }
       // A bundle carries the version label; the base does not.
@@ -60,19 +69,27 @@ export const diff: Command = {
         else {
           const t = readTreeAt(root, against, dir);
           if ('error' in t) {
-            problems.push(diag('IT7301', `cannot read ${dir} at ${against}: ${t.error}`, undefined, { hint: 'pass a commit, branch or tag, or an existing YAML file' }));
+            problems.push(
+              diag('IT7301', `cannot read ${dir} at ${against}: ${t.error}`, undefined, { hint: 'pass a commit, branch or tag, or an existing YAML file' }),
+            );
             continue;
           }
           before = t.files;
         }
-        sections.push({ generator: r.generator!.name, against: against === undefined ? `${dir} (working tree)` : `${dir} at ${against}`, diffs: diffObjects(objectsOf(before), generatedObjects(r)) });
+        sections.push({
+          generator: r.generator!.name,
+          against: against === undefined ? `${dir} (working tree)` : `${dir} at ${against}`,
+          diffs: diffObjects(objectsOf(before), generatedObjects(r)),
+        });
       }
     }
     if (global.format === 'json') {
       io.out(JSON.stringify({ diagnostics: problems, generators: sections }, null, 2));
     } else {
       report(io, global.format, problems, root);
-      const text = sections.map((s) => `${sections.length > 1 ? `# ${s.generator}: from ${s.against} to the catalogs\n` : ''}${formatDiff(s.diffs)}`).join('\n');
+      const text = sections
+        .map((s) => `${sections.length > 1 ? `# ${s.generator}: from ${s.against} to the catalogs\n` : ''}${formatDiff(s.diffs)}`)
+        .join('\n');
       if (text !== '') writeText(io, text);
     }
     const code = exitCodeFor(problems);

@@ -17,7 +17,13 @@ export const expand: Command = {
   ].join('\n'),
   options: [
     { flag: '--with', value: 'FILE', repeatable: true, help: 'instance types and preferences (and PVCs, DataSources) to resolve against' },
-    { flag: '--output', short: '-o', value: 'yaml|json', help: 'output format (yaml: a stream; json: one object or a List)', check: (v) => (v === 'yaml' || v === 'json' ? undefined : '-o is yaml or json') },
+    {
+      flag: '--output',
+      short: '-o',
+      value: 'yaml|json',
+      help: 'output format (yaml: a stream; json: one object or a List)',
+      check: (v) => (v === 'yaml' || v === 'json' ? undefined : '-o is yaml or json'),
+    },
     { flag: '--skip-admission', help: 'only expand, as the expand-spec subresource does' },
   ],
   accept: (line) => (line.positionals.length === 0 ? 'expand needs VirtualMachine files, directories, or - for standard input' : undefined),

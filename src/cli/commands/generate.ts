@@ -8,14 +8,17 @@ import { compileAll, EXIT_OK, exitCodeFor, report, writeProblem, type Command } 
 export const generate: Command = {
   name: 'generate',
   synopsis: 'generate [GENERATOR.yaml]...',
-  summary: "validate every generator, then write its kustomize base and README (atomically)",
+  summary: 'validate every generator, then write its kustomize base and README (atomically)',
   generatorArguments: true,
   options: [{ flag: '--allow-removals', help: 'drop objects the committed base has (before the first release, nothing else stops it)' }],
   run(ctx) {
     const { io, global, root } = ctx;
     const compiled = compileAll(ctx);
     const { results } = compiled;
-    const diagnostics = hasErrors(compiled.diagnostics) || optionSet(ctx.line, '--allow-removals') ? compiled.diagnostics : [...compiled.diagnostics, ...results.flatMap((r) => removalsWithoutLock(root, r))];
+    const diagnostics =
+      hasErrors(compiled.diagnostics) || optionSet(ctx.line, '--allow-removals')
+        ? compiled.diagnostics
+        : [...compiled.diagnostics, ...results.flatMap((r) => removalsWithoutLock(root, r))];
     report(io, global.format, diagnostics, root);
     const code = exitCodeFor(diagnostics);
     if (code !== EXIT_OK) {

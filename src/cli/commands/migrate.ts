@@ -19,7 +19,7 @@ export const migrate: Command = {
     'and writes DIR as an itgen project: generators/, catalogs/ (itgen format), vms/<name>.yaml (each VM',
     'naming its instance type and preference, the fields they now provide removed), and MIGRATION.md.',
     'Every migrated VM is expanded and compared with what KubeVirt builds from it and its presets today;',
-    'a difference is an error unless --allow-differences. Namespaced kinds in the presets\' namespace, or',
+    "a difference is an error unless --allow-differences. Namespaced kinds in the presets' namespace, or",
     'cluster-wide ones with --cluster. Exit 0 when written (warnings name what needs a person).',
   ].join('\n'),
   projectless: true,
@@ -27,7 +27,12 @@ export const migrate: Command = {
     { flag: '--out', value: 'DIR', help: 'the directory to write the project to (required)' },
     { flag: '--cluster', help: 'cluster-wide instance types and preferences instead of namespaced ones' },
     { flag: '--allow-differences', help: 'write and exit 0 even where a migrated VM would start differently' },
-    { flag: '--name', value: 'NAME', help: 'generator and catalog name (default: presets)', check: (v) => (SCAFFOLD_NAME.test(v) ? undefined : '--name is lowercase letters, digits and -, like presets') },
+    {
+      flag: '--name',
+      value: 'NAME',
+      help: 'generator and catalog name (default: presets)',
+      check: (v) => (SCAFFOLD_NAME.test(v) ? undefined : '--name is lowercase letters, digits and -, like presets'),
+    },
     { flag: '--force', help: 'replace files of an earlier migration in DIR' },
   ],
   accept: (line) => {
@@ -45,7 +50,12 @@ export const migrate: Command = {
       report(io, global.format, loaded.diagnostics, root);
       return exitCodeFor(loaded.diagnostics);
     }
-    const result = migratePresets(loaded.docs, { name: optionValue(line, '--name') ?? 'presets', cluster: optionSet(line, '--cluster'), allowDifferences: optionSet(line, '--allow-differences'), outDir: relativePath(root, outAbs) });
+    const result = migratePresets(loaded.docs, {
+      name: optionValue(line, '--name') ?? 'presets',
+      cluster: optionSet(line, '--cluster'),
+      allowDifferences: optionSet(line, '--allow-differences'),
+      outDir: relativePath(root, outAbs),
+    });
     const diagnostics = strictify([...loaded.diagnostics, ...result.diagnostics], global.strict);
     if (result.files.length === 0) {
       report(io, global.format, diagnostics, root);
@@ -62,7 +72,9 @@ export const migrate: Command = {
       }
     });
     if (taken.length > 0) {
-      io.err(`error: ${shown} already has ${taken.map((f) => f.path).join(', ')}${optionSet(line, '--force') ? ' (or they lead outside it)' : '; --force replaces them'}\nnothing written`);
+      io.err(
+        `error: ${shown} already has ${taken.map((f) => f.path).join(', ')}${optionSet(line, '--force') ? ' (or they lead outside it)' : '; --force replaces them'}\nnothing written`,
+      );
       return EXIT_USER;
     }
     try {
@@ -74,7 +86,9 @@ export const migrate: Command = {
     }
     report(io, global.format, diagnostics, root);
     const migrated = result.vms.filter((v) => v.outcome.status === 'migrated').length;
-    io.err(`wrote ${result.files.length} files to ${shown}: ${migrated} of ${result.vms.length} VMs migrated; ${shown}/MIGRATION.md says what became what\nnext: itgen -C ${shown} generate`);
+    io.err(
+      `wrote ${result.files.length} files to ${shown}: ${migrated} of ${result.vms.length} VMs migrated; ${shown}/MIGRATION.md says what became what\nnext: itgen -C ${shown} generate`,
+    );
     return hasErrors(diagnostics) ? exitCodeFor(diagnostics) : EXIT_OK;
   },
 };

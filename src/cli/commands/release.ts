@@ -54,7 +54,10 @@ export const release: Command = {
       return code;
     }
     try {
-      writeFilesAtomic(root, updates.map((u) => ({ path: u.file, content: u.content })));
+      writeFilesAtomic(
+        root,
+        updates.map((u) => ({ path: u.file, content: u.content })),
+      );
     } catch (e) {
       const problem = writeProblem('the release lock', e);
       report(io, global.format, [problem], root);

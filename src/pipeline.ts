@@ -16,7 +16,8 @@ import {
 } from './load/files';
 import { locate, type SourceDoc } from './load/source';
 import { DOCS_FILE, renderDocs } from './render/docs';
-import { KIND_ORDER, renderCatalog, type RenderedObject } from './render/manifests';
+import { renderCatalog, type RenderedObject } from './render/manifests';
+import { KIND_ORDER } from './schema/manifest';
 import { applyNamespace } from './render/namespace';
 import { checkLock, currentObjects, lockFileFor, type LoadedLock } from './release/lock';
 import { resolveCatalog } from './resolve/catalog';

@@ -10,7 +10,7 @@ import { checkRequirements, checkSpread, expand, objectStore, resolveReferences,
 import { documentPath, manifestObjects, type FoundObject } from '../expand/documents';
 import { locate, type SourceDoc } from '../load/source';
 import { parseQuantity } from '../quantity';
-import type { Manifest, RenderedObject } from '../render/manifests';
+import type { RenderedManifest, RenderedObject } from '../render/manifests';
 import { isPlainObject, toLeaves, type JsonObject } from '../resolve/leaves';
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { generatorSchema } from '../schema/generator';
@@ -62,7 +62,7 @@ function resolved(f: FoundObject): RenderedObject {
         architectures: undefined,
       }
     : { ...common, kind: 'preference', catalogName: name, architecture: undefined, variant: undefined, inherits: [], include: [] };
-  return { manifest: f.value as unknown as Manifest, source, scope: kind.includes('Cluster') ? 'cluster' : 'namespaced' };
+  return { manifest: f.value as unknown as RenderedManifest, source, scope: kind.includes('Cluster') ? 'cluster' : 'namespaced' };
 }
 
 /** W 3: how a VM names its instance type and preference (the VM mutating webhook). */

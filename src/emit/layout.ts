@@ -1,4 +1,5 @@
-import { KIND_ORDER, type ManifestKindName, type RenderedObject } from '../render/manifests';
+import { type RenderedObject } from '../render/manifests';
+import { KIND_ORDER, type ManifestKind } from '../schema/manifest';
 import { mappingToYaml, serializeBody, serializeManifest, serializeStream } from './serialize';
 
 export interface OutputFile {
@@ -7,7 +8,7 @@ export interface OutputFile {
   readonly content: string;
 }
 
-export const KIND_DIRS: Readonly<Record<ManifestKindName, string>> = {
+export const KIND_DIRS: Readonly<Record<ManifestKind, string>> = {
   VirtualMachineClusterInstancetype: 'VirtualMachineClusterInstancetypes',
   VirtualMachineInstancetype: 'VirtualMachineInstancetypes',
   VirtualMachineClusterPreference: 'VirtualMachineClusterPreferences',
@@ -32,7 +33,7 @@ export function kustomization(resources: readonly string[], extra: Record<string
  * metadata and spec objects (unless a target namespace set the namespaced twin apart), so the
  * body is serialized once per pair.
  */
-export function serializeObjects(objects: readonly RenderedObject[]): [ManifestKindName, string][] {
+export function serializeObjects(objects: readonly RenderedObject[]): [ManifestKind, string][] {
   const bodies = new Map<object, Map<object, string>>();
   return objects.map((o) => {
     let bySpec = bodies.get(o.manifest.metadata);
@@ -54,12 +55,8 @@ export function serializeObjects(objects: readonly RenderedObject[]): [ManifestK
  * take cluster-scoped or namespaced objects alone (and a `namespace:` overlay on the namespaced
  * ones never touches cluster-scoped kinds), plus a kustomization over the four.
  */
-export function layoutBase(
-  objects: readonly RenderedObject[],
-  kinds: readonly ManifestKindName[] = KIND_ORDER,
-  extra: readonly OutputFile[] = [],
-): OutputFile[] {
-  const byKind = new Map<ManifestKindName, string[]>();
+export function layoutBase(objects: readonly RenderedObject[], kinds: readonly ManifestKind[] = KIND_ORDER, extra: readonly OutputFile[] = []): OutputFile[] {
+  const byKind = new Map<ManifestKind, string[]>();
   for (const k of kinds) byKind.set(k, []);
   for (const [kind, doc] of serializeObjects(objects)) byKind.get(kind)?.push(doc);
   const files: OutputFile[] = [];
@@ -82,7 +79,7 @@ export function layoutBase(
  * names sorted), every document starting with `---`: what `kustomize build` of the base prints,
  * for pipes and config-management plugins.
  */
-export function objectStream(objects: readonly RenderedObject[], kindOrder: readonly ManifestKindName[]): string {
+export function objectStream(objects: readonly RenderedObject[], kindOrder: readonly ManifestKind[]): string {
   const rank = new Map(kindOrder.map((k, i) => [k, i] as const));
   const docs = serializeObjects(objects)
     .map(([kind, doc], i) => ({ kind, doc, name: objects[i]!.manifest.metadata.name }))

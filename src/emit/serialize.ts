@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import type { Manifest } from '../render/manifests';
+import type { RenderedManifest } from '../render/manifests';
 import { YAML_OPTIONS } from './yaml-options';
 import { writeYamlMapping } from './yaml-writer';
 
@@ -17,11 +17,11 @@ export function mappingToYaml(value: Record<string, unknown>): string {
  * renderer. The body is serialized without apiVersion/kind so the cluster and namespaced twins of
  * an object can share one serialization.
  */
-export function serializeBody(manifest: Manifest): string {
+export function serializeBody(manifest: RenderedManifest): string {
   return mappingToYaml({ metadata: manifest.metadata, spec: manifest.spec });
 }
 
-export function serializeManifest(manifest: Manifest, body: string = serializeBody(manifest)): string {
+export function serializeManifest(manifest: RenderedManifest, body: string = serializeBody(manifest)): string {
   return `apiVersion: ${manifest.apiVersion}\nkind: ${manifest.kind}\n${body}`;
 }
 

@@ -4,6 +4,7 @@
  * DataSource given with them. KubeVirt's own messages throughout.
  */
 import { list, nonEmpty, obj, type Json, type JsonObject, type References, type SpecObject } from './model';
+import { KINDS_OF, MANIFEST_KINDS, type SpecKind } from '../schema/manifest';
 
 const GROUP = 'instancetype.kubevirt.io';
 
@@ -16,7 +17,7 @@ export interface ObjectStore {
   readonly volumes: readonly JsonObject[];
 }
 
-const SPEC_KINDS = new Set(['VirtualMachineClusterInstancetype', 'VirtualMachineInstancetype', 'VirtualMachineClusterPreference', 'VirtualMachinePreference']);
+const SPEC_KINDS: ReadonlySet<string> = new Set(MANIFEST_KINDS);
 const VOLUME_KINDS = new Set(['PersistentVolumeClaim', 'DataVolume', 'DataSource']);
 
 export function objectStore(objects: readonly JsonObject[]): ObjectStore {
@@ -44,10 +45,10 @@ export function objectStore(objects: readonly JsonObject[]): ObjectStore {
   return { specObjects, volumes };
 }
 
-type Which = 'instancetype' | 'preference';
+type Which = SpecKind;
 const KINDS: Readonly<Record<Which, { cluster: string; namespaced: string; matcher: string }>> = {
-  instancetype: { cluster: 'VirtualMachineClusterInstancetype', namespaced: 'VirtualMachineInstancetype', matcher: 'InstancetypeMatcher' },
-  preference: { cluster: 'VirtualMachineClusterPreference', namespaced: 'VirtualMachinePreference', matcher: 'PreferenceMatcher' },
+  instancetype: { ...KINDS_OF.instancetype, matcher: 'InstancetypeMatcher' },
+  preference: { ...KINDS_OF.preference, matcher: 'PreferenceMatcher' },
 };
 
 export interface ReferenceError {

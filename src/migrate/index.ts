@@ -13,6 +13,7 @@ import { copy, isSet, KUBEVIRT_DEFAULTS, obj, type Json, type JsonObject } from 
 import { locate, parseSource, type PathSegment, type SourceDoc } from '../load/source';
 import { compileDocuments, type LoadedGenerator } from '../pipeline';
 import { generatorSchema } from '../schema/generator';
+import { KINDS_OF } from '../schema/manifest';
 import { compareSpecs, type Difference } from './compare';
 import { nameOf, namespaceOf, readInputs, type PresetInput } from './inputs';
 import { applyPlanToSpec, planVm, type VmPlan } from './mapping';
@@ -283,9 +284,8 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
   const files: OutputFile[] = projectFiles(projectGroups);
   const compiled = compileWritten(files, projectGroups, options.outDir);
   diagnostics.push(...compiled.diagnostics);
-  const kinds = options.cluster
-    ? { instancetype: 'VirtualMachineClusterInstancetype', preference: 'VirtualMachineClusterPreference' }
-    : { instancetype: 'VirtualMachineInstancetype', preference: 'VirtualMachinePreference' };
+  const scope = options.cluster ? 'cluster' : 'namespaced';
+  const kinds = { instancetype: KINDS_OF.instancetype[scope], preference: KINDS_OF.preference[scope] };
 
   for (const rec of pending) {
     if (rec.outcome || !rec.plan || !rec.before) continue;

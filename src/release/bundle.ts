@@ -10,7 +10,8 @@ import { sortKeysDeep } from '../resolve/leaves';
 import type { OutputFile } from '../emit/layout';
 import { serializeObjects } from '../emit/layout';
 import { serializeStream } from '../emit/serialize';
-import type { ManifestKindName, RenderedObject } from '../render/manifests';
+import type { RenderedObject } from '../render/manifests';
+import type { ManifestKind } from '../schema/manifest';
 import { sha256Hex } from './digest';
 
 export const CHECKSUMS_FILE = 'CHECKSUMS.sha256';
@@ -23,7 +24,7 @@ export interface BundleOptions {
 }
 
 /** Upstream's bundle names with the prefix in place of `common`, without version and extension. */
-export function bundleNames(prefix: string): readonly { readonly name: string; readonly kinds: readonly ManifestKindName[] | 'all' }[] {
+export function bundleNames(prefix: string): readonly { readonly name: string; readonly kinds: readonly ManifestKind[] | 'all' }[] {
   return [
     { name: `${prefix}-instancetypes-all-bundle`, kinds: 'all' },
     { name: `${prefix}-clusterinstancetypes-bundle`, kinds: ['VirtualMachineClusterInstancetype'] },

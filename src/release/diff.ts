@@ -5,7 +5,7 @@
  */
 import { parseAllDocuments } from 'yaml';
 import { isPlainObject, sameJson, type Json, type JsonObject } from '../resolve/leaves';
-import { KIND_ORDER } from '../render/manifests';
+import { KIND_ORDER } from '../schema/manifest';
 
 export const INSTANCETYPE_GROUP = 'instancetype.kubevirt.io/';
 

@@ -8,7 +8,8 @@
  */
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { locate, type SourceDoc } from '../load/source';
-import { KIND_ORDER, LABEL_PREFIX, type ManifestKindName, type RenderedObject } from '../render/manifests';
+import { LABEL_PREFIX, type RenderedObject } from '../render/manifests';
+import { KIND_ORDER, type ManifestKind } from '../schema/manifest';
 import { toYaml } from '../emit/serialize';
 import { GENERATOR_API_VERSION } from '../schema/generator';
 import { LOCK_KIND, type LockOverride, type LockedObject, type ReleaseLock } from '../schema/lock';
@@ -25,7 +26,7 @@ export interface LoadedLock {
 
 /** One object as the lock sees it. */
 export interface CurrentObject {
-  readonly kind: ManifestKindName;
+  readonly kind: ManifestKind;
   readonly name: string;
   readonly digest: string;
   readonly deprecated: boolean;

@@ -8,7 +8,8 @@ import { getPath, type JsonObject } from '../resolve/leaves';
 import type { Deprecation, ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { formatBinary } from '../quantity';
 import type { Scope } from '../schema/generator';
-import { KIND_ORDER, type RenderedObject } from './manifests';
+import { type RenderedObject } from './manifests';
+import { KIND_ORDER } from '../schema/manifest';
 
 export const DOCS_FILE = 'README.md';
 

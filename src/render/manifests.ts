@@ -2,21 +2,14 @@ import { getPath, sortKeysDeep, type Json, type JsonObject } from '../resolve/le
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { formatBinary, parseQuantity } from '../quantity';
 import type { Scope } from '../schema/generator';
+import { INSTANCETYPE_API_VERSION, KIND_ORDER, type ManifestKind } from '../schema/manifest';
 
-export const API_VERSION = 'instancetype.kubevirt.io/v1beta1';
 export const LABEL_PREFIX = 'instancetype.kubevirt.io/';
 
-export const KIND_ORDER = [
-  'VirtualMachineClusterInstancetype',
-  'VirtualMachineInstancetype',
-  'VirtualMachineClusterPreference',
-  'VirtualMachinePreference',
-] as const;
-export type ManifestKindName = (typeof KIND_ORDER)[number];
-
-export interface Manifest {
-  readonly apiVersion: typeof API_VERSION;
-  readonly kind: ManifestKindName;
+/** An object as rendered: the API model's shape (schema/manifest.ts) with its spec as plain JSON. */
+export interface RenderedManifest {
+  readonly apiVersion: typeof INSTANCETYPE_API_VERSION;
+  readonly kind: ManifestKind;
   readonly metadata: {
     readonly name: string;
     readonly labels?: Readonly<Record<string, string>>;
@@ -27,7 +20,7 @@ export interface Manifest {
 
 /** A rendered object and the resolved object it came from (for diagnostics). */
 export interface RenderedObject {
-  readonly manifest: Manifest;
+  readonly manifest: RenderedManifest;
   readonly source: ResolvedInstancetype | ResolvedPreference;
   readonly scope: Scope;
 }
@@ -90,7 +83,7 @@ export function preferenceSpecLabels(spec: JsonObject): Record<string, string> {
   return labels;
 }
 
-function metadata(name: string, labels: Record<string, string>, annotations: Record<string, string>): Manifest['metadata'] {
+function metadata(name: string, labels: Record<string, string>, annotations: Record<string, string>): RenderedManifest['metadata'] {
   const sortedLabels = sortKeysDeep(labels) as Record<string, string>;
   const sortedAnnotations = sortKeysDeep(annotations) as Record<string, string>;
   return {
@@ -141,20 +134,32 @@ export function renderCatalog(catalog: ResolvedCatalog, opts: RenderOptions): Re
     const meta = metadata(it.name, labels, annotations);
     if (cluster)
       out.push({
-        manifest: { apiVersion: API_VERSION, kind: 'VirtualMachineClusterInstancetype', metadata: meta, spec: it.spec },
+        manifest: { apiVersion: INSTANCETYPE_API_VERSION, kind: 'VirtualMachineClusterInstancetype', metadata: meta, spec: it.spec },
         source: it,
         scope: 'cluster',
       });
     if (namespaced)
-      out.push({ manifest: { apiVersion: API_VERSION, kind: 'VirtualMachineInstancetype', metadata: meta, spec: it.spec }, source: it, scope: 'namespaced' });
+      out.push({
+        manifest: { apiVersion: INSTANCETYPE_API_VERSION, kind: 'VirtualMachineInstancetype', metadata: meta, spec: it.spec },
+        source: it,
+        scope: 'namespaced',
+      });
   }
   for (const p of catalog.preferences) {
     const { labels, annotations } = renderPreference(p, opts);
     const meta = metadata(p.name, labels, annotations);
     if (cluster)
-      out.push({ manifest: { apiVersion: API_VERSION, kind: 'VirtualMachineClusterPreference', metadata: meta, spec: p.spec }, source: p, scope: 'cluster' });
+      out.push({
+        manifest: { apiVersion: INSTANCETYPE_API_VERSION, kind: 'VirtualMachineClusterPreference', metadata: meta, spec: p.spec },
+        source: p,
+        scope: 'cluster',
+      });
     if (namespaced)
-      out.push({ manifest: { apiVersion: API_VERSION, kind: 'VirtualMachinePreference', metadata: meta, spec: p.spec }, source: p, scope: 'namespaced' });
+      out.push({
+        manifest: { apiVersion: INSTANCETYPE_API_VERSION, kind: 'VirtualMachinePreference', metadata: meta, spec: p.spec },
+        source: p,
+        scope: 'namespaced',
+      });
   }
   return sortManifests(out);
 }
@@ -172,7 +177,7 @@ export function onePerSource(objects: readonly RenderedObject[]): RenderedObject
   });
 }
 
-export function sortManifests<T extends { manifest: Manifest }>(objects: readonly T[]): T[] {
+export function sortManifests<T extends { manifest: RenderedManifest }>(objects: readonly T[]): T[] {
   const rank = new Map(KIND_ORDER.map((k, i) => [k, i] as const));
   return [...objects].sort((a, b) => {
     const ka = rank.get(a.manifest.kind)!;

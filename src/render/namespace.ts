@@ -1,6 +1,6 @@
-import type { Manifest, RenderedObject } from './manifests';
+import type { RenderedManifest, RenderedObject } from './manifests';
 
-type NamespacedMetadata = Manifest['metadata'] & { readonly namespace: string };
+type NamespacedMetadata = RenderedManifest['metadata'] & { readonly namespace: string };
 
 /**
  * The generator's target namespace, set as `metadata.namespace` on namespaced kinds only. Setting

@@ -484,7 +484,7 @@ export type PreferenceSpec = z.infer<typeof preferenceSpecSchema>;
 
 export const INSTANCETYPE_API_VERSION = 'instancetype.kubevirt.io/v1beta1';
 
-/** The four kinds, sorted by name (emitted documents are grouped in render/manifests.ts `KIND_ORDER`). */
+/** The four kinds, sorted by name. The one declaration of them: every stage imports these. */
 export const MANIFEST_KINDS = [
   'VirtualMachineClusterInstancetype',
   'VirtualMachineClusterPreference',
@@ -492,6 +492,20 @@ export const MANIFEST_KINDS = [
   'VirtualMachinePreference',
 ] as const;
 export type ManifestKind = (typeof MANIFEST_KINDS)[number];
+
+/** The order output is grouped in: instance types before preferences, cluster-wide first. */
+export const KIND_ORDER: readonly ManifestKind[] = [
+  'VirtualMachineClusterInstancetype',
+  'VirtualMachineInstancetype',
+  'VirtualMachineClusterPreference',
+  'VirtualMachinePreference',
+];
+
+/** Which kinds a reference resolves to, by scope. */
+export const KINDS_OF: Readonly<Record<SpecKind, { readonly cluster: ManifestKind; readonly namespaced: ManifestKind }>> = {
+  instancetype: { cluster: 'VirtualMachineClusterInstancetype', namespaced: 'VirtualMachineInstancetype' },
+  preference: { cluster: 'VirtualMachineClusterPreference', namespaced: 'VirtualMachinePreference' },
+};
 export type SpecKind = 'instancetype' | 'preference';
 
 export function isManifestKind(value: unknown): value is ManifestKind {

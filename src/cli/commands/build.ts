@@ -1,6 +1,6 @@
 import { hasErrors } from '../../diagnostics';
 import { objectStream } from '../../emit/layout';
-import { KIND_ORDER } from '../../render/manifests';
+import { KIND_ORDER } from '../../schema/manifest';
 import { compileAll, EXIT_OK, exitCodeFor, report, writeText, type Command } from '../command';
 
 export const build: Command = {

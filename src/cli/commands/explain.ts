@@ -1,6 +1,7 @@
 import { didYouMean } from '../../diagnostics';
 import { explainObject } from '../../render/explain';
-import { KIND_ORDER, onePerSource } from '../../render/manifests';
+import { onePerSource } from '../../render/manifests';
+import { KIND_ORDER } from '../../schema/manifest';
 import { optionValue } from '../args';
 import { compileAll, EXIT_OK, EXIT_USER, report, type Command } from '../command';
 

@@ -225,7 +225,7 @@ function admitsNone(catalog: ResolvedCatalog, summary: CompatibilitySummary, fou
   const told = found.filter((d) => d.code === 'IT5004').map((d) => d.message);
   return preferencesAdmittingNone(summary).flatMap(({ name, reason }) => {
     const p = catalog.preferences.find((x) => x.name === name)!;
-    const d = objectDiag('IT8101', p, 'KubeVirt admits it with no instance type of the catalog', { severity: 'warning' });
+    const { subject: _about, ...d } = objectDiag('IT8101', p, 'KubeVirt admits it with no instance type of the catalog', { severity: 'warning' });
     const explained = {
       ...d,
       hint:

@@ -26,7 +26,7 @@ export type TextContext = Readonly<Record<string, string | number | undefined>>;
 const BLOCKS = new Set(['if', 'unless']);
 
 /** The first expression of `ast` outside the allowed subset, as an error message; undefined if all is well. */
-function checkProgram(ast: hbs.AST.Program, context: TextContext, guarded: ReadonlySet<string>): string | undefined {
+function checkProgram(ast: hbs.AST.Program, context: TextContext, guarded: ReadonlySet<string>, template: string): string | undefined {
   const known = Object.keys(context);
   const variable = (node: hbs.AST.Expression, source: string, inCondition: boolean): string | undefined => {
     if (node.type !== 'PathExpression') return `\`${source}\`: only variables may be used here, not literals or sub-expressions`;
@@ -46,7 +46,7 @@ function checkProgram(ast: hbs.AST.Program, context: TextContext, guarded: Reado
     return undefined;
   };
   for (const stmt of ast.body) {
-    const source = sourceOf(stmt);
+    const source = sourceOf(stmt, template);
     switch (stmt.type) {
       case 'ContentStatement':
       case 'CommentStatement':
@@ -71,7 +71,8 @@ function checkProgram(ast: hbs.AST.Program, context: TextContext, guarded: Reado
         const name = (cond as hbs.AST.PathExpression).parts[0]!;
         const thenGuard = helper === 'if' ? new Set([...guarded, name]) : guarded;
         const elseGuard = helper === 'unless' ? new Set([...guarded, name]) : guarded;
-        const inner = (b.program && checkProgram(b.program, context, thenGuard)) || (b.inverse && checkProgram(b.inverse, context, elseGuard));
+        const inner =
+          (b.program && checkProgram(b.program, context, thenGuard, template)) || (b.inverse && checkProgram(b.inverse, context, elseGuard, template));
         if (inner) return inner;
         break;
       }
@@ -88,9 +89,9 @@ function checkProgram(ast: hbs.AST.Program, context: TextContext, guarded: Reado
   return undefined;
 }
 
-let currentTemplate = '';
-function sourceOf(node: hbs.AST.Node): string {
-  const lines = currentTemplate.split('\n');
+/** The text of `node` in `template`, shortened for a message. */
+function sourceOf(node: hbs.AST.Node, template: string): string {
+  const lines = template.split('\n');
   const { start, end } = node.loc;
   if (start.line === end.line) {
     const text = (lines[start.line - 1] ?? '').slice(start.column, end.column);
@@ -112,8 +113,7 @@ export function renderText(template: string, context: TextContext): { ok: true; 
     parsed.set(template, ast);
   }
   if (ast instanceof Error) return { ok: false, error: firstLine(ast.message) };
-  currentTemplate = template;
-  const bad = checkProgram(ast, context, new Set());
+  const bad = checkProgram(ast, context, new Set(), template);
   if (bad !== undefined) return { ok: false, error: bad };
   let fn = compiled.get(template);
   if (fn === undefined) {

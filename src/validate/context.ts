@@ -17,20 +17,27 @@ export interface RuleContext {
 export interface Rule {
   readonly name: string;
   readonly description: string;
-  readonly check: (ctx: RuleContext) => Diagnostic[];
+  readonly check: (ctx: RuleContext) => Finding[];
 }
 
 export const get = getPath;
 
-/**
- * What a diagnostic about one object says apart from naming the object, so that runRules can merge
- * the same finding about every size of a family into one diagnostic at the line that causes it.
- */
-export const SUBJECT = new WeakMap<Diagnostic, { readonly what: string; readonly name: string; readonly rest: string }>();
+/** The object a diagnostic is about, and what it says apart from naming the object. */
+export interface Subject {
+  readonly what: 'instance type' | 'preference';
+  readonly name: string;
+  readonly rest: string;
+}
 
-function about(d: Diagnostic, obj: ResolvedObject, rest: string): Diagnostic {
-  SUBJECT.set(d, { what: obj.kind === 'instancetype' ? 'instance type' : 'preference', name: obj.name, rest });
-  return d;
+/**
+ * A rule's diagnostic, with its subject when it is about one object, so that runRules can merge
+ * the same finding about every size of a family into one diagnostic at the line that causes it
+ * (`mergeSubjects`, which also drops the subject: it never reaches the output).
+ */
+export type Finding = Diagnostic & { readonly subject?: Subject };
+
+function about(d: Diagnostic, obj: ResolvedObject, rest: string): Finding {
+  return { ...d, subject: { what: obj.kind === 'instancetype' ? 'instance type' : 'preference', name: obj.name, rest } };
 }
 
 /** Diagnostic about one spec field of a resolved object, placed where that field was written. */
@@ -40,7 +47,7 @@ export function fieldDiag(
   path: readonly string[],
   message: string,
   extra: { hint?: string; severity?: Severity; related?: Diagnostic['related'] } = {},
-): Diagnostic {
+): Finding {
   const l = path.length > 0 ? originOf(obj.leaves, path) : undefined;
   const location = l ? locate(l.origin.src, l.origin.path) : locate(obj.origin.src, obj.origin.path);
   const what = obj.kind === 'instancetype' ? 'instance type' : 'preference';
@@ -54,7 +61,7 @@ export function objectDiag(
   obj: ResolvedObject,
   message: string,
   extra: { hint?: string; severity?: Severity; related?: Diagnostic['related'] } = {},
-): Diagnostic {
+): Finding {
   const what = obj.kind === 'instancetype' ? 'instance type' : 'preference';
   return about(diag(code, `${what} \`${obj.name}\`: ${message}`, locate(obj.origin.src, obj.origin.path), extra), obj, `: ${message}`);
 }

@@ -3,15 +3,15 @@ import { diag } from '../diagnostics';
 import { API_RULES } from './rules-api';
 import { CATALOG_RULES } from './rules-catalog';
 import { KUBEVIRT_RULES } from './rules-kubevirt';
-import { SUBJECT, type Rule, type RuleContext } from './context';
+import type { Finding, Rule, RuleContext, Subject } from './context';
 
-export type { Rule, RuleContext } from './context';
+export type { Finding, Rule, RuleContext } from './context';
 
 export const RULES: readonly Rule[] = [...API_RULES, ...KUBEVIRT_RULES, ...CATALOG_RULES];
 
 /** Run every rule; a rule that throws is a bug in itgen, reported as such rather than crashing. */
 export function runRules(ctx: RuleContext, rules: readonly Rule[] = RULES): Diagnostic[] {
-  const out: Diagnostic[] = [];
+  const out: Finding[] = [];
   for (const rule of rules) {
     try {
       out.push(...rule.check(ctx));
@@ -26,30 +26,28 @@ export function runRules(ctx: RuleContext, rules: readonly Rule[] = RULES): Diag
  * The same finding at the same place about several objects (every size of a family inherits the
  * family's spec) becomes one diagnostic naming them all: one mistake, one report.
  */
-export function mergeSubjects(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  const groups = new Map<string, Diagnostic[]>();
+export function mergeSubjects(findings: readonly Finding[]): Diagnostic[] {
+  const groups = new Map<string, { diagnostic: Diagnostic; subject: Subject }[]>();
   const order: (Diagnostic | string)[] = [];
-  for (const d of diagnostics) {
-    const s = SUBJECT.get(d);
+  for (const { subject: s, ...d } of findings) {
     if (!s) {
       order.push(d);
       continue;
     }
     const key = JSON.stringify([d.code, d.severity, d.location, d.hint, d.related, s.what, s.rest]);
     const list = groups.get(key);
-    if (list) list.push(d);
+    if (list) list.push({ diagnostic: d, subject: s });
     else {
-      groups.set(key, [d]);
+      groups.set(key, [{ diagnostic: d, subject: s }]);
       order.push(key);
     }
   }
   return order.map((entry) => {
     if (typeof entry !== 'string') return entry;
     const list = groups.get(entry)!;
-    const first = list[0]!;
+    const { diagnostic: first, subject: s } = list[0]!;
     if (list.length === 1) return first;
-    const s = SUBJECT.get(first)!;
-    const names = [...new Set(list.map((d) => SUBJECT.get(d)!.name))].sort();
+    const names = [...new Set(list.map((f) => f.subject.name))].sort();
     const shown =
       names.length > 6
         ? `${names

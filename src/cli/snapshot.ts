@@ -13,11 +13,12 @@ import { COMMANDS } from './commands';
 import { parseSource } from '../load/source';
 import { compileDocuments, generatorFromDocument } from '../pipeline';
 import { explainObject } from '../render/explain';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { CATALOG_KINDS } from '../schema/catalog';
 import { generatorSchema } from '../schema/generator';
 import { lockSchema } from '../schema/lock';
 import { MANIFEST_KINDS, manifestSchemaFor } from '../schema/manifest';
+import { children } from '../schema/walk';
 
 const WARM_UP_GENERATOR = `apiVersion: itgen.dev/v1alpha1
 kind: Generator
@@ -75,17 +76,6 @@ displayName: Broken
 spec: {devices: {preferredDiskBuss: virtio}}
 `;
 
-interface DefLike {
-  type: string;
-  shape?: Record<string, z.ZodType>;
-  innerType?: z.ZodType;
-  in?: z.ZodType;
-  out?: z.ZodType;
-  element?: z.ZodType;
-  valueType?: z.ZodType;
-  options?: z.ZodType[];
-}
-
 /**
  * zod prepares an object schema (normalizes its shape, generates its fast path) the first time it
  * parses an object. The sample catalog reaches only part of the KubeVirt model, so parse an empty
@@ -94,10 +84,8 @@ interface DefLike {
 function warmSchemas(schema: z.ZodType, seen = new Set<z.ZodType>()): void {
   if (seen.has(schema)) return;
   seen.add(schema);
-  const def = (schema as unknown as { _zod: { def: DefLike } })._zod.def;
-  if (def.type === 'object') schema.safeParse({});
-  const children = [def.innerType, def.in, def.out, def.element, def.valueType, ...(def.options ?? []), ...Object.values(def.shape ?? {})];
-  for (const c of children) if (c) warmSchemas(c, seen);
+  if (schema instanceof z.ZodObject) schema.safeParse({});
+  for (const c of children(schema)) warmSchemas(c, seen);
 }
 
 /** Block-style YAML as catalogs are usually written: comments, block maps and sequences,

@@ -23,16 +23,15 @@ export const PREFERENCE_TEXT_VARIABLES = ['name', 'catalogName', 'displayName', 
  * (`tags: "hidden,kubevirt,{{tags}}"`). Values are Handlebars themselves: a variant's value sees the
  * preference's (`"{{tags}},dpdk"`).
  */
+export const textVariableNameSchema = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'a variable name is letters, digits and `_`, starting with a letter (like `tags`)')
+  .refine((k) => !(PREFERENCE_TEXT_VARIABLES as readonly string[]).includes(k), {
+    message: `a variable name must not be one itgen sets itself (${PREFERENCE_TEXT_VARIABLES.join(', ')})`,
+  });
+
 export const textVariablesSchema = z
-  .record(
-    z
-      .string()
-      .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'a variable name is letters, digits and `_`, starting with a letter (like `tags`)')
-      .refine((k) => !(PREFERENCE_TEXT_VARIABLES as readonly string[]).includes(k), {
-        message: `a variable name must not be one itgen sets itself (${PREFERENCE_TEXT_VARIABLES.join(', ')})`,
-      }),
-    z.string(),
-  )
+  .record(textVariableNameSchema, z.string())
   .describe(
     "Template variables (Handlebars `{{name}}`) for this preference's free text and the catalog's preference metadata; inherited, the preference overriding its bases",
   );

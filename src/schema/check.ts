@@ -1,83 +1,27 @@
 import type { z } from 'zod';
 import { closest, diag, didYouMean, type Diagnostic } from '../diagnostics';
 import { locate, type PathSegment, type SourceDoc } from '../load/source';
+import { textVariableNameSchema } from './catalog';
+import { familyNameSchema, objectNameSchema, QUANTITY_PARAMS, sizeNameSchema } from './common';
+import { QUANTITY_PATTERN } from './manifest';
+import { knownKeysAt, recordKeysAt, sameSchema, schemasAt, type AnySchema } from './walk';
 
-type AnySchema = z.ZodType;
+export { knownKeysAt };
 
-interface ZodDefLike {
-  type: string;
-  shape?: Record<string, AnySchema>;
-  innerType?: AnySchema;
-  in?: AnySchema;
-  out?: AnySchema;
-  element?: AnySchema;
-  keyType?: AnySchema;
-  valueType?: AnySchema;
-  options?: AnySchema[];
-  entries?: Record<string, string | number>;
+/**
+ * Name schemas get the name diagnostic (IT1206) and a suggestion. Recognised by schema, not by
+ * message: an issue is about a name when the schema at its path is one of these.
+ */
+const NAME_SCHEMAS: readonly AnySchema[] = [familyNameSchema, sizeNameSchema, objectNameSchema, textVariableNameSchema];
+
+function isNameSchema(s: AnySchema): boolean {
+  return NAME_SCHEMAS.some((n) => sameSchema(n, s));
 }
 
-function defOf(schema: AnySchema): ZodDefLike {
-  return (schema as unknown as { _zod: { def: ZodDefLike } })._zod.def;
-}
-
-function unwrap(s: AnySchema): AnySchema[] {
-  const d = defOf(s);
-  switch (d.type) {
-    case 'optional':
-    case 'default':
-    case 'prefault':
-    case 'nullable':
-    case 'readonly':
-      return d.innerType ? unwrap(d.innerType) : [];
-    case 'pipe':
-      return d.in ? unwrap(d.in) : [];
-    case 'union':
-      return (d.options ?? []).flatMap(unwrap);
-    default:
-      return [s];
-  }
-}
-
-/** Schemas reachable at `path` (unions can offer several), unwrapped. */
-function schemasAt(schema: AnySchema, path: readonly PathSegment[]): AnySchema[] {
-  let current: AnySchema[] = [schema];
-  for (const seg of path) {
-    const next: AnySchema[] = [];
-    for (const s of current.flatMap(unwrap)) {
-      const d = defOf(s);
-      if (d.type === 'object' && typeof seg === 'string' && d.shape && seg in d.shape) next.push(d.shape[seg]!);
-      else if (d.type === 'array' && typeof seg === 'number' && d.element) next.push(d.element);
-      else if (d.type === 'record' && d.valueType) next.push(d.valueType);
-    }
-    current = next;
-  }
-  return current.flatMap(unwrap);
-}
-
-/** Object shapes reachable at `path` (unions can offer several). */
-export function shapesAt(schema: AnySchema, path: readonly PathSegment[]): Record<string, AnySchema>[] {
-  return schemasAt(schema, path)
-    .map(defOf)
-    .filter((d) => d.type === 'object' && d.shape)
-    .map((d) => d.shape!);
-}
-
-/** Keys a mapping at `path` may hold: object fields, or the values of a record's enum key. */
-export function knownKeysAt(schema: AnySchema, path: readonly PathSegment[]): string[] {
-  const keys = new Set<string>();
-  for (const s of schemasAt(schema, path)) {
-    const d = defOf(s);
-    if (d.type === 'object' && d.shape) for (const k of Object.keys(d.shape)) keys.add(k);
-    if (d.type === 'record' && d.keyType) {
-      for (const k of unwrap(d.keyType)) {
-        const kd = defOf(k);
-        if (kd.type === 'enum' && kd.entries) for (const v of Object.values(kd.entries)) keys.add(String(v));
-      }
-    }
-  }
-  keys.delete('$schema');
-  return [...keys];
+/** Quantity checks say so in their issue's params (schema/common.ts), or are the API model's quantity pattern. */
+function isQuantityIssue(issue: IssueLike): boolean {
+  if (issue.code === 'custom') return issue.params?.['format'] === QUANTITY_PARAMS.format;
+  return issue.code === 'invalid_format' && issue.pattern === String(QUANTITY_PATTERN);
 }
 
 interface IssueLike {
@@ -92,6 +36,8 @@ interface IssueLike {
   maximum?: number | bigint;
   issues?: IssueLike[];
   errors?: IssueLike[][];
+  params?: Record<string, unknown>;
+  pattern?: string;
 }
 
 /**
@@ -162,7 +108,7 @@ function issueDiagnostics(issue: IssueLike, schema: AnySchema, src: SourceDoc, v
 
   if (issue.code === 'invalid_key') {
     const inner = issue.issues?.[0];
-    const isName = inner !== undefined && isNameMessage(inner.message);
+    const isName = inner?.code === 'invalid_format' && recordKeysAt(schema, rel.slice(0, -1)).some(isNameSchema);
     const key = String(last);
     const known = knownKeysAt(schema, rel.slice(0, -1));
     const hint = didYouMean(key, known) ?? (isName ? nameSuggestion(key) : undefined);
@@ -178,7 +124,7 @@ function issueDiagnostics(issue: IssueLike, schema: AnySchema, src: SourceDoc, v
 
   if (issue.code === 'invalid_union') {
     const branches = (issue.errors ?? []).flat();
-    if (branches.some((b) => /quantity/.test(b.message))) return [quantityDiag(where, found, at)];
+    if (branches.some(isQuantityIssue)) return [quantityDiag(where, found, at)];
     const expected = [...new Set(branches.filter((b) => b.code === 'invalid_type').map((b) => describeExpected(b.expected)))];
     if (expected.length > 0) {
       return [
@@ -217,11 +163,11 @@ function issueDiagnostics(issue: IssueLike, schema: AnySchema, src: SourceDoc, v
   }
 
   if (issue.code === 'invalid_format') {
-    if (isNameMessage(issue.message)) {
+    if (isQuantityIssue(issue)) return [quantityDiag(where, found, at)];
+    if (schemasAt(schema, rel).some(isNameSchema)) {
       const hint = typeof found === 'string' ? nameSuggestion(found) : undefined;
       return [diag('IT1206', `${where}: ${JSON.stringify(found)} is not a valid name: ${issue.message}`, at, hint ? { hint } : {})];
     }
-    if (/quantity/.test(issue.message)) return [quantityDiag(where, found, at)];
     return [diag('IT1203', `${where}: ${JSON.stringify(found)}: ${issue.message}`, at)];
   }
 
@@ -236,7 +182,7 @@ function issueDiagnostics(issue: IssueLike, schema: AnySchema, src: SourceDoc, v
     ];
   }
 
-  if (/quantity/.test(issue.message)) return [quantityDiag(where, found, at)];
+  if (isQuantityIssue(issue)) return [quantityDiag(where, found, at)];
   return [diag('IT1203', `${where}: ${issue.message}`, at)];
 }
 
@@ -273,11 +219,6 @@ function kubevirtWording(issue: IssueLike, path: readonly PathSegment[], found: 
     return diag('IT4004', `across ${String(found)} is not supported`, at, { hint: hint ?? `one of: ${values.join(', ')}` });
   }
   return undefined;
-}
-
-function isNameMessage(message: string): boolean {
-  // The name schemas in common.ts all explain themselves as "a ... name is ...".
-  return /\bname is\b/.test(message);
 }
 
 /** What the user probably meant: lowercase, path separators and other characters turned into `-`. */

@@ -26,10 +26,13 @@ export const objectNameSchema = z
   .regex(DNS_SUBDOMAIN_RE, 'a name is lowercase letters, digits, `-` and `.` separating parts (a DNS subdomain), like `rhel.9`')
   .describe('Name of a preference or fragment; becomes part of a Kubernetes object name');
 
+/** The params of every quantity check's issue, by which diagnostics recognise it (schema/check.ts). */
+export const QUANTITY_PARAMS = { format: 'quantity' } as const;
+
 export const quantityStringSchema = z
   .union([z.string(), z.number()])
   .transform((v) => String(v))
-  .refine(isQuantity, { message: 'not a Kubernetes quantity (like `4Gi` or `512Mi`)' })
+  .refine(isQuantity, { message: 'not a Kubernetes quantity (like `4Gi` or `512Mi`)', params: QUANTITY_PARAMS })
   .describe('A Kubernetes quantity such as `4Gi`');
 
 export const stringMapSchema = z.record(z.string(), z.string());

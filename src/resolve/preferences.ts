@@ -1,0 +1,342 @@
+/**
+ * Preferences: inheritance from bases and fragments at one level, the architecture dimension and
+ * variants, display names and metadata from templates, each spec with provenance.
+ */
+import { diag, didYouMean } from '../diagnostics';
+import { locate, type PathSegment, type SourceDoc } from '../load/source';
+import { type TextContext } from './text';
+import type { WrittenCatalog, WrittenPreference, WrittenPreferenceFragment } from '../schema/catalog';
+import { type Architecture } from '../schema/common';
+import { mayBeDeclared, type Declared, type WrittenModel } from '../schema/documents';
+import { fromLeaves, leaf, leafKey, mergeLevel, overlay, toLeaves, type JsonObject, type Leaf, type Leaves, type Origin } from './leaves';
+import type { ResolvedPreference } from './types';
+import { checkName, expandPattern } from './naming';
+import { conflictDiagnostic, fragmentLeaves, renderOr, renderMap, type Sink } from './common';
+
+// ---------------------------------------------------------------------------------------------
+// Preferences: inheritance, fragments, architecture dimension
+
+interface PrefBase {
+  readonly leaves: Leaves;
+  readonly icon: string | undefined;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly vars: Readonly<Record<string, string>>;
+}
+
+interface VariantUse {
+  readonly name: string;
+  /** Position in the preference's `variants` list. */
+  readonly index: number;
+  readonly fragment: Declared<WrittenPreferenceFragment>;
+}
+
+export function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[] {
+  const cat = model.catalog!.value;
+  const catSrc = model.catalog!.src;
+  const memo = new Map<string, PrefBase | null>();
+  const visiting: string[] = [];
+
+  const resolveBase = (name: string): PrefBase | null => {
+    const done = memo.get(name);
+    if (done !== undefined) return done;
+    const decl = model.preferences.get(name)!;
+    const p: WrittenPreference = decl.value;
+    visiting.push(name);
+    const what = `preference \`${name}\``;
+    const layers: Leaves[] = [];
+    const icons = new Set<string>();
+    const labels: Record<string, string> = {};
+    const annotations: Record<string, string> = {};
+    const vars: Record<string, string> = {};
+    const iconFrom = new Map<string, { base: string; index: number }>();
+    const metaFrom = new Map<string, { value: string; base: string; index: number }>();
+    const metaConflicts: {
+      field: 'labels' | 'annotations' | 'vars';
+      key: string;
+      first: { value: string; base: string; index: number };
+      second: { value: string; base: string; index: number };
+    }[] = [];
+    let failed = false;
+    (p.inherits ?? []).forEach((b, i) => {
+      if (!model.preferences.has(b) && mayBeDeclared(model, 'Preference', b)) {
+        failed = true;
+        return;
+      }
+      if (!model.preferences.has(b)) {
+        out.push(
+          diag(
+            'IT2001',
+            `${what} inherits unknown preference \`${b}\``,
+            locate(decl.src, typeof (decl.src.value as Record<string, unknown>)['inherits'] === 'string' ? ['inherits'] : ['inherits', i]),
+            {
+              hint: didYouMean(b, model.preferences.keys()) ?? 'inherit from a declared Preference',
+            },
+          ),
+        );
+        failed = true;
+        return;
+      }
+      if (visiting.includes(b)) {
+        const cycle = [...visiting.slice(visiting.indexOf(b)), b].join(' -> ');
+        out.push(
+          diag('IT2003', `inheritance cycle: ${cycle}`, locate(decl.src, ['inherits']), {
+            hint: 'a preference cannot inherit from itself, directly or through its bases',
+          }),
+        );
+        failed = true;
+        return;
+      }
+      const base = resolveBase(b);
+      if (!base) {
+        failed = true;
+        return;
+      }
+      layers.push(base.leaves);
+      if (base.icon !== undefined) {
+        icons.add(base.icon);
+        if (!iconFrom.has(base.icon)) iconFrom.set(base.icon, { base: b, index: i });
+      }
+      for (const [field, into, from] of [
+        ['labels', labels, base.labels],
+        ['annotations', annotations, base.annotations],
+        ['vars', vars, base.vars],
+      ] as const) {
+        for (const [k, v] of Object.entries(from)) {
+          const key = `${field}\u0000${k}`;
+          const earlier = metaFrom.get(key);
+          if (earlier && earlier.value !== v) metaConflicts.push({ field, key: k, first: earlier, second: { value: v, base: b, index: i } });
+          else if (!earlier) metaFrom.set(key, { value: v, base: b, index: i });
+          into[k] = earlier ? earlier.value : v;
+        }
+      }
+    });
+    // Bases at one level must agree on metadata as on spec, unless the preference decides.
+    const inheritsPath = (index: number): PathSegment[] =>
+      typeof (decl.src.value as Record<string, unknown>)['inherits'] === 'string' ? ['inherits'] : ['inherits', index];
+    const own: Record<string, Readonly<Record<string, string>> | undefined> = { labels: p.labels, annotations: p.annotations, vars: p.vars };
+    for (const c of metaConflicts) {
+      if (own[c.field]?.[c.key] !== undefined) continue;
+      out.push(
+        diag(
+          'IT2004',
+          `\`${c.field}.${c.key}\` is set to ${JSON.stringify(c.first.value)} by base \`${c.first.base}\` and to ${JSON.stringify(c.second.value)} by base \`${c.second.base}\`, both inherited by ${what}`,
+          locate(decl.src, inheritsPath(c.second.index)),
+          {
+            hint: `bases at one level must agree; set \`${c.field}.${c.key}\` in ${what} itself to decide`,
+            related: [{ message: `\`${c.first.base}\` is inherited here`, location: locate(decl.src, inheritsPath(c.first.index)) }],
+          },
+        ),
+      );
+    }
+    if (p.icon === undefined && icons.size > 1) {
+      const [a, b] = [...iconFrom.entries()];
+      out.push(
+        diag(
+          'IT2004',
+          `\`icon\` is ${JSON.stringify(a![0])} from base \`${a![1].base}\` and ${JSON.stringify(b![0])} from base \`${b![1].base}\`, both inherited by ${what}`,
+          locate(decl.src, inheritsPath(b![1].index)),
+          {
+            hint: `set \`icon\` in ${what} itself to decide`,
+            related: [{ message: `\`${a![1].base}\` is inherited here`, location: locate(decl.src, inheritsPath(a![1].index)) }],
+          },
+        ),
+      );
+    }
+    layers.push(...fragmentLeaves(model, p.include, decl, ['include'], out, 'preference'));
+    const merged = mergeLevel(layers);
+    for (const c of merged.conflicts) out.push(conflictDiagnostic(c, what));
+    const leaves = overlay(merged.leaves, toLeaves(p.spec as JsonObject | undefined, decl.src, ['spec'], what));
+    Object.assign(labels, p.labels ?? {});
+    Object.assign(annotations, p.annotations ?? {});
+    Object.assign(vars, p.vars ?? {});
+    visiting.pop();
+    const result: PrefBase | null = failed ? null : { leaves, icon: p.icon ?? (icons.size === 1 ? [...icons][0] : undefined), labels, annotations, vars };
+    memo.set(name, result);
+    return result;
+  };
+
+  const emitted: ResolvedPreference[] = [];
+  for (const name of [...model.preferences.keys()].sort()) {
+    const base = resolveBase(name);
+    const decl = model.preferences.get(name)!;
+    const p = decl.value;
+    if (!base || p.abstract) continue;
+    if (p.displayName === undefined) {
+      out.push(
+        diag('IT1204', `preference \`${name}\` needs a \`displayName\` (display names are never inherited)`, locate(decl.src, ['name']), {
+          hint: 'add `displayName:`, or mark the preference `abstract: true` if it is only a base',
+        }),
+      );
+      continue;
+    }
+    const what = `preference \`${name}\``;
+    const variants = variantUses(model, decl, out);
+    const usedVariants = new Set<number>();
+    const arches: (Architecture | undefined)[] = p.architectures ? [...new Set(p.architectures)] : [undefined];
+    for (const arch of arches) {
+      // The architecture level: the preference, its override for this architecture, its name.
+      let leaves: Leaves = base.leaves;
+      let archName = name;
+      const archLeaves = new Map<string, Leaf>();
+      const ov = arch !== undefined ? p.architectureOverrides?.[arch] : undefined;
+      if (arch !== undefined) {
+        const ai = p.architectures!.indexOf(arch);
+        const archOrigin: Origin = { src: decl.src, path: ['architectures', ai], what: `architecture \`${arch}\` of ${what}` };
+        archLeaves.set(leafKey(['preferredArchitecture']), leaf(['preferredArchitecture'], arch, archOrigin));
+        archLeaves.set(leafKey(['requirements', 'architecture']), leaf(['requirements', 'architecture'], arch, archOrigin));
+        if (ov) {
+          const ovWhat = `${arch} override of ${what}`;
+          const inc = mergeLevel(fragmentLeaves(model, ov.include, decl, ['architectureOverrides', arch, 'include'], out, 'preference'));
+          for (const c of inc.conflicts) out.push(conflictDiagnostic(c, ovWhat));
+          leaves = overlay(overlay(leaves, inc.leaves), toLeaves(ov.spec as JsonObject | undefined, decl.src, ['architectureOverrides', arch, 'spec'], ovWhat));
+        }
+        if (arch !== cat.defaultArchitecture) {
+          const n = expandPattern(cat.naming.architecture, { name, arch });
+          if (!n.ok) {
+            out.push(diag('IT2011', `architecture name pattern \`${cat.naming.architecture}\`: ${n.error}`, locate(catSrc, ['naming', 'architecture'])));
+            continue;
+          }
+          archName = n.text;
+        }
+      }
+      for (const v of [undefined, ...variants]) {
+        if (v !== undefined && arch !== undefined && !(v.fragment.value.variant?.architectures ?? [cat.defaultArchitecture]).includes(arch)) continue;
+        if (v !== undefined) usedVariants.add(v.index);
+        let catalogName = archName;
+        if (v !== undefined) {
+          const n = expandPattern(cat.naming.variant, { name: archName, variant: v.name });
+          if (!n.ok) {
+            out.push(diag('IT2011', `variant name pattern \`${cat.naming.variant}\`: ${n.error}`, locate(catSrc, ['naming', 'variant'])));
+            continue;
+          }
+          catalogName = n.text;
+        }
+        const named = expandPattern(cat.naming.preference, { name: catalogName });
+        if (!named.ok) {
+          out.push(diag('IT2011', `preference name pattern \`${cat.naming.preference}\`: ${named.error}`, locate(catSrc, ['naming', 'preference'])));
+          continue;
+        }
+        if (!checkName(named.text, out, locate(decl.src, v !== undefined ? ['variants', v.index] : ['name']), cat.naming.preference)) continue;
+
+        // Text variables: the preference's, then the variant's (whose values may use the preference's).
+        const vars: Record<string, string> = { ...base.vars };
+        const textCtx = (displayName: string): TextContext => ({ ...vars, name: named.text, catalogName, displayName, arch, variant: v?.name });
+        if (v !== undefined) {
+          const own = v.fragment.value.variant?.vars ?? {};
+          const rendered: Record<string, string> = {};
+          for (const k of Object.keys(own)) rendered[k] = renderOr(own[k]!, textCtx(p.displayName), out, v.fragment.src, ['variant', 'vars', k]);
+          Object.assign(vars, rendered);
+        }
+
+        // Display name: the preference's, made the variant's, then given its architecture. Each
+        // template is rendered once, where it is written, so text coming from variables is never
+        // read as a template and errors point at the right line.
+        let displayName = renderOr(p.displayName, textCtx(p.displayName), out, decl.src, ['displayName']);
+        if (v !== undefined) {
+          const own = v.fragment.value.variant?.displayName;
+          displayName =
+            own !== undefined
+              ? renderOr(own, textCtx(displayName), out, v.fragment.src, ['variant', 'displayName'])
+              : renderOr(cat.naming.variantDisplayName, textCtx(displayName), out, catSrc, ['naming', 'variantDisplayName']);
+        }
+        if (v === undefined && ov?.displayName !== undefined) {
+          displayName = renderOr(ov.displayName, textCtx(displayName), out, decl.src, ['architectureOverrides', arch!, 'displayName']);
+        } else {
+          const pattern = architectureDisplayPattern(model.catalog!, arch, v);
+          if (pattern) displayName = renderOr(pattern.template, textCtx(displayName), out, pattern.src, pattern.path);
+        }
+
+        let objectLeaves: Leaves = leaves;
+        if (v !== undefined) {
+          objectLeaves = overlay(objectLeaves, toLeaves(v.fragment.value.spec as JsonObject, v.fragment.src, ['spec'], `variant \`${v.name}\` of ${what}`));
+        }
+        objectLeaves = overlay(objectLeaves, archLeaves);
+
+        const ctx = textCtx(displayName);
+        const labels: Record<string, string> = {};
+        const annotations: Record<string, string> = {};
+        renderMap(cat.preferences?.labels, ctx, out, catSrc, ['preferences', 'labels'], labels);
+        renderMap(cat.preferences?.annotations, ctx, out, catSrc, ['preferences', 'annotations'], annotations);
+        renderMap(base.labels, ctx, out, decl.src, ['labels'], labels);
+        renderMap(base.annotations, ctx, out, decl.src, ['annotations'], annotations);
+        emitted.push({
+          kind: 'preference',
+          name: named.text,
+          catalogName,
+          architecture: arch,
+          variant: v?.name,
+          displayName,
+          icon: base.icon,
+          inherits: p.inherits ?? [],
+          include: p.include ?? [],
+          spec: fromLeaves(objectLeaves),
+          labels,
+          annotations,
+          deprecated: p.deprecated,
+          origin: {
+            src: decl.src,
+            path: v !== undefined ? ['variants', v.index] : arch !== undefined ? ['architectures', p.architectures!.indexOf(arch)] : ['name'],
+            what: v !== undefined ? `variant \`${v.name}\` of ${what}` : what,
+          },
+          leaves: objectLeaves,
+        });
+      }
+    }
+    for (const v of variants) {
+      if (usedVariants.has(v.index)) continue;
+      const archs = v.fragment.value.variant?.architectures ?? [cat.defaultArchitecture];
+      out.push(
+        diag(
+          'IT1203',
+          `variant \`${v.name}\` of ${what} makes no object: it applies to ${archs.join(', ')}, and the preference has ${(p.architectures ?? []).join(', ')}`,
+          locate(decl.src, ['variants', v.index]),
+          {
+            hint: `add ${archs.length === 1 ? archs[0] : `one of ${archs.join(', ')}`} to \`architectures\`, or set \`variant.architectures\` in fragment \`${v.name}\``,
+          },
+        ),
+      );
+    }
+  }
+  return emitted;
+}
+
+/**
+ * How an architecture enters an object's display name: the variant's own pattern, else the
+ * catalog's (`architectureDisplayName`, or `defaultArchitectureDisplayName` for the default
+ * architecture, which keeps the plain display name when that is unset).
+ */
+function architectureDisplayPattern(
+  catalog: Declared<WrittenCatalog>,
+  arch: Architecture | undefined,
+  v: VariantUse | undefined,
+): { template: string; src: SourceDoc; path: PathSegment[] } | undefined {
+  if (arch === undefined) return undefined;
+  const own = v?.fragment.value.variant?.architectureDisplayName;
+  if (v !== undefined && own !== undefined) return { template: own, src: v.fragment.src, path: ['variant', 'architectureDisplayName'] };
+  const naming = catalog.value.naming;
+  if (arch !== catalog.value.defaultArchitecture)
+    return { template: naming.architectureDisplayName, src: catalog.src, path: ['naming', 'architectureDisplayName'] };
+  return naming.defaultArchitectureDisplayName !== undefined
+    ? { template: naming.defaultArchitectureDisplayName, src: catalog.src, path: ['naming', 'defaultArchitectureDisplayName'] }
+    : undefined;
+}
+
+/** The fragments a preference lists in `variants`, each known; unknown names are reported. */
+function variantUses(model: WrittenModel, decl: Declared<WrittenPreference>, out: Sink): VariantUse[] {
+  const uses: VariantUse[] = [];
+  (decl.value.variants ?? []).forEach((n, index) => {
+    const fragment = model.preferenceFragments.get(n);
+    if (fragment) {
+      uses.push({ name: n, index, fragment });
+      return;
+    }
+    if (mayBeDeclared(model, 'PreferenceFragment', n)) return;
+    out.push(
+      diag('IT2002', `unknown PreferenceFragment \`${n}\` in \`variants\``, locate(decl.src, ['variants', index]), {
+        hint: didYouMean(n, model.preferenceFragments.keys()) ?? `declared: ${[...model.preferenceFragments.keys()].sort().join(', ') || 'none'}`,
+      }),
+    );
+  });
+  return uses;
+}

@@ -100,6 +100,20 @@ export function compileAll(ctx: CommandContext): { results: CompileResult[]; dia
   return { results, diagnostics };
 }
 
+/**
+ * Compiles every generator for a command that needs a sound catalog: the results, or the exit
+ * code after printing the errors (`format` for commands whose stdout holds their output).
+ */
+export function compiledOrExit(
+  ctx: CommandContext,
+  format: OutputFormat = ctx.global.format,
+): { results: CompileResult[]; diagnostics: Diagnostic[] } | { exit: number } {
+  const compiled = compileAll(ctx);
+  if (!hasErrors(compiled.diagnostics)) return compiled;
+  report(ctx.io, format, compiled.diagnostics, ctx.root);
+  return { exit: exitCodeFor(compiled.diagnostics) };
+}
+
 /** Only the commands that write a single place need this: exactly one generator. */
 export function single(results: readonly CompileResult[], what: string): { result?: CompileResult; diagnostics: Diagnostic[] } {
   if (results.length === 1) return { result: results[0]!, diagnostics: [] };

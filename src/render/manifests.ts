@@ -2,7 +2,7 @@ import { getPath, sortKeysDeep, type Json, type JsonObject } from '../resolve/le
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { formatBinary, parseQuantity } from '../quantity';
 import type { Scope } from '../schema/generator';
-import { INSTANCETYPE_API_VERSION, KIND_ORDER, type ManifestKind } from '../schema/manifest';
+import { INSTANCETYPE_API_VERSION, KIND_ORDER, KINDS_OF, type ManifestKind } from '../schema/manifest';
 
 export const LABEL_PREFIX = 'instancetype.kubevirt.io/';
 
@@ -127,39 +127,19 @@ export function renderPreference(p: ResolvedPreference, opts: RenderOptions): { 
  */
 export function renderCatalog(catalog: ResolvedCatalog, opts: RenderOptions): RenderedObject[] {
   const out: RenderedObject[] = [];
-  const cluster = opts.scopes.includes('cluster');
-  const namespaced = opts.scopes.includes('namespaced');
+  const scopes = (['cluster', 'namespaced'] as const).filter((scope) => opts.scopes.includes(scope));
+  const emit = (source: ResolvedInstancetype | ResolvedPreference, metadata: RenderedManifest['metadata']): void => {
+    for (const scope of scopes) {
+      out.push({ manifest: { apiVersion: INSTANCETYPE_API_VERSION, kind: KINDS_OF[source.kind][scope], metadata, spec: source.spec }, source, scope });
+    }
+  };
   for (const it of catalog.instancetypes) {
     const { labels, annotations } = renderInstancetype(it, opts);
-    const meta = metadata(it.name, labels, annotations);
-    if (cluster)
-      out.push({
-        manifest: { apiVersion: INSTANCETYPE_API_VERSION, kind: 'VirtualMachineClusterInstancetype', metadata: meta, spec: it.spec },
-        source: it,
-        scope: 'cluster',
-      });
-    if (namespaced)
-      out.push({
-        manifest: { apiVersion: INSTANCETYPE_API_VERSION, kind: 'VirtualMachineInstancetype', metadata: meta, spec: it.spec },
-        source: it,
-        scope: 'namespaced',
-      });
+    emit(it, metadata(it.name, labels, annotations));
   }
   for (const p of catalog.preferences) {
     const { labels, annotations } = renderPreference(p, opts);
-    const meta = metadata(p.name, labels, annotations);
-    if (cluster)
-      out.push({
-        manifest: { apiVersion: INSTANCETYPE_API_VERSION, kind: 'VirtualMachineClusterPreference', metadata: meta, spec: p.spec },
-        source: p,
-        scope: 'cluster',
-      });
-    if (namespaced)
-      out.push({
-        manifest: { apiVersion: INSTANCETYPE_API_VERSION, kind: 'VirtualMachinePreference', metadata: meta, spec: p.spec },
-        source: p,
-        scope: 'namespaced',
-      });
+    emit(p, metadata(p.name, labels, annotations));
   }
   return sortManifests(out);
 }

@@ -6,10 +6,24 @@ export interface Deprecation {
   readonly since?: string | undefined;
 }
 
-/** One instance type after matrix expansion: what renderers see. */
-export interface ResolvedInstancetype {
-  readonly kind: 'instancetype';
+/** What every resolved object has: its name, spec, authored metadata and where it came from. */
+interface ResolvedObjectBase {
   readonly name: string;
+  readonly displayName: string;
+  readonly icon: string | undefined;
+  readonly spec: JsonObject;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly deprecated: Deprecation | undefined;
+  /** Where the object was declared; object-level diagnostics point here. */
+  readonly origin: Origin;
+  /** Where every spec leaf came from. */
+  readonly leaves: Leaves;
+}
+
+/** One instance type after matrix expansion: what renderers see. */
+export interface ResolvedInstancetype extends ResolvedObjectBase {
+  readonly kind: 'instancetype';
   readonly family: string;
   readonly version: string | undefined;
   /** Size label value: the ladder size plus any variant suffix (`large1gi`). */
@@ -20,42 +34,23 @@ export interface ResolvedInstancetype {
   readonly sizeIndex: number;
   readonly cpu: number;
   readonly memoryBytes: number;
-  readonly displayName: string;
   readonly description: string;
   readonly class: string;
-  readonly icon: string | undefined;
   readonly memoryPerCPUBytes: number;
   readonly memoryOverridden: boolean;
   /** The architectures the family (or its variant) is meant for; undefined: every architecture. */
   readonly architectures: readonly Architecture[] | undefined;
-  readonly spec: JsonObject;
-  readonly labels: Readonly<Record<string, string>>;
-  readonly annotations: Readonly<Record<string, string>>;
-  readonly deprecated: Deprecation | undefined;
-  /** Where the family was declared; object-level diagnostics point here. */
-  readonly origin: Origin;
-  /** Where every spec leaf came from. */
-  readonly leaves: Leaves;
 }
 
-export interface ResolvedPreference {
+export interface ResolvedPreference extends ResolvedObjectBase {
   readonly kind: 'preference';
-  readonly name: string;
   /** Catalog name of the preference before naming patterns and architecture. */
   readonly catalogName: string;
   readonly architecture: Architecture | undefined;
   /** The PreferenceFragment this object adds on top of its preference (`variants:`), if any. */
   readonly variant: string | undefined;
-  readonly displayName: string;
-  readonly icon: string | undefined;
   readonly inherits: readonly string[];
   readonly include: readonly string[];
-  readonly spec: JsonObject;
-  readonly labels: Readonly<Record<string, string>>;
-  readonly annotations: Readonly<Record<string, string>>;
-  readonly deprecated: Deprecation | undefined;
-  readonly origin: Origin;
-  readonly leaves: Leaves;
 }
 
 export type ResolvedObject = ResolvedInstancetype | ResolvedPreference;

@@ -541,36 +541,18 @@ export type ManifestMetadata = z.infer<typeof manifestMetadataSchema>;
 
 const apiVersionSchema = z.literal(INSTANCETYPE_API_VERSION).describe('API group and version');
 
-export const clusterInstancetypeSchema = z.strictObject({
-  apiVersion: apiVersionSchema,
-  kind: z.literal('VirtualMachineClusterInstancetype'),
-  metadata: manifestMetadataSchema,
-  spec: instancetypeSpecSchema,
-});
+/** One kind's object: the API version, the kind, metadata and its spec. */
+function objectSchema<K extends ManifestKind, S extends z.ZodType>(kind: K, spec: S) {
+  return z.strictObject({ apiVersion: apiVersionSchema, kind: z.literal(kind), metadata: manifestMetadataSchema, spec });
+}
+
+export const clusterInstancetypeSchema = objectSchema('VirtualMachineClusterInstancetype', instancetypeSpecSchema);
 export type ClusterInstancetype = z.infer<typeof clusterInstancetypeSchema>;
-
-export const instancetypeSchema = z.strictObject({
-  apiVersion: apiVersionSchema,
-  kind: z.literal('VirtualMachineInstancetype'),
-  metadata: manifestMetadataSchema,
-  spec: instancetypeSpecSchema,
-});
+export const instancetypeSchema = objectSchema('VirtualMachineInstancetype', instancetypeSpecSchema);
 export type Instancetype = z.infer<typeof instancetypeSchema>;
-
-export const clusterPreferenceSchema = z.strictObject({
-  apiVersion: apiVersionSchema,
-  kind: z.literal('VirtualMachineClusterPreference'),
-  metadata: manifestMetadataSchema,
-  spec: preferenceSpecSchema,
-});
+export const clusterPreferenceSchema = objectSchema('VirtualMachineClusterPreference', preferenceSpecSchema);
 export type ClusterPreference = z.infer<typeof clusterPreferenceSchema>;
-
-export const preferenceSchema = z.strictObject({
-  apiVersion: apiVersionSchema,
-  kind: z.literal('VirtualMachinePreference'),
-  metadata: manifestMetadataSchema,
-  spec: preferenceSpecSchema,
-});
+export const preferenceSchema = objectSchema('VirtualMachinePreference', preferenceSpecSchema);
 export type Preference = z.infer<typeof preferenceSchema>;
 
 /** Any of the four kinds, selected by `kind`. */

@@ -1,7 +1,6 @@
-import { hasErrors } from '../../diagnostics';
 import { objectStream } from '../../emit/layout';
 import { KIND_ORDER } from '../../schema/manifest';
-import { compileAll, EXIT_OK, exitCodeFor, report, writeText, type Command } from '../command';
+import { compiledOrExit, EXIT_OK, report, writeText, type Command } from '../command';
 
 export const build: Command = {
   name: 'build',
@@ -12,11 +11,9 @@ export const build: Command = {
   options: [],
   run(ctx) {
     const { io, global, root } = ctx;
-    const { results, diagnostics } = compileAll(ctx);
-    if (hasErrors(diagnostics)) {
-      report(io, global.format === 'json' ? 'text' : global.format, diagnostics, root);
-      return exitCodeFor(diagnostics);
-    }
+    const compiled = compiledOrExit(ctx, global.format === 'json' ? 'text' : global.format);
+    if ('exit' in compiled) return compiled.exit;
+    const { results, diagnostics } = compiled;
     // Warnings go to stderr; stdout holds only the objects.
     report(io, 'text', diagnostics, root);
     writeText(io, results.map((r) => objectStream(r.objects, KIND_ORDER)).join(''));

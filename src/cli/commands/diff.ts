@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { diag, hasErrors, type Diagnostic } from '../../diagnostics';
+import { diag, type Diagnostic } from '../../diagnostics';
 import type { OutputFile } from '../../emit/layout';
 import { readTree } from '../../emit/write';
 import { relativePath } from '../../load/files';
@@ -8,7 +8,7 @@ import { diffObjects, formatDiff, parseObjects, type ObjectDiff } from '../../re
 import { generatedObjects, objectsOf } from '../../release/drift';
 import { bundleSettings } from '../../schema/generator';
 import { optionSet, optionValue } from '../args';
-import { compileAll, EXIT_OK, EXIT_USER, exitCodeFor, report, single, writeText, type Command } from '../command';
+import { compiledOrExit, EXIT_OK, EXIT_USER, exitCodeFor, report, single, writeText, type Command } from '../command';
 import { readTreeAt } from '../git';
 
 export const diff: Command = {
@@ -22,11 +22,9 @@ export const diff: Command = {
   ],
   run(ctx) {
     const { io, global, root, line } = ctx;
-    const { results, diagnostics } = compileAll(ctx);
-    if (hasErrors(diagnostics)) {
-      report(io, global.format, diagnostics, root);
-      return exitCodeFor(diagnostics);
-    }
+    const compiled = compiledOrExit(ctx);
+    if ('exit' in compiled) return compiled.exit;
+    const { results, diagnostics } = compiled;
     const against = optionValue(line, '--against');
     const candidate = against === undefined ? undefined : path.resolve(io.cwd, against);
     const bundleFile = candidate !== undefined && existsSync(candidate) && statSync(candidate).isFile() ? candidate : undefined;

@@ -1,7 +1,6 @@
-import { hasErrors } from '../../diagnostics';
 import { compatibilityMatrix, compatibilitySummary, formatMatrixMarkdown, formatMatrixText } from '../../matrix';
 import { optionValue } from '../args';
-import { compileAll, EXIT_OK, exitCodeFor, report, writeText, type Command } from '../command';
+import { compiledOrExit, EXIT_OK, writeText, type Command } from '../command';
 
 export const matrix: Command = {
   name: 'matrix',
@@ -20,12 +19,10 @@ export const matrix: Command = {
     },
   ],
   run(ctx) {
-    const { io, global, root, line } = ctx;
-    const { results, diagnostics } = compileAll(ctx);
-    if (hasErrors(diagnostics)) {
-      report(io, global.format, diagnostics, root);
-      return exitCodeFor(diagnostics);
-    }
+    const { io, line } = ctx;
+    const compiled = compiledOrExit(ctx);
+    if ('exit' in compiled) return compiled.exit;
+    const { results } = compiled;
     const format = optionValue(line, '--output') ?? 'text';
     const matrices = results.map((r) => ({ generator: r.generator!.name, catalog: r.catalog!, matrix: compatibilityMatrix(r.catalog!) }));
     if (format === 'json') io.out(JSON.stringify({ generators: matrices.map(({ generator, matrix: m }) => ({ generator, matrix: m })) }, null, 2));

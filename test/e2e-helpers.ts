@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { REPO } from './helpers';
+import { run as runCli } from '../src/cli/main';
 
 export const CLI = path.join(REPO, 'dist', 'cli', 'main.js');
 
@@ -19,7 +20,28 @@ export function run(cwd: string, cmd: string, args: readonly string[], input?: s
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/**
+ * The CLI in this process (`run` from src/cli/main.ts, with main's line endings and its catch for
+ * internal errors): the same command line, files and exit code, without starting node each time.
+ * Tests about the process itself (the launcher, the installed package, stdin, concurrent runs,
+ * exit codes set on the process) use `itgenProcess`.
+ */
 export function itgen(cwd: string, ...args: string[]): Run {
+  let stdout = '';
+  let stderr = '';
+  const line = (s: string): string => (s.endsWith('\n') ? s : `${s}\n`);
+  let code: number;
+  try {
+    code = runCli(args, { out: (s) => (stdout += line(s)), err: (s) => (stderr += line(s)), cwd, color: false, stdin: () => '' });
+  } catch (e) {
+    stderr += `itgen: internal error: ${(e as Error).message}\nplease report this with the input that caused it\n`;
+    code = 2;
+  }
+  return { code, stdout, stderr };
+}
+
+/** The built CLI as its own process, as users and CI run it. */
+export function itgenProcess(cwd: string, ...args: string[]): Run {
   return run(cwd, process.execPath, [CLI, ...args]);
 }
 

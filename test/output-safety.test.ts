@@ -3,18 +3,19 @@
  * the generators, the catalog, .git, the project itself, a folder of someone else's files, a path
  * through a symlink out of the project, or another generator's output.
  */
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { recoverInterruptedWrite, writeTree } from '../src/emit/write';
 import { readDirTree, REPO, removeDir, scratchProject } from './helpers';
+import { itgen as itgenInProcess } from './e2e-helpers';
 
 const CLI = path.join(REPO, 'dist', 'cli', 'main.js');
 
+/** In this process: what is written is the subject here, not the process (six concurrent runs below are real processes). */
 function itgen(cwd: string, ...args: string[]): { code: number | null; err: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
-  return { code: r.status, err: r.stderr };
+  const r = itgenInProcess(cwd, ...args);
+  return { code: r.code, err: r.stderr };
 }
 
 function project(output: string): string {

@@ -31,18 +31,27 @@ interface VariantUse {
   readonly fragment: Declared<WrittenPreferenceFragment>;
 }
 
-export function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[] {
-  const cat = model.catalog!.value;
-  const catSrc = model.catalog!.src;
-  const memo = new Map<string, PrefBase | null>();
-  const visiting: string[] = [];
+/**
+ * A preference with what it inherits: its bases (resolved once each, cycles reported) and
+ * fragments merged at one level, its own spec over them, and its metadata. Lives for one
+ * resolution.
+ */
+class Inheritance {
+  private readonly memo = new Map<string, PrefBase | null>();
+  private readonly visiting: string[] = [];
 
-  const resolveBase = (name: string): PrefBase | null => {
-    const done = memo.get(name);
+  constructor(
+    private readonly model: WrittenModel,
+    private readonly out: Sink,
+  ) {}
+
+  /** The preference `name` with its bases; null when something it needs is missing or cyclic (reported). */
+  resolve(name: string): PrefBase | null {
+    const done = this.memo.get(name);
     if (done !== undefined) return done;
-    const decl = model.preferences.get(name)!;
+    const decl = this.model.preferences.get(name)!;
     const p: WrittenPreference = decl.value;
-    visiting.push(name);
+    this.visiting.push(name);
     const what = `preference \`${name}\``;
     const layers: Leaves[] = [];
     const icons = new Set<string>();
@@ -59,27 +68,27 @@ export function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPref
     }[] = [];
     let failed = false;
     (p.inherits ?? []).forEach((b, i) => {
-      if (!model.preferences.has(b) && mayBeDeclared(model, 'Preference', b)) {
+      if (!this.model.preferences.has(b) && mayBeDeclared(this.model, 'Preference', b)) {
         failed = true;
         return;
       }
-      if (!model.preferences.has(b)) {
-        out.push(
+      if (!this.model.preferences.has(b)) {
+        this.out.push(
           diag(
             'IT2001',
             `${what} inherits unknown preference \`${b}\``,
             locate(decl.src, typeof (decl.src.value as Record<string, unknown>)['inherits'] === 'string' ? ['inherits'] : ['inherits', i]),
             {
-              hint: didYouMean(b, model.preferences.keys()) ?? 'inherit from a declared Preference',
+              hint: didYouMean(b, this.model.preferences.keys()) ?? 'inherit from a declared Preference',
             },
           ),
         );
         failed = true;
         return;
       }
-      if (visiting.includes(b)) {
-        const cycle = [...visiting.slice(visiting.indexOf(b)), b].join(' -> ');
-        out.push(
+      if (this.visiting.includes(b)) {
+        const cycle = [...this.visiting.slice(this.visiting.indexOf(b)), b].join(' -> ');
+        this.out.push(
           diag('IT2003', `inheritance cycle: ${cycle}`, locate(decl.src, ['inherits']), {
             hint: 'a preference cannot inherit from itself, directly or through its bases',
           }),
@@ -87,7 +96,7 @@ export function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPref
         failed = true;
         return;
       }
-      const base = resolveBase(b);
+      const base = this.resolve(b);
       if (!base) {
         failed = true;
         return;
@@ -117,7 +126,7 @@ export function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPref
     const own: Record<string, Readonly<Record<string, string>> | undefined> = { labels: p.labels, annotations: p.annotations, vars: p.vars };
     for (const c of metaConflicts) {
       if (own[c.field]?.[c.key] !== undefined) continue;
-      out.push(
+      this.out.push(
         diag(
           'IT2004',
           `\`${c.field}.${c.key}\` is set to ${JSON.stringify(c.first.value)} by base \`${c.first.base}\` and to ${JSON.stringify(c.second.value)} by base \`${c.second.base}\`, both inherited by ${what}`,
@@ -131,7 +140,7 @@ export function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPref
     }
     if (p.icon === undefined && icons.size > 1) {
       const [a, b] = [...iconFrom.entries()];
-      out.push(
+      this.out.push(
         diag(
           'IT2004',
           `\`icon\` is ${JSON.stringify(a![0])} from base \`${a![1].base}\` and ${JSON.stringify(b![0])} from base \`${b![1].base}\`, both inherited by ${what}`,
@@ -143,22 +152,26 @@ export function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPref
         ),
       );
     }
-    layers.push(...fragmentLeaves(model, p.include, decl, ['include'], out, 'preference'));
+    layers.push(...fragmentLeaves(this.model, p.include, decl, ['include'], this.out, 'preference'));
     const merged = mergeLevel(layers);
-    for (const c of merged.conflicts) out.push(conflictDiagnostic(c, what));
+    for (const c of merged.conflicts) this.out.push(conflictDiagnostic(c, what));
     const leaves = overlay(merged.leaves, toLeaves(p.spec as JsonObject | undefined, decl.src, ['spec'], what));
     Object.assign(labels, p.labels ?? {});
     Object.assign(annotations, p.annotations ?? {});
     Object.assign(vars, p.vars ?? {});
-    visiting.pop();
+    this.visiting.pop();
     const result: PrefBase | null = failed ? null : { leaves, icon: p.icon ?? (icons.size === 1 ? [...icons][0] : undefined), labels, annotations, vars };
-    memo.set(name, result);
+    this.memo.set(name, result);
     return result;
-  };
+  }
+}
 
+export function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPreference[] {
+  const cat = model.catalog!.value;
+  const inheritance = new Inheritance(model, out);
   const emitted: ResolvedPreference[] = [];
   for (const name of [...model.preferences.keys()].sort()) {
-    const base = resolveBase(name);
+    const base = inheritance.resolve(name);
     const decl = model.preferences.get(name)!;
     const p = decl.value;
     if (!base || p.abstract) continue;
@@ -170,135 +183,184 @@ export function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPref
       );
       continue;
     }
-    const what = `preference \`${name}\``;
+    const scope: PreferenceScope = { model, decl, base, displayName: p.displayName, what: `preference \`${name}\``, out };
     const variants = variantUses(model, decl, out);
     const usedVariants = new Set<number>();
     const arches: (Architecture | undefined)[] = p.architectures ? [...new Set(p.architectures)] : [undefined];
     for (const arch of arches) {
-      // The architecture level: the preference, its override for this architecture, its name.
-      let leaves: Leaves = base.leaves;
-      let archName = name;
-      const archLeaves = new Map<string, Leaf>();
-      const ov = arch !== undefined ? p.architectureOverrides?.[arch] : undefined;
-      if (arch !== undefined) {
-        const ai = p.architectures!.indexOf(arch);
-        const archOrigin: Origin = { src: decl.src, path: ['architectures', ai], what: `architecture \`${arch}\` of ${what}` };
-        archLeaves.set(leafKey(['preferredArchitecture']), leaf(['preferredArchitecture'], arch, archOrigin));
-        archLeaves.set(leafKey(['requirements', 'architecture']), leaf(['requirements', 'architecture'], arch, archOrigin));
-        if (ov) {
-          const ovWhat = `${arch} override of ${what}`;
-          const inc = mergeLevel(fragmentLeaves(model, ov.include, decl, ['architectureOverrides', arch, 'include'], out, 'preference'));
-          for (const c of inc.conflicts) out.push(conflictDiagnostic(c, ovWhat));
-          leaves = overlay(overlay(leaves, inc.leaves), toLeaves(ov.spec as JsonObject | undefined, decl.src, ['architectureOverrides', arch, 'spec'], ovWhat));
-        }
-        if (arch !== cat.defaultArchitecture) {
-          const n = expandPattern(cat.naming.architecture, { name, arch });
-          if (!n.ok) {
-            out.push(diag('IT2011', `architecture name pattern \`${cat.naming.architecture}\`: ${n.error}`, locate(catSrc, ['naming', 'architecture'])));
-            continue;
-          }
-          archName = n.text;
-        }
-      }
+      const level = architectureLevel(scope, arch);
+      if (!level) continue;
       for (const v of [undefined, ...variants]) {
         if (v !== undefined && arch !== undefined && !(v.fragment.value.variant?.architectures ?? [cat.defaultArchitecture]).includes(arch)) continue;
         if (v !== undefined) usedVariants.add(v.index);
-        let catalogName = archName;
-        if (v !== undefined) {
-          const n = expandPattern(cat.naming.variant, { name: archName, variant: v.name });
-          if (!n.ok) {
-            out.push(diag('IT2011', `variant name pattern \`${cat.naming.variant}\`: ${n.error}`, locate(catSrc, ['naming', 'variant'])));
-            continue;
-          }
-          catalogName = n.text;
-        }
-        const named = expandPattern(cat.naming.preference, { name: catalogName });
-        if (!named.ok) {
-          out.push(diag('IT2011', `preference name pattern \`${cat.naming.preference}\`: ${named.error}`, locate(catSrc, ['naming', 'preference'])));
-          continue;
-        }
-        if (!checkName(named.text, out, locate(decl.src, v !== undefined ? ['variants', v.index] : ['name']), cat.naming.preference)) continue;
-
-        // Text variables: the preference's, then the variant's (whose values may use the preference's).
-        const vars: Record<string, string> = { ...base.vars };
-        const textCtx = (displayName: string): TextContext => ({ ...vars, name: named.text, catalogName, displayName, arch, variant: v?.name });
-        if (v !== undefined) {
-          const own = v.fragment.value.variant?.vars ?? {};
-          const rendered: Record<string, string> = {};
-          for (const k of Object.keys(own)) rendered[k] = renderOr(own[k]!, textCtx(p.displayName), out, v.fragment.src, ['variant', 'vars', k]);
-          Object.assign(vars, rendered);
-        }
-
-        // Display name: the preference's, made the variant's, then given its architecture. Each
-        // template is rendered once, where it is written, so text coming from variables is never
-        // read as a template and errors point at the right line.
-        let displayName = renderOr(p.displayName, textCtx(p.displayName), out, decl.src, ['displayName']);
-        if (v !== undefined) {
-          const own = v.fragment.value.variant?.displayName;
-          displayName =
-            own !== undefined
-              ? renderOr(own, textCtx(displayName), out, v.fragment.src, ['variant', 'displayName'])
-              : renderOr(cat.naming.variantDisplayName, textCtx(displayName), out, catSrc, ['naming', 'variantDisplayName']);
-        }
-        if (v === undefined && ov?.displayName !== undefined) {
-          displayName = renderOr(ov.displayName, textCtx(displayName), out, decl.src, ['architectureOverrides', arch!, 'displayName']);
-        } else {
-          const pattern = architectureDisplayPattern(model.catalog!, arch, v);
-          if (pattern) displayName = renderOr(pattern.template, textCtx(displayName), out, pattern.src, pattern.path);
-        }
-
-        let objectLeaves: Leaves = leaves;
-        if (v !== undefined) {
-          objectLeaves = overlay(objectLeaves, toLeaves(v.fragment.value.spec as JsonObject, v.fragment.src, ['spec'], `variant \`${v.name}\` of ${what}`));
-        }
-        objectLeaves = overlay(objectLeaves, archLeaves);
-
-        const ctx = textCtx(displayName);
-        const labels: Record<string, string> = {};
-        const annotations: Record<string, string> = {};
-        renderMap(cat.preferences?.labels, ctx, out, catSrc, ['preferences', 'labels'], labels);
-        renderMap(cat.preferences?.annotations, ctx, out, catSrc, ['preferences', 'annotations'], annotations);
-        renderMap(base.labels, ctx, out, decl.src, ['labels'], labels);
-        renderMap(base.annotations, ctx, out, decl.src, ['annotations'], annotations);
-        emitted.push({
-          kind: 'preference',
-          name: named.text,
-          catalogName,
-          architecture: arch,
-          variant: v?.name,
-          displayName,
-          icon: base.icon,
-          inherits: p.inherits ?? [],
-          include: p.include ?? [],
-          spec: fromLeaves(objectLeaves),
-          labels,
-          annotations,
-          deprecated: p.deprecated,
-          origin: {
-            src: decl.src,
-            path: v !== undefined ? ['variants', v.index] : arch !== undefined ? ['architectures', p.architectures!.indexOf(arch)] : ['name'],
-            what: v !== undefined ? `variant \`${v.name}\` of ${what}` : what,
-          },
-          leaves: objectLeaves,
-        });
+        const object = preferenceObject(scope, level, v);
+        if (object) emitted.push(object);
       }
     }
-    for (const v of variants) {
-      if (usedVariants.has(v.index)) continue;
-      const archs = v.fragment.value.variant?.architectures ?? [cat.defaultArchitecture];
-      out.push(
-        diag(
-          'IT1203',
-          `variant \`${v.name}\` of ${what} makes no object: it applies to ${archs.join(', ')}, and the preference has ${(p.architectures ?? []).join(', ')}`,
-          locate(decl.src, ['variants', v.index]),
-          {
-            hint: `add ${archs.length === 1 ? archs[0] : `one of ${archs.join(', ')}`} to \`architectures\`, or set \`variant.architectures\` in fragment \`${v.name}\``,
-          },
-        ),
-      );
-    }
+    reportUnusedVariants(scope, variants, usedVariants);
   }
   return emitted;
+}
+
+/** What the objects of one preference share. */
+interface PreferenceScope {
+  readonly model: WrittenModel;
+  readonly decl: Declared<WrittenPreference>;
+  readonly base: PrefBase;
+  readonly displayName: string;
+  readonly what: string;
+  readonly out: Sink;
+}
+
+/** One architecture of a preference (or the preference without one): its spec so far, name and pinned fields. */
+interface ArchitectureLevel {
+  readonly arch: Architecture | undefined;
+  readonly archName: string;
+  readonly leaves: Leaves;
+  /** `preferredArchitecture` and `requirements.architecture`, laid over everything else. */
+  readonly archLeaves: Leaves;
+  readonly override: NonNullable<WrittenPreference['architectureOverrides']>[Architecture] | undefined;
+}
+
+/** The architecture level: the preference, its override for this architecture, its name; undefined after reporting a bad name pattern. */
+function architectureLevel(scope: PreferenceScope, arch: Architecture | undefined): ArchitectureLevel | undefined {
+  const { model, decl, base, what, out } = scope;
+  const cat = model.catalog!.value;
+  const p = decl.value;
+  let leaves: Leaves = base.leaves;
+  let archName = p.name;
+  const archLeaves = new Map<string, Leaf>();
+  const ov = arch !== undefined ? p.architectureOverrides?.[arch] : undefined;
+  if (arch !== undefined) {
+    const ai = p.architectures!.indexOf(arch);
+    const archOrigin: Origin = { src: decl.src, path: ['architectures', ai], what: `architecture \`${arch}\` of ${what}` };
+    archLeaves.set(leafKey(['preferredArchitecture']), leaf(['preferredArchitecture'], arch, archOrigin));
+    archLeaves.set(leafKey(['requirements', 'architecture']), leaf(['requirements', 'architecture'], arch, archOrigin));
+    if (ov) {
+      const ovWhat = `${arch} override of ${what}`;
+      const inc = mergeLevel(fragmentLeaves(model, ov.include, decl, ['architectureOverrides', arch, 'include'], out, 'preference'));
+      for (const c of inc.conflicts) out.push(conflictDiagnostic(c, ovWhat));
+      leaves = overlay(overlay(leaves, inc.leaves), toLeaves(ov.spec as JsonObject | undefined, decl.src, ['architectureOverrides', arch, 'spec'], ovWhat));
+    }
+    if (arch !== cat.defaultArchitecture) {
+      const n = expandPattern(cat.naming.architecture, { name: p.name, arch });
+      if (!n.ok) {
+        out.push(
+          diag('IT2011', `architecture name pattern \`${cat.naming.architecture}\`: ${n.error}`, locate(model.catalog!.src, ['naming', 'architecture'])),
+        );
+        return undefined;
+      }
+      archName = n.text;
+    }
+  }
+  return { arch, archName, leaves, archLeaves, override: ov };
+}
+
+/** One object: an architecture level of a preference, or a variant of it; undefined after reporting a bad name. */
+function preferenceObject(scope: PreferenceScope, level: ArchitectureLevel, v: VariantUse | undefined): ResolvedPreference | undefined {
+  const { model, decl, base, what, out } = scope;
+  const cat = model.catalog!.value;
+  const catSrc = model.catalog!.src;
+  const p = decl.value;
+  const { arch, archName, override: ov } = level;
+  let catalogName = archName;
+  if (v !== undefined) {
+    const n = expandPattern(cat.naming.variant, { name: archName, variant: v.name });
+    if (!n.ok) {
+      out.push(diag('IT2011', `variant name pattern \`${cat.naming.variant}\`: ${n.error}`, locate(catSrc, ['naming', 'variant'])));
+      return undefined;
+    }
+    catalogName = n.text;
+  }
+  const named = expandPattern(cat.naming.preference, { name: catalogName });
+  if (!named.ok) {
+    out.push(diag('IT2011', `preference name pattern \`${cat.naming.preference}\`: ${named.error}`, locate(catSrc, ['naming', 'preference'])));
+    return undefined;
+  }
+  if (!checkName(named.text, out, locate(decl.src, v !== undefined ? ['variants', v.index] : ['name']), cat.naming.preference)) return undefined;
+
+  // Text variables: the preference's, then the variant's (whose values may use the preference's).
+  const vars: Record<string, string> = { ...base.vars };
+  const textCtx = (displayName: string): TextContext => ({ ...vars, name: named.text, catalogName, displayName, arch, variant: v?.name });
+  if (v !== undefined) {
+    const own = v.fragment.value.variant?.vars ?? {};
+    const rendered: Record<string, string> = {};
+    for (const k of Object.keys(own)) rendered[k] = renderOr(own[k]!, textCtx(scope.displayName), out, v.fragment.src, ['variant', 'vars', k]);
+    Object.assign(vars, rendered);
+  }
+
+  // Display name: the preference's, made the variant's, then given its architecture. Each
+  // template is rendered once, where it is written, so text coming from variables is never
+  // read as a template and errors point at the right line.
+  let displayName = renderOr(scope.displayName, textCtx(scope.displayName), out, decl.src, ['displayName']);
+  if (v !== undefined) {
+    const own = v.fragment.value.variant?.displayName;
+    displayName =
+      own !== undefined
+        ? renderOr(own, textCtx(displayName), out, v.fragment.src, ['variant', 'displayName'])
+        : renderOr(cat.naming.variantDisplayName, textCtx(displayName), out, catSrc, ['naming', 'variantDisplayName']);
+  }
+  if (v === undefined && ov?.displayName !== undefined) {
+    displayName = renderOr(ov.displayName, textCtx(displayName), out, decl.src, ['architectureOverrides', arch!, 'displayName']);
+  } else {
+    const pattern = architectureDisplayPattern(model.catalog!, arch, v);
+    if (pattern) displayName = renderOr(pattern.template, textCtx(displayName), out, pattern.src, pattern.path);
+  }
+
+  let objectLeaves: Leaves = level.leaves;
+  if (v !== undefined) {
+    objectLeaves = overlay(objectLeaves, toLeaves(v.fragment.value.spec as JsonObject, v.fragment.src, ['spec'], `variant \`${v.name}\` of ${what}`));
+  }
+  objectLeaves = overlay(objectLeaves, level.archLeaves);
+
+  const ctx = textCtx(displayName);
+  const labels: Record<string, string> = {};
+  const annotations: Record<string, string> = {};
+  renderMap(cat.preferences?.labels, ctx, out, catSrc, ['preferences', 'labels'], labels);
+  renderMap(cat.preferences?.annotations, ctx, out, catSrc, ['preferences', 'annotations'], annotations);
+  renderMap(base.labels, ctx, out, decl.src, ['labels'], labels);
+  renderMap(base.annotations, ctx, out, decl.src, ['annotations'], annotations);
+  return {
+    kind: 'preference',
+    name: named.text,
+    catalogName,
+    architecture: arch,
+    variant: v?.name,
+    displayName,
+    icon: base.icon,
+    inherits: p.inherits ?? [],
+    include: p.include ?? [],
+    spec: fromLeaves(objectLeaves),
+    labels,
+    annotations,
+    deprecated: p.deprecated,
+    origin: {
+      src: decl.src,
+      path: v !== undefined ? ['variants', v.index] : arch !== undefined ? ['architectures', p.architectures!.indexOf(arch)] : ['name'],
+      what: v !== undefined ? `variant \`${v.name}\` of ${what}` : what,
+    },
+    leaves: objectLeaves,
+  };
+}
+
+/** IT1203 for a variant that applies to none of the preference's architectures. */
+function reportUnusedVariants(scope: PreferenceScope, variants: readonly VariantUse[], used: ReadonlySet<number>): void {
+  const { decl, what, out } = scope;
+  const cat = scope.model.catalog!.value;
+  for (const v of variants) {
+    if (used.has(v.index)) continue;
+    const archs = v.fragment.value.variant?.architectures ?? [cat.defaultArchitecture];
+    out.push(
+      diag(
+        'IT1203',
+        `variant \`${v.name}\` of ${what} makes no object: it applies to ${archs.join(', ')}, and the preference has ${(decl.value.architectures ?? []).join(', ')}`,
+        locate(decl.src, ['variants', v.index]),
+        {
+          hint: `add ${archs.length === 1 ? archs[0] : `one of ${archs.join(', ')}`} to \`architectures\`, or set \`variant.architectures\` in fragment \`${v.name}\``,
+        },
+      ),
+    );
+  }
 }
 
 /**

@@ -18,7 +18,7 @@ import { compareSpecs, type Difference } from './compare';
 import { nameOf, namespaceOf, readInputs, type PresetInput } from './inputs';
 import { applyPlanToSpec, planVm, type VmPlan } from './mapping';
 import { projectFiles, type MigratedObject, type ProjectGroup } from './project';
-import { applyPresets, EXCLUDE_ANNOTATION, orderDependentRequests, presetConflicts, selects, type Preset } from './presets';
+import { applyPresets, EXCLUDE_ANNOTATION, orderDependentRequests, presetConflicts, selects, type MergedSection, type Preset } from './presets';
 import { migrationReport } from './report';
 import { rewriteVmText } from './vm-file';
 
@@ -56,6 +56,8 @@ export interface VmRecord {
   readonly presets: readonly string[];
   /** KubeVirt's warnings at VMI creation (a preset differing from the VM's own values). */
   readonly warnings: readonly string[];
+  /** Which preset supplied which section (the VM had none of its own). */
+  readonly supplied: readonly (readonly [MergedSection, string])[];
   readonly outcome: VmOutcome;
 }
 
@@ -202,6 +204,7 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
     namespace: string;
     presets: Preset[];
     warnings: string[];
+    supplied: [MergedSection, string][];
     plan?: VmPlan;
     names?: { instancetype?: string | undefined; preference?: string | undefined };
     outcome?: VmOutcome;
@@ -213,7 +216,7 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
     const namespace = namespaceOf(found);
     const { meta, spec } = templateOf(found.value);
     const presets = matching(namespace, meta);
-    const rec: Pending = { found, name, namespace, presets, warnings: [] };
+    const rec: Pending = { found, name, namespace, presets, warnings: [], supplied: [] };
     pending.push(rec);
     const skip = (reason: string, code: 'IT8203' | 'IT8204', hint: string): void => {
       rec.outcome = { status: 'skipped', reason };
@@ -255,6 +258,7 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
     merged['domain'] = domain;
     const applied = applyPresets(presets, domain);
     rec.warnings.push(...applied.warnings.map((w) => w.message));
+    rec.supplied.push(...applied.suppliedBy);
     const planned = planVm(spec, merged, applied.suppliedBy);
     if ('refused' in planned) {
       skip(planned.refused, 'IT8204', 'migrate this VM by hand');
@@ -370,6 +374,7 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
     namespace: r.namespace,
     presets: r.presets.map((p) => p.name),
     warnings: r.warnings,
+    supplied: r.supplied,
     outcome: r.outcome!,
   }));
   const vmis = inputs.vmis.map((v) => ({

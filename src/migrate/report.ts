@@ -122,6 +122,7 @@ export function migrationReport(r: ReportInput): string {
       '',
     );
     out.push(`- Presets: ${list(v.presets)}; rewritten VM: ${code(o.file)}`);
+    if (v.supplied.length > 0) out.push(`- What they gave it: ${v.supplied.map(([section, preset]) => `${code(section)} from ${code(preset)}`).join(', ')}`);
     out.push(
       `- Instance type: ${o.instancetype !== undefined ? code(o.instancetype) : '(none: its presets gave no resources or CPU)'}; preference: ${o.preference !== undefined ? code(o.preference) : '(none)'}`,
     );

@@ -11,7 +11,7 @@ import tseslint from 'typescript-eslint';
  * release module below it); `index` is src/index.ts, the public surface over everything.
  */
 const STAGES = [
-  ['diagnostics', 'quantity', 'version'],
+  ['diagnostics', 'order', 'quantity', 'version'],
   ['load'],
   ['schema'],
   ['resolve'],
@@ -35,7 +35,7 @@ const target = (name) => `(?:${name}(?:/.*)?|${name}\\.[jt]s)`;
 function stageRule(level) {
   const later = STAGES.slice(level + 1).flat();
   if (later.length === 0) return [];
-  const isRoot = STAGES[level].every((n) => ['diagnostics', 'quantity', 'version', 'pipeline', 'index'].includes(n));
+  const isRoot = STAGES[level].every((n) => ['diagnostics', 'order', 'quantity', 'version', 'pipeline', 'index'].includes(n));
   // From a folder stage, other stages are `../x`; from a file at the root, `./x`.
   const prefix = isRoot ? '\\./' : '(?:\\.\\./)+';
   const allowed = STAGES[level].includes('pipeline') ? '(?!release/lock$)' : '';
@@ -45,7 +45,9 @@ function stageRule(level) {
       message: `a stage of src/ never imports a later one (order: ${STAGES.map((s) => s.join('|')).join(' < ')}); move the shared piece down`,
     },
   ];
-  const files = STAGES[level].map((n) => (['diagnostics', 'quantity', 'version', 'pipeline', 'index'].includes(n) ? `src/${n}.ts` : `src/${n}/**/*.ts`));
+  const files = STAGES[level].map((n) =>
+    ['diagnostics', 'order', 'quantity', 'version', 'pipeline', 'index'].includes(n) ? `src/${n}.ts` : `src/${n}/**/*.ts`,
+  );
   return [{ files, rules: { 'no-restricted-imports': ['error', { patterns }] } }];
 }
 

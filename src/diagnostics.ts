@@ -2,6 +2,7 @@
  * One diagnostic type for the whole pipeline. Codes are a closed union so that
  * tests, docs and `--format json` consumers can rely on them staying stable.
  */
+import { compareText } from './order';
 export const DIAGNOSTIC_CODES = {
   // IT1xxx: reading and parsing files
   IT1001: 'file cannot be read',
@@ -171,7 +172,7 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
       if (la.col !== lb.col) return la.col - lb.col;
     }
     if (a.code !== b.code) return a.code < b.code ? -1 : 1;
-    return a.message < b.message ? -1 : a.message > b.message ? 1 : 0;
+    return compareText(a.message, b.message);
   });
 }
 

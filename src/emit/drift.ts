@@ -1,4 +1,5 @@
 import type { OutputFile } from './layout';
+import { byText } from '../order';
 
 export interface FileChange {
   readonly path: string;
@@ -16,5 +17,5 @@ export function diffTrees(current: readonly OutputFile[], expected: readonly Out
     else if (cur.get(p) !== c) out.push({ path: p, change: 'modified' });
   }
   for (const p of cur.keys()) if (!exp.has(p)) out.push({ path: p, change: 'removed' });
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return out.sort(byText((x) => x.path));
 }

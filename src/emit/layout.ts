@@ -1,6 +1,7 @@
 import { type RenderedObject } from '../render/manifests';
 import { KIND_ORDER, type ManifestKind } from '../schema/manifest';
 import { mappingToYaml, serializeBody, serializeManifest, serializeStream } from './serialize';
+import { byText, compareText } from '../order';
 
 export interface OutputFile {
   /** Relative to the output directory, POSIX separators. */
@@ -71,7 +72,7 @@ export function layoutBase(objects: readonly RenderedObject[], kinds: readonly M
   }
   files.push({ path: 'kustomization.yaml', content: kustomization(dirs) });
   files.push(...extra);
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return files.sort(byText((x) => x.path));
 }
 
 /**
@@ -83,6 +84,6 @@ export function objectStream(objects: readonly RenderedObject[], kindOrder: read
   const rank = new Map(kindOrder.map((k, i) => [k, i] as const));
   const docs = serializeObjects(objects)
     .map(([kind, doc], i) => ({ kind, doc, name: objects[i]!.manifest.metadata.name }))
-    .sort((a, b) => rank.get(a.kind)! - rank.get(b.kind)! || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    .sort((a, b) => rank.get(a.kind)! - rank.get(b.kind)! || compareText(a.name, b.name));
   return serializeStream(docs.map((d) => d.doc));
 }

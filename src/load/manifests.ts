@@ -8,12 +8,13 @@ import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics';
 import { outsideProject, readProjectFile, relativePath } from './files';
 import { parseSource, type SourceDoc } from './source';
+import { byText } from '../order';
 
 const MANIFEST = /\.(ya?ml|json)$/;
 
 function walk(abs: string): string[] {
   const out: string[] = [];
-  for (const entry of readdirSync(abs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  for (const entry of readdirSync(abs, { withFileTypes: true }).sort(byText((x) => x.name))) {
     const p = path.join(abs, entry.name);
     if (entry.isDirectory()) out.push(...walk(p));
     else if (entry.isFile() && MANIFEST.test(entry.name)) out.push(p);
@@ -86,7 +87,7 @@ export function loadProjectManifests(root: string, skip: readonly string[]): Sou
     } catch {
       return;
     }
-    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    for (const e of entries.sort(byText((x) => x.name))) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walkDir(p);
       else if (e.isFile() && /\.ya?ml$/.test(e.name) && files.length < 2000) files.push(p);

@@ -21,6 +21,7 @@ import { projectFiles, type MigratedObject, type ProjectGroup } from './project'
 import { applyPresets, EXCLUDE_ANNOTATION, orderDependentRequests, presetConflicts, selects, type MergedSection, type Preset } from './presets';
 import { migrationReport } from './report';
 import { rewriteVmText } from './vm-file';
+import { byText, compareText } from '../order';
 
 export { EXCLUDE_ANNOTATION, mergeConflicts, mergeDomain, presetConflicts, selects, type Preset } from './presets';
 export { goQuantityIdentity, semanticEqual } from './go-values';
@@ -179,7 +180,7 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
     inputs.presets
       .map((p) => p.preset)
       .filter((p) => p.namespace === ns)
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      .sort(byText((x) => x.name));
   const matching = (ns: string, meta: JsonObject | undefined): Preset[] => presetsIn(ns).filter((p) => selects(p, labelsOf(meta)));
   const groups = new Map<string, Group>();
   const groupFor = (ns: string): Group => {
@@ -196,7 +197,7 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
   const order = [...inputs.vms].sort((a, b) => {
     const ka = `${namespaceOf(a)}/${nameOf(a)}`;
     const kb = `${namespaceOf(b)}/${nameOf(b)}`;
-    return ka < kb ? -1 : ka > kb ? 1 : 0;
+    return compareText(ka, kb);
   });
   type Pending = {
     found: FoundObject;
@@ -276,15 +277,13 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
     rec.before = presetEraSpec(spec, presets);
   }
 
-  const projectGroups: ProjectGroup[] = [...groups.values()]
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map((g) => ({
-      name: groups.size === 1 ? options.name : `${options.name}-${g.key}`,
-      namespace: g.namespace,
-      cluster: options.cluster,
-      instancetypes: [...g.instancetypes.values()],
-      preferences: [...g.preferences.values()],
-    }));
+  const projectGroups: ProjectGroup[] = [...groups.values()].sort(byText((x) => x.key)).map((g) => ({
+    name: groups.size === 1 ? options.name : `${options.name}-${g.key}`,
+    namespace: g.namespace,
+    cluster: options.cluster,
+    instancetypes: [...g.instancetypes.values()],
+    preferences: [...g.preferences.values()],
+  }));
   const files: OutputFile[] = projectFiles(projectGroups);
   const compiled = compileWritten(files, projectGroups, options.outDir);
   diagnostics.push(...compiled.diagnostics);

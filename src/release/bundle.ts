@@ -13,6 +13,7 @@ import { serializeStream } from '../emit/serialize';
 import type { RenderedObject } from '../render/manifests';
 import type { ManifestKind } from '../schema/manifest';
 import { sha256Hex } from './digest';
+import { byText } from '../order';
 
 export const CHECKSUMS_FILE = 'CHECKSUMS.sha256';
 
@@ -61,7 +62,7 @@ export function buildBundles(objects: readonly RenderedObject[], opts: BundleOpt
     if (selected.length === 0) continue;
     files.push({ path: `${b.name}-${opts.version}.yaml`, content: serializeStream(selected) });
   }
-  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const sorted = [...files].sort(byText((x) => x.path));
   const checksums = sorted.map((f) => `${sha256Hex(f.content)}  ${f.path}\n`).join('');
   return [...sorted, { path: CHECKSUMS_FILE, content: checksums }];
 }

@@ -6,6 +6,7 @@
 import { parseAllDocuments } from 'yaml';
 import { isPlainObject, sameJson, type Json, type JsonObject } from '../resolve/leaves';
 import { KIND_ORDER } from '../schema/manifest';
+import { compareText } from '../order';
 
 export const INSTANCETYPE_GROUP = 'instancetype.kubevirt.io/';
 
@@ -116,9 +117,7 @@ export function diffObjects(before: readonly KubeObject[], after: readonly KubeO
     const i = (KIND_ORDER as readonly string[]).indexOf(kind);
     return i < 0 ? KIND_ORDER.length : i;
   };
-  return out.sort(
-    (x, y) => rank(x.kind) - rank(y.kind) || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : 0) || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0),
-  );
+  return out.sort((x, y) => rank(x.kind) - rank(y.kind) || compareText(x.kind, y.kind) || compareText(x.name, y.name));
 }
 
 function show(v: Json | undefined): string {

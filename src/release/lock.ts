@@ -16,6 +16,7 @@ import { LOCK_KIND, type LockOverride, type LockedObject, type ReleaseLock } fro
 import { groupBy } from '../validate/context';
 import { originOf } from '../resolve/leaves';
 import { specDigest } from './digest';
+import { compareText } from '../order';
 
 export interface LoadedLock {
   /** Project-relative path of the lock file. */
@@ -334,7 +335,7 @@ export function recordRelease(
     summary.removed++;
   }
   const rank = new Map(KIND_ORDER.map((k, i) => [k, i] as const));
-  const objects = [...byKey.values()].sort((a, b) => rank.get(a.kind)! - rank.get(b.kind)! || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const objects = [...byKey.values()].sort((a, b) => rank.get(a.kind)! - rank.get(b.kind)! || compareText(a.name, b.name));
   return {
     lock: { apiVersion: GENERATOR_API_VERSION, kind: LOCK_KIND, metadata: { name: generatorName }, releases: [...lock.releases, version], objects },
     summary,

@@ -10,6 +10,7 @@ import { formatBinary } from '../quantity';
 import type { Scope } from '../schema/generator';
 import { type RenderedObject } from './manifests';
 import { KIND_ORDER } from '../schema/manifest';
+import { compareText } from '../order';
 
 export const DOCS_FILE = 'README.md';
 
@@ -90,7 +91,7 @@ function familyGrid(its: readonly ResolvedInstancetype[]): string {
   // Columns: every size in ladder order (sizes of several ladders interleave by position).
   const sizeOrder = new Map<string, number>();
   for (const it of its) if (!sizeOrder.has(it.ladderSize)) sizeOrder.set(it.ladderSize, it.sizeIndex);
-  const sizes = [...sizeOrder.keys()].sort((a, b) => sizeOrder.get(a)! - sizeOrder.get(b)! || (a < b ? -1 : a > b ? 1 : 0));
+  const sizes = [...sizeOrder.keys()].sort((a, b) => sizeOrder.get(a)! - sizeOrder.get(b)! || compareText(a, b));
   const rows = new Map<string, { label: string; cells: Map<string, string[]> }>();
   for (const it of its) {
     const key = `${it.family}${it.version ?? ''}`;

@@ -3,6 +3,7 @@ import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '
 import { formatBinary, parseQuantity } from '../quantity';
 import type { Scope } from '../schema/generator';
 import { INSTANCETYPE_API_VERSION, KIND_ORDER, KINDS_OF, type ManifestKind } from '../schema/manifest';
+import { compareText } from '../order';
 
 export const LABEL_PREFIX = 'instancetype.kubevirt.io/';
 
@@ -165,6 +166,6 @@ export function sortManifests<T extends { manifest: RenderedManifest }>(objects:
     if (ka !== kb) return ka - kb;
     const na = a.manifest.metadata.name;
     const nb = b.manifest.metadata.name;
-    return na < nb ? -1 : na > nb ? 1 : 0;
+    return compareText(na, nb);
   });
 }

@@ -6,6 +6,7 @@ import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '
 import { resolveFamilies } from './families';
 import { resolvePreferences } from './preferences';
 import type { Sink } from './common';
+import { byText } from '../order';
 
 export function resolveCatalog(model: WrittenModel): { catalog: ResolvedCatalog | undefined; diagnostics: Diagnostic[] } {
   const out: Sink = [];
@@ -18,8 +19,8 @@ export function resolveCatalog(model: WrittenModel): { catalog: ResolvedCatalog 
     catalog: {
       name: cat.value.name,
       defaultArchitecture: cat.value.defaultArchitecture,
-      instancetypes: [...instancetypes].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-      preferences: [...preferences].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+      instancetypes: [...instancetypes].sort(byText((x) => x.name)),
+      preferences: [...preferences].sort(byText((x) => x.name)),
     },
     diagnostics: out,
   };

@@ -18,6 +18,9 @@ env.unregisterHelper('log');
 env.unregisterHelper('lookup');
 
 type Ast = hbs.AST.Program;
+// Memos of pure functions of the template text (parsing and compiling it), shared by every run in
+// the process; bounded, so that a long-lived library user compiling many catalogs does not grow them.
+const MEMO_LIMIT = 2000;
 const parsed = new Map<string, Ast | Error>();
 const compiled = new Map<string, HandlebarsTemplateDelegate>();
 
@@ -110,7 +113,7 @@ export function renderText(template: string, context: TextContext): { ok: true; 
     } catch (e) {
       ast = e as Error;
     }
-    parsed.set(template, ast);
+    if (parsed.size < MEMO_LIMIT) parsed.set(template, ast);
   }
   if (ast instanceof Error) return { ok: false, error: firstLine(ast.message) };
   const bad = checkProgram(ast, context, new Set(), template);
@@ -118,7 +121,7 @@ export function renderText(template: string, context: TextContext): { ok: true; 
   let fn = compiled.get(template);
   if (fn === undefined) {
     fn = env.compile(template, { strict: true, noEscape: true, knownHelpers: { if: true, unless: true }, knownHelpersOnly: true });
-    compiled.set(template, fn);
+    if (compiled.size < MEMO_LIMIT) compiled.set(template, fn);
   }
   try {
     // Variables without a value are present but empty, so that `{{#if variant}}` works in strict mode;

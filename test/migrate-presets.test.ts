@@ -449,3 +449,18 @@ describe('migrate presets on generated input (fast-check, fixed seed)', () => {
     expect(proved).toBeGreaterThan(100);
   });
 });
+
+describe('names from untrusted input', () => {
+  it('a VM or preset name that is no Kubernetes name is refused at its line (IT8202), nothing planned', () => {
+    const text =
+      'apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstancePreset\nmetadata: {name: Small_Preset}\nspec: {selector: {}, domain: {cpu: {cores: 2}}}\n---\n' +
+      'apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: ../../escape}\nspec: {template: {spec: {domain: {}}}}\n';
+    const r = migratePresets(parseSource('in.yaml', Buffer.from(text)).docs, { name: 'presets', cluster: false, allowDifferences: false, outDir: 'out' });
+    expect(r.files).toEqual([]);
+    expect(r.diagnostics.map((d) => [d.code, d.location?.line])).toEqual([
+      ['IT8202', 3],
+      ['IT8202', 8],
+    ]);
+    expect(r.diagnostics[1]!.message).toContain('a Kubernetes object name');
+  });
+});

@@ -10,6 +10,7 @@ import { obj } from '../expand/model';
 import { locate, type SourceDoc } from '../load/source';
 import { isQuantity } from '../quantity';
 import { checkAgainst } from '../schema/check';
+import { DNS_SUBDOMAIN } from '../schema/manifest';
 import { DEFAULT_NAMESPACE, type Preset } from './presets';
 
 const PRESET_API_VERSIONS = ['kubevirt.io/v1', 'kubevirt.io/v1alpha3'];
@@ -18,7 +19,6 @@ const PRESET_API_VERSIONS = ['kubevirt.io/v1', 'kubevirt.io/v1alpha3'];
 // KubeVirt refuse every VMI of the preset's namespace.
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 function labelKeyProblem(key: string): string | undefined {
   const slash = key.lastIndexOf('/');
@@ -94,8 +94,16 @@ const domainSchema = z.looseObject({
   ioThreadsPolicy: z.enum(['shared', 'auto', 'supplementalPool']).optional(),
 });
 
+/** What the API server accepts as names: they become object names, file names and catalog names here. */
+const objectName = z.string().max(253).regex(DNS_SUBDOMAIN, 'a Kubernetes object name: lowercase letters, digits, `-` and `.` (a DNS subdomain)');
+const namespaceName = z
+  .string()
+  .max(63)
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'a namespace: lowercase letters, digits and `-` (a DNS label)');
+const objectMetadata = { name: objectName, namespace: namespaceName.optional() };
+
 const vmSchema = z.looseObject({
-  metadata: z.looseObject({ name: z.string().min(1), namespace: z.string().min(1).optional() }),
+  metadata: z.looseObject(objectMetadata),
   spec: z.looseObject({
     template: z.looseObject({
       metadata: z.looseObject({ labels: labelMap.optional(), annotations: z.record(z.string(), z.string()).optional() }).optional(),
@@ -107,7 +115,7 @@ const vmSchema = z.looseObject({
 const presetSchema = z.object({
   apiVersion: z.string(),
   kind: z.literal('VirtualMachineInstancePreset'),
-  metadata: z.object({ name: z.string().min(1), namespace: z.string().min(1).optional() }),
+  metadata: z.object(objectMetadata),
   spec: z.object({
     selector: z.strictObject({ matchLabels: labelMap.optional(), matchExpressions: z.array(requirementSchema).optional() }),
     domain: domainSchema,

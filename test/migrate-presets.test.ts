@@ -464,3 +464,34 @@ describe('names from untrusted input', () => {
     expect(r.diagnostics[1]!.message).toContain('a Kubernetes object name');
   });
 });
+
+describe('migrate presets on mutated input (fast-check, fixed seed)', () => {
+  const fixture = loadManifests(REPO, [path.relative(REPO, path.join(FIXTURE, 'input'))], () => '').docs.map((d) => d.value as JsonObject);
+  /** Every path of a document, objects and lists included. */
+  const paths = (v: unknown, at: (string | number)[] = []): (string | number)[][] => {
+    if (Array.isArray(v)) return [at, ...v.flatMap((x, i) => paths(x, [...at, i]))];
+    if (v !== null && typeof v === 'object') return [at, ...Object.entries(v).flatMap(([k, x]) => paths(x, [...at, k]))];
+    return [at];
+  };
+  const odd = fc.constantFrom<unknown>(null, 0, -1, 4294967296, '', 'x', '1.5Gi', '500m', true, [], {}, [1], { a: 1 }, 'virtio', '../x', 'A_B');
+  it('answers with diagnostics or a project, never an exception or an internal error', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.nat(), odd), { minLength: 1, maxLength: 4 }), (mutations) => {
+        const docs = fixture.map((d) => JSON.parse(JSON.stringify(d)) as JsonObject);
+        for (const [di, pi, value] of mutations) {
+          const doc = docs[di % docs.length]!;
+          const all = paths(doc).filter((p) => p.length > 0);
+          const p = all[pi % all.length]!;
+          let parent: unknown = doc;
+          for (const seg of p.slice(0, -1)) parent = (parent as Record<string | number, unknown>)[seg];
+          (parent as Record<string | number, unknown>)[p[p.length - 1]!] = structuredClone(value);
+        }
+        const text = docs.map((d) => JSON.stringify(d)).join('\n---\n');
+        const r = migratePresets(parseSource('in.yaml', Buffer.from(text)).docs, { name: 'presets', cluster: false, allowDifferences: true, outDir: 'out' });
+        expect(r.diagnostics.filter((d) => d.code === 'IT9001')).toEqual([]);
+        if (r.files.length === 0) expect(r.diagnostics.some((d) => d.severity === 'error')).toBe(true);
+      }),
+      { seed: Number(process.env['MIGRATE_SEED'] ?? 5), numRuns: Number(process.env['MIGRATE_RUNS'] ?? 300) },
+    );
+  });
+});

@@ -44,6 +44,15 @@ export function goNormalize(v: Json | undefined, inFeatures = false): Json | und
   return out;
 }
 
+/** `v` without its null members: Go decodes JSON null into a pointer as nil, the same as absent. */
+export function withoutNulls<T extends Json>(v: T): T {
+  if (Array.isArray(v)) return v.map((x) => withoutNulls(x)) as T;
+  if (!isPlainObject(v)) return v;
+  const out: JsonObject = {};
+  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = withoutNulls(x);
+  return out as T;
+}
+
 /** Paths (dotted, under a domain) whose strings are resource quantities, compared by value. */
 function isQuantityKey(path: readonly string[]): boolean {
   const parent = path[path.length - 2];

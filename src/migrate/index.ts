@@ -15,6 +15,7 @@ import { compileDocuments, type LoadedGenerator } from '../pipeline';
 import { generatorSchema } from '../schema/generator';
 import { KINDS_OF } from '../schema/manifest';
 import { compareSpecs, type Difference } from './compare';
+import { withoutNulls } from './go-values';
 import { nameOf, namespaceOf, readInputs, type PresetInput } from './inputs';
 import { applyPlanToSpec, planVm, type VmPlan } from './mapping';
 import { projectFiles, type MigratedObject, type ProjectGroup } from './project';
@@ -110,9 +111,10 @@ function labelsOf(meta: JsonObject | undefined): Record<string, string> {
   return out;
 }
 
+/** The template's metadata and spec, nulls read as Go reads them (absent). */
 function templateOf(vm: JsonObject): { meta: JsonObject | undefined; spec: JsonObject } {
   const t = obj(obj(vm['spec'])?.['template']);
-  return { meta: obj(t?.['metadata']), spec: obj(t?.['spec']) ?? {} };
+  return { meta: obj(t?.['metadata']), spec: withoutNulls(obj(t?.['spec']) ?? {}) };
 }
 
 /** The VMI spec KubeVirt builds today: disks and pod network, presets, then its defaults. */

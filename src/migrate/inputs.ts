@@ -10,7 +10,8 @@ import { obj } from '../expand/model';
 import { locate, type SourceDoc } from '../load/source';
 import { isQuantity } from '../quantity';
 import { checkAgainst } from '../schema/check';
-import { DNS_SUBDOMAIN } from '../schema/manifest';
+import { DNS_SUBDOMAIN, preferenceClockSchema, preferenceCpuSchema, preferenceFeaturesSchema, preferenceFirmwareSchema } from '../schema/manifest';
+import { withoutNulls } from './go-values';
 import { DEFAULT_NAMESPACE, type Preset } from './presets';
 
 const PRESET_API_VERSIONS = ['kubevirt.io/v1', 'kubevirt.io/v1alpha3'];
@@ -63,10 +64,15 @@ const count = z.number().int().min(0).max(4294967295);
 const section = z.record(z.string(), z.unknown());
 const quantity = z.union([z.string(), z.number()]).refine((v) => isQuantity(String(v).trim()), { message: 'not a Kubernetes quantity (like `4Gi` or `500m`)' });
 
+const F = preferenceFeaturesSchema.shape;
+const C = preferenceClockSchema.shape;
+const clockOffset = C.preferredClockOffset.unwrap().shape;
+
 /**
- * The parts of a domain presets merge and the migration reads, as KubeVirt's API would decode them
- * (unknown fields are the API server's business; types are ours, so that a value of the wrong type
- * is reported at its line instead of turning into a catalog that does not compile).
+ * The parts of a domain presets merge and the migration reads, typed as KubeVirt's API decodes
+ * them (the same shapes the preference model gives the fields they become), so that a value of
+ * the wrong type is reported at its line instead of turning into a catalog that does not compile.
+ * Other fields are the API server's business.
  */
 const domainSchema = z.looseObject({
   cpu: z
@@ -78,7 +84,7 @@ const domainSchema = z.looseObject({
       model: z.string().optional(),
       dedicatedCpuPlacement: z.boolean().optional(),
       isolateEmulatorThread: z.boolean().optional(),
-      features: z.array(z.looseObject({ name: z.string() })).optional(),
+      features: preferenceCpuSchema.shape.preferredCPUFeatures,
       numa: section.optional(),
       realtime: section.optional(),
     })
@@ -87,9 +93,26 @@ const domainSchema = z.looseObject({
     .looseObject({ guest: quantity.optional(), maxGuest: quantity.optional(), hugepages: z.looseObject({ pageSize: quantity.optional() }).optional() })
     .optional(),
   resources: z.looseObject({ requests: z.record(z.string(), quantity).optional(), limits: z.record(z.string(), quantity).optional() }).optional(),
-  firmware: z.looseObject({ bootloader: z.looseObject({ bios: section.optional(), efi: section.optional() }).optional() }).optional(),
-  clock: z.looseObject({ utc: section.optional(), timezone: z.string().optional(), timer: section.optional() }).optional(),
-  features: z.record(z.string(), section).optional(),
+  firmware: z
+    .looseObject({
+      bootloader: z
+        .strictObject({ bios: z.strictObject({ useSerial: z.boolean().optional() }).optional(), efi: preferenceFirmwareSchema.shape.preferredEfi })
+        .optional(),
+      uuid: z.string().optional(),
+      serial: z.string().optional(),
+    })
+    .optional(),
+  clock: z.strictObject({ utc: clockOffset.utc, timezone: clockOffset.timezone, timer: C.preferredTimer }).optional(),
+  features: z
+    .looseObject({
+      acpi: F.preferredAcpi,
+      apic: F.preferredApic,
+      hyperv: F.preferredHyperv,
+      kvm: F.preferredKvm,
+      pvspinlock: F.preferredPvspinlock,
+      smm: F.preferredSmm,
+    })
+    .optional(),
   devices: z.looseObject({ watchdog: z.looseObject({ name: z.string() }).optional() }).optional(),
   ioThreadsPolicy: z.enum(['shared', 'auto', 'supplementalPool']).optional(),
 });
@@ -176,7 +199,7 @@ export function readInputs(docs: readonly SourceDoc[]): Inputs {
         namespace: metadata.namespace ?? DEFAULT_NAMESPACE,
         matchLabels: spec.selector.matchLabels ?? {},
         matchExpressions: (spec.selector.matchExpressions ?? []).map((r) => ({ key: r.key, operator: r.operator, values: r.values ?? [] })),
-        domain: obj(obj(f.value['spec'])?.['domain'])!,
+        domain: withoutNulls(obj(obj(f.value['spec'])?.['domain'])!),
       },
     });
   }

@@ -255,7 +255,7 @@ export type InstancetypeSpecPatch = z.infer<typeof instancetypeSpecPatchSchema>;
 
 const timerPresent = z.boolean().describe('false keeps the machine type from adding the timer').optional();
 
-const preferenceCpuSchema = z.strictObject({
+export const preferenceCpuSchema = z.strictObject({
   preferredCPUTopology: z.enum(ALL_CPU_TOPOLOGIES).describe('guest CPU topology the vCPUs are laid out in (default sockets)').optional(),
   spreadOptions: z
     .strictObject({
@@ -323,7 +323,7 @@ const preferenceDevicesSchema = z.strictObject({
   preferredVideoType: z.enum(VIDEO_TYPES).describe('video device type (valid values depend on arch)').optional(),
 });
 
-const preferenceFeaturesSchema = z.strictObject({
+export const preferenceFeaturesSchema = z.strictObject({
   preferredAcpi: featureState('ACPI'),
   preferredApic: z
     .strictObject({
@@ -384,7 +384,7 @@ const preferenceFeaturesSchema = z.strictObject({
   preferredSmm: featureState('System Management Mode'),
 });
 
-const preferenceFirmwareSchema = z.strictObject({
+export const preferenceFirmwareSchema = z.strictObject({
   preferredUseBios: z.boolean().describe('boot with BIOS').optional(),
   preferredUseBiosSerial: z.boolean().describe('send BIOS output to the serial console').optional(),
   preferredEfi: z
@@ -398,7 +398,7 @@ const preferenceFirmwareSchema = z.strictObject({
   preferredUseSecureBoot: z.boolean().describe('enable Secure Boot (deprecated since v1.5.0; use preferredEfi.secureBoot)').optional(),
 });
 
-const preferenceClockSchema = z.strictObject({
+export const preferenceClockSchema = z.strictObject({
   preferredClockOffset: z
     .strictObject({
       utc: z

@@ -164,3 +164,14 @@ describe('itgen build', () => {
     expect(key(out)).toHaveLength(70);
   });
 });
+
+describe('usage errors', () => {
+  it("a mistake in one command's arguments prints that command's usage, an unknown command the list", () => {
+    const bad = itgen(REPO, 'migrate', 'presets', 'x.yaml');
+    expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining('migrate presets needs --out DIR')]);
+    expect(bad.stderr).toContain('usage: itgen migrate presets --out DIR');
+    expect(bad.stderr).not.toContain('commands:');
+    const unknown = itgen(REPO, 'frobnicate');
+    expect(unknown.stderr).toContain('commands:');
+  });
+});

@@ -55,7 +55,11 @@ export function optionSet(line: CommandLine, flag: string): boolean {
   return line.options.has(flag);
 }
 
-export type Parsed<C> = { readonly command: C; readonly line: CommandLine } | { readonly help: true; readonly topic?: string } | { readonly error: string };
+export type Parsed<C> =
+  | { readonly command: C; readonly line: CommandLine }
+  | { readonly help: true; readonly topic?: string }
+  /** `command` when the error is about one command's options or arguments (its usage helps most). */
+  | { readonly error: string; readonly command?: C };
 
 /** What the parser needs to know of a command: its name and options, and how many positionals it takes. */
 export interface CommandShape {
@@ -112,17 +116,17 @@ export function parseCommandLine<C extends CommandShape>(argv: readonly string[]
     const eq = a.startsWith('--') ? a.indexOf('=') : -1;
     const word = eq < 0 ? a : a.slice(0, eq);
     const spec = findOption(specs, word);
-    if (!spec) return { error: `unknown option \`${a}\`${command.name === 'help' ? '' : ` for ${command.name}`}` };
+    if (!spec) return { error: `unknown option \`${a}\`${command.name === 'help' ? '' : ` for ${command.name}`}`, command };
     const seen = values.get(spec.flag) ?? [];
     if (spec.value === undefined) {
-      if (eq >= 0) return { error: `${spec.flag} takes no value` };
+      if (eq >= 0) return { error: `${spec.flag} takes no value`, command };
       values.set(spec.flag, seen);
       continue;
     }
     const value = eq >= 0 ? a.slice(eq + 1) : rest.shift();
-    if (value === undefined || value === '') return { error: `${word} needs ${spec.value}` };
+    if (value === undefined || value === '') return { error: `${word} needs ${spec.value}`, command };
     const refused = spec.check?.(value);
-    if (refused !== undefined) return { error: refused };
+    if (refused !== undefined) return { error: refused, command };
     if (seen.length > 0 && !spec.repeatable) seen.length = 0;
     seen.push(value);
     values.set(spec.flag, seen);
@@ -137,7 +141,7 @@ export function parseCommandLine<C extends CommandShape>(argv: readonly string[]
   for (const g of GLOBAL_OPTIONS) values.delete(g.flag);
   const line: CommandLine = { global, positionals, options: values };
   const refused = command.accept?.(line);
-  if (refused !== undefined) return { error: refused };
+  if (refused !== undefined) return { error: refused, command };
   return { command, line };
 }
 

@@ -42,7 +42,8 @@ export function run(argv: readonly string[], io: Io): number {
   }
   const parsed = parseCommandLine(argv, [...COMMANDS, HELP]);
   if ('error' in parsed) {
-    io.err(`${parsed.error}\n\n${usage(COMMANDS)}`);
+    // A mistake in one command's arguments gets that command's usage; anything else the command list.
+    io.err(`${parsed.error}\n\n${parsed.command && parsed.command !== HELP ? commandUsage(parsed.command) : usage(COMMANDS)}`);
     return EXIT_USER;
   }
   if ('help' in parsed) return printHelp(io, parsed.topic);

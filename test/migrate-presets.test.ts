@@ -346,9 +346,13 @@ describe('migrate presets on the command line', () => {
       expect([forced.code, forced.stderr]).toEqual([0, expect.stringContaining('4 of 9 VMs migrated')]);
       const gen = itgen(dir, '-C', 'out', 'generate');
       expect([gen.code, gen.stderr]).toEqual([0, 'presets: wrote 6 objects to output/presets\n']);
-      const expanded = itgen(dir, '-C', 'out', 'expand', 'vms/win11-desktop.yaml', 'vms/fedora-small.yaml');
+      // As the issue types it: the shell expands DIR/vms/*.yaml from where the command runs.
+      const expanded = itgen(dir, '-C', 'out', 'expand', 'out/vms/win11-desktop.yaml', 'out/vms/fedora-small.yaml');
       expect(expanded.code).toBe(0);
       expect(expanded.stdout).toContain('secureBoot: true');
+      // A path typed from outside the project that leads out of it is still never read.
+      const outside = itgen(dir, '-C', 'out', 'expand', 'in/vms.yaml');
+      expect([outside.code, outside.stderr]).toEqual([1, expect.stringContaining('cannot read `in/vms.yaml`: no such file or directory')]);
     } finally {
       removeDir(dir);
     }

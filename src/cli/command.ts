@@ -149,8 +149,8 @@ export function loadManifestInputs(
   const stdin = (): string => (io.stdin ? io.stdin() : '');
   const useProject = global.generators.length > 0 || existsSync(path.join(root, 'generators'));
   const compiled = useProject ? compileAll(ctx) : { results: [], diagnostics: [] };
-  const extra = loadManifests(root, withFiles, stdin);
-  const input = loadManifests(root, inputs, stdin);
+  const extra = loadManifests(root, withFiles, stdin, io.cwd);
+  const input = loadManifests(root, inputs, stdin, io.cwd);
   const objects: JsonObject[] = [
     // The rendered manifests themselves: no need to serialize and parse them back.
     ...compiled.results.flatMap((r) => r.objects.map((o) => o.manifest as unknown as JsonObject)),

@@ -3,7 +3,7 @@
  * `--with`): files, directories (their *.yaml, *.yml and *.json, sorted, links not followed) or `-`
  * for standard input. Inside the project only, like every file itgen reads.
  */
-import { lstatSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics';
 import { outsideProject, readProjectFile, relativePath } from './files';
@@ -22,7 +22,19 @@ function walk(abs: string): string[] {
   return out;
 }
 
-export function loadManifests(root: string, inputs: readonly string[], stdin: () => string): { docs: SourceDoc[]; diagnostics: Diagnostic[] } {
+/**
+ * `cwd`: where the command was typed. A path is read relative to the project (`-C DIR`) first; one
+ * that is not there but is, relative to `cwd`, inside the project is read from there, so that
+ * `itgen -C out expand out/vms/*.yaml` (paths the shell expanded) works as typed.
+ */
+function locateInput(absRoot: string, input: string, cwd: string | undefined): string {
+  const fromRoot = path.resolve(absRoot, input);
+  if (cwd === undefined || path.isAbsolute(input) || existsSync(fromRoot)) return fromRoot;
+  const fromCwd = path.resolve(cwd, input);
+  return existsSync(fromCwd) && outsideProject(absRoot, fromCwd) === undefined ? fromCwd : fromRoot;
+}
+
+export function loadManifests(root: string, inputs: readonly string[], stdin: () => string, cwd?: string): { docs: SourceDoc[]; diagnostics: Diagnostic[] } {
   const docs: SourceDoc[] = [];
   const diagnostics: Diagnostic[] = [];
   const absRoot = path.resolve(root);
@@ -33,7 +45,7 @@ export function loadManifests(root: string, inputs: readonly string[], stdin: ()
       diagnostics.push(...parsed.diagnostics);
       continue;
     }
-    const abs = path.resolve(absRoot, input);
+    const abs = locateInput(absRoot, input, cwd);
     let files: string[];
     try {
       if (input.includes('\0')) throw new Error('NUL');

@@ -45,7 +45,7 @@ export const migrate: Command = {
     const out = optionValue(line, '--out')!;
     const outAbs = path.resolve(root, out);
     const shown = relativePath(io.cwd, outAbs) || '.';
-    const loaded = loadManifests(root, line.positionals.slice(1), () => (io.stdin ? io.stdin() : ''));
+    const loaded = loadManifests(root, line.positionals.slice(1), () => (io.stdin ? io.stdin() : ''), io.cwd);
     if (hasErrors(loaded.diagnostics)) {
       report(io, global.format, loaded.diagnostics, root);
       return exitCodeFor(loaded.diagnostics);

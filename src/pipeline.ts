@@ -13,6 +13,7 @@ import {
   loadSingleDocument,
   realLocation,
   relativePath,
+  within,
 } from './load/files';
 import { locate, type SourceDoc } from './load/source';
 import { DOCS_FILE, renderDocs } from './render/docs';
@@ -28,6 +29,8 @@ import { readDocuments } from './schema/documents';
 import { generatorSchema, type WrittenGenerator } from './schema/generator';
 import { lockSchema } from './schema/lock';
 import { runRules } from './validate';
+
+export { within } from './load/files';
 
 export interface LoadedGenerator {
   /** Generator name: the file name without extension (and `metadata.name`, when given). */
@@ -53,11 +56,6 @@ export interface CompileResult {
 }
 
 /** Whether `target` is strictly inside `root` (both absolute). */
-export function within(root: string, target: string): boolean {
-  const rel = path.relative(root, target);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-}
-
 const overlaps = (a: string, b: string): boolean => a === b || within(a, b) || within(b, a);
 
 /**

@@ -14,6 +14,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { realLocation, within } from '../load/files';
 import type { OutputFile } from './layout';
 
 /** Reject paths that could escape the output directory. Throws: callers validate first. */
@@ -277,4 +278,23 @@ export function writeFailure(e: unknown): string {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code === 'string') return ERRNO_WORDS[code] ?? `the operating system refused it (${code})`;
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * The files of `files` that writing into `dir` must not touch: any that exists (unless `replace`),
+ * and any whose path leads out of `dir` through a link. For writers into directories itgen does
+ * not own (`init`, `migrate presets`): nothing is overwritten unasked, nothing written elsewhere.
+ */
+export function filesInTheWay(dir: string, files: readonly OutputFile[], replace = false): OutputFile[] {
+  const realDir = realLocation(dir);
+  return files.filter((f) => {
+    const target = path.join(dir, f.path);
+    const inside = within(realDir, realLocation(target));
+    try {
+      lstatSync(target);
+      return !replace || !inside;
+    } catch {
+      return !inside;
+    }
+  });
 }

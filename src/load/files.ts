@@ -355,3 +355,8 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
   });
   return { docs, diagnostics, files };
 }
+
+export function within(root: string, target: string): boolean {
+  const rel = path.relative(root, target);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}

@@ -5,7 +5,8 @@
  */
 import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics';
-import { within, type LoadedGenerator } from '../pipeline';
+import { within } from '../load/files';
+import type { LoadedGenerator } from '../pipeline';
 import { sortKeysDeep } from '../resolve/leaves';
 import type { OutputFile } from '../emit/layout';
 import { serializeObjects } from '../emit/layout';

@@ -1,8 +1,5 @@
-import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { writeFilesAtomic } from '../../emit/write';
-import { realLocation } from '../../load/files';
-import { within } from '../../pipeline';
+import { filesInTheWay, writeFilesAtomic } from '../../emit/write';
 import { defaultVendor, scaffoldFiles, scaffoldProblem } from '../../scaffold';
 import { optionValue } from '../args';
 import { EXIT_OK, EXIT_USER, exitCodeFor, report, writeProblem, type Command } from '../command';
@@ -35,17 +32,8 @@ export const init: Command = {
       return EXIT_USER;
     }
     const files = scaffoldFiles({ name, vendor });
-    const realDir = realLocation(dir);
     // Nothing is overwritten, and nothing is written through a link out of the directory.
-    const taken = files.filter((f) => {
-      const target = path.join(dir, f.path);
-      try {
-        lstatSync(target);
-        return true;
-      } catch {
-        return !within(realDir, realLocation(target));
-      }
-    });
+    const taken = filesInTheWay(dir, files);
     if (taken.length > 0) {
       io.err(
         `error: init writes no file that exists (or leads outside ${line.positionals[0] ?? '.'}); found: ${taken.map((f) => f.path).join(', ')}\nnothing written`,

@@ -1,11 +1,9 @@
-import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { hasErrors, strictify } from '../../diagnostics';
-import { writeFilesAtomic } from '../../emit/write';
+import { filesInTheWay, writeFilesAtomic } from '../../emit/write';
 import { loadManifests } from '../../load/manifests';
-import { realLocation, relativePath } from '../../load/files';
+import { relativePath } from '../../load/files';
 import { migratePresets } from '../../migrate';
-import { within } from '../../pipeline';
 import { SCAFFOLD_NAME } from '../../scaffold';
 import { optionSet, optionValue } from '../args';
 import { EXIT_OK, EXIT_USER, exitCodeFor, report, writeProblem, type Command } from '../command';
@@ -61,16 +59,7 @@ export const migrate: Command = {
       report(io, global.format, diagnostics, root);
       return exitCodeFor(diagnostics);
     }
-    const realDir = realLocation(outAbs);
-    const taken = result.files.filter((f) => {
-      const target = path.join(outAbs, f.path);
-      try {
-        lstatSync(target);
-        return !optionSet(line, '--force') || !within(realDir, realLocation(target));
-      } catch {
-        return !within(realDir, realLocation(target));
-      }
-    });
+    const taken = filesInTheWay(outAbs, result.files, optionSet(line, '--force'));
     if (taken.length > 0) {
       io.err(
         `error: ${shown} already has ${taken.map((f) => f.path).join(', ')}${optionSet(line, '--force') ? ' (or they lead outside it)' : '; --force replaces them'}\nnothing written`,

@@ -499,3 +499,18 @@ describe('migrate presets on mutated input (fast-check, fixed seed)', () => {
     );
   });
 });
+
+describe('VirtualMachineInstances', () => {
+  it('a VMI a VirtualMachine owns is left to its VM; a standalone one is listed (IT8207)', () => {
+    const vmi = (name: string, owner: string): string =>
+      `apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstance\nmetadata:\n  name: ${name}\n  labels: {app: x}\n${owner}spec: {domain: {devices: {}}}\n`;
+    const text =
+      'apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstancePreset\nmetadata: {name: p}\nspec: {selector: {matchLabels: {app: x}}, domain: {cpu: {cores: 2}}}\n---\n' +
+      `${vmi('owned', '  ownerReferences: [{apiVersion: kubevirt.io/v1, kind: VirtualMachine, name: owned, uid: "1"}]\n')}---\n${vmi('alone', '')}`;
+    const r = migratePresets(parseSource('in.yaml', Buffer.from(text)).docs, { name: 'presets', cluster: false, allowDifferences: false, outDir: 'out' });
+    expect(r.vmis.map((v) => v.name)).toEqual(['alone']);
+    expect(r.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ['IT8207', 'VirtualMachineInstance `alone` is selected by `p`; a VMI cannot name an instance type'],
+    ]);
+  });
+});

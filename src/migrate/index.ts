@@ -9,7 +9,7 @@ import type { OutputFile } from '../emit/layout';
 import { expand, objectStore, resolveReferences, type ObjectStore } from '../expand';
 import { setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDisks } from '../expand/defaults';
 import type { FoundObject } from '../expand/documents';
-import { copy, isSet, KUBEVIRT_DEFAULTS, obj, type Json, type JsonObject } from '../expand/model';
+import { copy, isSet, KUBEVIRT_DEFAULTS, list, obj, type Json, type JsonObject } from '../expand/model';
 import { locate, parseSource, type PathSegment, type SourceDoc } from '../load/source';
 import { compileDocuments, type LoadedGenerator } from '../pipeline';
 import { generatorSchema } from '../schema/generator';
@@ -352,7 +352,9 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
       );
     }
   }
-  for (const vmi of inputs.vmis) {
+  // A VMI a VirtualMachine owns is created anew from the migrated VM at its next start.
+  const standalone = inputs.vmis.filter((v) => !list(obj(v.value['metadata'])?.['ownerReferences']).some((o) => o['kind'] === 'VirtualMachine'));
+  for (const vmi of standalone) {
     const ns = namespaceOf(vmi);
     const presets = obj(obj(vmi.value['metadata'])?.['annotations'])?.[EXCLUDE_ANNOTATION] === 'true' ? [] : matching(ns, obj(vmi.value['metadata']));
     if (presets.length > 0) {
@@ -378,7 +380,7 @@ export function migratePresets(docs: readonly SourceDoc[], options: MigrateOptio
     supplied: r.supplied,
     outcome: r.outcome!,
   }));
-  const vmis = inputs.vmis.map((v) => ({
+  const vmis = standalone.map((v) => ({
     name: nameOf(v),
     namespace: namespaceOf(v),
     presets: matching(namespaceOf(v), obj(v.value['metadata'])).map((p) => p.name),

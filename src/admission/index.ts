@@ -21,6 +21,12 @@ import { runRules } from '../validate';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
+/** `spec.memory.guest` in bytes, 0 when it is not a quantity (the schema reports that). */
+function memoryOf(spec: JsonObject): number {
+  const guest = isPlainObject(spec['memory']) ? (spec['memory'] as JsonObject)['guest'] : undefined;
+  return typeof guest === 'string' || typeof guest === 'number' ? (parseQuantity(guest) ?? 0) : 0;
+}
+
 /** A manifest as the resolved object the rules expect, every spec field placed at its line. */
 function resolved(f: FoundObject): RenderedObject {
   const kind = str(f.value['kind']);
@@ -54,7 +60,7 @@ function resolved(f: FoundObject): RenderedObject {
         variant: undefined,
         sizeIndex: 0,
         cpu: typeof (spec['cpu'] as JsonObject | undefined)?.['guest'] === 'number' ? ((spec['cpu'] as JsonObject)['guest'] as number) : 0,
-        memoryBytes: parseQuantity(((spec['memory'] as JsonObject | undefined)?.['guest'] as string | number | undefined) ?? 0) ?? 0,
+        memoryBytes: memoryOf(spec),
         description: '',
         class: '',
         memoryPerCPUBytes: 0,
@@ -105,7 +111,26 @@ export function validateManifests(docs: readonly SourceDoc[], store: ObjectStore
     preferences: rendered.flatMap((r) => (r.source.kind === 'preference' ? [r.source] : [])),
   };
   const generator = generatorSchema.parse({ catalog: '.', output: '.' });
-  const out = runRules({ catalog, objects: rendered, generator }, [...API_RULES, ...KUBEVIRT_RULES]);
+  // KubeVirt's webhook only ever sees objects the API server's schema admitted: the KubeVirt rules
+  // run on those alone (an annotation `x: 5` or `memory.guest: true` gets the schema's error, and
+  // no rule is asked to read a number as a string).
+  const contextOf = (objects: readonly RenderedObject[]): Parameters<typeof runRules>[0] => ({
+    catalog: {
+      ...catalog,
+      instancetypes: objects.flatMap((r) => (r.source.kind === 'instancetype' ? [r.source] : [])),
+      preferences: objects.flatMap((r) => (r.source.kind === 'preference' ? [r.source] : [])),
+    },
+    objects,
+    generator,
+  });
+  const out: Diagnostic[] = [];
+  const admitted: RenderedObject[] = [];
+  for (const r of rendered) {
+    const schema = runRules(contextOf([r]), API_RULES);
+    out.push(...schema);
+    if (!schema.some((d) => d.severity === 'error')) admitted.push(r);
+  }
+  out.push(...runRules(contextOf(admitted), KUBEVIRT_RULES));
   const given = objectStore(found.filter((f) => f.value['kind'] !== 'VirtualMachine').map((f) => f.value));
   const all: ObjectStore = { specObjects: [...given.specObjects, ...store.specObjects], volumes: [...given.volumes, ...store.volumes] };
   for (const f of found.filter((x) => x.value['kind'] === 'VirtualMachine')) {

@@ -21,8 +21,13 @@ export interface Io {
   readonly err: (s: string) => void;
   readonly cwd: string;
   readonly color: boolean;
-  /** Standard input, read on demand (the KRM function mode). */
+  /** Standard input, read on demand; bounded by the reader (load/limits.ts readBounded), which throws InputTooLarge. */
   readonly stdin?: () => string;
+  /**
+   * GitHub Actions workflow commands (`--format github`), the one output that may start a line
+   * with `::`; everything else goes through `out`/`err`, which `run()` guards. Absent: `out`.
+   */
+  readonly workflow?: (s: string) => void;
 }
 
 /** What a command is given: where to print, its command line, and the project root it runs in. */
@@ -67,7 +72,7 @@ export function report(io: Io, format: OutputFormat, diagnostics: readonly Diagn
   }
   if (diagnostics.length === 0) return;
   if (format === 'github') {
-    io.out(formatGithub(diagnostics));
+    (io.workflow ?? io.out)(formatGithub(diagnostics));
     return;
   }
   const cache = new Map<string, string[] | undefined>();
@@ -138,13 +143,14 @@ export function writeProblem(what: string, e: unknown): Diagnostic {
 /**
  * For commands over manifest files (expand, validate FILE): the files named (`inputs`), and the
  * objects they may reference: the project's generated objects (when it has generators, or -g)
- * and the `--with` files. `problems` are what loading them found, --strict applied.
+ * and the `--with` files. `problems` are what loading them found, --strict applied; `blocking` when
+ * the project or a --with file has errors (an input file with errors blocks nothing).
  */
 export function loadManifestInputs(
   ctx: CommandContext,
   inputs: readonly string[],
   withFiles: readonly string[],
-): { docs: SourceDoc[]; store: ObjectStore; problems: Diagnostic[] } {
+): { docs: SourceDoc[]; store: ObjectStore; problems: Diagnostic[]; blocking: boolean } {
   const { io, global, root } = ctx;
   const stdin = (): string => (io.stdin ? io.stdin() : '');
   const useProject = global.generators.length > 0 || existsSync(path.join(root, 'generators'));
@@ -156,9 +162,13 @@ export function loadManifestInputs(
     ...compiled.results.flatMap((r) => r.objects.map((o) => o.manifest as unknown as JsonObject)),
     ...extra.docs.flatMap((d) => (d.value !== null && typeof d.value === 'object' ? [d.value as JsonObject] : [])),
   ];
+  const problems = strictify([...compiled.diagnostics, ...extra.diagnostics, ...input.diagnostics], global.strict);
   return {
     docs: input.docs,
     store: objectStore(objects),
-    problems: strictify([...compiled.diagnostics, ...extra.diagnostics, ...input.diagnostics], global.strict),
+    problems,
+    // What the inputs may reference is unsound: judging them would only add errors that follow from
+    // it. An unreadable input document is not: every other one is still judged.
+    blocking: hasErrors(strictify([...compiled.diagnostics, ...extra.diagnostics], global.strict)),
   };
 }

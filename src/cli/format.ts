@@ -1,4 +1,7 @@
 import type { Diagnostic } from '../diagnostics';
+import { printable } from '../printable';
+
+export { guardOutput, printable, WORKFLOW_COMMAND_LINE } from '../printable';
 
 export type OutputFormat = 'text' | 'json' | 'github';
 
@@ -6,27 +9,18 @@ export type OutputFormat = 'text' | 'json' | 'github';
 export type SourceLines = (file: string) => readonly string[] | undefined;
 
 /**
- * Terminal controls (C0 but tab and newline, DEL, C1) and bidirectional overrides, which could
- * retitle or clear a terminal or reorder what a reviewer reads. User text reaches messages (keys,
- * values, file names), so every format prints it through `printable`.
+ * A diagnostic whose every text is printable on one line: names, keys and values from the input
+ * reach messages, and a line break in one would start a line of output the reader (or a CI runner
+ * reading workflow commands) takes for itgen's own.
  */
-const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/** `s` with every control character written as a visible `\u001b`-style escape; file names also lose tabs and newlines. */
-export function printable(s: string, inline = false): string {
-  const escape = (ch: string): string => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  const out = s.replace(UNPRINTABLE, escape);
-  return inline ? out.replace(/[\t\n]/g, escape) : out;
-}
-
 function printableDiagnostic(d: Diagnostic): Diagnostic {
   const place = <T extends { file: string }>(l: T): T => ({ ...l, file: printable(l.file, true) });
   return {
     ...d,
-    message: printable(d.message),
-    ...(d.hint !== undefined ? { hint: printable(d.hint) } : {}),
+    message: printable(d.message, true),
+    ...(d.hint !== undefined ? { hint: printable(d.hint, true) } : {}),
     ...(d.location ? { location: place(d.location) } : {}),
-    ...(d.related ? { related: d.related.map((r) => ({ message: printable(r.message), location: place(r.location) })) } : {}),
+    ...(d.related ? { related: d.related.map((r) => ({ message: printable(r.message, true), location: place(r.location) })) } : {}),
   };
 }
 

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { readBounded } from '../load/limits';
+import { guardOutput, printable, WORKFLOW_COMMAND_LINE } from './format';
 import path from 'node:path';
 import { parseCommandLine } from './args';
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USER, type Command, type Io } from './command';
@@ -34,8 +36,29 @@ function printHelp(io: Io, topic: string | undefined): number {
   return EXIT_OK;
 }
 
+/**
+ * Every byte a command prints passes `guardOutput` (format.ts): no raw control character, no line
+ * a CI runner would take for a workflow command, whatever a name or value in the input holds.
+ * Only `report` in `--format github` prints workflow commands, through `workflow`.
+ */
+function guarded(io: Io): Io {
+  return {
+    ...io,
+    out: (s) => io.out(guardOutput(s, false)),
+    err: (s) => io.err(guardOutput(s, io.color)),
+    workflow: (s) =>
+      (io.workflow ?? io.out)(
+        s
+          .split('\n')
+          .map((line) => (WORKFLOW_COMMAND_LINE.test(line) && /^::(error|warning|notice) /.test(line) ? printable(line, true) : guardOutput(line, false)))
+          .join('\n'),
+      ),
+  };
+}
+
 /** Runs one command line against `io`; returns the exit code. The library behind every command. */
-export function run(argv: readonly string[], io: Io): number {
+export function run(argv: readonly string[], unguarded: Io): number {
+  const io = guarded(unguarded);
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     io.out(`itgen ${VERSION}`);
     return EXIT_OK;
@@ -62,6 +85,14 @@ export function run(argv: readonly string[], io: Io): number {
 
 /** The process entry: real stdio, exit code on the process. Also the snapshot's main. */
 export function main(argv: readonly string[] = process.argv.slice(2)): void {
+  // A reader that stops early (`itgen build | head`) closes the pipe: end quietly, as a Unix filter
+  // does, with the command's own exit code, instead of an unhandled EPIPE and a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+      process.exit(typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK);
+    });
+  }
   let code: number;
   try {
     code = run(argv, {
@@ -69,10 +100,15 @@ export function main(argv: readonly string[] = process.argv.slice(2)): void {
       err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
       cwd: process.cwd(),
       color: Boolean(process.stderr.isTTY) && !process.env['NO_COLOR'],
-      stdin: () => readFileSync(0, 'utf8'),
+      // Bounded: a stream that never ends is refused after MAX_INPUT_BYTES (load/limits.ts).
+      stdin: () => readBounded(0).toString('utf8'),
     });
   } catch (e) {
-    process.stderr.write(`itgen: internal error: ${(e as Error).message}\nplease report this with the input that caused it\n`);
+    // The message may quote input (a path, a value): escaped, shortened, and never a stack unless asked.
+    const message = printable(String((e as Error | undefined)?.message ?? e), true);
+    process.stderr.write(
+      `itgen: internal error: ${message.length > 300 ? `${message.slice(0, 300)}...` : message}\nplease report this with the input that caused it\n`,
+    );
     if (process.env['ITGEN_DEBUG']) process.stderr.write(`${(e as Error).stack ?? ''}\n`);
     code = EXIT_INTERNAL;
   }

@@ -1,10 +1,38 @@
-import { stringify } from 'yaml';
+import { isNode, Scalar, stringify } from 'yaml';
+import { WORKFLOW_COMMAND_LINE } from '../printable';
 import type { RenderedManifest } from '../render/manifests';
 import { YAML_OPTIONS } from './yaml-options';
 import { writeYamlMapping } from './yaml-writer';
 
 export function toYaml(value: unknown): string {
-  return stringify(value, YAML_OPTIONS);
+  return stringify(quoteRiskyText(value), YAML_OPTIONS);
+}
+
+/**
+ * `value` with every multi-line string that holds a line a CI runner would read as a workflow
+ * command (`::error ...`, see printable.ts) made a double-quoted scalar: a block literal would put
+ * that line at the start of a line of `itgen build` or `itgen expand` output. Same value, other
+ * spelling; copies only the containers on the way to such a string.
+ */
+function quoteRiskyText(value: unknown): unknown {
+  if (typeof value === 'string') {
+    if (!value.includes('\n') && !value.includes('\r')) return value;
+    if (!value.split(/\r?\n|\r/).some((l) => WORKFLOW_COMMAND_LINE.test(l))) return value;
+    const scalar = new Scalar(value);
+    scalar.type = 'QUOTE_DOUBLE';
+    return scalar;
+  }
+  if (value === null || typeof value !== 'object' || isNode(value)) return value;
+  const stack: unknown[] = [value];
+  let risky = false;
+  while (stack.length > 0 && !risky) {
+    const v = stack.pop();
+    if (typeof v === 'string') risky = v.includes('\n') && v.split('\n').some((l) => WORKFLOW_COMMAND_LINE.test(l));
+    else if (v !== null && typeof v === 'object') for (const child of Array.isArray(v) ? v : Object.values(v as object)) stack.push(child);
+  }
+  if (!risky) return value;
+  if (Array.isArray(value)) return value.map(quoteRiskyText);
+  return Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, quoteRiskyText(v)]));
 }
 
 /** The same bytes as `toYaml`, through the fast writer when it can answer. */

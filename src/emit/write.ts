@@ -11,10 +11,12 @@ import {
   existsSync,
   readdirSync,
   readFileSync,
+  unlinkSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { realLocation, within } from '../load/files';
+import { MAX_DIRECTORY_DEPTH, readFileBounded } from '../load/limits';
 import type { OutputFile } from './layout';
 
 /** Reject paths that could escape the output directory. Throws: callers validate first. */
@@ -49,8 +51,47 @@ export function recoverInterruptedWrite(outDir: string): void {
   for (const name of leftovers) {
     const p = path.join(parent, name);
     if (name.startsWith(`${prefix}old-`) && !existsSync(abs)) renameSync(p, abs);
-    else rmSync(p, { recursive: true, force: true });
+    else removeTree(p);
   }
+}
+
+/**
+ * Removes a file or a directory tree of any depth. `rmSync` addresses every entry by its full path
+ * and fails (ENAMETOOLONG) on a chain deeper than PATH_MAX, which a pull request can commit under
+ * output/. Here the tree is first moved into a scratch directory beside it, then each subdirectory
+ * is moved up into the scratch directory before it is emptied, so no path is ever longer than two
+ * names below the parent.
+ */
+export function removeTree(target: string): void {
+  const abs = path.resolve(target);
+  let st;
+  try {
+    st = lstatSync(abs);
+  } catch {
+    return;
+  }
+  if (!st.isDirectory()) {
+    rmSync(abs, { force: true });
+    return;
+  }
+  const parent = path.dirname(abs);
+  const scratch = path.join(parent, `.${path.basename(abs).slice(0, 100)}.itgen-rm-${process.pid}-${Date.now().toString(36)}`);
+  mkdirSync(scratch);
+  renameSync(abs, path.join(scratch, '0'));
+  let next = 1;
+  const queue = ['0'];
+  while (queue.length > 0) {
+    const dir = path.join(scratch, queue.pop()!);
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        const id = String(next++);
+        renameSync(p, path.join(scratch, id));
+        queue.push(id);
+      } else unlinkSync(p);
+    }
+  }
+  rmSync(scratch, { recursive: true, force: true });
 }
 
 /** Thrown when another writer holds the output, or a leftover lock must be removed by hand. */
@@ -198,31 +239,48 @@ function replaceTree(outDir: string, files: readonly OutputFile[]): void {
     if (existsSync(abs)) renameSync(abs, old);
     renameSync(tmp, abs);
   } catch (e) {
-    rmSync(tmp, { recursive: true, force: true });
+    removeTree(tmp);
     if (existsSync(old) && !existsSync(abs)) renameSync(old, abs);
     throw e;
   }
-  rmSync(old, { recursive: true, force: true });
+  removeTree(old);
 }
 
-/** Read a tree as OutputFiles (for drift checks); missing directory reads as empty. */
+/** Paths longer than this are not walked into (Linux refuses paths over 4,096 bytes). */
+const MAX_WALKED_PATH = 3000;
+
+/**
+ * Read a tree as OutputFiles (for drift checks); missing directory reads as empty. The tree may be
+ * anything a pull request committed, so what is not an itgen file reads as a description of what
+ * it is (a link, a special file, a directory nested too deep, a file too large): it differs from
+ * what itgen generates, is reported as such, and the next `generate` replaces it.
+ */
 export function readTree(outDir: string): OutputFile[] {
   const abs = path.resolve(outDir);
   if (!existsSync(abs)) return [];
   const out: OutputFile[] = [];
-  const walk = (dir: string, rel: string): void => {
+  const walk = (dir: string, rel: string, depth: number): void => {
     for (const name of readdirSync(dir).sort()) {
       const p = path.join(dir, name);
       const r = rel ? `${rel}/${name}` : name;
       // Links are not followed (no loops, nothing outside the tree); they read as what they are.
       const st = lstatSync(p);
-      if (st.isDirectory()) walk(p, r);
-      else if (st.isSymbolicLink()) out.push({ path: r, content: `symbolic link to ${readlinkSync(p)}` });
-      else if (st.isFile()) out.push({ path: r, content: readFileSync(p, 'utf8') });
-      else out.push({ path: r, content: 'not a regular file' });
+      if (st.isDirectory()) {
+        if (depth + 1 >= MAX_DIRECTORY_DEPTH || p.length > MAX_WALKED_PATH) out.push({ path: r, content: 'a directory nested too deep to read' });
+        else walk(p, r, depth + 1);
+      } else if (st.isSymbolicLink()) out.push({ path: r, content: `symbolic link to ${readlinkSync(p)}` });
+      else if (st.isFile()) {
+        let content: string;
+        try {
+          content = readFileBounded(p).toString('utf8');
+        } catch {
+          content = 'a file too large to read';
+        }
+        out.push({ path: r, content });
+      } else out.push({ path: r, content: 'not a regular file' });
     }
   };
-  walk(abs, '');
+  walk(abs, '', 0);
   return out;
 }
 

@@ -8,6 +8,7 @@
  */
 
 import { stringify } from 'yaml';
+import { WORKFLOW_COMMAND_LINE } from '../printable';
 import { readsAsNonString, YAML_OPTIONS } from './yaml-options';
 
 class Unsupported extends Error {}
@@ -60,7 +61,8 @@ function literal(v: string, indent: string): string {
   const body = v.slice(0, v.length - trailing);
   if (body.length === 0 || trailing > 1) throw new Unsupported();
   const lines = body.split('\n');
-  if (lines[0] === '' || !lines.every((l) => LITERAL_LINE.test(l))) throw new Unsupported();
+  // A line a CI runner would read as a workflow command: the library writes such strings double-quoted.
+  if (lines[0] === '' || !lines.every((l) => LITERAL_LINE.test(l) && !WORKFLOW_COMMAND_LINE.test(l))) throw new Unsupported();
   const head = trailing === 0 ? '|-' : '|';
   return `${head}\n${lines.map((l) => (l === '' ? '' : `${indent}${l}`)).join('\n')}\n`;
 }

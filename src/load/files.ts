@@ -1,7 +1,8 @@
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { globSync } from 'glob';
 import { diag, type Diagnostic } from '../diagnostics';
+import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH, readFileBounded } from './limits';
 import { locate, parseSource, type ParsedFile, type SourceDoc } from './source';
 
 /** Project-relative POSIX path used in diagnostics. */
@@ -38,8 +39,9 @@ export function readProjectFile(root: string, file: string): { bytes: Buffer } |
     if (outsideProject(root, abs) !== undefined)
       return { error: `${link ? 'it is a symbolic link to' : 'it resolves to'} a file outside the project directory` };
     if (!statSync(abs).isFile()) return { error: 'not a regular file' };
-    return { bytes: readFileSync(abs) };
+    return { bytes: readFileBounded(abs) };
   } catch (e) {
+    if (e instanceof InputTooLarge) return { error: `it is larger than ${bytesInWords(e.limit)}, the most itgen reads from one file` };
     const code = (e as NodeJS.ErrnoException).code;
     return {
       error:
@@ -77,12 +79,21 @@ export function loadCatalogFiles(root: string, catalogDir: string): LoadedFiles 
   const docs: SourceDoc[] = [];
   const diagnostics: Diagnostic[] = [];
   const files: string[] = [];
-  for (const rel of globSync('**', { cwd: absDir, follow: false, dot: false, posix: true }).sort()) {
+  // Bounded depth: a chain of directories committed into a catalog is reported, not walked to the bottom.
+  for (const rel of globSync('**', { cwd: absDir, follow: false, dot: false, posix: true, maxDepth: MAX_DIRECTORY_DEPTH }).sort()) {
     const abs = path.join(absDir, rel);
     let link = false;
     try {
       const st = lstatSync(abs);
-      if (st.isDirectory()) continue;
+      if (st.isDirectory()) {
+        if (rel.split('/').length >= MAX_DIRECTORY_DEPTH && readdirSync(abs).length > 0)
+          diagnostics.push(
+            diag('IT1008', `directories nested deeper than ${MAX_DIRECTORY_DEPTH} levels under \`${relDir}\` are not read`, undefined, {
+              hint: `first left out: ${relativePath(root, abs).slice(0, 200)}/...`,
+            }),
+          );
+        continue;
+      }
       link = st.isSymbolicLink();
       // A linked directory is not read; say so rather than lose its documents silently.
       if (link && statSync(abs).isDirectory()) {

@@ -7,19 +7,42 @@ import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics';
 import { outsideProject, readProjectFile, relativePath } from './files';
+import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH } from './limits';
 import { parseSource, type SourceDoc } from './source';
 import { byText } from '../order';
 
 const MANIFEST = /\.(ya?ml|json)$/;
 
-function walk(abs: string): string[] {
-  const out: string[] = [];
+/** `target.push(...items)` without passing every item as an argument (a file may hold 50,000 documents). */
+export function appendAll<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
+}
+
+/**
+ * Standard input through the caller's reader, which bounds it (`readBounded`): the bytes, or why
+ * not. A stream that never ends is refused after MAX_INPUT_BYTES.
+ */
+export function readStdin(stdin: () => string | Buffer): { bytes: Buffer } | { error: string } {
+  try {
+    const v = stdin();
+    return { bytes: typeof v === 'string' ? Buffer.from(v) : v };
+  } catch (e) {
+    if (e instanceof InputTooLarge) return { error: `it is larger than ${bytesInWords(e.limit)}, the most itgen reads; pass a file instead` };
+    const code = (e as NodeJS.ErrnoException).code;
+    return { error: code === 'EISDIR' ? 'it is a directory' : `the operating system refused it (${code ?? 'unknown'})` };
+  }
+}
+
+/** The manifest files under a directory, sorted, links not followed; `deep` is set when levels past MAX_DIRECTORY_DEPTH were left out. */
+function walk(abs: string, depth = 0, out: string[] = [], deep: { at?: string } = {}): { files: string[]; deep: { at?: string } } {
   for (const entry of readdirSync(abs, { withFileTypes: true }).sort(byText((x) => x.name))) {
     const p = path.join(abs, entry.name);
-    if (entry.isDirectory()) out.push(...walk(p));
-    else if (entry.isFile() && MANIFEST.test(entry.name)) out.push(p);
+    if (entry.isDirectory()) {
+      if (depth + 1 >= MAX_DIRECTORY_DEPTH) deep.at ??= p;
+      else walk(p, depth + 1, out, deep);
+    } else if (entry.isFile() && MANIFEST.test(entry.name)) out.push(p);
   }
-  return out;
+  return { files: out, deep };
 }
 
 /**
@@ -40,9 +63,14 @@ export function loadManifests(root: string, inputs: readonly string[], stdin: ()
   const absRoot = path.resolve(root);
   for (const input of inputs) {
     if (input === '-') {
-      const parsed = parseSource('<stdin>', Buffer.from(stdin()));
-      docs.push(...parsed.docs);
-      diagnostics.push(...parsed.diagnostics);
+      const read = readStdin(stdin);
+      if ('error' in read) {
+        diagnostics.push(diag('IT1001', `cannot read standard input: ${read.error}`));
+        continue;
+      }
+      const parsed = parseSource('<stdin>', read.bytes);
+      appendAll(docs, parsed.docs);
+      appendAll(diagnostics, parsed.diagnostics);
       continue;
     }
     const abs = locateInput(absRoot, input, cwd);
@@ -58,7 +86,16 @@ export function loadManifests(root: string, inputs: readonly string[], stdin: ()
         );
         continue;
       }
-      files = isDir ? walk(abs) : [abs];
+      if (isDir) {
+        const walked = walk(abs);
+        files = walked.files;
+        if (walked.deep.at !== undefined)
+          diagnostics.push(
+            diag('IT1001', `\`${input}\` nests directories deeper than ${MAX_DIRECTORY_DEPTH} levels; the deeper ones were not read`, undefined, {
+              hint: `first left out: ${relativePath(absRoot, walked.deep.at).slice(0, 200)}`,
+            }),
+          );
+      } else files = [abs];
     } catch {
       diagnostics.push(diag('IT1001', `cannot read \`${input}\`: no such file or directory`));
       continue;
@@ -75,8 +112,8 @@ export function loadManifests(root: string, inputs: readonly string[], stdin: ()
         continue;
       }
       const parsed = parseSource(shown, read.bytes);
-      docs.push(...parsed.docs);
-      diagnostics.push(...parsed.diagnostics);
+      appendAll(docs, parsed.docs);
+      appendAll(diagnostics, parsed.diagnostics);
     }
   }
   return { docs, diagnostics };
@@ -91,8 +128,8 @@ export function loadProjectManifests(root: string, skip: readonly string[]): Sou
   const absRoot = path.resolve(root);
   const skipped = new Set([...skip.map((d) => path.resolve(absRoot, d)), path.join(absRoot, 'node_modules'), path.join(absRoot, '.git')]);
   const files: string[] = [];
-  const walkDir = (dir: string): void => {
-    if (files.length >= 2000 || skipped.has(dir)) return;
+  const walkDir = (dir: string, depth = 0): void => {
+    if (files.length >= 2000 || skipped.has(dir) || depth > MAX_DIRECTORY_DEPTH) return;
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
@@ -101,7 +138,7 @@ export function loadProjectManifests(root: string, skip: readonly string[]): Sou
     }
     for (const e of entries.sort(byText((x) => x.name))) {
       const p = path.join(dir, e.name);
-      if (e.isDirectory()) walkDir(p);
+      if (e.isDirectory()) walkDir(p, depth + 1);
       else if (e.isFile() && /\.ya?ml$/.test(e.name) && files.length < 2000) files.push(p);
     }
   };

@@ -1,6 +1,7 @@
 import { type Document, LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments, visit, type Node } from 'yaml';
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { parseFast, type FastMap, type FastNode, type FastParse } from './fast-yaml';
+import { bytesInWords, MAX_DEPTH, MAX_DOCUMENTS, MAX_INPUT_BYTES } from './limits';
 
 /** One YAML document of one file, with what is needed to point back into it. */
 export interface SourceDoc {
@@ -33,7 +34,6 @@ export type PathSegment = string | number;
 
 /** Aliases may be expanded at most this many times per document (billion-laughs guard). */
 const MAX_ALIAS_COUNT = 100;
-const MAX_FILE_BYTES = 8 * 1024 * 1024;
 
 export interface ParsedFile {
   readonly docs: SourceDoc[];
@@ -42,13 +42,70 @@ export interface ParsedFile {
   readonly unusable?: readonly UnusableDoc[] | 'opaque';
 }
 
-/** Parse one file's bytes into documents, turning every YAML problem into a diagnostic. */
+/**
+ * Parse one file's bytes into documents, turning every YAML problem into a diagnostic. The bounds
+ * of load/limits.ts apply: bytes, documents per file, nesting per document (deeper documents are
+ * dropped with an error where they pass the bound, so nothing later recurses into them).
+ */
 export function parseSource(file: string, bytes: Buffer): ParsedFile {
+  const at = (line = 1, col = 1): SourceRange => ({ file, line, col });
+  if (bytes.length > MAX_INPUT_BYTES) {
+    return { docs: [], diagnostics: [diag('IT1001', `file is larger than ${bytesInWords(MAX_INPUT_BYTES)}, the most itgen reads`, at())], unusable: 'opaque' };
+  }
+  const parsed = parseUnbounded(file, bytes);
+  if (parsed.docs.length > MAX_DOCUMENTS) {
+    return {
+      docs: [],
+      diagnostics: [
+        diag('IT1001', `file holds ${parsed.docs.length} YAML documents, more than the ${MAX_DOCUMENTS} itgen reads from one file`, at(), {
+          hint: 'split it into several files',
+        }),
+      ],
+      unusable: 'opaque',
+    };
+  }
+  let kept: SourceDoc[] | undefined;
+  const diagnostics = parsed.diagnostics;
+  const unusable = parsed.unusable === 'opaque' ? parsed.unusable : [...(parsed.unusable ?? [])];
+  parsed.docs.forEach((d, i) => {
+    const deep = tooDeep(d.value);
+    if (deep === undefined) {
+      kept?.push(d);
+      return;
+    }
+    kept ??= parsed.docs.slice(0, i);
+    const where = locate(d, deep);
+    diagnostics.push(
+      diag(
+        'IT1002',
+        `document ${d.index + 1} nests deeper than ${MAX_DEPTH} levels`,
+        { file, line: where.line, col: where.col },
+        { hint: 'no KubeVirt object nests this deep' },
+      ),
+    );
+    const v = d.value as { kind?: unknown; name?: unknown };
+    if (Array.isArray(unusable))
+      unusable.push({ index: d.index, ...(typeof v.kind === 'string' ? { kind: v.kind } : {}), ...(typeof v.name === 'string' ? { name: v.name } : {}) });
+  });
+  return kept === undefined ? parsed : { docs: kept, diagnostics, unusable };
+}
+
+/** The path to the first node nested deeper than MAX_DEPTH (locate() walks at most that far), found without recursion. */
+function tooDeep(value: unknown): PathSegment[] | undefined {
+  const stack: [unknown, PathSegment[]][] = [[value, []]];
+  while (stack.length > 0) {
+    const [v, at] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (at.length >= MAX_DEPTH) return at;
+    if (Array.isArray(v)) v.forEach((c, i) => stack.push([c, [...at, i]]));
+    else for (const [k, c] of Object.entries(v as object)) stack.push([c, [...at, k]]);
+  }
+  return undefined;
+}
+
+function parseUnbounded(file: string, bytes: Buffer): ParsedFile {
   const diagnostics: Diagnostic[] = [];
   const at = (line = 1, col = 1): SourceRange => ({ file, line, col });
-  if (bytes.length > MAX_FILE_BYTES) {
-    return { docs: [], diagnostics: [diag('IT1001', `file is larger than ${MAX_FILE_BYTES} bytes`, at())], unusable: 'opaque' };
-  }
   if (bytes.includes(0)) {
     return { docs: [], diagnostics: [diag('IT1006', 'file contains NUL bytes; catalog files must be UTF-8 YAML text', at())], unusable: 'opaque' };
   }

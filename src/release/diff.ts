@@ -120,6 +120,11 @@ export function diffObjects(before: readonly KubeObject[], after: readonly KubeO
   return out.sort((x, y) => rank(x.kind) - rank(y.kind) || compareText(x.kind, y.kind) || compareText(x.name, y.name));
 }
 
+/** Text from the input on one line: line breaks and other controls as JSON escapes. */
+export function oneLine(s: string): string {
+  return /^[\x20-\x7e]*$/.test(s) ? s : JSON.stringify(s).slice(1, -1);
+}
+
 function show(v: Json | undefined): string {
   if (v === undefined) return '(absent)';
   const s = JSON.stringify(v);
@@ -134,11 +139,12 @@ export function formatDiff(diffs: readonly ObjectDiff[]): string {
   for (const d of diffs) {
     if (d.kind !== kind) {
       kind = d.kind;
-      lines.push(`${kind}:`);
+      lines.push(`${oneLine(kind)}:`);
     }
     const mark = d.change === 'added' ? '+' : d.change === 'removed' ? '-' : '~';
-    lines.push(`  ${mark} ${d.name}`);
-    for (const f of d.fields) lines.push(`      ${f.path}: ${show(f.before)} -> ${show(f.after)}`);
+    // Kinds, names and paths come from the committed output, which a pull request controls.
+    lines.push(`  ${mark} ${oneLine(d.name)}`);
+    for (const f of d.fields) lines.push(`      ${oneLine(f.path)}: ${show(f.before)} -> ${show(f.after)}`);
   }
   const count = (c: ObjectDiff['change']): number => diffs.filter((d) => d.change === c).length;
   lines.push(`${count('added')} added, ${count('removed')} removed, ${count('changed')} changed`);

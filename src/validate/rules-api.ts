@@ -114,8 +114,9 @@ export const API_RULES: readonly Rule[] = [
         for (const [k, v] of Object.entries(o.manifest.metadata.labels ?? {})) {
           const kp = qualifiedNameProblem(k);
           if (kp) add(o.source, 'labels', k, `metadata.labels: Invalid value: ${JSON.stringify(k)}: ${kp}`, hint);
-          // A value still holding `{{` is a template that failed to render, already reported as IT2009.
-          const vp = v.includes('{{') ? undefined : labelValueProblem(v);
+          // A value still holding `{{` is a template that failed to render, already reported as IT2009;
+          // one that is not a string at all the object schema reports.
+          const vp = typeof v !== 'string' || v.includes('{{') ? undefined : labelValueProblem(v);
           if (vp)
             add(
               o.source,
@@ -129,7 +130,7 @@ export const API_RULES: readonly Rule[] = [
         for (const [k, v] of Object.entries(o.manifest.metadata.annotations ?? {})) {
           const kp = qualifiedNameProblem(k);
           if (kp) add(o.source, 'annotations', k, `metadata.annotations: Invalid value: ${JSON.stringify(k)}: ${kp}`, hint);
-          size += Buffer.byteLength(k) + Buffer.byteLength(v);
+          size += Buffer.byteLength(k) + Buffer.byteLength(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
         }
         if (size > ANNOTATIONS_MAX_BYTES) {
           add(
@@ -179,11 +180,12 @@ export const API_RULES: readonly Rule[] = [
         const paths = new Map<string, string[]>();
         specPaths(obj.spec, '', paths, []);
         for (const [p, raw] of paths) {
-          const release = since[p];
+          // Own keys only: a field named `constructor` must not find Object's.
+          const release = Object.hasOwn(since, p) ? since[p] : undefined;
           if (release !== undefined && compareRelease(release, t) > 0) {
             // Report the outermost new field only.
             const parent = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : undefined;
-            if (parent !== undefined && since[parent] !== undefined && compareRelease(since[parent]!, t) > 0) continue;
+            if (parent !== undefined && Object.hasOwn(since, parent) && compareRelease(since[parent]!, t) > 0) continue;
             out.push(
               fieldDiag(
                 'IT6001',
@@ -199,7 +201,10 @@ export const API_RULES: readonly Rule[] = [
         }
         if (obj.kind === 'preference') {
           const topo = get(obj.spec, ['cpu', 'preferredCPUTopology']);
-          const rel = typeof topo === 'string' ? (PREFERRED_CPU_TOPOLOGY_SINCE as Record<string, string | undefined>)[topo] : undefined;
+          const rel =
+            typeof topo === 'string' && Object.hasOwn(PREFERRED_CPU_TOPOLOGY_SINCE, topo)
+              ? (PREFERRED_CPU_TOPOLOGY_SINCE as Record<string, string | undefined>)[topo]
+              : undefined;
           if (rel !== undefined && compareRelease(rel, t) > 0) {
             out.push(
               fieldDiag(

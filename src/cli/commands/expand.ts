@@ -29,8 +29,8 @@ export const expand: Command = {
   accept: (line) => (line.positionals.length === 0 ? 'expand needs VirtualMachine files, directories, or - for standard input' : undefined),
   run(ctx) {
     const { io, global, root, line } = ctx;
-    const { docs, store, problems } = loadManifestInputs(ctx, line.positionals, optionValues(line, '--with'));
-    if (hasErrors(problems)) {
+    const { docs, store, problems, blocking } = loadManifestInputs(ctx, line.positionals, optionValues(line, '--with'));
+    if (blocking) {
       report(io, global.format, problems, root);
       return exitCodeFor(problems);
     }

@@ -1,5 +1,7 @@
 import { runFunction } from '../../release/function';
-import { exitCodeFor, noPositionals, report, type Command } from '../command';
+import { diag } from '../../diagnostics';
+import { readStdin } from '../../load/manifests';
+import { EXIT_USER, exitCodeFor, noPositionals, report, type Command } from '../command';
 
 export const fn: Command = {
   name: 'fn',
@@ -9,7 +11,12 @@ export const fn: Command = {
   options: [],
   accept: noPositionals,
   run({ io, global, root }) {
-    const { output, diagnostics } = runFunction(root, io.stdin ? io.stdin() : '', { strict: global.strict });
+    const input = readStdin(() => (io.stdin ? io.stdin() : ''));
+    if ('error' in input) {
+      report(io, 'text', [diag('IT7302', `cannot read standard input: ${input.error}`)], root);
+      return EXIT_USER;
+    }
+    const { output, diagnostics } = runFunction(root, input.bytes.toString('utf8'), { strict: global.strict });
     io.out(output);
     // The ResourceList carries the results; stderr gets them for people reading a kpt log.
     if (diagnostics.length > 0) report(io, 'text', diagnostics, root);

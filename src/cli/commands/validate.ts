@@ -26,8 +26,8 @@ export const validate: Command = {
       report(io, global.format, all, root);
       return exitCodeFor(all);
     }
-    const { docs, store, problems } = loadManifestInputs(ctx, line.positionals, optionValues(line, '--with'));
-    if (hasErrors(problems)) {
+    const { docs, store, problems, blocking } = loadManifestInputs(ctx, line.positionals, optionValues(line, '--with'));
+    if (blocking) {
       report(io, global.format, problems, root);
       return exitCodeFor(problems);
     }

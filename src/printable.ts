@@ -1,0 +1,54 @@
+/**
+ * What itgen prints is built from input a pull request controls (names, keys, values, file names,
+ * the committed output). These functions keep such text from acting on the terminal or the CI log
+ * that shows it. Below every stage: the emitters use WORKFLOW_COMMAND_LINE too.
+ */
+
+/**
+ * Terminal controls (C0 but tab and newline, DEL, C1) and bidirectional overrides, which could
+ * retitle or clear a terminal or reorder what a reviewer reads. User text reaches messages (keys,
+ * values, file names), so every format prints it through `printable`.
+ */
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** `s` with every control character written as a visible `\u001b`-style escape; file names also lose tabs and newlines. */
+export function printable(s: string, inline = false): string {
+  const escape = (ch: string): string => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  const out = s.replace(UNPRINTABLE, escape);
+  return inline ? out.replace(/[\t\n]/g, escape) : out;
+}
+
+/** A line a GitHub Actions runner would read as a workflow command (`::error ...`, `::stop-commands::`), or an Azure-style `##[` one; runners ignore leading whitespace. */
+export const WORKFLOW_COMMAND_LINE = /^\s*(?:::|##\[)/;
+
+/** Our own colours, the only escape sequences text output may carry. */
+const SGR = /\x1b\[[0-9;]*m/g;
+
+/**
+ * The last guard before a byte is printed, for every command and format: control characters
+ * (but tab, newline and, when colouring, our own SGR colours) become visible escapes, and a line
+ * that a CI runner would take for a workflow command gets its first character escaped. Workflow
+ * commands itgen means (`--format github`) are printed through `Io.workflow`, not through here.
+ */
+export function guardOutput(text: string, color: boolean): string {
+  let out: string;
+  if (color && text.includes('\x1b')) {
+    const parts: string[] = [];
+    let last = 0;
+    for (const m of text.matchAll(SGR)) {
+      parts.push(printable(text.slice(last, m.index)), m[0]);
+      last = m.index + m[0].length;
+    }
+    parts.push(printable(text.slice(last)));
+    out = parts.join('');
+  } else out = printable(text);
+  if (!out.includes('::') && !out.includes('##[')) return out;
+  return out
+    .split('\n')
+    .map((line) =>
+      WORKFLOW_COMMAND_LINE.test(line)
+        ? line.replace(/^(\s*)([:#])/, (_m, ws: string, ch: string) => `${ws}\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+        : line,
+    )
+    .join('\n');
+}

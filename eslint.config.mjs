@@ -11,7 +11,7 @@ import tseslint from 'typescript-eslint';
  * release module below it); `index` is src/index.ts, the public surface over everything.
  */
 const STAGES = [
-  ['diagnostics', 'order', 'quantity', 'version'],
+  ['diagnostics', 'order', 'printable', 'quantity', 'version'],
   ['load'],
   ['schema'],
   ['resolve'],
@@ -35,7 +35,7 @@ const target = (name) => `(?:${name}(?:/.*)?|${name}\\.[jt]s)`;
 function stageRule(level) {
   const later = STAGES.slice(level + 1).flat();
   if (later.length === 0) return [];
-  const isRoot = STAGES[level].every((n) => ['diagnostics', 'order', 'quantity', 'version', 'pipeline', 'index'].includes(n));
+  const isRoot = STAGES[level].every((n) => ['diagnostics', 'order', 'printable', 'quantity', 'version', 'pipeline', 'index'].includes(n));
   // From a folder stage, other stages are `../x`; from a file at the root, `./x`.
   const prefix = isRoot ? '\\./' : '(?:\\.\\./)+';
   const allowed = STAGES[level].includes('pipeline') ? '(?!release/lock$)' : '';
@@ -46,7 +46,7 @@ function stageRule(level) {
     },
   ];
   const files = STAGES[level].map((n) =>
-    ['diagnostics', 'order', 'quantity', 'version', 'pipeline', 'index'].includes(n) ? `src/${n}.ts` : `src/${n}/**/*.ts`,
+    ['diagnostics', 'order', 'printable', 'quantity', 'version', 'pipeline', 'index'].includes(n) ? `src/${n}.ts` : `src/${n}/**/*.ts`,
   );
   return [{ files, rules: { 'no-restricted-imports': ['error', { patterns }] } }];
 }

@@ -67,6 +67,8 @@ export const DIAGNOSTIC_CODES = {
   IT5008: 'URL annotation is not a clean URL',
   IT5009: 'deprecation replacement names nothing the catalog ships',
   IT5011: 'a GitOps sync gives namespaced objects no namespace',
+  IT5012: 'an output directory that nothing deploys',
+  IT5013: 'a deployed path that no generator writes',
   // IT6xxx: target KubeVirt version
   IT6001: 'field newer than the target KubeVirt release',
   IT6002: 'unknown target KubeVirt release',
@@ -106,6 +108,32 @@ export const DIAGNOSTIC_CODES = {
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+
+/**
+ * The codes that are (or can be) warnings: the only ones a generator's `suppressWarnings` may
+ * name. test/validation-codes.test.ts checks that every warning the fixtures produce is listed.
+ */
+export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
+  'IT4004',
+  'IT4013',
+  'IT4014',
+  'IT4015',
+  'IT4016',
+  'IT5004',
+  'IT5005',
+  'IT5006',
+  'IT5007',
+  'IT5008',
+  'IT5011',
+  'IT5012',
+  'IT7104',
+  'IT8101',
+  'IT8203',
+  'IT8204',
+  'IT8205',
+  'IT8206',
+  'IT8207',
+]);
 export type Severity = 'error' | 'warning';
 
 export interface SourceRange {

@@ -52,14 +52,22 @@ export { scaffoldFiles, defaultVendor, type ScaffoldOptions } from './scaffold';
 export { compatibilityMatrix, type CompatibilityMatrix, type MatrixPair } from './matrix';
 export { validateManifests } from './admission';
 
-import { hasErrors as anyErrors, type Diagnostic as Finding } from './diagnostics';
-import { writeTree as writeBase } from './emit/write';
-import { compile as compileOne } from './pipeline';
-import path from 'node:path';
-import { globSync } from 'glob';
+export {
+  bundleProject,
+  checkOutputs,
+  checkProject,
+  compileProject,
+  generateProject,
+  releaseProject,
+  type ProjectOptions,
+  type ReleaseRecord,
+} from './release/project';
+import { generateProject } from './release/project';
+import type { Diagnostic as Finding } from './diagnostics';
 
 /**
- * What `itgen generate` does, as a function: compile every generator of the project at `root`
+ * What `itgen generate` does, as a function, with every guard the CLI has (overlapping outputs,
+ * the removal guard, deploy paths): compile every generator of the project at `root`
  * (`generators/*.yaml`, or the files given), and only when none has an error write each base
  * atomically. Returns every diagnostic and the output directories written.
  *
@@ -67,11 +75,11 @@ import { globSync } from 'glob';
  * import { generate } from 'itgen';
  * const { diagnostics, written } = generate('.', ['generators/acme.yaml']);
  */
-export function generate(root: string, generators?: readonly string[]): { diagnostics: Finding[]; written: string[] } {
-  const files = generators ?? globSync('generators/*.{yaml,yml}', { cwd: root, posix: true, ignore: ['generators/*.lock.{yaml,yml}'] }).sort();
-  const results = files.map((f) => compileOne(root, f));
-  const diagnostics = results.flatMap((r) => r.diagnostics);
-  if (anyErrors(diagnostics)) return { diagnostics, written: [] };
-  for (const r of results) writeBase(path.resolve(root, r.generator!.outputDir), r.files);
-  return { diagnostics, written: results.map((r) => r.generator!.outputDir) };
+export function generate(
+  root: string,
+  generators?: readonly string[],
+  opts: { strict?: boolean; allowRemovals?: boolean } = {},
+): { diagnostics: Finding[]; written: string[] } {
+  const { diagnostics, written } = generateProject(root, { ...(generators ? { generators } : {}), ...opts });
+  return { diagnostics, written };
 }

@@ -1,20 +1,11 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { diag, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics';
+import { diag, DIAGNOSTIC_CODES, didYouMean, hasErrors, sortDiagnostics, WARNING_CODES, type Diagnostic, type DiagnosticCode } from './diagnostics';
 import { layoutBase, type OutputFile } from './emit/layout';
+import { committedSpecs, readCommittedBase } from './emit/committed';
 import { compatibilitySummary, formatMatrixMarkdown, GRID_MAX_FAMILIES, preferencesAdmittingNone, type CompatibilitySummary } from './matrix';
 import { objectDiag } from './validate/context';
-import {
-  describeOutputDir,
-  loadCatalogFiles,
-  loadCommittedSpecs,
-  withImports,
-  loadOptionalDocument,
-  loadSingleDocument,
-  realLocation,
-  relativePath,
-  within,
-} from './load/files';
+import { describeOutputDir, loadCatalogFiles, withImports, loadOptionalDocument, loadSingleDocument, realLocation, relativePath, within } from './load/files';
 import { locate, type SourceDoc } from './load/source';
 import { DOCS_FILE, renderDocs } from './render/docs';
 import { renderCatalog, type RenderedObject } from './render/manifests';
@@ -127,6 +118,31 @@ function catalogProblems(catalogAbs: string, written: string, doc: SourceDoc): D
       }),
     ];
   }
+}
+
+/**
+ * `suppressWarnings` entries that suppress nothing: a code itgen does not have (`IT5060`), or one
+ * that is always an error (errors cannot be suppressed). Either would pass in silence otherwise.
+ */
+function suppressionProblems(generator: LoadedGenerator): Diagnostic[] {
+  return (generator.config.suppressWarnings ?? []).flatMap((code, i) => {
+    const at = locate(generator.src, ['suppressWarnings', i]);
+    if (!Object.hasOwn(DIAGNOSTIC_CODES, code)) {
+      return [
+        diag('IT1009', `suppressWarnings: \`${code}\` is not a diagnostic code of itgen`, at, {
+          hint: didYouMean(code, WARNING_CODES) ?? `warning codes: ${[...WARNING_CODES].join(', ')}`,
+        }),
+      ];
+    }
+    if (!WARNING_CODES.has(code as DiagnosticCode)) {
+      return [
+        diag('IT1009', `suppressWarnings: \`${code}\` (${DIAGNOSTIC_CODES[code as DiagnosticCode]}) is always an error; errors cannot be suppressed`, at, {
+          hint: 'fix what it reports, or remove the entry',
+        }),
+      ];
+    }
+    return [];
+  });
 }
 
 /** Two generators writing into one place would erase each other's output. */
@@ -245,7 +261,7 @@ export function compileGenerator(root: string, generator: LoadedGenerator): Comp
   const loaded = withImports(root, generator.catalogDir, loadCatalogFiles(root, generator.catalogDir));
   const lock = loadLock(root, generator);
   // With a lock, the committed base tells which field of a published object changed.
-  const previous = lock.lock ? loadCommittedSpecs(root, generator.outputDir) : undefined;
+  const previous = lock.lock ? committedSpecs(readCommittedBase(root, generator.outputDir)) : undefined;
   return compileDocuments(generator, loaded.docs, [...loaded.diagnostics, ...lock.diagnostics], lock.lock, previous);
 }
 
@@ -304,6 +320,7 @@ export function compileDocuments(
   const atCatalog = locate(generator.src, ['catalog']);
   const placed = diagnostics.map((d) => (d.location === undefined && (d.code === 'IT2008' || d.code === 'IT1008') ? { ...d, location: atCatalog } : d));
   const suppressed = new Set(generator.config.suppressWarnings ?? []);
+  placed.push(...suppressionProblems(generator));
   const sorted = sortDiagnostics(placed.filter((d) => d.severity === 'error' || !suppressed.has(d.code)));
   return { generator, catalog, objects, files: hasErrors(sorted) ? [] : files, diagnostics: sorted, lock };
 }

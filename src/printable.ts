@@ -52,3 +52,8 @@ export function guardOutput(text: string, color: boolean): string {
     )
     .join('\n');
 }
+
+/** Whether a multi-line string holds a line that a CI runner would read as a workflow command: YAML writers quote such strings on one line. */
+export function holdsWorkflowCommand(s: string): boolean {
+  return /[\n\r\u2028\u2029]/.test(s) && s.split(/\r\n|[\n\r\u2028\u2029]/).some((line) => WORKFLOW_COMMAND_LINE.test(line));
+}

@@ -4,7 +4,7 @@
  * the release lock refusing in-place changes, silent removals and reused names while accepting a
  * version bump.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { readDirTree } from './helpers';
@@ -167,12 +167,25 @@ describe('itgen bundle', () => {
     ] as const) {
       const r = itgen(dir, 'bundle', '--version', 'v1.0.0', '--out', out);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain(`error IT9002 --out ${out} `);
+      expect(r.stderr).toContain(`error IT1010 --out ${out} `);
+      expect(r.stderr).toMatch(what);
+    }
+    // A committed link leads nowhere else either: `_build -> output/small`, `_rel -> catalogs/small`.
+    symlinkSync('output/small', path.join(dir, '_build'));
+    symlinkSync('catalogs/small', path.join(dir, '_rel'));
+    for (const [out, what] of [
+      ['_build', /is the output of generator `small` \(through a symbolic link\)/],
+      ['_rel/released', /is inside the catalog of generator `small` \(through a symbolic link\)/],
+    ] as const) {
+      const r = itgen(dir, 'bundle', '--version', 'v1.0.0', '--out', out);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`error IT1010 --out ${out} `);
       expect(r.stderr).toMatch(what);
     }
     expect(readdirSync(path.join(dir, 'output', 'small')).sort()).toEqual(before);
     expect(existsSync(path.join(dir, 'catalogs', 'small', 'released'))).toBe(false);
     expect(itgen(dir, 'check').code).toBe(0);
+    expect(itgen(dir, 'validate').code).toBe(0);
   });
 
   it('diffs the catalogs against a published bundle, ignoring the version label', () => {

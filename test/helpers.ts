@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { compile, type CompileResult } from '../src/pipeline';
 import { formatText } from '../src/cli/format';
-import { readTree } from '../src/emit/write';
+import { readTree, removeTree } from '../src/emit/write';
 
 export const REPO = path.resolve(__dirname, '..');
 /** Reference data vendored into the repository (source, commit and licence: test/reference/README.md). */
@@ -38,8 +38,9 @@ export function scratchProject(files: Record<string, string>): string {
   return dir;
 }
 
+/** Removes a scratch directory, however deep a test made it (rmSync fails past PATH_MAX). */
 export function removeDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
+  removeTree(dir);
 }
 
 /** A directory as OutputFiles, the way `itgen check` reads it. */

@@ -6,7 +6,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { run } from '../src/cli/main';
-import { committedObjects, droppedObjects, objectsOf } from '../src/release/drift';
+import { committedObjects } from '../src/emit/committed';
+import { parseObjects } from '../src/release/diff';
+import { droppedObjects } from '../src/release/drift';
 import { readDirTree, removeDir, REPO, scratchProject, TINY_CATALOG } from './helpers';
 
 const CATALOG = TINY_CATALOG;
@@ -45,8 +47,11 @@ describe('removal guard', () => {
       );
       expect(r.text).toContain('nothing written');
       expect(readDirTree(path.join(dir, 'output'))).toEqual(before);
-      // validate and check do not write, so they do not refuse; check reports the drift as ever.
-      expect(itgen(dir, 'validate').code).toBe(0);
+      // validate runs every check generate runs: it refuses the same way (and accepts --allow-removals).
+      const v = itgen(dir, 'validate');
+      expect(v.code).toBe(1);
+      expect(v.text).toContain('generators/t.yaml:2:9 error IT7401 generating would remove 1 object');
+      expect(itgen(dir, 'validate', '--allow-removals').code).toBe(0);
     } finally {
       removeDir(dir);
     }
@@ -126,16 +131,32 @@ describe('droppedObjects', () => {
   });
 });
 
-describe('committedObjects', () => {
+describe('committedObjects (emit/committed.ts, the one reader of committed output)', () => {
   it.each(['output/default', 'output/common-instancetypes', 'test/fixtures/vendor-options/expected/acme'])(
-    'reads the same kind, name and namespace off %s as parsing it does',
+    'reads the same kind, name and namespace off %s as the yaml library does',
     (dir) => {
       const files = readDirTree(path.join(REPO, dir));
       const key = (o: { kind: string; metadata: { name: string; namespace?: unknown } }): string =>
         `${o.kind}/${String(o.metadata.namespace ?? '')}/${o.metadata.name}`;
-      const parsed = objectsOf(files).map(key).sort();
+      const parsed = files
+        .filter((f) => /\.yaml$/.test(f.path) && !f.path.endsWith('kustomization.yaml'))
+        .flatMap((f) => parseObjects(f.content).objects)
+        .map(key)
+        .sort();
       expect(committedObjects(files).map(key).sort()).toEqual(parsed);
       expect(parsed.length).toBeGreaterThan(0);
     },
   );
+
+  it('takes nothing from hostile content: names that are not strings, prototype keys, other API groups, unparsable text', () => {
+    const files = [
+      { path: 'a/x.yaml', content: 'apiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachineClusterInstancetype\nmetadata: {name: [1]}\n' },
+      { path: 'a/y.yaml', content: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n' },
+      { path: 'a/z.yaml', content: 'apiVersion: instancetype.kubevirt.io/v1beta1\nkind: K\nmetadata: {name: n, __proto__: {polluted: 1}}\n' },
+      { path: 'a/w.yaml', content: '{{{ not yaml' },
+      { path: 'a/v.yaml', content: 'apiVersion: instancetype.kubevirt.io/v1beta1\nkind: K\nmetadata: {name: "a\\n::error::x"}\n' },
+    ];
+    expect(committedObjects(files).map((o) => o.metadata.name)).toEqual(['a\n::error::x']);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
 });

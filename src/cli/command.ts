@@ -1,6 +1,4 @@
-import { globSync } from 'glob';
 import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
-import { OutputLockError, writeFailure } from '../emit/write';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { objectStore, type ObjectStore } from '../expand';
@@ -8,7 +6,8 @@ import { readProjectFile } from '../load/files';
 import { loadManifests } from '../load/manifests';
 import type { SourceDoc } from '../load/source';
 import type { JsonObject } from '../resolve/leaves';
-import { compile, outputOverlaps, type CompileResult } from '../pipeline';
+import type { CompileResult } from '../pipeline';
+import { compileProject, projectGenerators } from '../release/project';
 import type { CommandLine, CommandShape, GlobalOptions } from './args';
 import { formatGithub, formatJson, formatText, summary, type OutputFormat } from './format';
 
@@ -59,10 +58,9 @@ export function noPositionals(line: CommandLine): string | undefined {
 }
 
 /** The generators named on the command line, or else every generator of the project (`*.lock.yaml` beside them are release locks). */
-export function generatorFiles(root: string, named: readonly string[]): string[] {
-  if (named.length > 0) return [...named];
-  return globSync('generators/*.{yaml,yml}', { cwd: root, posix: true, ignore: ['generators/*.lock.{yaml,yml}'] }).sort();
-}
+export const generatorFiles = projectGenerators;
+
+export { writeProblem } from '../emit/write';
 
 /** Prints diagnostics in the chosen format; text quotes the source line under each. */
 export function report(io: Io, format: OutputFormat, diagnostics: readonly Diagnostic[], root: string): void {
@@ -95,14 +93,7 @@ export function exitCodeFor(diagnostics: readonly Diagnostic[]): number {
 
 /** Compiles every generator the command line names (or all of them), with overlap checks and --strict applied. */
 export function compileAll(ctx: CommandContext): { results: CompileResult[]; diagnostics: Diagnostic[] } {
-  const files = generatorFiles(ctx.root, ctx.global.generators);
-  if (files.length === 0) {
-    return { results: [], diagnostics: [diag('IT1009', 'no generator found: pass --generator FILE or add generators/*.yaml')] };
-  }
-  const results = files.map((f) => compile(ctx.root, f));
-  const loaded = results.flatMap((r) => (r.generator ? [r.generator] : []));
-  const diagnostics = strictify([...results.flatMap((r) => r.diagnostics), ...outputOverlaps(loaded)], ctx.global.strict);
-  return { results, diagnostics };
+  return compileProject(ctx.root, { generators: ctx.global.generators, strict: ctx.global.strict });
 }
 
 /**
@@ -128,16 +119,6 @@ export function single(results: readonly CompileResult[], what: string): { resul
 /** Prints text without doubling its final newline (io.out adds one). */
 export function writeText(io: Io, text: string): void {
   io.out(text.endsWith('\n') ? text.slice(0, -1) : text);
-}
-
-/**
- * A failed write as a diagnostic. What the project itself puts in the way (a leftover lock, a file
- * where a directory must go) is the input's fault (IT1010, exit 1); anything else is IT9002.
- */
-export function writeProblem(what: string, e: unknown): Diagnostic {
-  const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  const layout = e instanceof OutputLockError || code === 'ENOTDIR' || code === 'EEXIST' || code === 'EISDIR';
-  return diag(layout ? 'IT1010' : 'IT9002', `cannot write ${what}: ${writeFailure(e)}`);
 }
 
 /**

@@ -1,11 +1,13 @@
 import { isNode, Scalar, stringify } from 'yaml';
-import { WORKFLOW_COMMAND_LINE } from '../printable';
+import { holdsWorkflowCommand } from '../printable';
 import type { RenderedManifest } from '../render/manifests';
 import { YAML_OPTIONS } from './yaml-options';
 import { writeYamlMapping } from './yaml-writer';
 
 export function toYaml(value: unknown): string {
-  return stringify(quoteRiskyText(value), YAML_OPTIONS);
+  const quoted = quoteRiskyText(value);
+  // A double-quoted string the library would otherwise break across lines stays on one.
+  return stringify(quoted, quoted === value ? YAML_OPTIONS : { ...YAML_OPTIONS, doubleQuotedMinMultiLineLength: Number.MAX_SAFE_INTEGER });
 }
 
 /**
@@ -16,8 +18,7 @@ export function toYaml(value: unknown): string {
  */
 function quoteRiskyText(value: unknown): unknown {
   if (typeof value === 'string') {
-    if (!value.includes('\n') && !value.includes('\r')) return value;
-    if (!value.split(/\r?\n|\r/).some((l) => WORKFLOW_COMMAND_LINE.test(l))) return value;
+    if (!holdsWorkflowCommand(value)) return value;
     const scalar = new Scalar(value);
     scalar.type = 'QUOTE_DOUBLE';
     return scalar;
@@ -27,7 +28,7 @@ function quoteRiskyText(value: unknown): unknown {
   let risky = false;
   while (stack.length > 0 && !risky) {
     const v = stack.pop();
-    if (typeof v === 'string') risky = v.includes('\n') && v.split('\n').some((l) => WORKFLOW_COMMAND_LINE.test(l));
+    if (typeof v === 'string') risky = holdsWorkflowCommand(v);
     else if (v !== null && typeof v === 'object') for (const child of Array.isArray(v) ? v : Object.values(v as object)) stack.push(child);
   }
   if (!risky) return value;

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { realLocation, within } from '../load/files';
 import { MAX_DIRECTORY_DEPTH, readFileBounded } from '../load/limits';
 import type { OutputFile } from './layout';
+import { diag, type Diagnostic } from '../diagnostics';
 
 /** Reject paths that could escape the output directory. Throws: callers validate first. */
 export function assertSafeRelative(p: string): void {
@@ -355,4 +356,14 @@ export function filesInTheWay(dir: string, files: readonly OutputFile[], replace
       return !inside;
     }
   });
+}
+
+/**
+ * A failed write as a diagnostic. What the project itself puts in the way (a leftover lock, a file
+ * where a directory must go) is the input's fault (IT1010, exit 1); anything else is IT9002.
+ */
+export function writeProblem(what: string, e: unknown): Diagnostic {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  const layout = e instanceof OutputLockError || code === 'ENOTDIR' || code === 'EEXIST' || code === 'EISDIR';
+  return diag(layout ? 'IT1010' : 'IT9002', `cannot write ${what}: ${writeFailure(e)}`);
 }

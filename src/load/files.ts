@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { globSync } from 'glob';
-import { diag, type Diagnostic } from '../diagnostics';
+import { diag, didYouMean, type Diagnostic } from '../diagnostics';
 import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH, readFileBounded } from './limits';
 import { locate, parseSource, type ParsedFile, type SourceDoc } from './source';
 
@@ -240,41 +240,6 @@ export function describeOutputDir(absolute: string): 'absent' | 'empty' | 'base'
   }
 }
 
-/**
- * The specs of the objects a generator's committed base holds, by `kind/name`: what the release
- * lock compares a changed object with to say which field changed. Read like every project file
- * (inside the project, regular files only); what cannot be read is simply absent.
- */
-export function loadCommittedSpecs(root: string, outputDir: string): Map<string, unknown> {
-  const out = new Map<string, unknown>();
-  const abs = path.resolve(root, outputDir);
-  let dirs: string[];
-  try {
-    dirs = readdirSync(abs, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .map((d) => d.name);
-  } catch {
-    return out;
-  }
-  for (const dir of dirs) {
-    let files: string[];
-    try {
-      files = readdirSync(path.join(abs, dir)).filter((f) => /^virtualmachine.*\.ya?ml$/.test(f));
-    } catch {
-      continue;
-    }
-    for (const f of files) {
-      const read = readProjectFile(root, path.join(abs, dir, f));
-      if (!('bytes' in read)) continue;
-      for (const doc of parseSource(f, read.bytes).docs) {
-        const v = doc.value as { kind?: unknown; metadata?: { name?: unknown }; spec?: unknown };
-        if (typeof v.kind === 'string' && typeof v.metadata?.name === 'string') out.set(`${v.kind}/${v.metadata.name}`, v.spec);
-      }
-    }
-  }
-  return out;
-}
-
 /** A raw `imports` entry of a Catalog document, before the schema checks it (which it does later). */
 interface ImportEntry {
   readonly path?: unknown;
@@ -354,14 +319,48 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
       ...(Array.isArray(entry.exclude?.families) ? entry.exclude!.families : []).map((f) => `Family:${String(f)}`),
       ...(Array.isArray(entry.exclude?.preferences) ? entry.exclude!.preferences : []).map((p) => `Preference:${String(p)}`),
     ]);
+    const used = new Set<string>();
+    const offered = { Family: new Set<string>(), Preference: new Set<string>() };
+    const drop = (key: string): boolean => {
+      if (!excluded.has(key)) return false;
+      used.add(key);
+      return true;
+    };
     for (const d of imported.docs) {
       const v = d.value as { kind?: unknown; name?: unknown; version?: unknown } | null;
       const key = declared(d);
       if (v?.kind === 'Catalog') continue;
+      if ((v?.kind === 'Family' || v?.kind === 'Preference') && typeof v.name === 'string') {
+        offered[v.kind].add(v.name);
+        if (v.kind === 'Family' && v.version !== undefined) offered.Family.add(`${v.name}${String(v.version)}`);
+      }
       if (key !== undefined && own.has(key)) continue;
-      if (v?.kind === 'Family' && (excluded.has(`Family:${String(v.name)}`) || excluded.has(`Family:${String(v.name)}${String(v.version ?? '')}`))) continue;
-      if (v?.kind === 'Preference' && excluded.has(`Preference:${String(v.name)}`)) continue;
+      // Both tests run, so that an exclude naming a family and one naming its version both count as used.
+      if (v?.kind === 'Family' && [drop(`Family:${String(v.name)}`), drop(`Family:${String(v.name)}${String(v.version ?? '')}`)].some(Boolean)) continue;
+      if (v?.kind === 'Preference' && drop(`Preference:${String(v.name)}`)) continue;
       docs.push(d);
+    }
+    // An exclude that names nothing the import has ships what it was meant to drop: the same mistake
+    // as a generator's exclude that matches nothing (IT7201), reported the same way.
+    for (const [dim, kind] of [
+      ['families', 'Family'],
+      ['preferences', 'Preference'],
+    ] as const) {
+      const list = entry.exclude?.[dim];
+      if (!Array.isArray(list) || imported.diagnostics.some((x) => x.severity === 'error')) continue;
+      list.forEach((name: unknown, j: number) => {
+        if (used.has(`${kind}:${String(name)}`)) return;
+        diagnostics.push(
+          diag(
+            'IT7201',
+            `imports[${i}].exclude.${dim}: \`${String(name)}\` matches nothing in import \`${shown}\``,
+            locate(catalogDoc, ['imports', i, 'exclude', dim, j]),
+            {
+              hint: didYouMean(String(name), offered[kind]) ?? `the import has ${offered[kind].size} ${dim}; exclude names them as the imported catalog does`,
+            },
+          ),
+        );
+      });
     }
   });
   return { docs, diagnostics, files };

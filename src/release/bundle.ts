@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics';
-import { within } from '../load/files';
+import { realLocation, within } from '../load/files';
 import type { LoadedGenerator } from '../pipeline';
 import { sortKeysDeep } from '../resolve/leaves';
 import type { OutputFile } from '../emit/layout';
@@ -86,11 +86,21 @@ export function bundleOutProblem(root: string, outDir: string, written: string, 
       [path.resolve(absRoot, g.catalogDir), `the catalog of generator \`${g.name}\``],
     );
   }
+  // Compared where the paths really lead: a committed link (`_build -> output/default`) must not
+  // carry bundles into a directory that the check above would refuse by name.
+  const real = realLocation(outDir);
   for (const [dir, what] of places) {
-    if (outDir === dir || within(dir, outDir)) {
-      return diag('IT9002', `--out ${written} is ${outDir === dir ? '' : 'inside '}${what}`, undefined, {
-        hint: 'write bundles to a directory of their own, such as dist/release or _build/bundles',
-      });
+    const realDir = realLocation(dir);
+    for (const [target, base] of [
+      [outDir, dir],
+      [real, realDir],
+    ] as const) {
+      if (target === base || within(base, target)) {
+        const through = target === real && real !== outDir ? ' (through a symbolic link)' : '';
+        return diag('IT1010', `--out ${written} is ${target === base ? '' : 'inside '}${what}${through}`, undefined, {
+          hint: 'write bundles to a directory of their own, such as dist/release or _build/bundles',
+        });
+      }
     }
   }
   return undefined;

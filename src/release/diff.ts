@@ -7,15 +7,10 @@ import { parseAllDocuments } from 'yaml';
 import { isPlainObject, sameJson, type Json, type JsonObject } from '../resolve/leaves';
 import { KIND_ORDER } from '../schema/manifest';
 import { compareText } from '../order';
+import { printable } from '../printable';
+import { INSTANCETYPE_GROUP, type KubeObject } from '../emit/committed';
 
-export const INSTANCETYPE_GROUP = 'instancetype.kubevirt.io/';
-
-export interface KubeObject {
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly metadata: { readonly name: string; readonly [k: string]: Json };
-  readonly [k: string]: Json;
-}
+export { INSTANCETYPE_GROUP, type KubeObject } from '../emit/committed';
 
 export interface FieldChange {
   readonly path: string;
@@ -127,7 +122,7 @@ export function oneLine(s: string): string {
 
 function show(v: Json | undefined): string {
   if (v === undefined) return '(absent)';
-  const s = JSON.stringify(v);
+  const s = printable(JSON.stringify(v));
   return s.length > 120 ? `${s.slice(0, 117)}...` : s;
 }
 

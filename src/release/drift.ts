@@ -1,20 +1,14 @@
-import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics';
 import { diffTrees } from '../emit/drift';
-import { serializeObjects, type OutputFile } from '../emit/layout';
-import { readTree } from '../emit/write';
+import { objectsInText, readCommittedBase } from '../emit/committed';
+import { serializeObjects } from '../emit/layout';
 import { locate } from '../load/source';
 import type { CompileResult } from '../pipeline';
-import { diffObjects, parseObjects, type KubeObject, type ObjectDiff } from './diff';
-
-/** The instancetype objects of a set of output files (README.md and kustomizations are skipped). */
-export function objectsOf(files: readonly OutputFile[]): KubeObject[] {
-  return files.filter((f) => /\.ya?ml$/.test(f.path)).flatMap((f) => parseObjects(f.content).objects);
-}
+import { diffObjects, type KubeObject, type ObjectDiff } from './diff';
 
 /** The objects a compiled generator produces, as the base serializes them. */
 export function generatedObjects(r: CompileResult): KubeObject[] {
-  return serializeObjects(r.objects).flatMap(([, doc]) => parseObjects(doc).objects);
+  return serializeObjects(r.objects).flatMap(([kind, doc]) => objectsInText(kind, doc));
 }
 
 /**
@@ -23,8 +17,8 @@ export function generatedObjects(r: CompileResult): KubeObject[] {
  */
 export function outputDrift(root: string, r: CompileResult): { diagnostics: Diagnostic[]; objects: ObjectDiff[] } {
   const dir = r.generator!.outputDir;
-  const onDisk = readTree(path.resolve(root, dir));
-  const changes = diffTrees(onDisk, r.files);
+  const committed = readCommittedBase(root, dir);
+  const changes = diffTrees(committed.files, r.files);
   const diagnostics = changes.map((c) =>
     // Files that exist get a location, so GitHub annotations land on them in a pull request.
     diag(
@@ -36,7 +30,7 @@ export function outputDrift(root: string, r: CompileResult): { diagnostics: Diag
       },
     ),
   );
-  return { diagnostics, objects: changes.length > 0 ? diffObjects(objectsOf(onDisk), generatedObjects(r)) : [] };
+  return { diagnostics, objects: changes.length > 0 ? diffObjects(committed.objects(), generatedObjects(r)) : [] };
 }
 
 /** What identifies an object to a pruning controller (the API group is the same for all of ours). */
@@ -58,55 +52,6 @@ export function droppedObjects(committed: readonly Identified[], generated: read
 }
 
 /**
- * Kind, name and namespace of every object of a base itgen wrote, read off the text: the guard runs
- * on every generate, and parsing a 100,000-object base with the yaml library takes half a minute.
- * itgen's writer puts `kind:` at the top of each document and `name:`/`namespace:` two spaces in
- * under `metadata:`.
- */
-export function committedObjects(files: readonly OutputFile[]): Identified[] {
-  const out: Identified[] = [];
-  for (const f of files) {
-    if (!/\.ya?ml$/.test(f.path) || f.path.endsWith('kustomization.yaml')) continue;
-    for (const doc of f.content.split(/^---$/m)) {
-      const kind = /^kind: (\S+)$/m.exec(doc)?.[1];
-      // The first two-space `name:` after `metadata:`, before the next top-level key; block
-      // scalars above it are indented deeper, blank lines in them are skipped.
-      let name: string | undefined;
-      let namespace: string | undefined;
-      let inMetadata = false;
-      const scalar = (line: string, key: string): string =>
-        line
-          .slice(key.length)
-          .trim()
-          .replace(/^(["'])(.*)\1$/, '$2');
-      for (const line of doc.split('\n')) {
-        if (line === 'metadata:') inMetadata = true;
-        else if (inMetadata && /^\S/.test(line)) break;
-        else if (inMetadata && line.startsWith('  name: ')) name = scalar(line, '  name: ');
-        else if (inMetadata && line.startsWith('  namespace: ')) namespace = scalar(line, '  namespace: ');
-      }
-      if (kind !== undefined && name !== undefined) out.push({ kind, metadata: namespace !== undefined ? { name, namespace } : { name } });
-    }
-  }
-  return out;
-}
-
-/**
- * The committed base, read while another itgen may be swapping it in (two renames, outside any
- * lock here): a read that meets the swap is tried again rather than failing the run.
- */
-function readCommitted(dir: string): OutputFile[] {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return readTree(dir);
-    } catch (e) {
-      if (attempt >= 20) throw e;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
-    }
-  }
-}
-
-/**
  * Before the first release there is no lock to stop a catalog edit from dropping published objects,
  * and Argo CD and Flux prune what disappears from the base. Until a lock exists the committed base
  * stands in for one: the objects it has that the catalogs no longer generate, as one IT7401 naming
@@ -115,7 +60,7 @@ function readCommitted(dir: string): OutputFile[] {
 export function removalsWithoutLock(root: string, r: CompileResult): Diagnostic[] {
   if (r.lock || !r.generator) return [];
   const dropped = droppedObjects(
-    committedObjects(readCommitted(path.resolve(root, r.generator.outputDir))),
+    readCommittedBase(root, r.generator.outputDir).objects(),
     r.objects.map((o) => o.manifest),
   );
   if (dropped.length === 0) return [];

@@ -1,5 +1,6 @@
 import { Document, isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
 import { locate } from '../load/source';
+import { holdsWorkflowCommand } from '../printable';
 import { leafKey } from '../resolve/leaves';
 import type { RenderedObject } from './manifests';
 
@@ -39,6 +40,7 @@ export function explainObject(obj: RenderedObject): string {
             }
           }
         }
+        if (value && isScalar(value) && typeof value.value === 'string' && holdsWorkflowCommand(value.value)) value.type = 'QUOTE_DOUBLE';
         if (path.length === 2 && path[0] === 'metadata' && value && isScalar(value)) {
           value.comment = path[1] === 'labels' ? ' derived' : ' rendered';
         }
@@ -49,5 +51,5 @@ export function explainObject(obj: RenderedObject): string {
     }
   };
   visit(doc.contents, []);
-  return `# ${header}\n${doc.toString({ lineWidth: 0, indentSeq: true })}`;
+  return `# ${header}\n${doc.toString({ lineWidth: 0, indentSeq: true, doubleQuotedMinMultiLineLength: Number.MAX_SAFE_INTEGER })}`;
 }

@@ -2,10 +2,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { diag, type Diagnostic } from '../../diagnostics';
 import type { OutputFile } from '../../emit/layout';
-import { readTree } from '../../emit/write';
+import { committedObjects, readCommittedBase } from '../../emit/committed';
 import { relativePath } from '../../load/files';
 import { diffObjects, formatDiff, parseObjects, type ObjectDiff } from '../../release/diff';
-import { generatedObjects, objectsOf } from '../../release/drift';
+import { generatedObjects } from '../../release/drift';
 import { bundleSettings } from '../../schema/generator';
 import { optionSet, optionValue } from '../args';
 import { compiledOrExit, EXIT_OK, EXIT_USER, exitCodeFor, report, single, writeText, type Command } from '../command';
@@ -62,8 +62,8 @@ export const diff: Command = {
     } else {
       for (const r of results) {
         const dir = r.generator!.outputDir;
-        let before: OutputFile[];
-        if (against === undefined) before = readTree(path.resolve(root, dir));
+        let before: readonly OutputFile[];
+        if (against === undefined) before = readCommittedBase(root, dir).files;
         else {
           const t = readTreeAt(root, against, dir);
           if ('error' in t) {
@@ -77,7 +77,7 @@ export const diff: Command = {
         sections.push({
           generator: r.generator!.name,
           against: against === undefined ? `${dir} (working tree)` : `${dir} at ${against}`,
-          diffs: diffObjects(objectsOf(before), generatedObjects(r)),
+          diffs: diffObjects(committedObjects(before), generatedObjects(r)),
         });
       }
     }

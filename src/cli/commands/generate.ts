@@ -1,9 +1,6 @@
-import path from 'node:path';
-import { hasErrors } from '../../diagnostics';
-import { writeTree } from '../../emit/write';
-import { removalsWithoutLock } from '../../release/drift';
+import { EXIT_OK, exitCodeFor, report, type Command } from '../command';
 import { optionSet } from '../args';
-import { compileAll, EXIT_OK, exitCodeFor, report, writeProblem, type Command } from '../command';
+import { generateProject } from '../../release/project';
 
 export const generate: Command = {
   name: 'generate',
@@ -13,29 +10,19 @@ export const generate: Command = {
   options: [{ flag: '--allow-removals', help: 'drop objects the committed base has (before the first release, nothing else stops it)' }],
   run(ctx) {
     const { io, global, root } = ctx;
-    const compiled = compileAll(ctx);
-    const { results } = compiled;
-    const diagnostics =
-      hasErrors(compiled.diagnostics) || optionSet(ctx.line, '--allow-removals')
-        ? compiled.diagnostics
-        : [...compiled.diagnostics, ...results.flatMap((r) => removalsWithoutLock(root, r))];
+    const { results, diagnostics, written } = generateProject(root, {
+      generators: global.generators,
+      strict: global.strict,
+      allowRemovals: optionSet(ctx.line, '--allow-removals'),
+    });
     report(io, global.format, diagnostics, root);
     const code = exitCodeFor(diagnostics);
-    if (code !== EXIT_OK) {
-      if (global.format === 'text') io.err('nothing written');
-      return code;
+    if (global.format === 'text') {
+      for (const r of results)
+        if (r.generator && written.includes(r.generator.outputDir))
+          io.err(`${r.generator.name}: wrote ${r.objects.length} objects to ${r.generator.outputDir}`);
+      if (written.length === 0 && code !== EXIT_OK) io.err('nothing written');
     }
-    // Everything validated: only now touch the disk, one generator directory at a time, each atomically.
-    for (const r of results) {
-      try {
-        writeTree(path.resolve(root, r.generator!.outputDir), r.files);
-      } catch (e) {
-        const problem = writeProblem(r.generator!.outputDir, e);
-        report(io, global.format, [problem], root);
-        return exitCodeFor([problem]);
-      }
-      if (global.format === 'text') io.err(`${r.generator!.name}: wrote ${r.objects.length} objects to ${r.generator!.outputDir}`);
-    }
-    return EXIT_OK;
+    return code;
   },
 };

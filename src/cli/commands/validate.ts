@@ -1,9 +1,8 @@
 import { validateManifests } from '../../admission';
-import { hasErrors, strictify } from '../../diagnostics';
-import { loadProjectManifests } from '../../load/manifests';
-import { syncWarnings } from '../../release/gitops';
-import { optionValues } from '../args';
-import { compileAll, exitCodeFor, loadManifestInputs, report, type Command } from '../command';
+import { strictify } from '../../diagnostics';
+import { checkProject } from '../../release/project';
+import { optionSet, optionValues } from '../args';
+import { exitCodeFor, loadManifestInputs, report, type Command } from '../command';
 
 export const validate: Command = {
   name: 'validate',
@@ -15,16 +14,17 @@ export const validate: Command = {
     'KubeVirt rules the catalogs get; VirtualMachines get the VM webhook checks of their matchers and',
     'admission against the objects of the files, --with files and the project (when it has generators).',
   ].join('\n'),
-  options: [{ flag: '--with', value: 'FILE', repeatable: true, help: 'instance types and preferences the VMs may reference' }],
+  options: [
+    { flag: '--with', value: 'FILE', repeatable: true, help: 'instance types and preferences the VMs may reference' },
+    { flag: '--allow-removals', help: 'as for generate: accept dropping objects the committed base has (before the first release)' },
+  ],
   run(ctx) {
     const { io, global, root, line } = ctx;
     if (line.positionals.length === 0) {
-      const { results, diagnostics } = compileAll(ctx);
-      // What the project's Flux Kustomizations and Argo CD Applications do with the bases.
-      const skip = results.flatMap((r) => (r.generator ? [r.generator.outputDir, r.generator.catalogDir] : []));
-      const all = hasErrors(diagnostics) ? diagnostics : strictify([...diagnostics, ...syncWarnings(results, loadProjectManifests(root, skip))], global.strict);
-      report(io, global.format, all, root);
-      return exitCodeFor(all);
+      // Every check generate runs (the removal guard, deploy paths, GitOps syncs included).
+      const { diagnostics } = checkProject(root, { generators: global.generators, strict: global.strict, allowRemovals: optionSet(line, '--allow-removals') });
+      report(io, global.format, diagnostics, root);
+      return exitCodeFor(diagnostics);
     }
     const { docs, store, problems, blocking } = loadManifestInputs(ctx, line.positionals, optionValues(line, '--with'));
     if (blocking) {

@@ -1,0 +1,74 @@
+/**
+ * The committed output of a generator, read in this one place. `output/` is committed, so a pull
+ * request controls it: it is untrusted input like a catalog. Files are read by `readTree` (links
+ * not followed, bounded depth and size, what is not a file read as a description of what it is)
+ * and documents by `parseSource` (bounded size, document count and nesting, no prototype keys); an
+ * object is only what has the instancetype API group, a string kind and a string name. Whatever
+ * else a file holds differs from what itgen generates and is reported as drift, never trusted.
+ */
+import path from 'node:path';
+import { parseSource } from '../load/source';
+import { isPlainObject, type Json } from '../resolve/leaves';
+import type { OutputFile } from './layout';
+import { readTree } from './write';
+
+export const INSTANCETYPE_GROUP = 'instancetype.kubevirt.io/';
+
+/** An instancetype.kubevirt.io object as read from YAML. */
+export interface KubeObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly [k: string]: Json };
+  readonly [k: string]: Json;
+}
+
+/** The instancetype objects of one YAML text; documents that are not (or do not parse) are skipped. */
+export function objectsInText(file: string, text: string): KubeObject[] {
+  const out: KubeObject[] = [];
+  for (const d of parseSource(file, Buffer.from(text)).docs) {
+    const v = d.value;
+    if (!isPlainObject(v as Json)) continue;
+    const o = v as Record<string, Json>;
+    const meta = o['metadata'];
+    if (typeof o['apiVersion'] !== 'string' || !o['apiVersion'].startsWith(INSTANCETYPE_GROUP)) continue;
+    if (typeof o['kind'] !== 'string' || !isPlainObject(meta) || typeof (meta as Record<string, Json>)['name'] !== 'string') continue;
+    out.push(o as unknown as KubeObject);
+  }
+  return out;
+}
+
+/** The instancetype objects of a set of output files (README.md and kustomizations are skipped). */
+export function committedObjects(files: readonly OutputFile[]): KubeObject[] {
+  return files.filter((f) => /\.ya?ml$/.test(f.path) && !/(^|\/)kustomization\.ya?ml$/.test(f.path)).flatMap((f) => objectsInText(f.path, f.content));
+}
+
+/** A generator's committed base: its files, and the objects in them (parsed on first use). */
+export interface CommittedBase {
+  readonly files: readonly OutputFile[];
+  objects(): KubeObject[];
+}
+
+/**
+ * The committed base under `outputDir`, read while another itgen may be swapping it in (two
+ * renames, outside any lock here): a read that meets the swap is tried again rather than failing.
+ */
+export function readCommittedBase(root: string, outputDir: string): CommittedBase {
+  const dir = path.resolve(root, outputDir);
+  let files: OutputFile[] | undefined;
+  for (let attempt = 0; files === undefined; attempt++) {
+    try {
+      files = readTree(dir);
+    } catch (e) {
+      if (attempt >= 20) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
+  let objects: KubeObject[] | undefined;
+  const read = files;
+  return { files: read, objects: () => (objects ??= committedObjects(read)) };
+}
+
+/** The specs of a committed base's objects by `kind/name`: what the release lock compares a changed object with. */
+export function committedSpecs(base: CommittedBase): Map<string, unknown> {
+  return new Map(base.objects().map((o) => [`${o.kind}/${o.metadata.name}`, o['spec']]));
+}

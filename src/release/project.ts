@@ -1,0 +1,167 @@
+/**
+ * The project workflows as library functions: what `itgen validate`, `generate` and `check` do,
+ * with every guard, so that the library and the CLI are one product. The CLI commands call these
+ * and print; `generate()` of the package is `generateProject`.
+ */
+import path from 'node:path';
+import { globSync } from 'glob';
+import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
+import { writeFilesAtomic, writeProblem, writeTree } from '../emit/write';
+import { loadProjectManifests } from '../load/manifests';
+import { compile, loadGenerator, outputOverlaps, type CompileResult } from '../pipeline';
+import { bundleSettings } from '../schema/generator';
+import { buildBundles, bundleOutProblem } from './bundle';
+import { checkBundleAgainstLock, currentObjects, lockFileFor, recordRelease, serializeLock } from './lock';
+import { deployProblems } from './deploy';
+import { outputDrift, removalsWithoutLock } from './drift';
+import { syncWarnings } from './gitops';
+import type { ObjectDiff } from './diff';
+
+export interface ProjectOptions {
+  /** Generator files relative to the root; default: every `generators/*.yaml` (locks excluded). */
+  readonly generators?: readonly string[];
+  /** Warnings become errors. */
+  readonly strict?: boolean;
+  /** Let a generate drop objects the committed base has, before the first release (IT7401). */
+  readonly allowRemovals?: boolean;
+}
+
+/** The generators named, or else every generator of the project. */
+export function projectGenerators(root: string, named: readonly string[] = []): string[] {
+  if (named.length > 0) return [...named];
+  return globSync('generators/*.{yaml,yml}', { cwd: root, posix: true, ignore: ['generators/*.lock.{yaml,yml}'] }).sort();
+}
+
+/** Every generator compiled, with the checks between generators (overlapping outputs) and --strict. */
+export function compileProject(root: string, opts: ProjectOptions = {}): { results: CompileResult[]; diagnostics: Diagnostic[] } {
+  const files = projectGenerators(root, opts.generators);
+  if (files.length === 0) {
+    return { results: [], diagnostics: [diag('IT1009', 'no generator found: pass --generator FILE or add generators/*.yaml')] };
+  }
+  const results = files.map((f) => compile(root, f));
+  const loaded = results.flatMap((r) => (r.generator ? [r.generator] : []));
+  return { results, diagnostics: strictify([...results.flatMap((r) => r.diagnostics), ...outputOverlaps(loaded)], opts.strict ?? false) };
+}
+
+/**
+ * Every check of the project, the same for `validate` and `generate`: the compilation, the
+ * removal guard before a first release (IT7401), what the project deploys (IT5012, IT5013) and
+ * how its GitOps objects sync the bases (IT5011).
+ */
+export function checkProject(root: string, opts: ProjectOptions = {}): { results: CompileResult[]; diagnostics: Diagnostic[] } {
+  const compiled = compileProject(root, opts);
+  if (hasErrors(compiled.diagnostics)) return compiled;
+  const { results } = compiled;
+  const generators = results.flatMap((r) => (r.generator ? [r.generator] : []));
+  const skip = generators.flatMap((g) => [g.outputDir, g.catalogDir]);
+  const gitops = loadProjectManifests(root, skip);
+  const more = [
+    ...(opts.allowRemovals ? [] : results.flatMap((r) => removalsWithoutLock(root, r))),
+    ...deployProblems(root, generators, gitops),
+    ...syncWarnings(results, gitops),
+  ];
+  return { results, diagnostics: [...compiled.diagnostics, ...strictify(more, opts.strict ?? false)] };
+}
+
+/**
+ * What `itgen generate` does: every check, then, only when none found an error, each base written
+ * atomically. A write that fails is a diagnostic (IT1010 for what the project puts in the way).
+ */
+export function generateProject(root: string, opts: ProjectOptions = {}): { results: CompileResult[]; diagnostics: Diagnostic[]; written: string[] } {
+  const checked = checkProject(root, opts);
+  if (hasErrors(checked.diagnostics)) return { ...checked, written: [] };
+  const written: string[] = [];
+  for (const r of checked.results) {
+    try {
+      writeTree(path.resolve(root, r.generator!.outputDir), r.files);
+    } catch (e) {
+      return { ...checked, diagnostics: [...checked.diagnostics, writeProblem(r.generator!.outputDir, e)], written };
+    }
+    written.push(r.generator!.outputDir);
+  }
+  return { ...checked, written };
+}
+
+/** What `itgen check` does: the compilation, then each base's drift from what its catalog generates. */
+export function checkOutputs(root: string, opts: ProjectOptions = {}): { diagnostics: Diagnostic[]; drift: { outputDir: string; objects: ObjectDiff[] }[] } {
+  const { results, diagnostics } = compileProject(root, opts);
+  if (hasErrors(diagnostics)) return { diagnostics, drift: [] };
+  const all = [...diagnostics];
+  const drift: { outputDir: string; objects: ObjectDiff[] }[] = [];
+  for (const r of results) {
+    const d = outputDrift(root, r);
+    all.push(...d.diagnostics);
+    if (d.objects.length > 0) drift.push({ outputDir: r.generator!.outputDir, objects: d.objects });
+  }
+  return { diagnostics: all, drift };
+}
+
+/** One generator's release: the lock file written and what changed. */
+export interface ReleaseRecord {
+  readonly generator: string;
+  readonly lockFile: string;
+  readonly summary: { readonly added: number; readonly deprecated: number; readonly removed: number; readonly changed: number };
+}
+
+/**
+ * What `itgen release --version V` does: the project must compile and its committed output be
+ * current (a release records what is committed); then each generator's lock gets the release,
+ * all lock files written atomically, or none.
+ */
+export function releaseProject(root: string, version: string, opts: ProjectOptions = {}): { diagnostics: Diagnostic[]; released: ReleaseRecord[] } {
+  const { results, diagnostics } = compileProject(root, opts);
+  const all = [...diagnostics];
+  if (!hasErrors(all)) for (const r of results) all.push(...outputDrift(root, r).diagnostics);
+  const updates: { record: ReleaseRecord; content: string }[] = [];
+  if (!hasErrors(all)) {
+    for (const r of results) {
+      const g = r.generator!;
+      const rec = recordRelease(r.lock, g.name, currentObjects(r.objects), version);
+      all.push(...rec.diagnostics);
+      if (rec.lock)
+        updates.push({ record: { generator: g.name, lockFile: lockFileFor(g.file, g.name), summary: rec.summary! }, content: serializeLock(rec.lock) });
+    }
+  }
+  if (hasErrors(all)) return { diagnostics: all, released: [] };
+  try {
+    writeFilesAtomic(
+      root,
+      updates.map((u) => ({ path: u.record.lockFile, content: u.content })),
+    );
+  } catch (e) {
+    return { diagnostics: [...all, writeProblem('the release lock', e)], released: [] };
+  }
+  return { diagnostics: all, released: updates.map((u) => u.record) };
+}
+
+/**
+ * What `itgen bundle --version V --out DIR` does: one generator, its lock's record of V (when it
+ * has a lock), a bundle directory that is none of the project's own (links resolved), then the
+ * bundles and CHECKSUMS.sha256 written atomically. `outDir` is absolute; `shown` how it was named.
+ */
+export function bundleProject(
+  root: string,
+  version: string,
+  outDir: string,
+  shown: string,
+  opts: ProjectOptions = {},
+): { diagnostics: Diagnostic[]; generator?: string; bundles: number } {
+  const { results, diagnostics } = compileProject(root, opts);
+  const all = [...diagnostics];
+  if (results.length !== 1 && !hasErrors(all))
+    all.push(diag('IT1009', `bundle works on one generator at a time; pass -g generators/<name>.yaml (found ${results.length})`));
+  const r = results.length === 1 ? results[0]! : undefined;
+  if (r && !hasErrors(all) && r.lock) all.push(...checkBundleAgainstLock(r.lock, currentObjects(r.objects), version));
+  if (!r || hasErrors(all)) return { diagnostics: all, bundles: 0 };
+  const generators = projectGenerators(root).flatMap((f) => loadGenerator(root, f).generator ?? []);
+  const misplaced = bundleOutProblem(root, outDir, shown, generators);
+  if (misplaced) return { diagnostics: [...all, misplaced], bundles: 0 };
+  const cfg = bundleSettings(r.generator!.name, r.generator!.config);
+  const files = buildBundles(r.objects, { version, versionLabel: cfg.versionLabel, filePrefix: cfg.filePrefix });
+  try {
+    writeFilesAtomic(outDir, files);
+  } catch (e) {
+    return { diagnostics: [...all, writeProblem(shown, e)], bundles: 0 };
+  }
+  return { diagnostics: all, generator: r.generator!.name, bundles: files.length - 1 };
+}

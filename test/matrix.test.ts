@@ -39,7 +39,14 @@ describe('compatibility matrix', () => {
       'failure checking preference requirements: insufficient Memory resources of 512Mi provided by instance type, preference requires 2Gi',
     );
     expect(pair('fedora', 'u1.small').admitted).toBe(true);
-    expect(formatMatrixText(m)).toContain('fedora (amd64): 58 of 65 instance types admitted');
+    const catalog = compiled('generators/common-instancetypes.yaml').catalog!;
+    const text = formatMatrixText(catalog);
+    expect(text).toContain('fedora (amd64): 58 of 65 instance types admitted');
+    // The text form, built from class rows, says what the list of every pair says.
+    for (const p of m.preferences) {
+      const mine = m.pairs.filter((x) => x.preference === p.name);
+      expect(text).toContain(`${p.name} (${p.architecture}): ${mine.filter((x) => x.admitted).length} of ${mine.length} instance types admitted`);
+    }
     const summary = compatibilitySummary(compiled('generators/common-instancetypes.yaml').catalog!);
     expect(formatMatrixMarkdown(summary).split('\n')[0]).toMatch(/^\| preference \| `cx1` \|/);
     // The summary agrees with the pairs: per preference, admitted counts are the same.

@@ -100,21 +100,84 @@ class Outcomes {
 
 const meantFor = (it: ResolvedInstancetype, architecture: Architecture): boolean => it.architectures === undefined || it.architectures.includes(architecture);
 
-/** Every pair (for `itgen matrix`): instance types x preferences of the same architecture. */
-export function compatibilityMatrix(catalog: ResolvedCatalog): CompatibilityMatrix {
+/**
+ * For each class of preferences that decide alike (same CPU, requirements, architecture: see
+ * preferenceKey), the outcome for every instance type in catalog order (undefined: not of that
+ * architecture). Work grows with classes x instance types, and each class asks admission once per
+ * distinct instance type spec; preferences of one class share the row.
+ */
+function rowsByClass(catalog: ResolvedCatalog): {
+  preferences: { p: ResolvedPreference; architecture: Architecture; row: readonly ({ admitted: boolean; reason?: string } | undefined)[] }[];
+} {
   const outcomes = new Outcomes(catalog);
-  const pairs: MatrixPair[] = [];
-  const preferences = catalog.preferences.map((p) => ({ p, architecture: preferenceArchitecture(p) ?? catalog.defaultArchitecture }));
-  for (const { p, architecture } of preferences) {
-    for (const it of catalog.instancetypes) {
-      if (meantFor(it, architecture)) pairs.push({ instancetype: it.name, preference: p.name, ...outcomes.of(it, p, architecture) });
+  const rows = new Map<string, ({ admitted: boolean; reason?: string } | undefined)[]>();
+  const preferences = catalog.preferences.map((p) => {
+    const architecture = preferenceArchitecture(p) ?? catalog.defaultArchitecture;
+    const classKey = `${preferenceKey(p)}|${architecture}`;
+    let row = rows.get(classKey);
+    if (!row) {
+      const bySpec = new Map<string, { admitted: boolean; reason?: string }>();
+      row = catalog.instancetypes.map((it) => {
+        if (!meantFor(it, architecture)) return undefined;
+        const k = outcomes.key(it);
+        let o = bySpec.get(k);
+        if (!o) bySpec.set(k, (o = outcomes.of(it, p, architecture)));
+        return o;
+      });
+      rows.set(classKey, row);
     }
+    return { p, architecture, row };
+  });
+  return { preferences };
+}
+
+/** Every pair (for `itgen matrix -o json`): instance types x preferences of the same architecture. */
+export function compatibilityMatrix(catalog: ResolvedCatalog): CompatibilityMatrix {
+  const { preferences } = rowsByClass(catalog);
+  const pairs: MatrixPair[] = [];
+  for (const { p, row } of preferences) {
+    row.forEach((o, i) => {
+      if (o) pairs.push({ instancetype: catalog.instancetypes[i]!.name, preference: p.name, ...o });
+    });
   }
   return {
     instancetypes: catalog.instancetypes.map((it) => ({ name: it.name, family: `${it.family}${it.version ?? ''}`, size: it.size })),
     preferences: preferences.map(({ p, architecture }) => ({ name: p.name, architecture })),
     pairs,
   };
+}
+
+/**
+ * For each preference, the instance types it refuses grouped by reason: the text form. Built from
+ * the class rows without listing pairs, so a 10,000-object catalog costs classes x instance types.
+ */
+export function formatMatrixText(catalog: ResolvedCatalog): string {
+  const { preferences } = rowsByClass(catalog);
+  const blocks = new Map<object, { admitted: number; total: number; lines: string[] }>();
+  const lines: string[] = [];
+  for (const { p, architecture, row } of preferences) {
+    let block = blocks.get(row);
+    if (!block) {
+      let admitted = 0;
+      let total = 0;
+      const byReason = new Map<string, string[]>();
+      row.forEach((o, i) => {
+        if (!o) return;
+        total++;
+        if (o.admitted) admitted++;
+        else {
+          let names = byReason.get(o.reason!);
+          if (!names) byReason.set(o.reason!, (names = []));
+          names.push(catalog.instancetypes[i]!.name);
+        }
+      });
+      block = { admitted, total, lines: [...byReason].map(([reason, names]) => `  not ${names.join(', ')}: ${reason}`) };
+      blocks.set(row, block);
+    }
+    lines.push(`${p.name} (${architecture}): ${block.admitted} of ${block.total} instance types admitted`);
+    for (const l of block.lines) lines.push(l);
+  }
+  return lines.join('\n');
 }
 
 /** Per preference and family: how many instance types it admits of how many of its architecture. */
@@ -172,20 +235,6 @@ export function compatibilitySummary(catalog: ResolvedCatalog): CompatibilitySum
 /** Preferences that admit no instance type of the catalog at all, with one reason KubeVirt gives. */
 export function preferencesAdmittingNone(summary: CompatibilitySummary): { name: string; reason?: string | undefined }[] {
   return summary.preferences.filter((p) => ![...p.perFamily.values()].some((c) => c.admitted > 0)).map((p) => ({ name: p.name, reason: p.reason }));
-}
-
-/** For each preference, the instance types it refuses grouped by reason: the text form. */
-export function formatMatrixText(matrix: CompatibilityMatrix): string {
-  const lines: string[] = [];
-  for (const p of matrix.preferences) {
-    const mine = matrix.pairs.filter((x) => x.preference === p.name);
-    const refused = mine.filter((x) => !x.admitted);
-    lines.push(`${p.name} (${p.architecture}): ${mine.length - refused.length} of ${mine.length} instance types admitted`);
-    const byReason = new Map<string, string[]>();
-    for (const r of refused) byReason.set(r.reason!, [...(byReason.get(r.reason!) ?? []), r.instancetype]);
-    for (const [reason, names] of byReason) lines.push(`  not ${names.join(', ')}: ${reason}`);
-  }
-  return lines.join('\n');
 }
 
 /** Beyond this many families the grid is too wide to read: the README points at `itgen matrix`. */

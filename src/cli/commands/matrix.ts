@@ -24,11 +24,12 @@ export const matrix: Command = {
     if ('exit' in compiled) return compiled.exit;
     const { results } = compiled;
     const format = optionValue(line, '--output') ?? 'text';
-    const matrices = results.map((r) => ({ generator: r.generator!.name, catalog: r.catalog!, matrix: compatibilityMatrix(r.catalog!) }));
-    if (format === 'json') io.out(JSON.stringify({ generators: matrices.map(({ generator, matrix: m }) => ({ generator, matrix: m })) }, null, 2));
+    const matrices = results.map((r) => ({ generator: r.generator!.name, catalog: r.catalog! }));
+    if (format === 'json')
+      io.out(JSON.stringify({ generators: matrices.map(({ generator, catalog }) => ({ generator, matrix: compatibilityMatrix(catalog) })) }, null, 2));
     else {
       const body = (m: (typeof matrices)[number]): string =>
-        format === 'markdown' ? formatMatrixMarkdown(compatibilitySummary(m.catalog)) : formatMatrixText(m.matrix);
+        format === 'markdown' ? formatMatrixMarkdown(compatibilitySummary(m.catalog)) : formatMatrixText(m.catalog);
       writeText(io, matrices.map((m) => (matrices.length > 1 ? `# ${m.generator}\n${body(m)}` : body(m))).join('\n\n'));
     }
     return EXIT_OK;

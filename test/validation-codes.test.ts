@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../src/diagnostics';
+import { DIAGNOSTIC_CODES, WARNING_CODES, type DiagnosticCode } from '../src/diagnostics';
 import { REPO } from './helpers';
 
 const FIXTURES = path.join(REPO, 'test', 'fixtures');
@@ -82,6 +82,16 @@ describe('diagnostic codes', () => {
       expect([m[5], m[1] !== undefined]).toEqual([m[5], true]);
       expect(existsSync(path.join(FIXTURES, fixture, m[1]!)) || m[1]!.startsWith('..')).toBe(true);
     }
+  });
+
+  it('every warning a fixture shows is a code suppressWarnings accepts (WARNING_CODES)', () => {
+    const warned = new Set<string>();
+    for (const fixture of readdirSync(FIXTURES)) {
+      const file = path.join(FIXTURES, fixture, 'expected-diagnostics.txt');
+      if (existsSync(file)) for (const m of readFileSync(file, 'utf8').matchAll(/ warning (IT\d{4}) /g)) warned.add(m[1]!);
+    }
+    expect(warned.size).toBeGreaterThan(3);
+    expect([...warned].filter((c) => !WARNING_CODES.has(c as DiagnosticCode))).toEqual([]);
   });
 
   it('the README section "Validation" lists every code', () => {

@@ -75,9 +75,14 @@ describe('itgen expand', () => {
   it("IT8001: an object that is not there, in KubeVirt's words, at the VM line", () => {
     const dir = project({ 'vm.yaml': vm('x').replace('u1.small', 'u1.nope') });
     try {
-      const r = itgen(dir, ['expand', 'vm.yaml', '--with', BUNDLE]);
+      const r = itgen(dir, ['expand', 'vm.yaml', '--with', BUNDLE, '--skip-admission']);
       expect(r.code).toBe(1);
       expect(r.err).toContain('vm.yaml:6:24 error IT8001 VirtualMachine `x`: virtualmachineclusterinstancetypes.instancetype.kubevirt.io "u1.nope" not found');
+      // Admission comes first and ignores lookup errors (KubeVirt's admitter): the preference's
+      // requirements are checked against a VM without its instance type.
+      const admitted = itgen(dir, ['expand', 'vm.yaml', '--with', BUNDLE]);
+      expect(admitted.code).toBe(1);
+      expect(admitted.err).toMatch(/error IT8003 VirtualMachine `x` would be refused: failure checking preference requirements: insufficient Memory resources of 0 provided by VirtualMachine/);
     } finally {
       removeDir(dir);
     }

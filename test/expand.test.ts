@@ -25,6 +25,7 @@ import { parseSource } from '../src/load/source';
 import type { JsonObject } from '../src/resolve/leaves';
 import { canonicalQuantity, formatQuantity } from '../src/quantity';
 import { projectStore, readObjects, UPSTREAM } from './expand-helpers';
+import { mutateOnCreate } from '../src/expand/mutate';
 import { REPO, UPDATE_GOLDEN } from './helpers';
 
 const FIXTURES = path.join(REPO, 'test', 'fixtures', 'expand');
@@ -230,17 +231,19 @@ describe('references (pkg/instancetype/find)', () => {
       ...pvc,
       ...readObjects('kind: VirtualMachineClusterInstancetype\nmetadata: {name: c}\nspec: {cpu: {guest: 1}, memory: {guest: 1Gi}}\n'),
     ]);
-    expect(resolveReferences(withVolume({ persistentVolumeClaim: { claimName: 'disk' } }), both).references.instancetype?.name).toBe('c');
-    expect(resolveReferences(withVolume({ persistentVolumeClaim: { claimName: 'other' } }), both).errors[0]!.message).toBe(
-      'cannot infer defaults from volume root offline: PersistentVolumeClaim other is not among the manifests given (pass it with --with)',
-    );
-    expect(resolveReferences(withVolume({ containerDisk: { image: 'x' } }), both).errors[0]!.message).toBe(
-      'unable to infer defaults from volume root as type is not supported',
-    );
-    expect(resolveReferences(withVolume({ containerDisk: { image: 'x' } }, 'Ignore'), both)).toEqual({
-      references: { instancetype: undefined, preference: undefined },
-      errors: [],
+    // The mutating webhook resolves the matcher (mutate.ts); then the object is found by name.
+    const inferred = (volume: JsonObject, policy?: string): ReturnType<typeof mutateOnCreate> => mutateOnCreate(withVolume(volume, policy), both, 'default');
+    const ok = inferred({ persistentVolumeClaim: { claimName: 'disk' } });
+    expect('vm' in ok && resolveReferences(ok.vm, both).references.instancetype?.name).toBe('c');
+    expect(inferred({ persistentVolumeClaim: { claimName: 'other' } })).toEqual({
+      causes: [{ message: 'persistentvolumeclaims "other" not found', field: 'spec.instancetype.inferFromVolume' }],
     });
+    expect(inferred({ containerDisk: { image: 'x' } })).toEqual({
+      causes: [{ message: 'unable to infer defaults from volume root as type is not supported', field: 'spec.instancetype.inferFromVolume' }],
+    });
+    // Ignore: an ignorable failure clears the matcher.
+    const ignored = inferred({ containerDisk: { image: 'x' } }, 'Ignore');
+    expect('vm' in ignored && (ignored.vm['spec'] as JsonObject)['instancetype']).toBeUndefined();
   });
 });
 

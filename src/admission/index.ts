@@ -5,16 +5,17 @@
  * so the KubeVirt API model and the KubeVirt rules (src/validate) run on them unchanged;
  * VirtualMachines get the VM webhook's matcher checks and admission (src/expand).
  */
-import { diag, type Diagnostic } from '../diagnostics';
-import { checkRequirements, checkSpread, expand, objectStore, resolveReferences, type ObjectStore } from '../expand';
-import { documentPath, manifestObjects, type FoundObject } from '../expand/documents';
-import { locate, type SourceDoc } from '../load/source';
+import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
+import { expandDocuments, type ExpandOptions, type ObjectStore } from '../expand';
+import { manifestObjects, type FoundObject } from '../expand/documents';
+import type { SourceDoc } from '../load/source';
 import { parseQuantity } from '../quantity';
 import type { RenderedManifest, RenderedObject } from '../render/manifests';
 import { isPlainObject, toLeaves, type JsonObject } from '../resolve/leaves';
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { generatorSchema } from '../schema/generator';
-import { MANIFEST_KINDS } from '../schema/manifest';
+import { MANIFEST_KINDS, manifestSchemaFor, type ManifestKind } from '../schema/manifest';
+import { fieldLocation } from '../validate/context';
 import { API_RULES } from '../validate/rules-api';
 import { KUBEVIRT_RULES } from '../validate/rules-kubevirt';
 import { runRules } from '../validate';
@@ -71,35 +72,105 @@ function resolved(f: FoundObject): RenderedObject {
   return { manifest: f.value as unknown as RenderedManifest, source, scope: kind.includes('Cluster') ? 'cluster' : 'namespaced' };
 }
 
-/** W 3: how a VM names its instance type and preference (the VM mutating webhook). */
-function matcherProblems(vm: JsonObject): { message: string; field: string }[] {
-  const out: { message: string; field: string }[] = [];
-  for (const [which, matcher] of [
-    ['instancetype', 'InstancetypeMatcher'],
-    ['preference', 'PreferenceMatcher'],
-  ] as const) {
-    const m = (vm['spec'] as JsonObject | undefined)?.[which];
-    if (!isPlainObject(m as never)) continue;
-    const o = m as JsonObject;
-    const infer = str(o['inferFromVolume']);
-    if (str(o['name']) === '' && infer === '')
-      out.push({ message: `Either Name or InferFromVolume should be provided within the ${matcher}`, field: `spec.${which}` });
-    if (infer !== '' && str(o['name']) !== '')
-      out.push({ message: 'Name already set, should be cleared before setting inferFromVolume', field: `spec.${which}.name` });
-    if (infer !== '' && str(o['kind']) !== '')
-      out.push({ message: 'Kind already set, should be cleared before setting inferFromVolume', field: `spec.${which}.kind` });
-    const policy = o['inferFromVolumeFailurePolicy'];
-    if (policy !== undefined && policy !== 'Ignore' && policy !== 'Reject')
-      out.push({ message: `Invalid value '${String(policy)}' for InferFromVolumeFailurePolicy`, field: `spec.${which}.inferFromVolumeFailurePolicy` });
+/** What KubeVirt's object webhooks refuse (ValidateInstanceTypeSpec, ValidatePreferenceSpec): these stay errors. */
+const WEBHOOK_CODES: ReadonlySet<string> = new Set(['IT4001', 'IT4002', 'IT4003']);
+
+/**
+ * A catalog rule's finding on a hand-written object, as KubeVirt would meet it: the object
+ * webhook's own refusals stay errors; the rest become warnings saying that KubeVirt stores the
+ * object and only a VM using it is refused (at VM admission or when it starts).
+ */
+function asKubevirtWould(d: Diagnostic): Diagnostic {
+  if (d.severity !== 'error') return d;
+  if (WEBHOOK_CODES.has(d.code) || (d.code === 'IT4004' && d.message.includes('only a ratio of 2 (1 core 2 threads)'))) return d;
+  return { ...d, severity: 'warning', message: `${d.message} (KubeVirt stores the object; a VM using it is refused when it is admitted or started)` };
+}
+
+const isSpreadTopology = (v: unknown): boolean => v === 'spread' || v === 'preferSpread';
+
+/**
+ * The API server's and the object webhook's verdict on one object: strict decoding refuses an
+ * unknown field (`kubectl apply` defaults to strict field validation), the CRD schema refuses a
+ * value of the wrong type or a missing required field, the webhook an unknown preferredCPUTopology
+ * and unsupported spread options. A value outside a list that only itgen's model has (KubeVirt's
+ * CRD has no enums) is a warning.
+ */
+function objectVerdict(r: RenderedObject): Diagnostic[] {
+  const parsed = manifestSchemaFor(r.manifest.kind).safeParse(r.manifest);
+  if (parsed.success) return [];
+  const out: Diagnostic[] = [];
+  const spec = (isPlainObject(r.manifest.spec as never) ? r.manifest.spec : {}) as JsonObject;
+  const spread = isSpreadTopology(((spec['cpu'] ?? {}) as JsonObject)['preferredCPUTopology']);
+  for (const issue of parsed.error.issues) {
+    const path = issue.path.map(String);
+    const inSpec = path[0] === 'spec';
+    const at = inSpec ? path.slice(1) : [];
+    const place = (p: readonly string[]): SourceRange => fieldLocation(r.source, p);
+    const found = path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), r.manifest);
+    const dotted = path.join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of (issue as { keys: string[] }).keys) {
+        const known = knownKeys(r.manifest.kind, path);
+        const meant = known ? didYouMean(key, known) : undefined;
+        out.push(
+          diag('IT3001', `unknown field "${[...path, key].join('.')}"`, place(inSpec ? [...at, key] : at), {
+            hint: `${meant ? `${meant} ` : ''}the API server decodes strictly (kubectl apply's default) and refuses fields KubeVirt's types do not have`,
+          }),
+        );
+      }
+      continue;
+    }
+    if (issue.code === 'invalid_value' && dotted === 'spec.cpu.preferredCPUTopology') {
+      out.push(diag('IT4003', `unknown preferredCPUTopology ${String(found)}`, place(at), { hint: 'one of: sockets, cores, threads, spread, any' }));
+      continue;
+    }
+    if (issue.code === 'invalid_value' && dotted === 'spec.cpu.spreadOptions.across' && spread) {
+      out.push(diag('IT4004', `across ${String(found)} is not supported`, place(at), { hint: 'one of: SocketsCores, CoresThreads, SocketsCoresThreads' }));
+      continue;
+    }
+    if (issue.code === 'invalid_value') {
+      out.push(
+        diag('IT3001', `\`${dotted}\`: ${issue.message} (KubeVirt stores the object; the value only matters to a VM using it)`, place(at), {
+          severity: 'warning',
+        }),
+      );
+      continue;
+    }
+    // The CRD schema: types, required fields, formats. The API server says `path: Required value`.
+    const message = issue.code === 'invalid_type' && found === undefined ? `${dotted}: Required value` : `${dotted}: Invalid value: ${issue.message}`;
+    out.push(diag('IT3001', message, inSpec ? place(at) : place([]), {}));
   }
   return out;
+}
+
+/** The keys KubeVirt's type has at `path` of a manifest (for a did-you-mean on an unknown field). */
+function knownKeys(kind: string, path: readonly string[]): string[] | undefined {
+  let schema: unknown = manifestSchemaFor(kind as ManifestKind);
+  for (const k of path) {
+    schema = unwrap(schema);
+    const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
+    if (!shape || !Object.hasOwn(shape, k)) return undefined;
+    schema = shape[k];
+  }
+  const shape = (unwrap(schema) as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape ? Object.keys(shape) : undefined;
+}
+
+function unwrap(schema: unknown): unknown {
+  let s = schema as { unwrap?: () => unknown; def?: { innerType?: unknown } } | undefined;
+  for (let i = 0; i < 5 && s; i++) {
+    if (typeof s.unwrap === 'function') s = s.unwrap() as typeof s;
+    else if (s.def?.innerType) s = s.def.innerType as typeof s;
+    else break;
+  }
+  return s;
 }
 
 /**
  * Diagnostics for every instancetype, preference and VirtualMachine of `docs`; VMs resolve their
  * references against the objects of `docs` and `store` (the project's, and --with files).
  */
-export function validateManifests(docs: readonly SourceDoc[], store: ObjectStore): Diagnostic[] {
+export function validateManifests(docs: readonly SourceDoc[], store: ObjectStore, options: Pick<ExpandOptions, 'namespace' | 'mutate'> = {}): Diagnostic[] {
   const found = manifestObjects(docs);
   const kinds = MANIFEST_KINDS as readonly string[];
   const specObjects = found.filter((f) => kinds.includes(str(f.value['kind'])));
@@ -111,9 +182,10 @@ export function validateManifests(docs: readonly SourceDoc[], store: ObjectStore
     preferences: rendered.flatMap((r) => (r.source.kind === 'preference' ? [r.source] : [])),
   };
   const generator = generatorSchema.parse({ catalog: '.', output: '.' });
-  // KubeVirt's webhook only ever sees objects the API server's schema admitted: the KubeVirt rules
-  // run on those alone (an annotation `x: 5` or `memory.guest: true` gets the schema's error, and
-  // no rule is asked to read a number as a string).
+  // KubeVirt's verdict on an object is the API server's (strict decoding, the CRD schema) and then
+  // the object webhook's: those are errors, in their words (objectVerdict). Every other itgen rule
+  // runs only on objects the schema admitted, and is a warning that says KubeVirt stores the object
+  // and when it refuses what uses it; --strict makes them errors. Catalogs keep them as errors.
   const contextOf = (objects: readonly RenderedObject[]): Parameters<typeof runRules>[0] => ({
     catalog: {
       ...catalog,
@@ -126,51 +198,16 @@ export function validateManifests(docs: readonly SourceDoc[], store: ObjectStore
   const out: Diagnostic[] = [];
   const admitted: RenderedObject[] = [];
   for (const r of rendered) {
-    const schema = runRules(contextOf([r]), API_RULES);
-    out.push(...schema);
-    if (!schema.some((d) => d.severity === 'error')) admitted.push(r);
+    const verdict = objectVerdict(r);
+    out.push(...verdict);
+    if (!verdict.some((d) => d.severity === 'error')) admitted.push(r);
   }
-  out.push(...runRules(contextOf(admitted), KUBEVIRT_RULES));
-  const given = objectStore(found.filter((f) => f.value['kind'] !== 'VirtualMachine').map((f) => f.value));
-  const all: ObjectStore = { specObjects: [...given.specObjects, ...store.specObjects], volumes: [...given.volumes, ...store.volumes] };
-  for (const f of found.filter((x) => x.value['kind'] === 'VirtualMachine')) {
-    const name = str((f.value['metadata'] as JsonObject | undefined)?.['name']) || '(unnamed)';
-    const at = (field: string): ReturnType<typeof locate> => locate(f.src, [...f.path, ...documentPath(field)]);
-    const matchers = matcherProblems(f.value);
-    if (matchers.length > 0) {
-      out.push(...matchers.map((m) => diag('IT8005', `VirtualMachine \`${name}\`: ${m.message}`, at(m.field))));
-      continue;
-    }
-    const { references, errors } = resolveReferences(f.value, all);
-    if (errors.length > 0) {
-      out.push(
-        ...errors.map((e) =>
-          diag('IT8001', `VirtualMachine \`${name}\`: ${e.message}`, at(e.field), {
-            hint: 'pass the object in the same files or with --with FILE, or generate the project',
-          }),
-        ),
-      );
-      continue;
-    }
-    const { instancetype, preference } = references;
-    const spread = instancetype && preference ? checkSpread(instancetype.spec, preference.spec) : undefined;
-    if (spread) {
-      out.push(diag('IT8003', `VirtualMachine \`${name}\` would be refused: ${spread.message}`, at(spread.field)));
-      continue;
-    }
-    const expanded = expand(f.value, references);
-    if ('error' in expanded) {
-      out.push(
-        ...expanded.fields.map((field) =>
-          diag('IT8002', `VirtualMachine \`${name}\`: ${expanded.error}`, at(field), { hint: 'remove the field from the VM: the instance type provides it' }),
-        ),
-      );
-      continue;
-    }
-    const template = ((expanded.vm['spec'] as JsonObject)['template'] as JsonObject | undefined)?.['spec'] as JsonObject | undefined;
-    const unmet = checkRequirements(instancetype?.spec, preference?.spec, template ?? {});
-    if (unmet) out.push(diag('IT8003', `VirtualMachine \`${name}\` would be refused: ${unmet.message}`, at(unmet.field.split(', ')[0]!)));
-  }
+  const metadata = API_RULES.filter((rule) => rule.name !== 'manifest-schema');
+  out.push(...runRules(contextOf(admitted), metadata));
+  out.push(...runRules(contextOf(admitted), KUBEVIRT_RULES).map(asKubevirtWould));
+  // VMs take the path `itgen expand` takes: the mutating webhook, then admission, then expand-spec.
+  const vms = found.filter((f) => f.value['kind'] === 'VirtualMachine');
+  if (vms.length > 0) out.push(...expandDocuments(docs, store, { admission: true, ...options }).outcomes.flatMap((o) => o.diagnostics));
   if (specObjects.length === 0 && !found.some((f) => f.value['kind'] === 'VirtualMachine')) {
     out.push(
       diag('IT8004', 'no instance type, preference or VirtualMachine found in the files', docs[0] ? { file: docs[0].file, line: 1, col: 1 } : undefined),

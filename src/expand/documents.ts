@@ -6,9 +6,9 @@
 import { diag, type Diagnostic } from '../diagnostics';
 import { locate, type PathSegment, type SourceDoc } from '../load/source';
 import { isPlainObject, type JsonObject } from '../resolve/leaves';
-import { checkRequirements, checkSpread } from './admission';
-import { expand, type ExpandOptions } from './index';
-import { obj, type Cause } from './model';
+import { admit, expand, type ExpandOptions } from './expand';
+import { infersFromVolume, mutateOnCreate } from './mutate';
+import { obj } from './model';
 import { objectStore, resolveReferences, type ObjectStore } from './references';
 
 export interface ExpandOutcome {
@@ -76,7 +76,44 @@ export function expandDocuments(
     const at = (field: string): ReturnType<typeof locate> => locate(f.src, [...f.path, ...documentPath(field)]);
     const name = String(obj(f.value['metadata'])?.['name'] ?? '(unnamed)');
     const file = f.src.file;
-    const resolved = resolveReferences(f.value, all);
+    const namespace = options.namespace ?? 'default';
+    // The mutating webhook first (R 0.0): a refusal means the VM is never stored.
+    let vm = f.value;
+    if ((options.mutate ?? 'applied') === 'applied' || infersFromVolume(vm)) {
+      const mutated = mutateOnCreate(vm, all, namespace);
+      if ('causes' in mutated) {
+        return {
+          file,
+          name,
+          diagnostics: mutated.causes.map((c) =>
+            c.field.endsWith('.inferFromVolume') && !/^Invalid value/.test(c.message)
+              ? diag('IT8001', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field), { hint: 'pass the PersistentVolumeClaim, DataVolume, DataSource or VolumeSnapshot with --with FILE' })
+              : diag('IT8005', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field)),
+          ),
+        };
+      }
+      vm = mutated.vm;
+    }
+    // The API server sets the request's namespace on a VM that names none.
+    if (typeof obj(vm['metadata'])?.['namespace'] !== 'string') vm = { ...vm, metadata: { ...(obj(vm['metadata']) ?? {}), namespace } };
+    const resolved = resolveReferences(vm, all, namespace);
+    const panicHint = 'virt-api answers such a VM with an internal error; change the VM as the message says';
+    // VM admission first (R 0.3): its webhook finds what it can and ignores lookup errors, so a VM
+    // whose instance type is missing is still judged against its preference's requirements.
+    if (options.admission) {
+      const admitted = admit(vm, resolved.references, options);
+      if (admitted.causes.length > 0) {
+        return {
+          file,
+          name,
+          diagnostics: admitted.causes.map((c) =>
+            c.type === 'FieldValueInvalid' && c.message.startsWith('VM field(s) ')
+              ? diag('IT8002', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field), { hint: 'remove the field from the VM: the instance type provides it' })
+              : diag('IT8003', `VirtualMachine \`${name}\` would be refused: ${c.message}`, at(c.field.split(', ')[0]!), c.type === 'InternalError' ? { hint: panicHint } : {}),
+          ),
+        };
+      }
+    }
     if (resolved.errors.length > 0) {
       return {
         file,
@@ -88,30 +125,19 @@ export function expandDocuments(
         ),
       };
     }
-    const { instancetype, preference } = resolved.references;
-    const refused = (c: Cause): ExpandOutcome => ({
-      file,
-      name,
-      diagnostics: [diag('IT8003', `VirtualMachine \`${name}\` would be refused: ${c.message}`, at(c.field.split(', ')[0]!))],
-    });
-    // Admission's order (R 0.3): spread before applying, conflicts, requirements after defaults.
-    // Expansion applies and defaults exactly as admission does, so its result is what the
-    // requirements are checked against: one application per VM, not two.
-    const spread = options.admission && instancetype && preference ? checkSpread(instancetype.spec, preference.spec) : undefined;
-    if (spread) return refused(spread);
-    const expanded = expand(f.value, resolved.references, options);
+    const expanded = expand(vm, resolved.references, options);
     if ('error' in expanded) {
       return {
         file,
         name,
-        diagnostics: expanded.fields.map((field) =>
-          diag('IT8002', `VirtualMachine \`${name}\`: ${expanded.error}`, at(field), { hint: 'remove the field from the VM: the instance type provides it' }),
-        ),
+        diagnostics: expanded.panic
+          ? [diag('IT8003', `VirtualMachine \`${name}\` would be refused: ${expanded.error}`, at(expanded.fields[0]!), { hint: panicHint })]
+          : // Expand-spec names every conflicting field in one error.
+            expanded.fields.map((field) =>
+              diag('IT8002', `VirtualMachine \`${name}\`: ${expanded.error}`, at(field), { hint: 'remove the field from the VM: the instance type provides it' }),
+            ),
       };
     }
-    const templateSpec = obj(obj(obj(expanded.vm['spec'])?.['template'])?.['spec']) ?? {};
-    const unmet = options.admission ? checkRequirements(instancetype?.spec, preference?.spec, templateSpec) : undefined;
-    if (unmet) return refused(unmet);
     return { file, name, vm: expanded.vm, diagnostics: [] };
   });
   return { outcomes, diagnostics };

@@ -3,7 +3,7 @@
  * unset, except the two fields KubeVirt always overrides (preferredDisableHotplug, preferredAcpi).
  * A preference never conflicts. Rule numbers are those of R 3.x.
  */
-import { child, copy, isSet, list, nonEmpty, obj, type Json, type JsonObject } from './model';
+import { child, copy, isSet, list, nonEmpty, obj, type Json, type JsonObject, GoPanic } from './model';
 
 /** Sets `target[key]` from the preference when the target has none (Go: pointer is nil). */
 function fill(target: JsonObject, key: string, value: Json | undefined): void {
@@ -19,7 +19,13 @@ function fillString(target: JsonObject, key: string, value: Json | undefined): v
 function applyCpuFeatures(spec: JsonObject, pref: JsonObject): void {
   const wanted = list(obj(pref['cpu'])?.['preferredCPUFeatures']);
   if (wanted.length === 0) return;
-  // KubeVirt dereferences domain.cpu here without a nil check; creating it is the only sane reading.
+  // KubeVirt dereferences domain.cpu here without a nil check (preference/apply/cpu.go).
+  if (!obj(obj(spec['domain'])?.['cpu']))
+    throw new GoPanic(
+      'invalid memory address or nil pointer dereference',
+      "the preference's preferredCPUFeatures are applied to a VM without spec.template.spec.domain.cpu (and no instance type to create it)",
+      'spec.preference.name',
+    );
   const cpu = child(child(spec, 'domain'), 'cpu');
   const have = list(cpu['features']);
   const names = new Set(have.map((f) => f['name']));

@@ -3,7 +3,7 @@
  * offline, and `inferFromVolume` (pkg/instancetype/infer) from the labels of a PVC, DataVolume or
  * DataSource given with them. KubeVirt's own messages throughout.
  */
-import { list, nonEmpty, obj, type Json, type JsonObject, type References, type SpecObject } from './model';
+import { obj, type Json, type JsonObject, type References, type SpecObject } from './model';
 import { KINDS_OF, MANIFEST_KINDS, type SpecKind } from '../schema/manifest';
 
 const GROUP = 'instancetype.kubevirt.io';
@@ -13,16 +13,19 @@ export interface ObjectStore {
   readonly specObjects: readonly SpecObject[];
   /** specObjects by `kind/name`, built on first lookup: thousands of VMs look up the same few objects. */
   index?: Map<string, SpecObject[]>;
-  /** PVCs, DataVolumes and DataSources, for inferFromVolume. */
+  /** PVCs, DataVolumes, DataSources and VolumeSnapshots, for inferFromVolume. */
   readonly volumes: readonly JsonObject[];
+  /** ControllerRevisions (apps/v1), as `kubectl get controllerrevision -o yaml` exports them: what a VM's revisionName names. */
+  readonly revisions?: readonly JsonObject[];
 }
 
 const SPEC_KINDS: ReadonlySet<string> = new Set(MANIFEST_KINDS);
-const VOLUME_KINDS = new Set(['PersistentVolumeClaim', 'DataVolume', 'DataSource']);
+const VOLUME_KINDS = new Set(['PersistentVolumeClaim', 'DataVolume', 'DataSource', 'VolumeSnapshot']);
 
 export function objectStore(objects: readonly JsonObject[]): ObjectStore {
   const specObjects: SpecObject[] = [];
   const volumes: JsonObject[] = [];
+  const revisions: JsonObject[] = [];
   // `kubectl get -o yaml` prints a List: its items are the objects.
   const flat = objects.flatMap((o) =>
     o['kind'] === 'List' && Array.isArray(o['items'])
@@ -41,8 +44,9 @@ export function objectStore(objects: readonly JsonObject[]): ObjectStore {
         spec: obj(o['spec']) ?? {},
       });
     else if (VOLUME_KINDS.has(kind)) volumes.push(o);
+    else if (kind === 'ControllerRevision') revisions.push(o);
   }
-  return { specObjects, volumes };
+  return { specObjects, volumes, revisions };
 }
 
 type Which = SpecKind;
@@ -58,13 +62,15 @@ export interface ReferenceError {
 }
 
 /** R 1.1: kind empty or cluster -> the cluster object; namespaced -> in the VM's namespace; anything else an error. */
-function find(store: ObjectStore, which: Which, name: string, kindWritten: Json | undefined, namespace: string | undefined): SpecObject | ReferenceError {
+export function findSpecObject(store: ObjectStore, which: Which, name: string, kindWritten: Json | undefined, namespace: string | undefined): SpecObject | ReferenceError {
   const kinds = KINDS[which];
   const lower = typeof kindWritten === 'string' ? kindWritten.toLowerCase() : '';
   const cluster = lower === '' || lower === kinds.cluster.toLowerCase() || lower === `${kinds.cluster.toLowerCase()}s`;
   const namespaced = lower === kinds.namespaced.toLowerCase() || lower === `${kinds.namespaced.toLowerCase()}s`;
   if (!cluster && !namespaced) return { message: `got unexpected kind in ${kinds.matcher}: ${String(kindWritten)}`, field: `spec.${which}.kind` };
   const kind = cluster ? kinds.cluster : kinds.namespaced;
+  // The client refuses a Get without a name before it asks the API server (client-go rest.Request.Name).
+  if (name === '') return { message: 'resource name may not be empty', field: `spec.${which}.name` };
   // A namespaced object given without a namespace stands for the VM's namespace, whichever it is.
   if (!store.index) {
     store.index = new Map();
@@ -79,104 +85,69 @@ function find(store: ObjectStore, which: Which, name: string, kindWritten: Json 
   return found ?? { message: `${kind.toLowerCase()}s.${GROUP} "${name}" not found`, field: `spec.${which}.name` };
 }
 
-const LABEL: Readonly<Record<Which, string>> = {
-  instancetype: 'instancetype.kubevirt.io/default-instancetype',
-  preference: 'instancetype.kubevirt.io/default-preference',
+const REVISION_KINDS: Readonly<Record<Which, readonly string[]>> = {
+  instancetype: ['VirtualMachineInstancetype', 'VirtualMachineClusterInstancetype'],
+  preference: ['VirtualMachinePreference', 'VirtualMachineClusterPreference'],
 };
 
-function labelsOf(o: JsonObject | undefined): JsonObject | undefined {
-  return obj(obj(o?.['metadata'])?.['labels']);
+/** The ControllerRevision `name` in `namespace`, or the API server's NotFound. */
+function findRevision(store: ObjectStore, name: string, namespace: string): JsonObject | undefined {
+  return (store.revisions ?? []).find((r) => obj(r['metadata'])?.['name'] === name && (obj(r['metadata'])?.['namespace'] ?? namespace) === namespace);
 }
 
-/** The object whose labels carry the defaults of a VM volume, as pkg/instancetype/infer/volume.go walks to it. */
-function labelSource(
-  store: ObjectStore,
-  vm: JsonObject,
-  volumeName: string,
-  namespace: string | undefined,
-): { labels: JsonObject } | { error: string; ignorable: boolean } {
-  const spec = obj(vm['spec']) ?? {};
-  const volume = list(obj(obj(spec['template'])?.['spec'])?.['volumes']).find((v) => v['name'] === volumeName);
-  if (!volume) return { error: `unable to find volume ${volumeName} to infer defaults`, ignorable: false };
-  const lookup = (kind: string, name: Json | undefined, ns: Json | undefined): JsonObject | undefined =>
-    store.volumes.find(
-      (o) => o['kind'] === kind && obj(o['metadata'])?.['name'] === name && (obj(o['metadata'])?.['namespace'] ?? namespace) === (ns ?? namespace),
-    );
-  const offline = (what: string): { error: string; ignorable: boolean } => ({
-    error: `cannot infer defaults from volume ${volumeName} offline: ${what} is not among the manifests given (pass it with --with)`,
-    ignorable: false,
-  });
-  const fromDataVolumeSpec = (dvSpec: JsonObject | undefined): { labels: JsonObject } | { error: string; ignorable: boolean } => {
-    const ref = obj(dvSpec?.['sourceRef']);
-    const source = obj(dvSpec?.['source']);
-    if (ref) {
-      if (ref['kind'] !== 'DataSource')
-        return { error: `unable to infer defaults from DataVolumeSourceRef as Kind ${String(ref['kind'])} is not supported`, ignorable: true };
-      const ds = lookup('DataSource', ref['name'], ref['namespace']);
-      if (!ds) return offline(`DataSource ${String(ref['name'])}`);
-      const labels = labelsOf(ds);
-      if (labels) return { labels };
-      const pvc = obj(obj(obj(ds['spec'])?.['source'])?.['pvc']);
-      if (!pvc)
-        return { error: "unable to infer defaults from DataSource that doesn't provide DataVolumeSourcePVC or DataVolumeSourceSnapshot", ignorable: true };
-      const claim = lookup('PersistentVolumeClaim', pvc['name'], pvc['namespace']);
-      return claim ? { labels: labelsOf(claim) ?? {} } : offline(`PersistentVolumeClaim ${String(pvc['name'])}`);
-    }
-    const pvc = obj(source?.['pvc']);
-    if (pvc) {
-      const claim = lookup('PersistentVolumeClaim', pvc['name'], pvc['namespace']);
-      return claim ? { labels: labelsOf(claim) ?? {} } : offline(`PersistentVolumeClaim ${String(pvc['name'])}`);
-    }
-    return { error: 'unable to infer defaults from DataVolumeSpec as DataVolumeSource is not supported', ignorable: true };
-  };
-  const claim = obj(volume['persistentVolumeClaim']);
-  if (claim) {
-    const pvc = lookup('PersistentVolumeClaim', claim['claimName'], undefined);
-    return pvc ? { labels: labelsOf(pvc) ?? {} } : offline(`PersistentVolumeClaim ${String(claim['claimName'])}`);
-  }
-  const dv = obj(volume['dataVolume']);
-  if (dv) {
-    const template = list(spec['dataVolumeTemplates']).find((t) => obj(t['metadata'])?.['name'] === dv['name']);
-    if (template) return fromDataVolumeSpec(obj(template['spec']));
-    const live = lookup('DataVolume', dv['name'], undefined);
-    if (!live) return offline(`DataVolume ${String(dv['name'])}`);
-    const labels = labelsOf(live);
-    return labels && nonEmpty(labels['instancetype.kubevirt.io/default-instancetype'] ?? labels['instancetype.kubevirt.io/default-preference'])
-      ? { labels }
-      : fromDataVolumeSpec(obj(live['spec']));
-  }
-  return { error: `unable to infer defaults from volume ${volumeName} as type is not supported`, ignorable: true };
+/**
+ * The spec a ControllerRevision stores (compatibility.GetInstancetypeSpec / GetPreferenceSpec): its
+ * `data` is the object as it was when the VM started, in any API version KubeVirt still decodes
+ * (v1alpha1, v1alpha2, v1beta1 of instancetype.kubevirt.io; the specs read alike).
+ */
+function revisionSpec(revision: JsonObject, which: Which, field: string): SpecObject | ReferenceError {
+  const data = obj(revision['data']);
+  const kind = typeof data?.['kind'] === 'string' ? data['kind'] : '';
+  const api = typeof data?.['apiVersion'] === 'string' ? data['apiVersion'] : '';
+  const name = String(obj(revision['metadata'])?.['name'] ?? '');
+  if (!data || !/^instancetype\.kubevirt\.io\/v1(alpha1|alpha2|beta1)$/.test(api) || ![...REVISION_KINDS.instancetype, ...REVISION_KINDS.preference].includes(kind))
+    return { message: `failed to decode object in ControllerRevision: ${name} holds no instancetype.kubevirt.io object`, field };
+  if (!REVISION_KINDS[which].includes(kind)) return { message: `unexpected type in ControllerRevision: *v1beta1.${kind}`, field };
+  return { kind, name, namespace: undefined, spec: obj(data['spec']) ?? {} };
 }
 
-/** What a matcher resolves to: the object, nothing (no matcher, or inference ignored), or KubeVirt's error. */
-function resolveMatcher(store: ObjectStore, vm: JsonObject, which: Which): { object?: SpecObject; error?: ReferenceError } {
+/**
+ * What a matcher resolves to (pkg/instancetype/find spec.go, revision.go; preference/find alike):
+ * the ControllerRevision its `revisionName` names, else the one the VM's status records when it
+ * was made from an object of the same name, else the object by kind and name. KubeVirt's errors.
+ * `inferFromVolume` is resolved before, by the mutating webhook (mutate.ts).
+ */
+function resolveMatcher(store: ObjectStore, vm: JsonObject, which: Which, requestNamespace: string): { object?: SpecObject; error?: ReferenceError } {
   const matcher = obj(obj(vm['spec'])?.[which]);
   if (!matcher) return {};
   const namespace = obj(vm['metadata'])?.['namespace'];
-  const ns = typeof namespace === 'string' ? namespace : undefined;
-  const volume = matcher['inferFromVolume'];
-  if (nonEmpty(volume)) {
-    const source = labelSource(store, vm, volume as string, ns);
-    const policy = matcher['inferFromVolumeFailurePolicy'] ?? 'Reject';
-    if ('error' in source) return source.ignorable && policy === 'Ignore' ? {} : { error: { message: source.error, field: `spec.${which}.inferFromVolume` } };
-    const name = source.labels[LABEL[which]];
-    if (!nonEmpty(name)) {
-      const missing = `unable to find required ${LABEL[which]} label on the volume`;
-      return policy === 'Ignore' ? {} : { error: { message: missing, field: `spec.${which}.inferFromVolume` } };
-    }
-    const found = find(store, which, name as string, source.labels[`${LABEL[which]}-kind`], ns);
+  // A VM without a namespace is in the namespace of the request (kubectl's context, `default`).
+  const ns = typeof namespace === 'string' && namespace !== '' ? namespace : requestNamespace;
+  const revisionName = typeof matcher['revisionName'] === 'string' ? matcher['revisionName'] : '';
+  if (revisionName !== '') {
+    const revision = findRevision(store, revisionName, ns);
+    if (!revision) return { error: { message: `controllerrevisions.apps "${revisionName}" not found`, field: `spec.${which}.revisionName` } };
+    const found = revisionSpec(revision, which, `spec.${which}.revisionName`);
     return 'message' in found ? { error: found } : { object: found };
   }
-  if (!nonEmpty(matcher['name']))
-    return { error: { message: `Either Name or InferFromVolume should be provided within the ${KINDS[which].matcher}`, field: `spec.${which}` } };
-  const found = find(store, which, matcher['name'] as string, matcher['kind'], ns);
+  const recorded = obj(obj(obj(vm['status'])?.[`${which}Ref`])?.['controllerRevisionRef'])?.['name'];
+  if (typeof recorded === 'string' && recorded !== '') {
+    const revision = findRevision(store, recorded, ns);
+    if (!revision) return { error: { message: `controllerrevisions.apps "${recorded}" not found`, field: `status.${which}Ref.controllerRevisionRef.name` } };
+    if (obj(obj(revision['metadata'])?.['labels'])?.['instancetype.kubevirt.io/object-name'] === matcher['name']) {
+      const found = revisionSpec(revision, which, `status.${which}Ref.controllerRevisionRef.name`);
+      return 'message' in found ? { error: found } : { object: found };
+    }
+  }
+  const name = typeof matcher['name'] === 'string' ? matcher['name'] : '';
+  const found = findSpecObject(store, which, name, matcher['kind'], ns);
   return 'message' in found ? { error: found } : { object: found };
 }
 
 /** Both matchers of a VM against the store: the objects, or the first error (the instancetype's first). */
-export function resolveReferences(vm: JsonObject, store: ObjectStore): { references: References; errors: ReferenceError[] } {
-  const it = resolveMatcher(store, vm, 'instancetype');
-  const pref = resolveMatcher(store, vm, 'preference');
+export function resolveReferences(vm: JsonObject, store: ObjectStore, requestNamespace = 'default'): { references: References; errors: ReferenceError[] } {
+  const it = resolveMatcher(store, vm, 'instancetype', requestNamespace);
+  const pref = resolveMatcher(store, vm, 'preference', requestNamespace);
   return {
     references: { instancetype: it.object, preference: pref.object },
     errors: [it.error, pref.error].filter((e): e is ReferenceError => e !== undefined),

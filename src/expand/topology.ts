@@ -3,7 +3,7 @@
  * options every rule that looks at spreading shares (preference/apply/cpu.go GetPreferredTopology,
  * GetSpreadOptions).
  */
-import { obj, type JsonObject } from './model';
+import { GoPanic, obj, type JsonObject } from './model';
 
 export type Topology = { sockets: number; cores: number; threads: number };
 
@@ -28,9 +28,10 @@ export function spreadOptions(preference: JsonObject | undefined): { ratio: numb
   return { ratio, across };
 }
 
-/** Go's unsigned integer division: truncating (36 vCPUs over 2 threads and 4 cores gives 4 sockets). */
+/** Go's unsigned integer division: truncating (36 vCPUs over 2 threads and 4 cores gives 4 sockets); by zero it panics. */
 function div(a: number, b: number): number {
-  return b === 0 ? 0 : Math.trunc(a / b);
+  if (b === 0) throw new GoPanic('integer divide by zero', 'the preference spreads vCPUs with a ratio of 0', 'spec.preference.name');
+  return Math.trunc(a / b);
 }
 
 /** R 2.5.3: sockets x cores x threads for `vcpus` under the preference's topology. */

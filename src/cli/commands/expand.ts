@@ -6,14 +6,19 @@ import { EXIT_OK, exitCodeFor, loadManifestInputs, report, writeText, type Comma
 
 export const expand: Command = {
   name: 'expand',
-  synopsis: 'expand [FILE|DIR|-]... [--with FILE]... [-o yaml|json] [--skip-admission]',
+  synopsis: 'expand [FILE|DIR|-]... [--with FILE]... [-n NS] [--stored] [-o yaml|json] [--skip-admission]',
   summary: 'what VirtualMachines become with their instance type and preference, and whether KubeVirt admits them',
   details: [
     'Prints each VirtualMachine as the expand-spec subresource returns it (virtctl expand), offline. The',
     'instance types and preferences come from the project (every generator, or -g) and from --with files',
     '(a release bundle, say); with only --with no project is needed. Objects in the input files count too.',
-    'By default VM admission runs as well (spread, conflicts, preference requirements); --skip-admission',
-    'prints exactly what expand-spec returns. Errors quote KubeVirt and point at the VM field.',
+    'By default each VM is taken as `kubectl apply` would store it: through the instancetype mutating',
+    'webhook first (matchers checked, inferFromVolume resolved, the preference\'s architecture, machine',
+    'type and storage class set), then expand-spec; --stored takes VMs as the cluster holds them',
+    '(`kubectl get vm -o yaml`), where that webhook already ran. A VM without a namespace is in -n NS',
+    '(default: `default`, as kubectl without a context namespace). VM admission runs as well (spread,',
+    'conflicts, preference requirements); --skip-admission prints exactly what expand-spec returns.',
+    'Errors quote KubeVirt and point at the VM field.',
   ].join('\n'),
   options: [
     { flag: '--with', value: 'FILE', repeatable: true, help: 'instance types and preferences (and PVCs, DataSources) to resolve against' },
@@ -25,6 +30,8 @@ export const expand: Command = {
       check: (v) => (v === 'yaml' || v === 'json' ? undefined : '-o is yaml or json'),
     },
     { flag: '--skip-admission', help: 'only expand, as the expand-spec subresource does' },
+    { flag: '--namespace', short: '-n', value: 'NS', help: 'the namespace of VMs that name none (default: default)' },
+    { flag: '--stored', help: 'VMs as the cluster stores them: skip the mutating webhook unless a matcher infers from a volume' },
   ],
   accept: (line) => (line.positionals.length === 0 ? 'expand needs VirtualMachine files, directories, or - for standard input' : undefined),
   run(ctx) {
@@ -34,7 +41,11 @@ export const expand: Command = {
       report(io, global.format, problems, root);
       return exitCodeFor(problems);
     }
-    const { outcomes, diagnostics } = expandDocuments(docs, store, { admission: !optionSet(line, '--skip-admission') });
+    const { outcomes, diagnostics } = expandDocuments(docs, store, {
+      admission: !optionSet(line, '--skip-admission'),
+      namespace: optionValue(line, '--namespace') ?? 'default',
+      mutate: optionSet(line, '--stored') ? 'stored' : 'applied',
+    });
     const all = [...problems, ...diagnostics, ...outcomes.flatMap((o) => o.diagnostics)];
     const vms = outcomes.flatMap((o) => (o.vm ? [o.vm] : []));
     if (vms.length > 0) {

@@ -82,7 +82,9 @@ describe('itgen expand', () => {
       // requirements are checked against a VM without its instance type.
       const admitted = itgen(dir, ['expand', 'vm.yaml', '--with', BUNDLE]);
       expect(admitted.code).toBe(1);
-      expect(admitted.err).toMatch(/error IT8003 VirtualMachine `x` would be refused: failure checking preference requirements: insufficient Memory resources of 0 provided by VirtualMachine/);
+      expect(admitted.err).toMatch(
+        /error IT8003 VirtualMachine `x` would be refused: failure checking preference requirements: insufficient Memory resources of 0 provided by VirtualMachine/,
+      );
     } finally {
       removeDir(dir);
     }

@@ -157,7 +157,9 @@ function replayVm(c: VmCase, ans: Answer, sets: ReadonlyMap<string, JsonObject[]
     // Causes one by one, or the whole message in one diagnostic, or the causes joined as the response joins them.
     const joined = errors.join(', ');
     const missing = exp.messages.filter((m) => !errors.some((e) => e.includes(m)) && !joined.includes(m));
-    return missing.length === 0 ? { ...base, agree: true } : { ...base, agree: false, why: `message-differs:${generalize(missing[0]!)} <> ${generalize(errors[0]!)}` };
+    return missing.length === 0
+      ? { ...base, agree: true }
+      : { ...base, agree: false, why: `message-differs:${generalize(missing[0]!)} <> ${generalize(errors[0]!)}` };
   }
   if (!out?.vm || errors.length > 0) return { ...base, agree: false, why: `itgen-rejects:${generalize(errors[0] ?? '(no VM)')}` };
   const d = differenceByValue(exp.vm, out.vm as unknown as Json);
@@ -174,7 +176,11 @@ function replayObject(c: ObjectCase, ans: Answer): CaseResult {
   const admitted = !refusedBySchema && ans.validate?.admitted === true;
   if (admitted) return errors.length === 0 ? { ...base, agree: true } : { ...base, agree: false, why: `itgen-rejects:${generalize(errors[0]!)}` };
   if (errors.length === 0)
-    return { ...base, agree: false, why: `itgen-accepts:${generalize(refusedBySchema ? `crd: ${ans.crdErrors![0]}` : (ans.validate?.causes?.[0]?.message ?? ans.validate?.message ?? ''))}` };
+    return {
+      ...base,
+      agree: false,
+      why: `itgen-accepts:${generalize(refusedBySchema ? `crd: ${ans.crdErrors![0]}` : (ans.validate?.causes?.[0]?.message ?? ans.validate?.message ?? ''))}`,
+    };
   if (refusedBySchema) return { ...base, agree: true };
   const messages = ans.validate?.causes?.length ? ans.validate.causes.map((x) => x.message) : [ans.validate?.message ?? ''];
   const missing = messages.filter((m) => !errors.some((e) => e.includes(m)));
@@ -218,6 +224,7 @@ export function summarize(results: readonly CaseResult[]): string {
     e.categories.add(r.category);
     classes.set(key, e);
   }
-  for (const [k, e] of [...classes].sort((a, b) => b[1].n - a[1].n)) lines.push(`${String(e.n).padStart(5)}  ${k}  [${[...e.categories].join(',')}] e.g. ${e.ids.join(' ')}`);
+  for (const [k, e] of [...classes].sort((a, b) => b[1].n - a[1].n))
+    lines.push(`${String(e.n).padStart(5)}  ${k}  [${[...e.categories].join(',')}] e.g. ${e.ids.join(' ')}`);
   return lines.join('\n');
 }

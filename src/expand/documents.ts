@@ -87,7 +87,9 @@ export function expandDocuments(
           name,
           diagnostics: mutated.causes.map((c) =>
             c.field.endsWith('.inferFromVolume') && !/^Invalid value/.test(c.message)
-              ? diag('IT8001', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field), { hint: 'pass the PersistentVolumeClaim, DataVolume, DataSource or VolumeSnapshot with --with FILE' })
+              ? diag('IT8001', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field), {
+                  hint: 'pass the PersistentVolumeClaim, DataVolume, DataSource or VolumeSnapshot with --with FILE',
+                })
               : diag('IT8005', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field)),
           ),
         };
@@ -109,7 +111,12 @@ export function expandDocuments(
           diagnostics: admitted.causes.map((c) =>
             c.type === 'FieldValueInvalid' && c.message.startsWith('VM field(s) ')
               ? diag('IT8002', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field), { hint: 'remove the field from the VM: the instance type provides it' })
-              : diag('IT8003', `VirtualMachine \`${name}\` would be refused: ${c.message}`, at(c.field.split(', ')[0]!), c.type === 'InternalError' ? { hint: panicHint } : {}),
+              : diag(
+                  'IT8003',
+                  `VirtualMachine \`${name}\` would be refused: ${c.message}`,
+                  at(c.field.split(', ')[0]!),
+                  c.type === 'InternalError' ? { hint: panicHint } : {},
+                ),
           ),
         };
       }
@@ -134,7 +141,9 @@ export function expandDocuments(
           ? [diag('IT8003', `VirtualMachine \`${name}\` would be refused: ${expanded.error}`, at(expanded.fields[0]!), { hint: panicHint })]
           : // Expand-spec names every conflicting field in one error.
             expanded.fields.map((field) =>
-              diag('IT8002', `VirtualMachine \`${name}\`: ${expanded.error}`, at(field), { hint: 'remove the field from the VM: the instance type provides it' }),
+              diag('IT8002', `VirtualMachine \`${name}\`: ${expanded.error}`, at(field), {
+                hint: 'remove the field from the VM: the instance type provides it',
+              }),
             ),
       };
     }

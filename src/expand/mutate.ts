@@ -30,7 +30,8 @@ export function matcherCauses(vm: JsonObject, which: SpecKind): { message: strin
   if (!m) return [];
   const out: { message: string; field: string }[] = [];
   const infer = str(m['inferFromVolume']);
-  if (str(m['name']) === '' && infer === '') out.push({ message: `Either Name or InferFromVolume should be provided within the ${MATCHER[which]}`, field: `spec.${which}` });
+  if (str(m['name']) === '' && infer === '')
+    out.push({ message: `Either Name or InferFromVolume should be provided within the ${MATCHER[which]}`, field: `spec.${which}` });
   if (infer !== '') {
     if (str(m['name']) !== '') out.push({ message: 'Name already set, should be cleared before setting inferFromVolume', field: `spec.${which}.name` });
     if (str(m['kind']) !== '') out.push({ message: 'Kind already set, should be cleared before setting inferFromVolume', field: `spec.${which}.kind` });
@@ -49,7 +50,9 @@ const notFound = (resource: string, name: Json | undefined): Inferred => ({ erro
 /** pkg/instancetype/infer/volume.go `fromVolumes` and what it calls, over the objects given offline. */
 function inferFromVolumes(store: ObjectStore, vm: JsonObject, which: SpecKind, volumeName: string, namespace: string): Inferred {
   const lookup = (kind: string, name: Json | undefined, ns: Json | undefined): JsonObject | undefined =>
-    store.volumes.find((o) => o['kind'] === kind && obj(o['metadata'])?.['name'] === name && (str(obj(o['metadata'])?.['namespace']) || namespace) === (str(ns) || namespace));
+    store.volumes.find(
+      (o) => o['kind'] === kind && obj(o['metadata'])?.['name'] === name && (str(obj(o['metadata'])?.['namespace']) || namespace) === (str(ns) || namespace),
+    );
   const fromLabels = (o: JsonObject): Inferred => {
     const labels = obj(obj(o['metadata'])?.['labels']) ?? {};
     if (!Object.hasOwn(labels, LABEL[which])) return { error: `unable to find required ${LABEL[which]} label on the volume`, ignorable: true };
@@ -151,7 +154,8 @@ export function mutateOnCreate(vm: JsonObject, store: ObjectStore, namespace: st
     if (nonEmpty(pref['preferredArchitecture']) && !nonEmpty(templateSpec['architecture'])) templateSpec['architecture'] = pref['preferredArchitecture']!;
     const machineType = obj(pref['machine'])?.['preferredMachineType'];
     const domain = obj(templateSpec['domain']);
-    if (domain && nonEmpty(machineType) && !nonEmpty(obj(domain['machine'])?.['type'])) domain['machine'] = { ...(obj(domain['machine']) ?? {}), type: machineType! };
+    if (domain && nonEmpty(machineType) && !nonEmpty(obj(domain['machine'])?.['type']))
+      domain['machine'] = { ...(obj(domain['machine']) ?? {}), type: machineType! };
   }
   const storageClass = obj(pref?.['volumes'])?.['preferredStorageClassName'];
   if (nonEmpty(storageClass)) {

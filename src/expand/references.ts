@@ -62,7 +62,13 @@ export interface ReferenceError {
 }
 
 /** R 1.1: kind empty or cluster -> the cluster object; namespaced -> in the VM's namespace; anything else an error. */
-export function findSpecObject(store: ObjectStore, which: Which, name: string, kindWritten: Json | undefined, namespace: string | undefined): SpecObject | ReferenceError {
+export function findSpecObject(
+  store: ObjectStore,
+  which: Which,
+  name: string,
+  kindWritten: Json | undefined,
+  namespace: string | undefined,
+): SpecObject | ReferenceError {
   const kinds = KINDS[which];
   const lower = typeof kindWritten === 'string' ? kindWritten.toLowerCase() : '';
   const cluster = lower === '' || lower === kinds.cluster.toLowerCase() || lower === `${kinds.cluster.toLowerCase()}s`;
@@ -105,7 +111,11 @@ function revisionSpec(revision: JsonObject, which: Which, field: string): SpecOb
   const kind = typeof data?.['kind'] === 'string' ? data['kind'] : '';
   const api = typeof data?.['apiVersion'] === 'string' ? data['apiVersion'] : '';
   const name = String(obj(revision['metadata'])?.['name'] ?? '');
-  if (!data || !/^instancetype\.kubevirt\.io\/v1(alpha1|alpha2|beta1)$/.test(api) || ![...REVISION_KINDS.instancetype, ...REVISION_KINDS.preference].includes(kind))
+  if (
+    !data ||
+    !/^instancetype\.kubevirt\.io\/v1(alpha1|alpha2|beta1)$/.test(api) ||
+    ![...REVISION_KINDS.instancetype, ...REVISION_KINDS.preference].includes(kind)
+  )
     return { message: `failed to decode object in ControllerRevision: ${name} holds no instancetype.kubevirt.io object`, field };
   if (!REVISION_KINDS[which].includes(kind)) return { message: `unexpected type in ControllerRevision: *v1beta1.${kind}`, field };
   return { kind, name, namespace: undefined, spec: obj(data['spec']) ?? {} };

@@ -13,7 +13,7 @@ export const expand: Command = {
     'instance types and preferences come from the project (every generator, or -g) and from --with files',
     '(a release bundle, say); with only --with no project is needed. Objects in the input files count too.',
     'By default each VM is taken as `kubectl apply` would store it: through the instancetype mutating',
-    'webhook first (matchers checked, inferFromVolume resolved, the preference\'s architecture, machine',
+    "webhook first (matchers checked, inferFromVolume resolved, the preference's architecture, machine",
     'type and storage class set), then expand-spec; --stored takes VMs as the cluster holds them',
     '(`kubectl get vm -o yaml`), where that webhook already ran. A VM without a namespace is in -n NS',
     '(default: `default`, as kubectl without a context namespace). VM admission runs as well (spread,',

@@ -35,6 +35,77 @@ spec:
 ${extra}      domain: {devices: {}}
 `;
 
+describe('itgen expand: what KubeVirt does before and around expand-spec', () => {
+  it("refuses a field KubeVirt's types do not have at its line, with the field it probably meant", () => {
+    const dir = project({ 'vm.yaml': vm('x').replace('domain: {devices: {}}', 'domain: {devices: {}, cpu: {dedicatedCPUPlacement: true}}') });
+    try {
+      const r = itgen(dir, ['expand', 'vm.yaml', '--with', BUNDLE]);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain(
+        'vm.yaml:10:58 error IT8005 VirtualMachine `x`: strict decoding error: unknown field "spec.template.spec.domain.cpu.dedicatedCPUPlacement"',
+      );
+      expect(r.err).toContain('hint: did you mean `dedicatedCpuPlacement`?');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('expands from the ControllerRevision a VM names (v1beta1), and fails as KubeVirt does on one it cannot decode', () => {
+    const revision = (api: string): string => `apiVersion: apps/v1
+kind: ControllerRevision
+metadata: {name: rev, namespace: default}
+revision: 1
+data:
+  apiVersion: ${api}
+  kind: VirtualMachineClusterInstancetype
+  metadata: {name: u1.small}
+  spec: {cpu: {guest: 3}, memory: {guest: 3Gi}}
+`;
+    const withRevision = vm('x').replace('instancetype: {name: u1.small}', 'instancetype: {name: u1.small, revisionName: rev}');
+    const dir = project({
+      'vm.yaml': withRevision,
+      'rev.yaml': revision('instancetype.kubevirt.io/v1beta1'),
+      'old.yaml': revision('instancetype.kubevirt.io/v1alpha2'),
+    });
+    try {
+      const r = itgen(dir, ['expand', 'vm.yaml', '--with', BUNDLE, '--with', 'rev.yaml', '-o', 'json']);
+      expect(r.code).toBe(0);
+      const domain = (JSON.parse(r.out) as { spec: { template: { spec: { domain: { cpu: unknown; memory: unknown } } } } }).spec.template.spec.domain;
+      expect([domain.cpu, domain.memory]).toEqual([{ sockets: 3, cores: 1, threads: 1 }, { guest: '3Gi' }]);
+      const old = itgen(dir, ['expand', 'vm.yaml', '--with', BUNDLE, '--with', 'old.yaml', '--skip-admission']);
+      expect(old.code).toBe(1);
+      expect(old.err).toContain(
+        'error IT8001 VirtualMachine `x`: failed to decode object in ControllerRevision: no kind "VirtualMachineClusterInstancetype" is registered for version "instancetype.kubevirt.io/v1alpha2"',
+      );
+      const missing = itgen(dir, ['expand', 'vm.yaml', '--with', BUNDLE, '--skip-admission']);
+      expect(missing.err).toContain('vm.yaml:6:48 error IT8001 VirtualMachine `x`: controllerrevisions.apps "rev" not found');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('takes a VM without a namespace in -n NS (default: default), as the request would', () => {
+    const ns = (name: string, namespace: string): string =>
+      `apiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachineInstancetype\nmetadata: {name: ${name}, namespace: ${namespace}}\nspec: {cpu: {guest: 2}, memory: {guest: 2Gi}}\n`;
+    const dir = project({
+      'vm.yaml': vm('x')
+        .replace('instancetype: {name: u1.small}', 'instancetype: {name: mine, kind: VirtualMachineInstancetype}')
+        .replace('  preference: {name: fedora}\n', ''),
+      'objs.yaml': `${ns('mine', 'default')}---\n${ns('mine', 'team')}`.replace(/guest: 2Gi\}\}\n$/, 'guest: 4Gi}}\n'),
+    });
+    try {
+      const d = itgen(dir, ['expand', 'vm.yaml', '--with', 'objs.yaml', '-o', 'json']);
+      expect(d.code).toBe(0);
+      expect(JSON.parse(d.out).metadata.namespace).toBe('default');
+      expect(JSON.parse(d.out).spec.template.spec.domain.memory.guest).toBe('2Gi');
+      const t = itgen(dir, ['expand', 'vm.yaml', '--with', 'objs.yaml', '-n', 'team', '-o', 'json']);
+      expect(JSON.parse(t.out).spec.template.spec.domain.memory.guest).toBe('4Gi');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
 describe('itgen expand', () => {
   it('expands VMs from a directory against --with alone (no project), as a YAML stream or a JSON List', () => {
     const dir = project({ 'vms/a.yaml': vm('a'), 'vms/b.json': JSON.stringify(parse(vm('b'))) });

@@ -6,6 +6,7 @@
  * so does a listed one that now agrees (take it off the list). ITGEN_CORPUS_REPORT=1 prints the
  * agreement and every class; ITGEN_CORPUS=DIR replays another corpus made the same way.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { replayCorpus, summarize } from './kubevirt-corpus';
@@ -17,6 +18,10 @@ const KNOWN = path.join(DIR, 'known-differences.json');
 describe('KubeVirt corpus', () => {
   const results = replayCorpus(DIR);
   if (process.env['ITGEN_CORPUS_REPORT']) process.stdout.write(`${summarize(results)}\n`);
+
+  it("src/expand/vm-fields.ts is what tools/vm-fields.mjs makes of KubeVirt's VirtualMachine schema", () => {
+    expect(spawnSync(process.execPath, [path.join(REPO, 'tools', 'vm-fields.mjs'), '--check'], { encoding: 'utf8' }).status).toBe(0);
+  });
 
   it('holds at least 3,000 cases across every category', () => {
     expect(new Set(results.map((r) => r.id)).size).toBeGreaterThanOrEqual(3000);

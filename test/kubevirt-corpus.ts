@@ -12,7 +12,7 @@
  * - Object cases: the verdict (the CRD schema, then the object webhook) and, for a webhook
  *   refusal, each of its messages.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { validateManifests } from '../src/admission';
@@ -49,6 +49,7 @@ interface Answer {
   readonly crdErrors?: string[];
   readonly validate?: { admitted: boolean; message?: string; causes?: { message: string }[]; warnings?: string[] };
   readonly unknownFields?: string[];
+  readonly vmSchemaErrors?: string[];
 }
 
 export interface CaseResult {
@@ -126,6 +127,12 @@ const errorTexts = (diagnostics: readonly Diagnostic[]): string[] =>
   diagnostics.filter((d) => d.severity === 'error').map((d) => d.message.replace(/^VirtualMachine `[^`]*`( would be refused)?: /, ''));
 
 function expected(ans: Answer, admission: boolean): { kind: 'ok'; vm: Json | undefined } | { kind: 'error'; messages: string[]; panic: boolean } {
+  // The API server's strict decoding (kubectl apply's default) refuses fields KubeVirt's types lack.
+  if (ans.unknownFields?.length) return { kind: 'error', messages: ans.unknownFields.map((f) => `unknown field "${f.replace(/^vm\./, '')}"`), panic: false };
+  // KubeVirt's own VM schema (run first by expand-spec and admission) refuses what Go's lenient
+  // decoding would take (a field in another case); the API server's strict decoding refuses it as
+  // an unknown field first: itgen must name the field.
+  if (ans.vmSchemaErrors?.length) return { kind: 'error', messages: ans.vmSchemaErrors.map((e) => `"${e.replace(/ in body .*$/, '')}"`), panic: false };
   if (ans.mutation?.panic) return { kind: 'error', messages: [], panic: true };
   if (ans.mutation?.error !== undefined) return { kind: 'error', messages: [ans.mutation.error], panic: false };
   if (admission) {
@@ -190,8 +197,17 @@ function replayObject(c: ObjectCase, ans: Answer): CaseResult {
 /** Every case of the corpus in `dir` replayed: one result per VM case and mode, one per object case. */
 export function replayCorpus(dir: string): CaseResult[] {
   const file = (name: string): string => path.join(dir, name);
-  const cases = readLines(file('cases.jsonl.gz')) as (Case | { mode: 'objects-set'; id: string; objects: JsonObject[] })[];
-  const answers = new Map((readLines(file('kubevirt-answers.jsonl.gz')) as Answer[]).map((a) => [a.id, a]));
+  // cases.jsonl.gz and kubevirt-answers.jsonl.gz, and supplements named alike (cases-revisions.jsonl.gz...).
+  const names = readdirSync(dir).sort();
+  const cases = names.filter((n) => /^cases(-[\w-]+)?\.jsonl\.gz$/.test(n)).flatMap((n) => readLines(file(n))) as (
+    Case | { mode: 'objects-set'; id: string; objects: JsonObject[] }
+  )[];
+  const answers = new Map(
+    names
+      .filter((n) => /^kubevirt-answers(-[\w-]+)?\.jsonl\.gz$/.test(n))
+      .flatMap((n) => readLines(file(n)) as Answer[])
+      .map((a) => [a.id, a]),
+  );
   const sets = new Map<string, JsonObject[]>();
   const results: CaseResult[] = [];
   for (const c of cases) {

@@ -8,6 +8,7 @@ import { locate, type PathSegment, type SourceDoc } from '../load/source';
 import { isPlainObject, type JsonObject } from '../resolve/leaves';
 import { admit, expand, type ExpandOptions } from './expand';
 import { infersFromVolume, mutateOnCreate } from './mutate';
+import { fieldPath, unknownVmFields } from './unknown-fields';
 import { obj } from './model';
 import { objectStore, resolveReferences, type ObjectStore } from './references';
 
@@ -63,7 +64,11 @@ export function expandDocuments(
   const found = manifestObjects(docs);
   const vms = found.filter((f) => f.value['kind'] === 'VirtualMachine');
   const given = objectStore(found.filter((f) => f.value['kind'] !== 'VirtualMachine').map((f) => f.value));
-  const all: ObjectStore = { specObjects: [...given.specObjects, ...store.specObjects], volumes: [...given.volumes, ...store.volumes] };
+  const all: ObjectStore = {
+    specObjects: [...given.specObjects, ...store.specObjects],
+    volumes: [...given.volumes, ...store.volumes],
+    revisions: [...(given.revisions ?? []), ...(store.revisions ?? [])],
+  };
   const diagnostics: Diagnostic[] = [];
   if (vms.length === 0) {
     diagnostics.push(
@@ -77,6 +82,20 @@ export function expandDocuments(
     const name = String(obj(f.value['metadata'])?.['name'] ?? '(unnamed)');
     const file = f.src.file;
     const namespace = options.namespace ?? 'default';
+    // The API server decodes strictly (kubectl apply's default): a field KubeVirt's types do not
+    // have refuses the VM before any webhook.
+    const unknown = unknownVmFields(f.value);
+    if (unknown.length > 0) {
+      return {
+        file,
+        name,
+        diagnostics: unknown.map((u) =>
+          diag('IT8005', `VirtualMachine \`${name}\`: strict decoding error: unknown field "${fieldPath(u.path)}"`, locate(f.src, [...f.path, ...u.path]), {
+            hint: `${u.meant !== undefined ? `did you mean \`${u.meant}\`? ` : ''}Go's lenient decoding would drop it in silence (or match it ignoring case); the API server refuses it`,
+          }),
+        ),
+      };
+    }
     // The mutating webhook first (R 0.0): a refusal means the VM is never stored.
     let vm = f.value;
     if ((options.mutate ?? 'applied') === 'applied' || infersFromVolume(vm)) {

@@ -104,19 +104,22 @@ function findRevision(store: ObjectStore, name: string, namespace: string): Json
 /**
  * The spec a ControllerRevision stores (compatibility.GetInstancetypeSpec / GetPreferenceSpec): its
  * `data` is the object as it was when the VM started, in any API version KubeVirt still decodes
- * (v1alpha1, v1alpha2, v1beta1 of instancetype.kubevirt.io; the specs read alike).
+ * (KubeVirt v1.9 decodes v1beta1 only; v1alpha1 and v1alpha2 revisions fail to decode, as there).
  */
 function revisionSpec(revision: JsonObject, which: Which, field: string): SpecObject | ReferenceError {
   const data = obj(revision['data']);
   const kind = typeof data?.['kind'] === 'string' ? data['kind'] : '';
   const api = typeof data?.['apiVersion'] === 'string' ? data['apiVersion'] : '';
   const name = String(obj(revision['metadata'])?.['name'] ?? '');
-  if (
-    !data ||
-    !/^instancetype\.kubevirt\.io\/v1(alpha1|alpha2|beta1)$/.test(api) ||
-    ![...REVISION_KINDS.instancetype, ...REVISION_KINDS.preference].includes(kind)
-  )
-    return { message: `failed to decode object in ControllerRevision: ${name} holds no instancetype.kubevirt.io object`, field };
+  const known = [...REVISION_KINDS.instancetype, ...REVISION_KINDS.preference].includes(kind);
+  // KubeVirt v1.9 decodes only v1beta1: v1alpha1 and v1alpha2 left its scheme in v1.7.
+  if (!data || api !== 'instancetype.kubevirt.io/v1beta1' || !known) {
+    const why =
+      !data || kind === ''
+        ? `ControllerRevision ${name} holds no object`
+        : `no kind "${kind}" is registered for version "${api}" in scheme "kubevirt.io/client-go/kubevirt/scheme/register.go:44"`;
+    return { message: `failed to decode object in ControllerRevision: ${why}`, field };
+  }
   if (!REVISION_KINDS[which].includes(kind)) return { message: `unexpected type in ControllerRevision: *v1beta1.${kind}`, field };
   return { kind, name, namespace: undefined, spec: obj(data['spec']) ?? {} };
 }

@@ -5,8 +5,9 @@
  */
 import { z } from 'zod';
 import { diag, type Diagnostic } from '../diagnostics';
+import { domainNode, fieldPath, unknownFieldsAt, unknownVmFields, type UnknownField } from '../expand/unknown-fields';
 import { manifestObjects, type FoundObject } from '../expand/documents';
-import { obj } from '../expand/model';
+import { obj, type Json } from '../expand/model';
 import { locate, type SourceDoc } from '../load/source';
 import { isQuantity } from '../quantity';
 import { checkAgainst } from '../schema/check';
@@ -167,6 +168,12 @@ export function nameOf(o: FoundObject): string {
   return typeof name === 'string' && name !== '' ? name : '(unnamed)';
 }
 
+function unknownFieldDiag(kind: string, f: FoundObject, u: UnknownField): Diagnostic {
+  return diag('IT8202', `${kind} \`${nameOf(f)}\`: strict decoding error: unknown field "${fieldPath(u.path)}"`, locate(f.src, [...f.path, ...u.path]), {
+    hint: `${u.meant !== undefined ? `did you mean \`${u.meant}\`? ` : ''}the API server refuses fields KubeVirt's types do not have`,
+  });
+}
+
 /** IT8201 no preset in the input; IT8202 a preset or VM KubeVirt (or its selector parser) would refuse. */
 export function readInputs(docs: readonly SourceDoc[]): Inputs {
   const found = manifestObjects(docs);
@@ -189,6 +196,14 @@ export function readInputs(docs: readonly SourceDoc[]): Inputs {
       diagnostics.push(
         ...checked.diagnostics.map((d) => ({ ...d, code: 'IT8202' as const, message: `VirtualMachineInstancePreset \`${nameOf(f)}\`: ${d.message}` })),
       );
+      continue;
+    }
+    // A field the domain type lacks (`dedicatedCPUPlacement` for `dedicatedCpuPlacement`) is refused
+    // by the API server's strict decoding; carrying it into an instance type would pretend it worked.
+    const node = domainNode();
+    const unknown = node === undefined ? [] : unknownFieldsAt(obj(f.value['spec'])?.['domain'] as Json, node, ['spec', 'domain']);
+    if (unknown.length > 0) {
+      diagnostics.push(...unknown.map((u) => unknownFieldDiag('VirtualMachineInstancePreset', f, u)));
       continue;
     }
     const { metadata, spec } = checked.data;
@@ -223,6 +238,7 @@ export function readInputs(docs: readonly SourceDoc[]): Inputs {
     const checked = checkAgainst(vmSchema, f.src, f.value, f.path);
     if (!checked.ok)
       diagnostics.push(...checked.diagnostics.map((d) => ({ ...d, code: 'IT8202' as const, message: `VirtualMachine \`${nameOf(f)}\`: ${d.message}` })));
+    else diagnostics.push(...unknownVmFields(f.value).map((u) => unknownFieldDiag('VirtualMachine', f, u)));
   }
   if (presets.length === 0 && diagnostics.length === 0) {
     diagnostics.push(

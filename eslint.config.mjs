@@ -15,6 +15,7 @@ const STAGES = [
   ['load'],
   ['schema'],
   ['resolve'],
+  ['kubevirt'],
   ['render'],
   ['validate'],
   ['emit'],

@@ -11,6 +11,7 @@ import { RULES, runRules, mergeSubjects, type Rule } from '../src/validate';
 import { fieldDiag } from '../src/validate/context';
 import { labelValueProblem, qualifiedNameProblem } from '../src/validate/rules-api';
 import { guestTopology, spreadDivides, spreadRatio } from '../src/validate/rules-kubevirt';
+import { admit } from '../src/expand';
 import type { JsonObject } from '../src/resolve/leaves';
 import type { ResolvedInstancetype } from '../src/resolve/types';
 import { removeDir, scratchProject } from './helpers';
@@ -193,5 +194,51 @@ describe('free text (Handlebars subset)', () => {
     const r = renderText(template, ctx);
     expect(r.ok).toBe(false);
     expect(r.ok ? '' : r.error).toMatch(message);
+  });
+});
+
+describe('one home for the CPU topology rules (kubevirt/topology.ts)', () => {
+  it('catalog rules and VM admission agree on every guest x topology x ratio x across', () => {
+    let inputs = 0;
+    for (const topology of ['sockets', 'cores', 'threads', 'any', 'spread', 'preferSpread', 'preferCores']) {
+      for (const ratio of [undefined, 1, 2, 3, 4]) {
+        for (const across of [undefined, 'SocketsCores', 'CoresThreads', 'SocketsCoresThreads']) {
+          const pref: JsonObject = {
+            cpu: {
+              preferredCPUTopology: topology,
+              ...(ratio !== undefined || across !== undefined
+                ? { spreadOptions: { ...(ratio !== undefined ? { ratio } : {}), ...(across ? { across } : {}) } }
+                : {}),
+            },
+          };
+          for (let guest = 1; guest <= 48; guest++) {
+            inputs++;
+            const it: JsonObject = { cpu: { guest }, memory: { guest: '1Gi' } };
+            const vm: JsonObject = {
+              kind: 'VirtualMachine',
+              spec: { instancetype: { name: 'i' }, preference: { name: 'p' }, template: { spec: { domain: { devices: {} } } } },
+            };
+            const admitted = admit(vm, {
+              instancetype: { kind: 'VirtualMachineClusterInstancetype', name: 'i', spec: it },
+              preference: { kind: 'VirtualMachineClusterPreference', name: 'p', spec: pref },
+            });
+            const refusedBySpread = admitted.causes.some((c) => c.field === 'instancetype.spec.cpu.guest');
+            expect([topology, ratio, across, guest, spreadDivides(guest, pref)]).toEqual([topology, ratio, across, guest, !refusedBySpread]);
+            if (admitted.vm) {
+              const cpu = (((admitted.vm['spec'] as JsonObject)['template'] as JsonObject)['spec'] as JsonObject)['domain'] as JsonObject;
+              const t = guestTopology(guest, pref);
+              expect([topology, ratio, across, guest, cpu['cpu']]).toEqual([
+                topology,
+                ratio,
+                across,
+                guest,
+                { sockets: t.sockets, cores: t.cores, threads: t.threads },
+              ]);
+            }
+          }
+        }
+      }
+    }
+    expect(inputs).toBe(6720);
   });
 });

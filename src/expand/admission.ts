@@ -4,34 +4,13 @@
  */
 import { canonicalQuantity, parseQuantity } from '../quantity';
 import { isSet, nonEmpty, obj, type Cause, type JsonObject } from './model';
-import { isSpread, preferredTopology, spreadOptions } from './topology';
+import { preferredTopology, spreadOptions, spreadProblem } from '../kubevirt/topology';
 
-/** R 4.1: only with an instancetype and a spreading preference. */
+/** R 4.1: only with an instancetype and a spreading preference; the arithmetic is kubevirt/topology.ts's. */
 export function checkSpread(instancetype: JsonObject, preference: JsonObject): Cause | undefined {
-  if (!isSpread(preferredTopology(preference))) return undefined;
-  const { ratio, across } = spreadOptions(preference);
   const g = typeof obj(instancetype['cpu'])?.['guest'] === 'number' ? (obj(instancetype['cpu'])!['guest'] as number) : 0;
-  const cause = (message: string): Cause => ({ type: 'FieldValueInvalid', field: 'instancetype.spec.cpu.guest', message });
-  // Go panics on a ratio of 0 here; it cannot divide, so it is reported as not dividing.
-  const divides = (a: number, b: number): boolean => b !== 0 && a % b === 0;
-  switch (across) {
-    case 'SocketsCores':
-      return divides(g, ratio)
-        ? undefined
-        : cause(
-            `${g} vCPUs provided by the instance type are not divisible by the Spec.PreferSpreadSocketToCoreRatio or Spec.CPU.PreferSpreadOptions.Ratio of ${ratio} provided by the preference`,
-          );
-    case 'CoresThreads':
-      return divides(g, ratio) ? undefined : cause(`${g} vCPUs provided by the instance type are not divisible by the number of threads per core ${ratio}`);
-    case 'SocketsCoresThreads':
-      return g % 2 === 0 && divides(g / 2, ratio)
-        ? undefined
-        : cause(
-            `${g} vCPUs provided by the instance type are not divisible by the number of threads per core 2 and Spec.PreferSpreadSocketToCoreRatio or Spec.CPU.PreferSpreadOptions.Ratio of ${ratio}`,
-          );
-    default:
-      return undefined;
-  }
+  const message = spreadProblem(g, preference);
+  return message === undefined ? undefined : { type: 'FieldValueInvalid', field: 'instancetype.spec.cpu.guest', message };
 }
 
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);

@@ -111,14 +111,15 @@ export interface AdmissionResult {
 export function admit(vm: JsonObject, refs: References, options: ExpandOptions = {}): AdmissionResult {
   const result = copy(vm);
   if (!refs.instancetype && !refs.preference) return { vm: result, causes: [] };
-  if (refs.instancetype && refs.preference) {
-    const spread = checkSpread(refs.instancetype.spec, refs.preference.spec);
-    if (spread) return { causes: [spread] };
-  }
   const cluster = clusterOf(options);
   const { spec, meta } = template(result);
   let conflicts: string[];
   try {
+    // Spread divisibility before applying (a ratio of 0 panics there already).
+    if (refs.instancetype && refs.preference) {
+      const spread = checkSpread(refs.instancetype.spec, refs.preference.spec);
+      if (spread) return { causes: [spread] };
+    }
     conflicts = applyTo(spec, meta, refs);
   } catch (e) {
     if (e instanceof GoPanic) return { causes: [{ type: 'InternalError', field: e.field, message: e.message }] };

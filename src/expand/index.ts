@@ -7,7 +7,7 @@
  */
 export { admit, admissionMessage, expand, type AdmissionResult, type ExpandOptions, type ExpandResult } from './expand';
 export { objectStore, resolveReferences, type ObjectStore, type ReferenceError } from './references';
-export { guestTopology, preferredTopology, spreadOptions, type Topology } from './topology';
+export { guestTopology, preferredTopology, spreadOptions, spreadProblem, type Topology } from '../kubevirt/topology';
 export { overcommittedRequest } from './instancetype';
 export { checkRequirements, checkSpread } from './admission';
 export { expandDocuments, type ExpandOutcome } from './documents';

@@ -5,7 +5,7 @@
  */
 import { canonicalQuantity, formatQuantity, parseQuantity, quantityFormat } from '../quantity';
 import { child, copy, isSet, nonEmpty, nonZero, obj, type Json, type JsonObject } from './model';
-import { guestTopology } from './topology';
+import { guestTopology } from '../kubevirt/topology';
 
 /** A conflict path below the template spec (`domain.cpu.sockets`), or an annotation (`annotations.key`). */
 export type ConflictPath = string;

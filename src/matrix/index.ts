@@ -9,7 +9,8 @@ import { admit } from '../expand';
 import type { JsonObject } from '../resolve/leaves';
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import type { Architecture } from '../schema/common';
-import { HUGEPAGE_SIZES_BY_ARCHITECTURE, preferenceArchitecture } from '../validate/rules-kubevirt';
+import { dedicatedThreadsProblem, hugepageProblem } from '../kubevirt/launch';
+import { preferenceArchitecture } from '../validate/rules-kubevirt';
 
 export interface MatrixPair {
   readonly instancetype: string;
@@ -41,17 +42,11 @@ function launchProblem(vm: JsonObject, architecture: Architecture): string | und
   const domain = (spec['spec'] as JsonObject)['domain'] as JsonObject;
   const cpu = (domain['cpu'] ?? {}) as JsonObject;
   const threads = typeof cpu['threads'] === 'number' ? cpu['threads'] : 1;
-  if (cpu['dedicatedCpuPlacement'] === true) {
-    if (architecture === 'arm64' && threads > 1)
-      return `threads must not be greater than 1 at spec.template.spec.domain.cpu.threads (got ${threads}) when spec.template.spec.architecture is arm64`;
-    if (threads > 2)
-      return `Not more than two threads must be provided at spec.template.spec.domain.cpu.threads (got ${threads}) when DedicatedCPUPlacement is true`;
-  }
+  const threadsProblem = cpu['dedicatedCpuPlacement'] === true ? dedicatedThreadsProblem(threads, architecture) : undefined;
+  if (threadsProblem) return threadsProblem;
   const pageSize = ((domain['memory'] ?? {}) as JsonObject)['hugepages'] as JsonObject | undefined;
   const size = pageSize?.['pageSize'];
-  if (typeof size === 'string' && !HUGEPAGE_SIZES_BY_ARCHITECTURE[architecture].includes(size)) {
-    return `page size '${size}' is not valid on ${architecture}; valid sizes are ${HUGEPAGE_SIZES_BY_ARCHITECTURE[architecture].join(' and ')}`;
-  }
+  if (typeof size === 'string') return hugepageProblem(size, architecture);
   return undefined;
 }
 

@@ -4,6 +4,15 @@ import { getPath, originOf, type JsonObject } from '../resolve/leaves';
 import type { ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { DEPRECATED_FIELDS, DEPRECATED_TOPOLOGIES, VIDEO_TYPES_BY_ARCHITECTURE, type Architecture } from '../schema/manifest';
 import { fieldDiag, fieldLocation, get, groupBy, type Rule, type RuleContext } from './context';
+import { dedicatedThreadsProblem, HUGEPAGE_SIZES_BY_ARCHITECTURE } from '../kubevirt/launch';
+import {
+  guestTopology as kubevirtTopology,
+  isSpread as isSpreadTopology,
+  preferredTopology,
+  spreadOptions,
+  spreadProblem,
+  type Topology,
+} from '../kubevirt/topology';
 
 /**
  * What KubeVirt's admission webhooks reject, and what makes a VM using the object fail to start.
@@ -25,68 +34,39 @@ function preferenceRule(name: string, description: string, check: (p: ResolvedPr
 const MiB2 = 2 ** 21;
 const GiB = 2 ** 30;
 
-/**
- * Huge page sizes Linux offers with 4 KiB base pages, per architecture (kernel documentation:
- * admin-guide/mm/hugetlbpage, arch/arm64/hugetlbpage; s390x has 1 MiB segment pages). KubeVirt's
- * own documentation and validation speak of 2Mi and 1Gi, the x86_64 sizes.
- */
-export const HUGEPAGE_SIZES_BY_ARCHITECTURE: Readonly<Record<Architecture, readonly string[]>> = {
-  amd64: ['2Mi', '1Gi'],
-  arm64: ['64Ki', '2Mi', '32Mi', '1Gi'],
-  s390x: ['1Mi'],
-};
+export { HUGEPAGE_SIZES_BY_ARCHITECTURE } from '../kubevirt/launch';
+export type { Topology } from '../kubevirt/topology';
+
 const ALL_HUGEPAGE_SIZES = [...new Set(Object.values(HUGEPAGE_SIZES_BY_ARCHITECTURE).flat())];
 
-export interface Topology {
-  readonly sockets: number;
-  readonly cores: number;
-  readonly threads: number;
-}
-
-/** The effective spread ratio: spreadOptions.ratio, else a non-zero preferSpreadSocketToCoreRatio, else 2. */
+/** The effective spread ratio (GetSpreadOptions): spreadOptions.ratio, else a non-zero preferSpreadSocketToCoreRatio, else 2. */
 export function spreadRatio(spec: JsonObject): number {
-  const ratio = get(spec, ['cpu', 'spreadOptions', 'ratio']);
-  if (typeof ratio === 'number') return ratio;
-  const legacy = get(spec, ['preferSpreadSocketToCoreRatio']);
-  return typeof legacy === 'number' && legacy !== 0 ? legacy : 2;
+  return spreadOptions(spec).ratio;
 }
 
 export function isSpread(spec: JsonObject): boolean {
-  const t = get(spec, ['cpu', 'preferredCPUTopology']);
-  return t === 'spread' || t === 'preferSpread';
+  return isSpreadTopology(preferredTopology(spec));
 }
 
-/** The topology KubeVirt derives from `guest` vCPUs and a preference (pkg/instancetype/apply/cpu.go). */
+/**
+ * The topology KubeVirt derives from `guest` vCPUs and a preference: kubevirt/topology.ts, the one
+ * implementation expand uses too. A ratio of 0 (IT4010 reports it) makes KubeVirt panic; the
+ * catalog rules read it as the topology a ratio of 1 would give, so that they go on to the others.
+ */
 export function guestTopology(guest: number, spec: JsonObject | undefined): Topology {
-  if (guest <= 1) return { sockets: 1, cores: 1, threads: 1 };
-  const t = spec ? get(spec, ['cpu', 'preferredCPUTopology']) : undefined;
-  switch (t) {
-    case 'cores':
-    case 'preferCores':
-      return { sockets: 1, cores: guest, threads: 1 };
-    case 'threads':
-    case 'preferThreads':
-      return { sockets: 1, cores: 1, threads: guest };
-    case 'spread':
-    case 'preferSpread': {
-      const ratio = spreadRatio(spec!) || 1;
-      const across = get(spec!, ['cpu', 'spreadOptions', 'across']) ?? 'SocketsCores';
-      if (across === 'CoresThreads') return { sockets: 1, cores: Math.floor(guest / ratio), threads: ratio };
-      if (across === 'SocketsCoresThreads') return { sockets: Math.floor(guest / 2 / ratio), cores: ratio, threads: 2 };
-      return { sockets: Math.floor(guest / ratio), cores: ratio, threads: 1 };
-    }
-    default:
-      return { sockets: guest, cores: 1, threads: 1 };
-  }
+  if (spec && isSpread(spec) && spreadRatio(spec) === 0)
+    return kubevirtTopology(guest, {
+      ...spec,
+      cpu: { ...(get(spec, ['cpu']) as JsonObject), spreadOptions: { ...((get(spec, ['cpu', 'spreadOptions']) as JsonObject | undefined) ?? {}), ratio: 1 } },
+    });
+  return kubevirtTopology(guest, spec);
 }
 
-/** Whether KubeVirt's spread check at VM admission accepts `guest` vCPUs with this preference. */
+/** Whether KubeVirt's spread check at VM admission accepts `guest` vCPUs with this preference (R 4.1, kubevirt/topology.ts). */
 export function spreadDivides(guest: number, spec: JsonObject): boolean {
   if (!isSpread(spec)) return true;
-  const ratio = spreadRatio(spec);
-  if (ratio === 0) return false;
-  const across = get(spec, ['cpu', 'spreadOptions', 'across']) ?? 'SocketsCores';
-  return across === 'SocketsCoresThreads' ? guest % 2 === 0 && (guest / 2) % ratio === 0 : guest % ratio === 0;
+  if (spreadRatio(spec) === 0) return false;
+  return spreadProblem(guest, spec) === undefined;
 }
 
 /** Architecture a VM using the preference runs on, when the preference says. */
@@ -361,9 +341,7 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
         if (bad.length === 0) continue;
         const worst = bad.reduce((a, b) => (guestTopology(b.cpu, p.spec).threads > guestTopology(a.cpu, p.spec).threads ? b : a));
         const threads = guestTopology(worst.cpu, p.spec).threads;
-        const message = arm
-          ? `threads must not be greater than 1 at spec.template.spec.domain.cpu.threads (got ${threads}) when spec.template.spec.architecture is arm64`
-          : `Not more than two threads must be provided at spec.template.spec.domain.cpu.threads (got ${threads}) when DedicatedCPUPlacement is true`;
+        const message = dedicatedThreadsProblem(threads, arm ? 'arm64' : 'amd64')!;
         out.push(
           fieldDiag('IT4008', p, ['cpu', 'preferredCPUTopology'], `paired with dedicated-CPU instance type(s) ${names(bad)}: ${message}`, {
             hint: `use the \`cores\` topology${arm ? '' : ' or a spread with at most 2 threads'}, or raise requirements.cpu.guest/memory.guest so these sizes cannot be paired`,

@@ -1,9 +1,14 @@
 /**
- * The guest CPU topology an instancetype's vCPUs get from a preference (R 2.5.3), and the spread
- * options every rule that looks at spreading shares (preference/apply/cpu.go GetPreferredTopology,
- * GetSpreadOptions).
+ * KubeVirt's CPU topology arithmetic, in one place for catalogs (src/validate), expand and
+ * admission (src/expand) and the matrix: the guest topology an instance type's vCPUs get from a
+ * preference (R 2.5.3; preference/apply/cpu.go GetPreferredTopology, GetSpreadOptions and the
+ * instancetype apply), and the spread check VM admission makes (R 4.1;
+ * instancetype/preference/validation CheckSpreadCPUTopology), in KubeVirt's words.
  */
-import { GoPanic, obj, type JsonObject } from './model';
+import { isPlainObject, type JsonObject } from '../resolve/leaves';
+import { GoPanic } from './panic';
+
+const obj = (v: unknown): JsonObject | undefined => (isPlainObject(v as never) ? (v as JsonObject) : undefined);
 
 export type Topology = { sockets: number; cores: number; threads: number };
 
@@ -61,5 +66,29 @@ export function guestTopology(vcpus: number, preference: JsonObject | undefined)
     }
     default:
       return t;
+  }
+}
+
+/**
+ * R 4.1: with a spreading preference, whether `guest` vCPUs divide as the spread needs, or
+ * KubeVirt's message when they do not. A ratio of 0 makes Go panic (integer divide by zero).
+ */
+export function spreadProblem(guest: number, preference: JsonObject | undefined): string | undefined {
+  if (!isSpread(preferredTopology(preference))) return undefined;
+  const { ratio, across } = spreadOptions(preference);
+  if (ratio === 0) throw new GoPanic('integer divide by zero', 'the preference spreads vCPUs with a ratio of 0', 'spec.preference.name');
+  switch (across) {
+    case 'SocketsCores':
+      return guest % ratio === 0
+        ? undefined
+        : `${guest} vCPUs provided by the instance type are not divisible by the Spec.PreferSpreadSocketToCoreRatio or Spec.CPU.PreferSpreadOptions.Ratio of ${ratio} provided by the preference`;
+    case 'CoresThreads':
+      return guest % ratio === 0 ? undefined : `${guest} vCPUs provided by the instance type are not divisible by the number of threads per core ${ratio}`;
+    case 'SocketsCoresThreads':
+      return guest % 2 === 0 && (guest / 2) % ratio === 0
+        ? undefined
+        : `${guest} vCPUs provided by the instance type are not divisible by the number of threads per core 2 and Spec.PreferSpreadSocketToCoreRatio or Spec.CPU.PreferSpreadOptions.Ratio of ${ratio}`;
+    default:
+      return undefined;
   }
 }

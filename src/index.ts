@@ -69,7 +69,8 @@ import type { Diagnostic as Finding } from './diagnostics';
  * What `itgen generate` does, as a function, with every guard the CLI has (overlapping outputs,
  * the removal guard, deploy paths): compile every generator of the project at `root`
  * (`generators/*.yaml`, or the files given), and only when none has an error write each base
- * atomically. Returns every diagnostic and the output directories written.
+ * atomically; a base that already is what its catalog generates is left as it is (`unchanged`).
+ * Returns every diagnostic and the output directories written.
  *
  * @example
  * import { generate } from 'itgen';

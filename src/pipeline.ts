@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { diag, DIAGNOSTIC_CODES, didYouMean, hasErrors, sortDiagnostics, WARNING_CODES, type Diagnostic, type DiagnosticCode } from './diagnostics';
 import { layoutBase, type OutputFile } from './emit/layout';
-import { committedSpecs, readCommittedBase } from './emit/committed';
+import { committedSpecs } from './emit/committed';
 import { compatibilitySummary, formatMatrixMarkdown, GRID_MAX_FAMILIES, preferencesAdmittingNone, type CompatibilitySummary } from './matrix';
 import { objectDiag } from './validate/context';
 import { describeOutputDir, loadCatalogFiles, withImports, loadOptionalDocument, loadSingleDocument, realLocation, relativePath, within } from './load/files';
@@ -261,7 +261,7 @@ export function compileGenerator(root: string, generator: LoadedGenerator): Comp
   const loaded = withImports(root, generator.catalogDir, loadCatalogFiles(root, generator.catalogDir));
   const lock = loadLock(root, generator);
   // With a lock, the committed base tells which field of a published object changed.
-  const previous = lock.lock ? committedSpecs(readCommittedBase(root, generator.outputDir)) : undefined;
+  const previous = lock.lock ? committedSpecs(root, generator.outputDir) : undefined;
   return compileDocuments(generator, loaded.docs, [...loaded.diagnostics, ...lock.diagnostics], lock.lock, previous);
 }
 
@@ -270,7 +270,7 @@ export function compileDocuments(
   docs: readonly SourceDoc[],
   initial: readonly Diagnostic[] = [],
   lock?: LoadedLock,
-  previous?: ReadonlyMap<string, unknown>,
+  previous?: Pick<ReadonlyMap<string, unknown>, 'get'>,
 ): CompileResult {
   const diagnostics: Diagnostic[] = [...initial];
   const { model, diagnostics: schemaDiags } = readDocuments(docs);

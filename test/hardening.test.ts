@@ -168,7 +168,11 @@ describe('never hang on a leftover output lock', () => {
 
   it('a lock that is a directory stops the run at once, naming the file to remove (exit 1)', () => {
     withProject(
-      (dir) => mkdirSync(path.join(dir, LOCK)),
+      (dir) => {
+        mkdirSync(path.join(dir, LOCK));
+        // A base that is up to date is not rewritten (no lock taken): change the catalog.
+        writeFileSync(path.join(dir, 'catalog/catalog.yaml'), CATALOG.replace(/displayName: .*/, 'displayName: Changed'));
+      },
       (dir) => {
         const r = itgen(dir, 'generate');
         expect(r.code).toBe(1);
@@ -181,7 +185,10 @@ describe('never hang on a leftover output lock', () => {
 
   it('a lock that is a dangling symbolic link stops the run at once (exit 1)', () => {
     withProject(
-      (dir) => symlinkSync(path.join(dir, 'nowhere'), path.join(dir, LOCK)),
+      (dir) => {
+        symlinkSync(path.join(dir, 'nowhere'), path.join(dir, LOCK));
+        writeFileSync(path.join(dir, 'catalog/catalog.yaml'), CATALOG.replace(/displayName: .*/, 'displayName: Changed'));
+      },
       (dir) => {
         const r = itgen(dir, 'generate');
         expect(r.code).toBe(1);

@@ -3,7 +3,11 @@
  * shipped catalogs and on a catalog with an architecture-bound family; `itgen matrix` output.
  */
 import { compile } from '../src/pipeline';
-import { compatibilityMatrix, compatibilitySummary, formatMatrixMarkdown, formatMatrixText, preferencesAdmittingNone } from '../src/matrix';
+import { compatibilityMatrix, compatibilitySummary, formatMatrixMarkdown, formatMatrixText, pairOutcome, preferencesAdmittingNone } from '../src/matrix';
+import { admit } from '../src/expand';
+import { dedicatedThreadsProblem, hugepageProblem } from '../src/kubevirt/launch';
+import { preferenceArchitecture } from '../src/validate/rules-kubevirt';
+import type { JsonObject } from '../src/resolve/leaves';
 import { run } from '../src/cli/main';
 import { explainObject } from '../src/render/explain';
 import { REPO, removeDir, scratchProject } from './helpers';
@@ -128,5 +132,41 @@ spec: {cpu: {preferredCPUTopology: cores}}
     const json = JSON.parse(outputs['json']!) as { generators: { generator: string; matrix: { pairs: unknown[] } }[] };
     expect(json.generators[0]!.generator).toBe('default');
     expect(json.generators[0]!.matrix.pairs.length).toBe(300);
+  });
+});
+
+describe('pairOutcome: the matrix from per-pair facts agrees with admitting a VM', () => {
+  it.each(['generators/common-instancetypes.yaml', 'generators/default.yaml'])('every pair of %s', (generator) => {
+    const catalog = compiled(generator).catalog!;
+    let pairs = 0;
+    for (const p of catalog.preferences) {
+      const architecture = preferenceArchitecture(p) ?? catalog.defaultArchitecture;
+      for (const it of catalog.instancetypes) {
+        pairs++;
+        const vm = {
+          kind: 'VirtualMachine',
+          spec: { instancetype: { name: it.name }, preference: { name: p.name }, template: { spec: { domain: { devices: {} } } } },
+        };
+        const admitted = admit(
+          vm,
+          {
+            instancetype: { kind: 'VirtualMachineClusterInstancetype', name: it.name, spec: it.spec },
+            preference: { kind: 'VirtualMachineClusterPreference', name: p.name, spec: p.spec },
+          },
+          { cluster: { architecture: catalog.defaultArchitecture } },
+        );
+        let reason = admitted.causes[0]?.message;
+        if (reason === undefined && admitted.vm) {
+          const domain = ((admitted.vm['spec'] as JsonObject)['template'] as JsonObject)['spec'] as JsonObject;
+          const cpu = ((domain['domain'] as JsonObject)['cpu'] ?? {}) as JsonObject;
+          if (cpu['dedicatedCpuPlacement'] === true) reason = dedicatedThreadsProblem(cpu['threads'] as number, architecture);
+          const size = (((domain['domain'] as JsonObject)['memory'] as JsonObject | undefined)?.['hugepages'] as JsonObject | undefined)?.['pageSize'];
+          if (reason === undefined && typeof size === 'string') reason = hugepageProblem(size, architecture);
+        }
+        const expected = reason === undefined ? { admitted: true } : { admitted: false, reason };
+        expect([p.name, it.name, pairOutcome(it.spec, p.spec, architecture, catalog.defaultArchitecture)]).toEqual([p.name, it.name, expected]);
+      }
+    }
+    expect(pairs).toBeGreaterThan(250);
   });
 });

@@ -46,6 +46,11 @@ export function committedObjects(files: readonly OutputFile[]): KubeObject[] {
 export interface CommittedBase {
   readonly files: readonly OutputFile[];
   objects(): KubeObject[];
+  /**
+   * The objects of the files that differ from `generated` (same path, other bytes, or not
+   * generated at all): an object in an identical file is generated too, so only these can be gone.
+   */
+  objectsNotIn(generated: readonly OutputFile[]): KubeObject[];
 }
 
 /**
@@ -65,10 +70,28 @@ export function readCommittedBase(root: string, outputDir: string): CommittedBas
   }
   let objects: KubeObject[] | undefined;
   const read = files;
-  return { files: read, objects: () => (objects ??= committedObjects(read)) };
+  return {
+    files: read,
+    objects: () => (objects ??= committedObjects(read)),
+    objectsNotIn: (generated) => {
+      const same = new Map(generated.map((f) => [f.path, f.content] as const));
+      return committedObjects(read.filter((f) => same.get(f.path) !== f.content));
+    },
+  };
 }
 
-/** The specs of a committed base's objects by `kind/name`: what the release lock compares a changed object with. */
-export function committedSpecs(base: CommittedBase): Map<string, unknown> {
-  return new Map(base.objects().map((o) => [`${o.kind}/${o.metadata.name}`, o['spec']]));
+/**
+ * The specs of a committed base's objects by `kind/name`, what the release lock compares a changed
+ * object with to point at the field that changed: read and parsed only when first asked.
+ */
+export function committedSpecs(root: string, outputDir: string): Pick<ReadonlyMap<string, unknown>, 'get'> {
+  let specs: Map<string, unknown> | undefined;
+  return {
+    get: (key) =>
+      (specs ??= new Map(
+        readCommittedBase(root, outputDir)
+          .objects()
+          .map((o) => [`${o.kind}/${o.metadata.name}`, o['spec']]),
+      )).get(key),
+  };
 }

@@ -1,11 +1,12 @@
 /**
  * The compatibility matrix of a catalog: which instance type x preference pairs of the same
- * architecture KubeVirt admits, and why not the others, in KubeVirt's words. Each pair is a
- * minimal VM naming both, admitted by src/expand (spread, conflicts, requirements) and then held to
+ * architecture KubeVirt admits, and why not the others, in KubeVirt's words. Each pair is what a
+ * minimal VM naming both would meet (`pairOutcome`): admission's spread and requirement checks and
  * the checks KubeVirt makes when the VM starts that depend only on the pair (threads with dedicated
- * CPUs, hugepage sizes of the architecture).
+ * CPUs, hugepage sizes of the architecture), computed from the two specs, not by expanding a VM.
  */
-import { admit } from '../expand';
+import { checkRequirements, GoPanic } from '../expand';
+import { guestTopology, spreadProblem } from '../kubevirt/topology';
 import type { JsonObject } from '../resolve/leaves';
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import type { Architecture } from '../schema/common';
@@ -36,18 +37,36 @@ function preferenceKey(p: ResolvedPreference): string {
   return JSON.stringify([p.spec['cpu'], p.spec['requirements'], p.spec['preferredArchitecture'], p.spec['preferSpreadSocketToCoreRatio']]);
 }
 
-/** KubeVirt's VMI validation of what the pair produces (the same words as IT4008 and IT4016). */
-function launchProblem(vm: JsonObject, architecture: Architecture): string | undefined {
-  const spec = (vm['spec'] as JsonObject)['template'] as JsonObject;
-  const domain = (spec['spec'] as JsonObject)['domain'] as JsonObject;
-  const cpu = (domain['cpu'] ?? {}) as JsonObject;
-  const threads = typeof cpu['threads'] === 'number' ? cpu['threads'] : 1;
-  const threadsProblem = cpu['dedicatedCpuPlacement'] === true ? dedicatedThreadsProblem(threads, architecture) : undefined;
-  if (threadsProblem) return threadsProblem;
-  const pageSize = ((domain['memory'] ?? {}) as JsonObject)['hugepages'] as JsonObject | undefined;
-  const size = pageSize?.['pageSize'];
-  if (typeof size === 'string') return hugepageProblem(size, architecture);
-  return undefined;
+/**
+ * What KubeVirt answers for a VM that names only `it` and `p` (nothing of its own that could
+ * conflict), from the two specs alone: VM admission's spread check, then the preference's
+ * requirements against what the pair provides after the defaults (the instance type's vCPUs and
+ * guest memory, the preferred or the cluster's architecture), then what VMI validation refuses when
+ * the VM starts (threads with dedicated CPUs, hugepage sizes). The same functions admission and the
+ * catalog rules use (src/kubevirt, expand/admission.ts); test/matrix.test.ts holds it to `admit`.
+ */
+export function pairOutcome(it: JsonObject, p: JsonObject, architecture: Architecture, clusterArchitecture: string): { admitted: boolean; reason?: string } {
+  const cpu = (it['cpu'] ?? {}) as JsonObject;
+  const guest = typeof cpu['guest'] === 'number' ? cpu['guest'] : 0;
+  let reason: string | undefined;
+  try {
+    reason = spreadProblem(guest, p);
+  } catch (e) {
+    if (e instanceof GoPanic) return { admitted: false, reason: e.message };
+    throw e;
+  }
+  if (reason === undefined) {
+    const preferred = p['preferredArchitecture'];
+    const spec: JsonObject = {
+      architecture: typeof preferred === 'string' && preferred !== '' ? preferred : clusterArchitecture,
+      domain: { memory: { guest: ((it['memory'] ?? {}) as JsonObject)['guest'] ?? 0 } },
+    };
+    reason = checkRequirements(it, p, spec)?.message;
+  }
+  if (reason === undefined && cpu['dedicatedCPUPlacement'] === true) reason = dedicatedThreadsProblem(guestTopology(guest, p).threads, architecture);
+  const size = (((it['memory'] ?? {}) as JsonObject)['hugepages'] as JsonObject | undefined)?.['pageSize'];
+  if (reason === undefined && typeof size === 'string') reason = hugepageProblem(size, architecture);
+  return reason === undefined ? { admitted: true } : { admitted: false, reason };
 }
 
 /**
@@ -73,20 +92,7 @@ class Outcomes {
     const key = `${this.key(it)}|${pk}|${architecture}`;
     let outcome = this.cache.get(key);
     if (!outcome) {
-      const vm: JsonObject = {
-        kind: 'VirtualMachine',
-        spec: { instancetype: { name: it.name }, preference: { name: p.name }, template: { spec: { domain: { devices: {} } } } },
-      };
-      const admitted = admit(
-        vm,
-        {
-          instancetype: { kind: 'VirtualMachineClusterInstancetype', name: it.name, spec: it.spec },
-          preference: { kind: 'VirtualMachineClusterPreference', name: p.name, spec: p.spec },
-        },
-        { cluster: { architecture: this.catalog.defaultArchitecture } },
-      );
-      const reason = admitted.causes[0]?.message ?? (admitted.vm ? launchProblem(admitted.vm, architecture) : undefined);
-      outcome = reason === undefined ? { admitted: true } : { admitted: false, reason };
+      outcome = pairOutcome(it.spec, p.spec, architecture, this.catalog.defaultArchitecture);
       this.cache.set(key, outcome);
     }
     return outcome;

@@ -59,8 +59,9 @@ export function droppedObjects(committed: readonly Identified[], generated: read
  */
 export function removalsWithoutLock(root: string, r: CompileResult): Diagnostic[] {
   if (r.lock || !r.generator) return [];
+  // Only files that differ from what is generated can hold an object that is gone.
   const dropped = droppedObjects(
-    readCommittedBase(root, r.generator.outputDir).objects(),
+    readCommittedBase(root, r.generator.outputDir).objectsNotIn(r.files),
     r.objects.map((o) => o.manifest),
   );
   if (dropped.length === 0) return [];

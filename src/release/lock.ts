@@ -45,7 +45,7 @@ export function lockFileFor(generatorFile: string, generatorName: string): strin
  * object is located at the first field that differs from what was committed, where the catalog
  * sets it (a size override, say), instead of at the family.
  */
-export function currentObjects(objects: readonly RenderedObject[], previous?: ReadonlyMap<string, unknown>): CurrentObject[] {
+export function currentObjects(objects: readonly RenderedObject[], previous?: Pick<ReadonlyMap<string, unknown>, 'get'>): CurrentObject[] {
   const digests = new Map<object, string>();
   return objects.map((o) => {
     let digest = digests.get(o.manifest.spec);

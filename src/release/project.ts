@@ -6,6 +6,8 @@
 import path from 'node:path';
 import { globSync } from 'glob';
 import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
+import { readCommittedBase } from '../emit/committed';
+import { diffTrees } from '../emit/drift';
 import { writeFilesAtomic, writeProblem, writeTree } from '../emit/write';
 import { loadProjectManifests } from '../load/manifests';
 import { compile, loadGenerator, outputOverlaps, type CompileResult } from '../pipeline';
@@ -67,19 +69,28 @@ export function checkProject(root: string, opts: ProjectOptions = {}): { results
  * What `itgen generate` does: every check, then, only when none found an error, each base written
  * atomically. A write that fails is a diagnostic (IT1010 for what the project puts in the way).
  */
-export function generateProject(root: string, opts: ProjectOptions = {}): { results: CompileResult[]; diagnostics: Diagnostic[]; written: string[] } {
+export function generateProject(
+  root: string,
+  opts: ProjectOptions = {},
+): { results: CompileResult[]; diagnostics: Diagnostic[]; written: string[]; unchanged: string[] } {
   const checked = checkProject(root, opts);
-  if (hasErrors(checked.diagnostics)) return { ...checked, written: [] };
+  if (hasErrors(checked.diagnostics)) return { ...checked, written: [], unchanged: [] };
   const written: string[] = [];
+  const unchanged: string[] = [];
   for (const r of checked.results) {
+    // A base that already is what the catalog generates, byte for byte and nothing else, stays.
+    if (diffTrees(readCommittedBase(root, r.generator!.outputDir).files, r.files).length === 0) {
+      unchanged.push(r.generator!.outputDir);
+      continue;
+    }
     try {
       writeTree(path.resolve(root, r.generator!.outputDir), r.files);
     } catch (e) {
-      return { ...checked, diagnostics: [...checked.diagnostics, writeProblem(r.generator!.outputDir, e)], written };
+      return { ...checked, diagnostics: [...checked.diagnostics, writeProblem(r.generator!.outputDir, e)], written, unchanged };
     }
     written.push(r.generator!.outputDir);
   }
-  return { ...checked, written };
+  return { ...checked, written, unchanged };
 }
 
 /** What `itgen check` does: the compilation, then each base's drift from what its catalog generates. */

@@ -10,7 +10,7 @@ export const generate: Command = {
   options: [{ flag: '--allow-removals', help: 'drop objects the committed base has (before the first release, nothing else stops it)' }],
   run(ctx) {
     const { io, global, root } = ctx;
-    const { results, diagnostics, written } = generateProject(root, {
+    const { results, diagnostics, written, unchanged } = generateProject(root, {
       generators: global.generators,
       strict: global.strict,
       allowRemovals: optionSet(ctx.line, '--allow-removals'),
@@ -18,9 +18,12 @@ export const generate: Command = {
     report(io, global.format, diagnostics, root);
     const code = exitCodeFor(diagnostics);
     if (global.format === 'text') {
-      for (const r of results)
+      for (const r of results) {
         if (r.generator && written.includes(r.generator.outputDir))
           io.err(`${r.generator.name}: wrote ${r.objects.length} objects to ${r.generator.outputDir}`);
+        if (r.generator && unchanged.includes(r.generator.outputDir))
+          io.err(`${r.generator.name}: ${r.generator.outputDir} is up to date (${r.objects.length} objects)`);
+      }
       if (written.length === 0 && code !== EXIT_OK) io.err('nothing written');
     }
     return code;

@@ -151,5 +151,8 @@ function warmUp(): void {
   parseCommandLine(['generate', '-g', 'generators/x.yaml', '--format', 'json'], COMMANDS);
 }
 
-warmUp();
-startupSnapshot.setDeserializeMainFunction(() => main(process.argv.slice(1)));
+/** Called by the bundle's entry while node builds the snapshot: warm up, then name the main function. */
+export function prepareSnapshot(): void {
+  warmUp();
+  startupSnapshot.setDeserializeMainFunction(() => main(process.argv.slice(1)));
+}

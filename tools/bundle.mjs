@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// Bundles the compiled dist/bundle.js and everything it imports (yaml, zod, handlebars, glob) into
+// dist/itgen.cjs, the one file the npm package runs: the installed package needs no dependency and
+// no compiler, and `npm install` builds the startup snapshot from this file with node alone
+// (tools/build-snapshot.mjs). Run by `npm run build` (and so by prepare and prepack); needs esbuild,
+// a development dependency.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(repo, 'dist');
+await esbuild.build({
+  entryPoints: [path.join(dist, 'bundle.js')],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  minify: !process.env.ITGEN_BUNDLE_READABLE,
+  keepNames: true,
+  target: 'node20',
+  outfile: path.join(dist, 'itgen.cjs'),
+  logLevel: 'warning',
+  // node --build-snapshot runs its entry without `module` and `exports`; required as a library, the
+  // file has both.
+  banner: { js: "'use strict';\nvar module = typeof module === 'object' && module ? module : { exports: {} };\nvar exports = module.exports;" },
+  // Handlebars uses source-map only to map precompiled templates, which itgen never asks for;
+  // without it Handlebars falls back to its own small code builder.
+  external: ['source-map'],
+  plugins: [
+    {
+      // zod bundles every locale's error messages; itgen uses only English, and each locale would
+      // be deserialized on every start.
+      name: 'zod-english-only',
+      setup(build) {
+        build.onResolve({ filter: /locales\/index\.c?js$/ }, (args) =>
+          /[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'itgen-stub' } : undefined,
+        );
+        build.onLoad({ filter: /.*/, namespace: 'itgen-stub' }, () => ({
+          contents: `module.exports = { en: require(${JSON.stringify(createRequire(path.join(repo, 'package.json')).resolve('zod/v4/locales/en.cjs'))}).default };`,
+          loader: 'js',
+          resolveDir: repo,
+        }));
+      },
+    },
+  ],
+});

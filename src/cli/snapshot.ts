@@ -153,6 +153,6 @@ function warmUp(): void {
 
 /** Called by the bundle's entry while node builds the snapshot: warm up, then name the main function. */
 export function prepareSnapshot(): void {
-  warmUp();
+  if (!process.env['ITGEN_SNAPSHOT_COLD']) warmUp();
   startupSnapshot.setDeserializeMainFunction(() => main(process.argv.slice(1)));
 }

@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+// The speed table of the project, from one run on this machine: every row is measured against a
+// reference measured in the same run (kubectl kustomize of upstream's tree, `node -e 0`, itgen's own
+// generate), as the target is stated. Each command runs in a fresh process (bin/itgen, the startup
+// snapshot when there is one), once to warm the file cache, then N times; medians. Prints a
+// Markdown table with the target of each row and whether it is met; exit 1 when one is missed.
+// Usage: node bench/table.mjs [--runs N] [--no-install]   (needs `npm run build` and kubectl)
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeSyntheticProject } from './synthetic.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const runsArg = args.indexOf('--runs');
+const runs = runsArg >= 0 ? Number(args[runsArg + 1]) : 7;
+const itgen = path.join(repo, 'bin', 'itgen');
+
+function time(cmd, argv, cwd, ok = [0]) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, argv, { cwd, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.error) throw r.error;
+  if (!ok.includes(r.status)) throw new Error(`${cmd} ${argv.join(' ')} failed (exit ${r.status}):\n${r.stderr.slice(-2000)}`);
+  return ms;
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+function measure(cmd, argv, cwd, ok, n = runs, before = () => {}) {
+  before();
+  time(cmd, argv, cwd, ok);
+  return median(
+    Array.from({ length: n }, () => {
+      before();
+      return time(cmd, argv, cwd, ok);
+    }),
+  );
+}
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'itgen-bench-table-'));
+const rows = [];
+const row = (what, value, reference, ratio, target, met) => rows.push({ what, value, reference, ratio, target, met });
+try {
+  // The common-instancetypes catalog on a scratch copy; its base written once, so runs compare alike.
+  const ci = path.join(work, 'ci');
+  mkdirSync(path.join(ci, 'generators'), { recursive: true });
+  cpSync(path.join(repo, 'generators', 'common-instancetypes.yaml'), path.join(ci, 'generators', 'common-instancetypes.yaml'));
+  cpSync(path.join(repo, 'catalogs', 'common-instancetypes'), path.join(ci, 'catalogs', 'common-instancetypes'), { recursive: true });
+  const gen = ['generate', '-g', 'generators/common-instancetypes.yaml'];
+  // A fresh write each time (the base removed first), and the run that finds the base up to date.
+  const fresh = () => rmSync(path.join(ci, 'output'), { recursive: true, force: true });
+  const node0 = measure(process.execPath, ['-e', '0'], ci);
+  const generateFresh = measure(itgen, gen, ci, [0], runs, fresh);
+  const generateSame = measure(itgen, gen, ci);
+  const validate = measure(itgen, ['validate', '-g', 'generators/common-instancetypes.yaml'], ci);
+  const kustomize = measure('kubectl', ['kustomize', path.join(repo, 'test', 'reference', 'common-instancetypes', 'source')], repo);
+  const x = (a, b) => a / b;
+  row(
+    '`itgen generate` (244 objects, base written) vs `kubectl kustomize` of upstream',
+    `${generateFresh.toFixed(0)} ms`,
+    `${kustomize.toFixed(0)} ms`,
+    `${x(kustomize, generateFresh).toFixed(1)}x faster`,
+    '>= 15x',
+    x(kustomize, generateFresh) >= 15,
+  );
+  row(
+    'the same, base already up to date',
+    `${generateSame.toFixed(0)} ms`,
+    `${kustomize.toFixed(0)} ms`,
+    `${x(kustomize, generateSame).toFixed(1)}x faster`,
+    '>= 15x',
+    x(kustomize, generateSame) >= 15,
+  );
+  row(
+    'the same generate vs `node -e 0`',
+    `${generateFresh.toFixed(0)} ms`,
+    `${node0.toFixed(0)} ms`,
+    `${x(generateFresh, node0).toFixed(2)}x`,
+    '<= 2.5x (moonshot 2x)',
+    x(generateFresh, node0) <= 2.5,
+  );
+  row(
+    '`itgen validate` vs `itgen generate`, same generator',
+    `${validate.toFixed(0)} ms`,
+    `${generateSame.toFixed(0)} ms`,
+    `${x(validate, generateSame).toFixed(2)}x`,
+    '<= 1.15x',
+    x(validate, generateSame) <= 1.15,
+  );
+
+  // matrix on a 10,000-object synthetic catalog.
+  const syn = path.join(work, 'syn');
+  writeSyntheticProject(syn, 10000);
+  const matrix = measure(itgen, ['matrix', '-g', 'generators/synthetic.yaml'], syn, [0], 3);
+  row(
+    '`itgen matrix`, 10,008-object catalog',
+    `${(matrix / 1000).toFixed(2)} s`,
+    `${node0.toFixed(0)} ms`,
+    `${x(matrix, node0).toFixed(1)}x node`,
+    '< 3 s',
+    matrix < 3000,
+  );
+
+  // migrate presets: 2,000 presets that all select 10 VMs.
+  const mig = path.join(work, 'mig');
+  mkdirSync(mig);
+  const docs = [];
+  for (let i = 0; i < 2000; i++)
+    docs.push({
+      apiVersion: 'kubevirt.io/v1',
+      kind: 'VirtualMachineInstancePreset',
+      metadata: { name: `p${i}`, namespace: 'ns' },
+      spec: { selector: { matchLabels: { app: 'x' } }, domain: { cpu: { cores: 2 }, resources: { requests: { memory: '2Gi' } } } },
+    });
+  for (let i = 0; i < 10; i++)
+    docs.push({
+      apiVersion: 'kubevirt.io/v1',
+      kind: 'VirtualMachine',
+      metadata: { name: `vm${i}`, namespace: 'ns' },
+      spec: { runStrategy: 'Always', template: { metadata: { labels: { app: 'x' } }, spec: { domain: { devices: {} } } } },
+    });
+  writeFileSync(path.join(mig, 'in.yaml'), docs.map((d) => JSON.stringify(d)).join('\n---\n'));
+  const migrate = measure(itgen, ['migrate', 'presets', '--out', 'out', 'in.yaml'], mig, [0], 3, () =>
+    rmSync(path.join(mig, 'out'), { recursive: true, force: true }),
+  );
+  row(
+    '`itgen migrate presets`, 2,000 presets x 10 VMs',
+    `${(migrate / 1000).toFixed(2)} s`,
+    `${node0.toFixed(0)} ms`,
+    `${x(migrate, node0).toFixed(1)}x node`,
+    '< 3 s',
+    migrate < 3000,
+  );
+
+  // expand of a 10,000-document file, end to end, against the committed common-instancetypes base.
+  const vms = [];
+  for (let i = 0; i < 10000; i++)
+    vms.push(
+      `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: vm-${i}, namespace: bench}\nspec:\n  instancetype: {name: u1.medium}\n  preference: {name: fedora}\n  template: {spec: {domain: {devices: {}}, volumes: [{name: rootdisk, containerDisk: {image: "quay.io/containerdisks/fedora:41"}}]}}\n`,
+    );
+  writeFileSync(path.join(ci, 'vms.yaml'), vms.join('---\n'));
+  const expand = measure(itgen, ['expand', 'vms.yaml', '-g', 'generators/common-instancetypes.yaml'], ci, [0, 1], 3);
+  row(
+    '`itgen expand` of a 10,000-document file, end to end',
+    `${(expand / 1000).toFixed(2)} s`,
+    `${node0.toFixed(0)} ms`,
+    `${x(expand, node0).toFixed(1)}x node`,
+    '< 1.5 s',
+    expand < 1500,
+  );
+
+  // Installed footprint: the packed tarball installed into an empty project.
+  if (!args.includes('--no-install')) {
+    const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: repo, encoding: 'utf8' });
+    const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
+    if (pack.status === 0 && tarball) {
+      const inst = path.join(work, 'inst');
+      mkdirSync(inst);
+      writeFileSync(path.join(inst, 'package.json'), '{"name":"bench-install","private":true}\n');
+      const t0 = process.hrtime.bigint();
+      const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', path.join(work, tarball)], { cwd: inst, encoding: 'utf8' });
+      const installMs = Number(process.hrtime.bigint() - t0) / 1e6;
+      const du = spawnSync('du', ['-sk', path.join(inst, 'node_modules')], { encoding: 'utf8' });
+      const mib = Number(du.stdout.split('\t')[0]) / 1024;
+      if (r.status === 0)
+        row(
+          'installed footprint (`npm install` of the package)',
+          `${mib.toFixed(1)} MB`,
+          `install ${(installMs / 1000).toFixed(1)} s`,
+          '',
+          '<= 15 MB',
+          mib <= 15,
+        );
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+console.log(`node ${process.version}, ${os.cpus().length} CPUs, medians of ${runs} fresh processes (3 for the large cases)`);
+console.log('| what | itgen | reference | ratio | target | met |');
+console.log('| --- | ---: | ---: | ---: | --- | --- |');
+for (const r of rows) console.log(`| ${r.what} | ${r.value} | ${r.reference} | ${r.ratio} | ${r.target} | ${r.met ? 'yes' : 'NO'} |`);
+if (rows.some((r) => !r.met)) process.exitCode = 1;

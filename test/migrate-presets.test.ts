@@ -350,9 +350,9 @@ describe('migrate presets on the command line', () => {
       const expanded = itgen(dir, '-C', 'out', 'expand', 'out/vms/win11-desktop.yaml', 'out/vms/fedora-small.yaml');
       expect(expanded.code).toBe(0);
       expect(expanded.stdout).toContain('secureBoot: true');
-      // A path typed from outside the project that leads out of it is still never read.
+      // A file the operator names outside the project is read (their choice); its VMs are judged against the project.
       const outside = itgen(dir, '-C', 'out', 'expand', 'in/vms.yaml');
-      expect([outside.code, outside.stderr]).toEqual([1, expect.stringContaining('cannot read `in/vms.yaml`: no such file or directory')]);
+      expect([outside.code, outside.stderr]).toEqual([1, expect.stringContaining('in/vms.yaml:175:11 error IT8001 VirtualMachine `already-typed`')]);
     } finally {
       removeDir(dir);
     }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { existsSync, statSync } from 'node:fs';
+import { findProjectRoot } from '../load/files';
 import { readBounded } from '../load/limits';
 import { guardOutput, printable, WORKFLOW_COMMAND_LINE } from './format';
 import path from 'node:path';
@@ -75,7 +76,14 @@ export function run(argv: readonly string[], unguarded: Io): number {
   const line = command.generatorArguments
     ? { ...parsed.line, global: { ...parsed.line.global, generators: [...parsed.line.global.generators, ...parsed.line.positionals] }, positionals: [] }
     : parsed.line;
-  const root = path.resolve(io.cwd, line.global.root ?? '.');
+  // The project: -C DIR, else the nearest directory upward with generators/ (as git and npm find
+  // theirs); commands that make a project (init, migrate presets) work where they are typed.
+  const root =
+    line.global.root !== undefined
+      ? path.resolve(io.cwd, line.global.root)
+      : command.projectless || command.inPlace
+        ? path.resolve(io.cwd)
+        : findProjectRoot(io.cwd);
   if (!command.projectless && (!existsSync(root) || !statSync(root).isDirectory())) {
     io.err(`-C ${line.global.root}: no such directory`);
     return EXIT_USER;
@@ -100,6 +108,7 @@ export function main(argv: readonly string[] = process.argv.slice(2)): void {
       err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
       cwd: process.cwd(),
       color: Boolean(process.stderr.isTTY) && !process.env['NO_COLOR'],
+      terminal: Boolean(process.stderr.isTTY),
       // Bounded: a stream that never ends is refused after MAX_INPUT_BYTES (load/limits.ts).
       stdin: () => readBounded(0).toString('utf8'),
     });

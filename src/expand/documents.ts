@@ -7,7 +7,7 @@ import { diag, type Diagnostic } from '../diagnostics';
 import { locate, type PathSegment, type SourceDoc } from '../load/source';
 import { isPlainObject, type JsonObject } from '../resolve/leaves';
 import { admit, expand, type ExpandOptions } from './expand';
-import { infersFromVolume, mutateOnCreate } from './mutate';
+import { infersFromVolume, mutateOnCreate, type Inference } from './mutate';
 import { fieldPath, unknownVmFields } from './unknown-fields';
 import { obj } from './model';
 import { objectStore, resolveReferences, type ObjectStore } from './references';
@@ -17,6 +17,8 @@ export interface ExpandOutcome {
   readonly name: string;
   /** The expanded VM; absent when expansion or admission failed. */
   readonly vm?: JsonObject;
+  /** What was applied to it: the objects (kind and name, or the ControllerRevision), and inferences from volumes. */
+  readonly applied?: { readonly instancetype?: string; readonly preference?: string; readonly inferred: readonly Inference[] };
   readonly diagnostics: Diagnostic[];
 }
 
@@ -98,6 +100,7 @@ export function expandDocuments(
     }
     // The mutating webhook first (R 0.0): a refusal means the VM is never stored.
     let vm = f.value;
+    let inferred: Inference[] = [];
     if ((options.mutate ?? 'applied') === 'applied' || infersFromVolume(vm)) {
       const mutated = mutateOnCreate(vm, all, namespace);
       if ('causes' in mutated) {
@@ -114,6 +117,7 @@ export function expandDocuments(
         };
       }
       vm = mutated.vm;
+      inferred = mutated.inferred;
     }
     // The API server sets the request's namespace on a VM that names none.
     if (typeof obj(vm['metadata'])?.['namespace'] !== 'string') vm = { ...vm, metadata: { ...(obj(vm['metadata']) ?? {}), namespace } };
@@ -166,7 +170,13 @@ export function expandDocuments(
             ),
       };
     }
-    return { file, name, vm: expanded.vm, diagnostics: [] };
+    const { instancetype, preference } = resolved.references;
+    const applied = {
+      ...(instancetype ? { instancetype: `${instancetype.kind} ${instancetype.name}` } : {}),
+      ...(preference ? { preference: `${preference.kind} ${preference.name}` } : {}),
+      inferred,
+    };
+    return { file, name, vm: expanded.vm, applied, diagnostics: [] };
   });
   return { outcomes, diagnostics };
 }

@@ -43,7 +43,7 @@ export function matcherCauses(vm: JsonObject, which: SpecKind): { message: strin
 }
 
 /** An inference error; `ignorable` ones clear the matcher under the Ignore policy (infer/errors.go). */
-type Inferred = { name: string; kind: string } | { error: string; ignorable: boolean };
+type Inferred = { name: string; kind: string; from: string } | { error: string; ignorable: boolean };
 
 const notFound = (resource: string, name: Json | undefined): Inferred => ({ error: `${resource} "${str(name)}" not found`, ignorable: false });
 
@@ -56,7 +56,7 @@ function inferFromVolumes(store: ObjectStore, vm: JsonObject, which: SpecKind, v
   const fromLabels = (o: JsonObject): Inferred => {
     const labels = obj(obj(o['metadata'])?.['labels']) ?? {};
     if (!Object.hasOwn(labels, LABEL[which])) return { error: `unable to find required ${LABEL[which]} label on the volume`, ignorable: true };
-    return { name: str(labels[LABEL[which]]), kind: str(labels[`${LABEL[which]}-kind`]) };
+    return { name: str(labels[LABEL[which]]), kind: str(labels[`${LABEL[which]}-kind`]), from: `${str(o['kind'])} ${str(obj(o['metadata'])?.['name'])}` };
   };
   const fromPVC = (name: Json | undefined, ns: Json | undefined): Inferred => {
     const pvc = lookup('PersistentVolumeClaim', name, ns);
@@ -107,8 +107,15 @@ function inferFromVolumes(store: ObjectStore, vm: JsonObject, which: SpecKind, v
   return { error: `unable to find volume ${volumeName} to infer defaults`, ignorable: false };
 }
 
+/** Where an inferred matcher came from: the volume, and the object whose labels named it. */
+export interface Inference {
+  readonly which: SpecKind;
+  readonly volume: string;
+  readonly from: string;
+}
+
 /** infer/handler.go `Instancetype` / `Preference`: the matcher replaced by what the volume names, or the error. Mutates `vm`. */
-function inferMatcher(store: ObjectStore, vm: JsonObject, which: SpecKind, namespace: string): string | undefined {
+function inferMatcher(store: ObjectStore, vm: JsonObject, which: SpecKind, namespace: string, inferred: Inference[]): string | undefined {
   const spec = obj(vm['spec']);
   const m = obj(spec?.[which]);
   if (!m || !nonEmpty(m['inferFromVolume'])) return undefined;
@@ -127,6 +134,7 @@ function inferMatcher(store: ObjectStore, vm: JsonObject, which: SpecKind, names
     if (domain) delete domain['memory'];
   }
   spec![which] = { name: found.name, ...(found.kind !== '' ? { kind: found.kind } : {}) };
+  inferred.push({ which, volume: m['inferFromVolume'] as string, from: found.from });
   return undefined;
 }
 
@@ -134,7 +142,7 @@ function inferMatcher(store: ObjectStore, vm: JsonObject, which: SpecKind, names
  * The VM as the API server stores it after the instancetype mutating webhook (CREATE), or the
  * webhook's refusal. `namespace`: the request's, for a VM without one.
  */
-export function mutateOnCreate(vm: JsonObject, store: ObjectStore, namespace: string): { vm: JsonObject } | MutationRefusal {
+export function mutateOnCreate(vm: JsonObject, store: ObjectStore, namespace: string): { vm: JsonObject; inferred: Inference[] } | MutationRefusal {
   const causes = [...matcherCauses(vm, 'instancetype'), ...matcherCauses(vm, 'preference')];
   // The instance type's causes make one response, the preference's only when it has none.
   const first = matcherCauses(vm, 'instancetype');
@@ -142,8 +150,9 @@ export function mutateOnCreate(vm: JsonObject, store: ObjectStore, namespace: st
   if (causes.length > 0) return { causes };
   const out = copy(vm);
   const ns = str(obj(out['metadata'])?.['namespace']) || namespace;
+  const inferred: Inference[] = [];
   for (const which of ['instancetype', 'preference'] as const) {
-    const error = inferMatcher(store, out, which, ns);
+    const error = inferMatcher(store, out, which, ns, inferred);
     if (error !== undefined) return { causes: [{ message: error, field: `spec.${which}.inferFromVolume` }] };
   }
   const pm = obj(obj(out['spec'])?.['preference']);
@@ -167,7 +176,7 @@ export function mutateOnCreate(vm: JsonObject, store: ObjectStore, namespace: st
       }
     }
   }
-  return { vm: out };
+  return { vm: out, inferred };
 }
 
 /** Whether a VM infers a matcher from a volume: only then does a stored VM still need the webhook. */

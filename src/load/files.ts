@@ -370,3 +370,41 @@ export function within(root: string, target: string): boolean {
   const rel = path.relative(root, target);
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
+
+/**
+ * The project a command run in `cwd` works on: the nearest directory upward that has a
+ * `generators/` directory, as git and npm find theirs, not past the top of a Git repository (a
+ * directory holding `.git`) nor the filesystem root. `cwd` itself when none has.
+ */
+export function findProjectRoot(cwd: string): string {
+  let dir = path.resolve(cwd);
+  for (let i = 0; i < 64; i++) {
+    try {
+      if (statSync(path.join(dir, 'generators')).isDirectory()) return dir;
+    } catch {
+      /* not here */
+    }
+    if (existsSync(path.join(dir, '.git'))) break;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return path.resolve(cwd);
+}
+
+/**
+ * A file the operator named on the command line (or a file of a directory so named): read
+ * wherever it is, as any Unix tool reads its arguments; links it names are followed, but a walk
+ * of a named directory does not follow the links it meets. Bounded like every read.
+ */
+export function readNamedFile(abs: string): { bytes: Buffer } | { error: string } {
+  if (abs.includes('\0')) return { error: 'the path holds a NUL byte' };
+  try {
+    if (!statSync(abs).isFile()) return { error: 'not a regular file' };
+    return { bytes: readFileBounded(abs) };
+  } catch (e) {
+    if (e instanceof InputTooLarge) return { error: `it is larger than ${bytesInWords(e.limit)}, the most itgen reads from one file` };
+    const code = (e as NodeJS.ErrnoException).code;
+    return { error: code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : `cannot read it (${code ?? (e as Error).message})` };
+  }
+}

@@ -3,10 +3,10 @@
  * `--with`): files, directories (their *.yaml, *.yml and *.json, sorted, links not followed) or `-`
  * for standard input. Inside the project only, like every file itgen reads.
  */
-import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics';
-import { outsideProject, readProjectFile, relativePath } from './files';
+import { outsideProject, readNamedFile, readProjectFile, relativePath, within } from './files';
 import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH } from './limits';
 import { parseSource, type SourceDoc } from './source';
 import { byText } from '../order';
@@ -46,15 +46,15 @@ function walk(abs: string, depth = 0, out: string[] = [], deep: { at?: string } 
 }
 
 /**
- * `cwd`: where the command was typed. A path is read relative to the project (`-C DIR`) first; one
- * that is not there but is, relative to `cwd`, inside the project is read from there, so that
- * `itgen -C out expand out/vms/*.yaml` (paths the shell expanded) works as typed.
+ * `cwd`: where the command was typed. A path is read relative to the project (`-C DIR`, or the
+ * project found upward) first, then relative to `cwd`, so that `itgen -C out expand out/vms/*.yaml`
+ * (paths the shell expanded) and `itgen expand vm.yaml` in a subdirectory both work as typed.
  */
 function locateInput(absRoot: string, input: string, cwd: string | undefined): string {
   const fromRoot = path.resolve(absRoot, input);
   if (cwd === undefined || path.isAbsolute(input) || existsSync(fromRoot)) return fromRoot;
   const fromCwd = path.resolve(cwd, input);
-  return existsSync(fromCwd) && outsideProject(absRoot, fromCwd) === undefined ? fromCwd : fromRoot;
+  return existsSync(fromCwd) ? fromCwd : fromRoot;
 }
 
 export function loadManifests(root: string, inputs: readonly string[], stdin: () => string, cwd?: string): { docs: SourceDoc[]; diagnostics: Diagnostic[] } {
@@ -74,25 +74,20 @@ export function loadManifests(root: string, inputs: readonly string[], stdin: ()
       continue;
     }
     const abs = locateInput(absRoot, input, cwd);
+    // Inside the project a file is named by its project path; outside, as the operator gave it.
+    const shownAs = (file: string): string =>
+      outsideProject(absRoot, file) === undefined && within(absRoot, file) ? relativePath(absRoot, file) : file === abs ? input : file;
     let files: string[];
     try {
       if (input.includes('\0')) throw new Error('NUL');
-      const isDir = lstatSync(abs).isDirectory();
-      if (isDir && outsideProject(absRoot, abs) !== undefined) {
-        diagnostics.push(
-          diag('IT1001', `cannot read \`${input}\`: it is outside the project directory`, undefined, {
-            hint: 'itgen reads files only inside the project (the current directory, or -C DIR); pipe other files to standard input with -',
-          }),
-        );
-        continue;
-      }
+      const isDir = statSync(abs).isDirectory();
       if (isDir) {
         const walked = walk(abs);
         files = walked.files;
         if (walked.deep.at !== undefined)
           diagnostics.push(
             diag('IT1001', `\`${input}\` nests directories deeper than ${MAX_DIRECTORY_DEPTH} levels; the deeper ones were not read`, undefined, {
-              hint: `first left out: ${relativePath(absRoot, walked.deep.at).slice(0, 200)}`,
+              hint: `first left out: ${shownAs(walked.deep.at).slice(0, 200)}`,
             }),
           );
       } else files = [abs];
@@ -101,14 +96,12 @@ export function loadManifests(root: string, inputs: readonly string[], stdin: ()
       continue;
     }
     for (const file of files) {
-      const shown = relativePath(absRoot, file);
-      const read = readProjectFile(absRoot, file);
+      const shown = shownAs(file);
+      // Files the operator names are the operator's choice (read wherever they are); what the
+      // project itself points at stays confined (load/files.ts readProjectFile).
+      const read = readNamedFile(file);
       if ('error' in read) {
-        diagnostics.push(
-          diag('IT1001', `cannot read \`${shown}\`: ${read.error}`, undefined, {
-            hint: 'itgen reads files only inside the project (the current directory, or -C DIR); pipe other files to standard input with -',
-          }),
-        );
+        diagnostics.push(diag('IT1001', `cannot read \`${shown}\`: ${read.error}`));
         continue;
       }
       const parsed = parseSource(shown, read.bytes);

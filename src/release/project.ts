@@ -94,9 +94,12 @@ export function generateProject(
 }
 
 /** What `itgen check` does: the compilation, then each base's drift from what its catalog generates. */
-export function checkOutputs(root: string, opts: ProjectOptions = {}): { diagnostics: Diagnostic[]; drift: { outputDir: string; objects: ObjectDiff[] }[] } {
+export function checkOutputs(
+  root: string,
+  opts: ProjectOptions = {},
+): { results: CompileResult[]; diagnostics: Diagnostic[]; drift: { outputDir: string; objects: ObjectDiff[] }[] } {
   const { results, diagnostics } = compileProject(root, opts);
-  if (hasErrors(diagnostics)) return { diagnostics, drift: [] };
+  if (hasErrors(diagnostics)) return { results, diagnostics, drift: [] };
   const all = [...diagnostics];
   const drift: { outputDir: string; objects: ObjectDiff[] }[] = [];
   for (const r of results) {
@@ -104,7 +107,7 @@ export function checkOutputs(root: string, opts: ProjectOptions = {}): { diagnos
     all.push(...d.diagnostics);
     if (d.objects.length > 0) drift.push({ outputDir: r.generator!.outputDir, objects: d.objects });
   }
-  return { diagnostics: all, drift };
+  return { results, diagnostics: all, drift };
 }
 
 /** One generator's release: the lock file written and what changed. */

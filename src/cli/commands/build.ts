@@ -11,11 +11,11 @@ export const build: Command = {
   options: [],
   run(ctx) {
     const { io, global, root } = ctx;
-    const compiled = compiledOrExit(ctx, global.format === 'json' ? 'text' : global.format);
+    const compiled = compiledOrExit(ctx, true);
     if ('exit' in compiled) return compiled.exit;
     const { results, diagnostics } = compiled;
     // Warnings go to stderr; stdout holds only the objects.
-    report(io, 'text', diagnostics, root);
+    report(io, global.format, diagnostics, root, true);
     writeText(io, results.map((r) => objectStream(r.objects, KIND_ORDER)).join(''));
     return EXIT_OK;
   },

@@ -1,6 +1,6 @@
 import { formatDiff } from '../../release/diff';
 import { checkOutputs } from '../../release/project';
-import { exitCodeFor, report, type Command } from '../command';
+import { checkedSummary, EXIT_OK, exitCodeFor, report, type Command } from '../command';
 
 export const check: Command = {
   name: 'check',
@@ -10,8 +10,10 @@ export const check: Command = {
   options: [],
   run(ctx) {
     const { io, global, root } = ctx;
-    const { diagnostics, drift } = checkOutputs(root, { generators: global.generators, strict: global.strict });
+    const { results, diagnostics, drift } = checkOutputs(root, { generators: global.generators, strict: global.strict });
     report(io, global.format, diagnostics, root);
+    if (exitCodeFor(diagnostics) === EXIT_OK && io.terminal && global.format === 'text')
+      io.err(checkedSummary('output matches the catalogs:', results, diagnostics));
     if (global.format === 'text' && drift.length > 0)
       io.err(drift.map((d) => `${d.outputDir}: from what is committed to what the catalogs generate:\n${formatDiff(d.objects)}`).join('\n'));
     return exitCodeFor(diagnostics);

@@ -1,6 +1,6 @@
 import { hasErrors } from '../../diagnostics';
 import { mappingToYaml } from '../../emit/serialize';
-import { expandDocuments } from '../../expand/documents';
+import { expandDocuments, type ExpandOutcome } from '../../expand/documents';
 import { optionSet, optionValue, optionValues } from '../args';
 import { EXIT_OK, exitCodeFor, loadManifestInputs, report, writeText, type Command } from '../command';
 
@@ -38,7 +38,7 @@ export const expand: Command = {
     const { io, global, root, line } = ctx;
     const { docs, store, problems, blocking } = loadManifestInputs(ctx, line.positionals, optionValues(line, '--with'));
     if (blocking) {
-      report(io, global.format, problems, root);
+      report(io, global.format, problems, root, true);
       return exitCodeFor(problems);
     }
     const { outcomes, diagnostics } = expandDocuments(docs, store, {
@@ -47,12 +47,30 @@ export const expand: Command = {
       mutate: optionSet(line, '--stored') ? 'stored' : 'applied',
     });
     const all = [...problems, ...diagnostics, ...outcomes.flatMap((o) => o.diagnostics)];
-    const vms = outcomes.flatMap((o) => (o.vm ? [o.vm] : []));
+    const done = outcomes.filter((o) => o.vm);
+    const vms = done.map((o) => o.vm!);
     if (vms.length > 0) {
-      if (optionValue(line, '--output') === 'json') io.out(JSON.stringify(vms.length === 1 ? vms[0] : { apiVersion: 'v1', kind: 'List', items: vms }, null, 2));
-      else writeText(io, vms.map((vm) => mappingToYaml(vm)).join('---\n'));
+      // What was applied is said beside each VM (a comment, or the List's `references`), never in it.
+      if (optionValue(line, '--output') === 'json')
+        io.out(
+          JSON.stringify(
+            vms.length === 1 ? vms[0] : { apiVersion: 'v1', kind: 'List', items: vms, references: done.map((o) => ({ name: o.name, ...o.applied })) },
+            null,
+            2,
+          ),
+        );
+      else writeText(io, done.map((o) => `${appliedComment(o)}${mappingToYaml(o.vm!)}`).join('---\n'));
     }
-    report(io, global.format === 'json' ? 'text' : global.format, all, root);
+    report(io, global.format, all, root, true);
     return hasErrors(all) ? exitCodeFor(all) : EXIT_OK;
   },
 };
+
+/** `# expanded with VirtualMachineClusterInstancetype u1.medium and VirtualMachineClusterPreference fedora (preference inferred from volume rootdisk: DataSource fedora)` */
+function appliedComment(o: ExpandOutcome): string {
+  const a = o.applied;
+  if (!a || (!a.instancetype && !a.preference)) return '';
+  const parts = [a.instancetype, a.preference].filter((x): x is string => x !== undefined);
+  const inferred = a.inferred.map((i) => `${i.which} inferred from volume ${i.volume}: ${i.from}`);
+  return `# ${o.name}: expanded with ${parts.join(' and ')}${inferred.length > 0 ? ` (${inferred.join('; ')})` : ''}\n`;
+}

@@ -11,6 +11,7 @@ export const init: Command = {
   details:
     'Two families by three sizes, a Linux and a Windows preference on a common base, a root kustomization.yaml, editor schema modelines, a .gitignore and a GitHub Actions workflow running validate and check. Never overwrites a file. Then: itgen generate, commit, point Argo CD or Flux at the repository.',
   projectless: true,
+  inPlace: true,
   options: [
     { flag: '--name', value: 'NAME', help: 'generator and catalog name (default: the directory name)' },
     { flag: '--vendor', value: 'VENDOR', help: 'the instancetype.kubevirt.io/vendor label (default: NAME.example.com; never kubevirt.io)' },

@@ -20,7 +20,7 @@ export const matrix: Command = {
   ],
   run(ctx) {
     const { io, line } = ctx;
-    const compiled = compiledOrExit(ctx);
+    const compiled = compiledOrExit(ctx, true);
     if ('exit' in compiled) return compiled.exit;
     const { results } = compiled;
     const format = optionValue(line, '--output') ?? 'text';

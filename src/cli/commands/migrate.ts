@@ -21,6 +21,7 @@ export const migrate: Command = {
     'cluster-wide ones with --cluster. Exit 0 when written (warnings name what needs a person).',
   ].join('\n'),
   projectless: true,
+  inPlace: true,
   options: [
     { flag: '--out', value: 'DIR', help: 'the directory to write the project to (required)' },
     { flag: '--cluster', help: 'cluster-wide instance types and preferences instead of namespaced ones' },

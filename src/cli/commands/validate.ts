@@ -2,7 +2,7 @@ import { validateManifests } from '../../admission';
 import { strictify } from '../../diagnostics';
 import { checkProject } from '../../release/project';
 import { optionSet, optionValues } from '../args';
-import { exitCodeFor, loadManifestInputs, report, type Command } from '../command';
+import { checkedSummary, EXIT_OK, exitCodeFor, loadManifestInputs, report, type Command } from '../command';
 
 export const validate: Command = {
   name: 'validate',
@@ -22,9 +22,15 @@ export const validate: Command = {
     const { io, global, root, line } = ctx;
     if (line.positionals.length === 0) {
       // Every check generate runs (the removal guard, deploy paths, GitOps syncs included).
-      const { diagnostics } = checkProject(root, { generators: global.generators, strict: global.strict, allowRemovals: optionSet(line, '--allow-removals') });
+      const { results, diagnostics } = checkProject(root, {
+        generators: global.generators,
+        strict: global.strict,
+        allowRemovals: optionSet(line, '--allow-removals'),
+      });
       report(io, global.format, diagnostics, root);
-      return exitCodeFor(diagnostics);
+      const code = exitCodeFor(diagnostics);
+      if (code === EXIT_OK && io.terminal && global.format === 'text') io.err(checkedSummary('validated', results, diagnostics));
+      return code;
     }
     const { docs, store, problems, blocking } = loadManifestInputs(ctx, line.positionals, optionValues(line, '--with'));
     if (blocking) {

@@ -1,0 +1,124 @@
+/**
+ * What got in the way of a vendor adopting itgen for a real catalog, each through the CLI:
+ * files and projects, output formats, authoring checks and hints.
+ */
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { run } from '../src/cli/main';
+import { DEFAULT_GENERATOR, REFERENCE, removeDir, scratchProject, TINY_CATALOG } from './helpers';
+
+interface Ran {
+  code: number;
+  out: string;
+  err: string;
+}
+
+function itgen(cwd: string, argv: readonly string[], terminal = false): Ran {
+  let out = '';
+  let err = '';
+  const code = run(argv, { out: (s) => (out += `${s}\n`), err: (s) => (err += `${s}\n`), cwd, color: false, terminal, stdin: () => '' });
+  return { code, out, err };
+}
+
+const BUNDLE = path.join(REFERENCE, 'common-instancetypes', 'common-instancetypes-all-bundle.yaml');
+const VM = `apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata: {name: v}
+spec:
+  instancetype: {name: u1.medium}
+  preference: {name: fedora}
+  template: {spec: {domain: {devices: {}}}}
+`;
+
+function project(): string {
+  const dir = scratchProject({ 'generators/t.yaml': DEFAULT_GENERATOR, 'catalog/catalog.yaml': TINY_CATALOG });
+  expect(itgen(dir, ['generate']).code).toBe(0);
+  return dir;
+}
+
+describe('files and projects', () => {
+  it('finds the project upward from a subdirectory, as git and npm do', () => {
+    const dir = project();
+    try {
+      mkdirSync(path.join(dir, 'vms', 'team-a'), { recursive: true });
+      const sub = path.join(dir, 'vms', 'team-a');
+      expect(itgen(sub, ['validate']).code).toBe(0);
+      expect(itgen(sub, ['check']).code).toBe(0);
+      // Paths typed there are read from there.
+      writeFileSync(path.join(sub, 'vm.yaml'), VM.replace('u1.medium', 'c1.large').replace('  preference: {name: fedora}\n', ''));
+      const r = itgen(sub, ['expand', 'vm.yaml']);
+      expect([r.code, r.err]).toEqual([0, '']);
+      expect(r.out).toContain('# v: expanded with VirtualMachineClusterInstancetype c1.large\n');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('reads files the operator names wherever they are (--with ~/Downloads/bundle.yaml), the project itself stays confined', () => {
+    const dir = project();
+    const elsewhere = path.join(os.tmpdir(), `itgen-elsewhere-${process.pid}`);
+    try {
+      mkdirSync(elsewhere, { recursive: true });
+      writeFileSync(path.join(elsewhere, 'vm.yaml'), VM);
+      copyFileSync(BUNDLE, path.join(elsewhere, 'bundle.yaml'));
+      const r = itgen(dir, ['expand', path.join(elsewhere, 'vm.yaml'), '--with', path.join(elsewhere, 'bundle.yaml')]);
+      expect([r.code, r.err]).toEqual([0, '']);
+      expect(r.out).toContain('# v: expanded with VirtualMachineClusterInstancetype u1.medium and VirtualMachineClusterPreference fedora\n');
+    } finally {
+      removeDir(elsewhere);
+      removeDir(dir);
+    }
+  });
+
+  it('validate and check say what they checked on a terminal, and nothing in CI', () => {
+    const dir = project();
+    try {
+      expect(itgen(dir, ['validate'], true).err).toMatch(/^validated 1 generator \(t: 3 objects in output\), 0 warnings\n$/);
+      expect(itgen(dir, ['check'], true).err).toMatch(/^output matches the catalogs: 1 generator \(t: 3 objects in output\), 0 warnings\n$/);
+      expect(itgen(dir, ['validate']).err).toBe('');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('output formats', () => {
+  it('expand --format json gives its diagnostics as JSON on stderr, the VMs on stdout', () => {
+    const dir = project();
+    try {
+      writeFileSync(path.join(dir, 'vms.yaml'), `${VM}---\n${VM.replace('name: v}', 'name: w}').replace('u1.medium', 'u1.nope')}`);
+      const r = itgen(dir, ['expand', 'vms.yaml', '--with', BUNDLE, '--format', 'json', '-o', 'json']);
+      expect(r.code).toBe(1);
+      const vm = JSON.parse(r.out) as { metadata: { name: string } };
+      expect(vm.metadata.name).toBe('v');
+      const diagnostics = (JSON.parse(r.err) as { diagnostics: { code: string; location: { file: string } }[] }).diagnostics;
+      expect(diagnostics.map((d) => [d.code, d.location.file])).toEqual([['IT8003', 'vms.yaml']]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it("expand says which instance type and preference it applied (a YAML comment, the JSON List's references), the VM unchanged", () => {
+    const dir = project();
+    try {
+      writeFileSync(path.join(dir, 'vms.yaml'), `${VM}---\n${VM.replace('name: v}', 'name: w}')}`);
+      const yaml = itgen(dir, ['expand', 'vms.yaml', '--with', BUNDLE]);
+      expect(yaml.out.match(/^# (v|w): expanded with VirtualMachineClusterInstancetype u1.medium and VirtualMachineClusterPreference fedora$/gm)).toHaveLength(
+        2,
+      );
+      const list = JSON.parse(itgen(dir, ['expand', 'vms.yaml', '--with', BUNDLE, '-o', 'json']).out) as {
+        items: { metadata: { annotations?: unknown } }[];
+        references: unknown[];
+      };
+      expect(list.references).toEqual([
+        { name: 'v', instancetype: 'VirtualMachineClusterInstancetype u1.medium', preference: 'VirtualMachineClusterPreference fedora', inferred: [] },
+        { name: 'w', instancetype: 'VirtualMachineClusterInstancetype u1.medium', preference: 'VirtualMachineClusterPreference fedora', inferred: [] },
+      ]);
+      expect(list.items[0]!.metadata.annotations).toBeUndefined();
+      expect(readFileSync(path.join(dir, 'vms.yaml'), 'utf8')).toContain('u1.medium');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

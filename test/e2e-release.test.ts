@@ -151,6 +151,11 @@ describe('itgen bundle', () => {
       'small-clusterpreferences-bundle-v1.0.0.yaml': 2,
       'small-preferences-bundle-v1.0.0.yaml': 2,
     });
+    // A second release's bundles in the same directory: CHECKSUMS.sha256 covers both releases.
+    expect(itgen(dir, 'release', '--version', 'v1.1.0').code).toBe(0);
+    expect(itgen(dir, 'bundle', '--version', 'v1.1.0', '--out', 'dist/release').code).toBe(0);
+    const both = run(out, 'sha256sum', ['--check', '--strict', 'CHECKSUMS.sha256']);
+    expect([both.code, both.stdout.trim().split('\n').length]).toEqual([0, 10]);
     // A tampered bundle fails verification.
     writeFiles(out, { 'small-preferences-bundle-v1.0.0.yaml': `${readFileSync(path.join(out, 'small-preferences-bundle-v1.0.0.yaml'), 'utf8')}# tampered\n` });
     expect(run(out, 'sha256sum', ['--check', '--strict', 'CHECKSUMS.sha256']).code).toBe(1);

@@ -4,7 +4,7 @@
  * vendor is refused.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { run } from '../src/cli/main';
@@ -30,6 +30,7 @@ describe('itgen init', () => {
     expect(Object.keys(readDirTree(repo).reduce((m, f) => ({ ...m, [f.path]: 1 }), {})).sort()).toEqual([
       '.github/workflows/itgen.yaml',
       '.gitignore',
+      '.yamllint',
       'catalogs/acme/catalog.yaml',
       'catalogs/acme/families.yaml',
       'catalogs/acme/preferences.yaml',
@@ -49,14 +50,58 @@ describe('itgen init', () => {
     expect(built.stdout).not.toContain('vendor: kubevirt.io');
   });
 
-  it('refuses to overwrite anything, naming the files, and writes nothing', () => {
+  it('refuses a second project of the same name, and writes nothing', () => {
     expect(itgen(dir, 'init', '--name', 'acme').code).toBe(0);
     const before = readDirTree(dir);
     const r = itgen(dir, 'init', '--name', 'acme');
     expect(r.code).toBe(1);
-    expect(r.text).toContain('found: generators/acme.yaml, catalogs/acme/catalog.yaml');
+    expect(r.text).toContain('error: generators/acme.yaml exists: a project named acme is already here; choose another with --name');
     expect(r.text).toContain('nothing written');
     expect(readDirTree(dir)).toEqual(before);
+  });
+
+  it('adopts an existing GitOps repository: adds what is missing, merges .gitignore and the root kustomization, says what it left; generate, validate, check pass', () => {
+    writeFileSync(path.join(dir, '.gitignore'), 'node_modules\n.env\n');
+    writeFileSync(path.join(dir, 'README.md'), '# Our GitOps repository\n');
+    writeFileSync(path.join(dir, 'kustomization.yaml'), 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - apps/ # our apps\n');
+    mkdirSync(path.join(dir, 'apps'));
+    writeFileSync(path.join(dir, 'apps', 'kustomization.yaml'), 'resources: []\n');
+    mkdirSync(path.join(dir, '.github', 'workflows'), { recursive: true });
+    writeFileSync(path.join(dir, '.github', 'workflows', 'itgen.yaml'), 'name: ours\n');
+    const r = itgen(dir, 'init', '--vendor', 'acme.example', '--gitops', 'argocd', '--repo-url', 'https://git.example.com/acme/gitops.git');
+    const name = path
+      .basename(dir)
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-');
+    expect(r.code).toBe(0);
+    expect(r.text).toContain(
+      `wrote 6 files to . and merged into 2 (generator ${name}, named after the directory; --name to choose another, vendor acme.example)`,
+    );
+    expect(r.text).toContain(`  merged: kustomization.yaml: added output/${name} to resources`);
+    expect(r.text).toContain('  merged: .gitignore: added _build/');
+    expect(r.text).toContain('  left as it was: .github/workflows/itgen.yaml (exists)');
+    expect(readFileSync(path.join(dir, '.gitignore'), 'utf8')).toBe('node_modules\n.env\n# itgen\n_build/\n');
+    expect(readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8')).toContain(`  - apps/ # our apps\n  - output/${name}\n`);
+    expect(readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe('# Our GitOps repository\n');
+    expect(readFileSync(path.join(dir, '.github', 'workflows', 'itgen.yaml'), 'utf8')).toBe('name: ours\n');
+    expect(readFileSync(path.join(dir, 'gitops', 'argocd', `${name}-instancetypes.yaml`), 'utf8')).toContain(
+      'repoURL: https://git.example.com/acme/gitops.git',
+    );
+    for (const command of ['generate', 'validate', 'check']) expect([command, itgen(dir, command)]).toEqual([command, expect.objectContaining({ code: 0 })]);
+    // The Application deploys the base, and the root kustomization too: nothing undeployed (IT5012).
+    expect(itgen(dir, 'validate').text).not.toMatch(/IT5012|IT5013/);
+    expect(spawnSync('kubectl', ['kustomize', dir], { encoding: 'utf8' }).stdout.match(/^kind: /gm)).toHaveLength(18);
+  });
+
+  it('writes a GitLab CI job with --ci gitlab, including it from .gitlab-ci.yml, and Flux objects with --gitops flux', () => {
+    expect(itgen(dir, 'init', '--name', 'acme', '--ci', 'gitlab', '--gitops', 'flux').code).toBe(0);
+    expect(readFileSync(path.join(dir, '.gitlab-ci.yml'), 'utf8')).toBe('include:\n  - local: ci/itgen.gitlab-ci.yml\n');
+    expect(readFileSync(path.join(dir, 'ci', 'itgen.gitlab-ci.yml'), 'utf8')).toContain('node_modules/.bin/itgen check');
+    const flux = readFileSync(path.join(dir, 'gitops', 'flux', 'acme-instancetypes.yaml'), 'utf8');
+    expect(flux).toContain('path: ./output/acme');
+    expect(flux).toContain('targetNamespace: vm-templates');
+    expect(itgen(dir, 'generate').code).toBe(0);
+    expect(itgen(dir, 'validate').text).toBe('');
   });
 
   it('derives the name and the vendor, and never impersonates KubeVirt', () => {

@@ -39,7 +39,10 @@ describe('the npm package', () => {
     const itgen = (...args: string[]): SpawnSyncReturns<string> => sh(repo, path.join(repo, 'node_modules', '.bin', 'itgen'), args);
     expect(itgen('--version').stdout).toMatch(/^itgen \d+\.\d+\.\d+/);
     const init = itgen('init', '--vendor', 'acme.example');
-    expect([init.status, init.stderr]).toEqual([0, expect.stringContaining('wrote 7 files to . (generator acme, vendor acme.example)')]);
+    expect([init.status, init.stderr]).toEqual([
+      0,
+      expect.stringContaining('wrote 8 files to . (generator acme, named after the directory; --name to choose another, vendor acme.example)'),
+    ]);
     for (const command of ['generate', 'validate', 'check']) {
       const r = itgen(command);
       expect([command, r.status, r.stderr.includes('error')]).toEqual([command, 0, false]);

@@ -14,7 +14,7 @@ import { serializeStream } from '../emit/serialize';
 import type { RenderedObject } from '../render/manifests';
 import type { ManifestKind } from '../schema/manifest';
 import { sha256Hex } from './digest';
-import { byText } from '../order';
+import { byText, compareText } from '../order';
 
 export const CHECKSUMS_FILE = 'CHECKSUMS.sha256';
 
@@ -104,4 +104,25 @@ export function bundleOutProblem(root: string, outDir: string, written: string, 
     }
   }
   return undefined;
+}
+
+/**
+ * The CHECKSUMS.sha256 of a bundle directory after writing `files` into it: the fresh sums, and
+ * the lines of an existing CHECKSUMS for the other bundles still there (a second release's bundles
+ * written into the same directory), so that `sha256sum --check` covers every bundle, not only the
+ * last ones. Lines that are not `sha256sum` lines are dropped.
+ */
+export function mergedChecksums(existing: string | undefined, files: readonly OutputFile[], stillThere: (name: string) => boolean): OutputFile[] {
+  const fresh = files.find((f) => f.path === CHECKSUMS_FILE);
+  if (!fresh || existing === undefined) return [...files];
+  const written = new Set(files.map((f) => f.path));
+  const kept = existing
+    .split('\n')
+    .filter((l) => /^[0-9a-f]{64} {2}[^/\\\n]+$/.test(l))
+    .filter((l) => {
+      const name = l.slice(66);
+      return !written.has(name) && stillThere(name);
+    });
+  const lines = [...kept, ...fresh.content.split('\n').filter((l) => l !== '')].sort((a, b) => compareText(a.slice(66), b.slice(66)));
+  return files.map((f) => (f.path === CHECKSUMS_FILE ? { path: f.path, content: `${lines.join('\n')}\n` } : f));
 }

@@ -12,7 +12,9 @@ import { writeFilesAtomic, writeProblem, writeTree } from '../emit/write';
 import { loadProjectManifests } from '../load/manifests';
 import { compile, loadGenerator, outputOverlaps, type CompileResult } from '../pipeline';
 import { bundleSettings } from '../schema/generator';
-import { buildBundles, bundleOutProblem } from './bundle';
+import { buildBundles, bundleOutProblem, CHECKSUMS_FILE, mergedChecksums } from './bundle';
+import { readNamedFile } from '../load/files';
+import { existsSync } from 'node:fs';
 import { checkBundleAgainstLock, currentObjects, lockFileFor, recordRelease, serializeLock } from './lock';
 import { deployProblems } from './deploy';
 import { outputDrift, removalsWithoutLock } from './drift';
@@ -171,11 +173,14 @@ export function bundleProject(
   const misplaced = bundleOutProblem(root, outDir, shown, generators);
   if (misplaced) return { diagnostics: [...all, misplaced], bundles: 0 };
   const cfg = bundleSettings(r.generator!.name, r.generator!.config);
-  const files = buildBundles(r.objects, { version, versionLabel: cfg.versionLabel, filePrefix: cfg.filePrefix });
+  const built = buildBundles(r.objects, { version, versionLabel: cfg.versionLabel, filePrefix: cfg.filePrefix });
+  // Bundles of earlier releases in the same directory stay covered by CHECKSUMS.sha256.
+  const existing = readNamedFile(path.join(outDir, CHECKSUMS_FILE));
+  const files = mergedChecksums('bytes' in existing ? existing.bytes.toString('utf8') : undefined, built, (name) => existsSync(path.join(outDir, name)));
   try {
     writeFilesAtomic(outDir, files);
   } catch (e) {
     return { diagnostics: [...all, writeProblem(shown, e)], bundles: 0 };
   }
-  return { diagnostics: all, generator: r.generator!.name, bundles: files.length - 1 };
+  return { diagnostics: all, generator: r.generator!.name, bundles: built.length - 1 };
 }

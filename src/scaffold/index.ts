@@ -145,7 +145,7 @@ spec:
       path: 'kustomization.yaml',
       content: `# What a GitOps tool syncs: the generated base (itgen generate writes it; commit it).\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - output/${name}\n`,
     },
-    { path: '.gitignore', content: 'node_modules/\n' },
+    { path: '.gitignore', content: 'node_modules/\n_build/\n' },
     {
       path: '.github/workflows/itgen.yaml',
       content: `# Every pull request: the catalog validates, and the committed base is what it generates.

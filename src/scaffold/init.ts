@@ -1,0 +1,226 @@
+/**
+ * `itgen init` in a directory that may already be a repository: the common case is adopting itgen
+ * in an existing GitOps repository. What is missing is added; a `.gitignore` gets the lines itgen
+ * needs, a root `kustomization.yaml` the generated base in its resources; every other file that
+ * exists is left as it was and said so. A generator or catalog of the same name is never touched:
+ * that is another project, and init refuses.
+ */
+import { lstatSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isMap, isSeq, parseDocument } from 'yaml';
+import type { OutputFile } from '../emit/layout';
+import { filesInTheWay } from '../emit/write';
+import { scaffoldFiles, type ScaffoldOptions } from './index';
+
+export interface InitOptions extends ScaffoldOptions {
+  /** The CI the repository uses: GitHub Actions (default), GitLab CI, or none. */
+  readonly ci?: 'github' | 'gitlab' | 'none';
+  /** Argo CD or Flux objects that sync the generated base, filled in for this project. */
+  readonly gitops?: 'argocd' | 'flux';
+  /** The repository's URL, for the GitOps objects (a placeholder to replace otherwise). */
+  readonly repoUrl?: string;
+}
+
+export interface InitPlan {
+  /** Files to write: new ones, and existing ones with itgen's lines merged in. */
+  readonly files: OutputFile[];
+  /** What was merged into existing files, in words. */
+  readonly merged: string[];
+  /** Existing files left as they were, and why. */
+  readonly kept: string[];
+  /** Why init cannot go on; nothing is written when there is one. */
+  readonly refused?: string;
+}
+
+/** Lines a repository with itgen needs ignored: dependencies and the bundle directory of the README. */
+const IGNORED = ['node_modules/', '_build/'];
+
+const GITLAB_CI = (name: string): string => `# itgen on every merge request and on the default branch: the catalog validates, and the
+# committed base is what it generates. Included from .gitlab-ci.yml (include: [{local: ci/itgen.gitlab-ci.yml}]).
+itgen:
+  image: node:20
+  rules:
+    - if: $CI_PIPELINE_SOURCE == "merge_request_event"
+    - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
+  script:
+    - npm ci
+    - node_modules/.bin/itgen validate
+    - node_modules/.bin/itgen check
+  # The objects itgen would write, for review: \`itgen diff\` against the target branch.
+  artifacts:
+    when: always
+    paths: [output/${name}/]
+`;
+
+const YAMLLINT = `# yamllint for a repository with itgen: generated descriptions run past 80 characters, and
+# node_modules is not yours to lint.
+extends: default
+ignore: |
+  node_modules/
+rules:
+  line-length: {max: 160}
+  truthy: {check-keys: false}
+  document-start: disable
+`;
+
+function gitopsFiles(o: InitOptions): OutputFile[] {
+  const repo = o.repoUrl ?? 'https://git.example.com/your-org/your-repo.git';
+  const replace = o.repoUrl ? '' : "  # Replace with this repository's URL.\n";
+  if (o.gitops === 'argocd') {
+    return [
+      {
+        path: `gitops/argocd/${o.name}-instancetypes.yaml`,
+        content: `# Argo CD: the instance types and preferences itgen generates (output/${o.name}).
+# Apply after the Application that installs KubeVirt (sync wave 1 after its wave 0): the
+# instancetype CRDs exist only once virt-operator has reconciled the KubeVirt CR.
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: ${o.name}-instancetypes
+  namespace: argocd
+  annotations:
+    argocd.argoproj.io/sync-wave: "1"
+spec:
+  project: default
+  source:
+${replace}    repoURL: ${repo}
+    targetRevision: HEAD
+    path: output/${o.name}
+  destination:
+    server: https://kubernetes.default.svc
+    # Namespaced kinds without a namespace land here (set \`namespace:\` in the generator to pin one).
+    namespace: vm-templates
+  syncPolicy:
+    automated: {prune: true, selfHeal: true}
+    syncOptions: [CreateNamespace=true, SkipDryRunOnMissingResource=true]
+    retry: {limit: 5, backoff: {duration: 30s, factor: 2, maxDuration: 5m}}
+`,
+      },
+    ];
+  }
+  if (o.gitops === 'flux') {
+    return [
+      {
+        path: `gitops/flux/${o.name}-instancetypes.yaml`,
+        content: `# Flux: the instance types and preferences itgen generates (output/${o.name}).
+# Make it depend on the Kustomization that installs KubeVirt (dependsOn), so the instancetype CRDs
+# exist before the dry run.
+apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata:
+  name: ${o.name}-catalog
+  namespace: flux-system
+spec:
+  interval: 5m
+${replace.replace('    ', '  ')}  url: ${repo}
+  ref: {branch: main}
+  ignore: |
+    /*
+    !/output/
+---
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: vm-templates
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: ${o.name}-instancetypes
+  namespace: flux-system
+spec:
+  interval: 10m
+  sourceRef: {kind: GitRepository, name: ${o.name}-catalog}
+  path: ./output/${o.name}
+  prune: true
+  # Namespaced kinds without a namespace get this one (Flux refuses them without).
+  targetNamespace: vm-templates
+  retryInterval: 2m
+`,
+      },
+    ];
+  }
+  return [];
+}
+
+function read(file: string): string | undefined {
+  try {
+    if (!lstatSync(file).isFile()) return undefined;
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** What `itgen init` would do in `dir`. */
+export function planInit(dir: string, o: InitOptions): InitPlan {
+  const base = scaffoldFiles(o).filter((f) => f.path !== '.github/workflows/itgen.yaml' || (o.ci ?? 'github') === 'github');
+  const wanted: OutputFile[] = [
+    ...base,
+    ...((o.ci ?? 'github') === 'gitlab' ? [{ path: 'ci/itgen.gitlab-ci.yml', content: GITLAB_CI(o.name) }] : []),
+    { path: '.yamllint', content: YAMLLINT },
+    ...gitopsFiles(o),
+  ];
+  const own = [`generators/${o.name}.yaml`, `catalogs/${o.name}/`];
+  for (const p of own) {
+    try {
+      lstatSync(path.join(dir, p));
+      return {
+        files: [],
+        merged: [],
+        kept: [],
+        refused: `${p.replace(/\/$/, '')} exists: a project named ${o.name} is already here; choose another with --name`,
+      };
+    } catch {
+      /* absent: good */
+    }
+  }
+  const files: OutputFile[] = [];
+  const merged: string[] = [];
+  const kept: string[] = [];
+  // Files that exist, or whose path leads out of the directory through a link.
+  const inTheWay = new Set(filesInTheWay(dir, wanted).map((f) => f.path));
+  for (const f of wanted) {
+    if (!inTheWay.has(f.path)) {
+      files.push(f);
+      continue;
+    }
+    const current = read(path.join(dir, f.path));
+    if (f.path === '.gitignore' && current !== undefined) {
+      const have = new Set(current.split(/\r?\n/).map((l) => l.trim()));
+      const missing = IGNORED.filter((l) => !have.has(l) && !have.has(l.replace(/\/$/, '')) && !have.has(`/${l}`));
+      if (missing.length === 0) kept.push('.gitignore (it already ignores what itgen needs)');
+      else {
+        files.push({ path: '.gitignore', content: `${current}${current.endsWith('\n') || current === '' ? '' : '\n'}# itgen\n${missing.join('\n')}\n` });
+        merged.push(`.gitignore: added ${missing.join(', ')}`);
+      }
+      continue;
+    }
+    if (f.path === 'kustomization.yaml' && current !== undefined) {
+      const entry = `output/${o.name}`;
+      const doc = parseDocument(current);
+      const resources = isMap(doc.contents) ? doc.contents.get('resources', true) : undefined;
+      if (doc.errors.length > 0 || !isMap(doc.contents) || (resources !== undefined && !isSeq(resources))) {
+        kept.push(`kustomization.yaml (add ${entry} to its resources yourself: it is not a kustomization itgen can edit)`);
+        continue;
+      }
+      const list = isSeq(resources) ? resources.items.map((i) => String((i as { value?: unknown }).value ?? i)) : [];
+      if (list.some((r) => r.replace(/^\.\//, '').replace(/\/$/, '') === entry)) {
+        kept.push(`kustomization.yaml (it already deploys ${entry})`);
+        continue;
+      }
+      if (isSeq(resources)) resources.add(doc.createNode(entry) as never);
+      else doc.set('resources', doc.createNode([entry]));
+      files.push({ path: 'kustomization.yaml', content: doc.toString() });
+      merged.push(`kustomization.yaml: added ${entry} to resources`);
+      continue;
+    }
+    kept.push(`${f.path} (exists${f.path === '.yamllint' ? `; output/${o.name} has lines up to 160 characters` : ''})`);
+  }
+  if ((o.ci ?? 'github') === 'gitlab') {
+    const gitlab = read(path.join(dir, '.gitlab-ci.yml'));
+    if (gitlab === undefined) files.push({ path: '.gitlab-ci.yml', content: 'include:\n  - local: ci/itgen.gitlab-ci.yml\n' });
+    else if (!gitlab.includes('ci/itgen.gitlab-ci.yml')) kept.push('.gitlab-ci.yml (add `include: [{local: ci/itgen.gitlab-ci.yml}]` to it)');
+  }
+  return { files, merged, kept };
+}

@@ -122,3 +122,35 @@ describe('output formats', () => {
     }
   });
 });
+
+describe('schema, explain and wording', () => {
+  it('names the JSON Schema definitions after where they are used, and describes a ladder name as a ladder name', () => {
+    const dir = project();
+    try {
+      const schema = JSON.parse(itgen(dir, ['schema']).out) as { $defs: Record<string, { description?: string }> };
+      const names = Object.keys(schema.$defs);
+      expect(names.filter((n) => n.startsWith('__schema'))).toEqual([]);
+      expect(names).toEqual(expect.arrayContaining(['catalog', 'catalogNaming', 'familyOverridesDeprecated']));
+      expect(schema.$defs['sizeLadderName']?.description).toBe('Name of the size ladder, which families name in `ladder`');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it("explain shows the cluster object and its namespaced twin, and takes kubectl's kind names", () => {
+    const dir = project();
+    try {
+      const both = itgen(dir, ['explain', 'c1.large']);
+      expect(both.out.match(/^# (VirtualMachineClusterInstancetype|VirtualMachineInstancetype) c1\.large:/gm)).toEqual([
+        '# VirtualMachineClusterInstancetype c1.large:',
+        '# VirtualMachineInstancetype c1.large:',
+      ]);
+      for (const k of ['vmf', 'VirtualMachineInstancetypes', 'vminstancetype'])
+        expect(itgen(dir, ['explain', 'c1.large', '--kind', k]).out.match(/^# \S+/gm)).toEqual(['# VirtualMachineInstancetype']);
+      expect(itgen(dir, ['explain', 'c1.large', '--kind', 'vmcf']).out).toMatch(/^# VirtualMachineClusterInstancetype c1\.large/);
+      expect(itgen(dir, ['explain', 'c1.large', '--kind', 'vmx']).err).toContain('unknown kind `vmx`');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

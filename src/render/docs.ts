@@ -65,7 +65,7 @@ function features(spec: JsonObject): string[] {
   const ioThreads = get(spec, ['ioThreadsPolicy']);
   if (typeof ioThreads === 'string') out.push(`IO threads: ${ioThreads}`);
   const maxSockets = get(spec, ['cpu', 'maxSockets']);
-  if (typeof maxSockets === 'number') out.push(`at most ${maxSockets} sockets`);
+  if (typeof maxSockets === 'number') out.push(`at most ${maxSockets} socket${maxSockets === 1 ? '' : 's'}`);
   return out;
 }
 

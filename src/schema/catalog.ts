@@ -103,7 +103,7 @@ export const sizeLadderDocSchema = z
   .strictObject({
     $schema: z.string().optional(),
     kind: z.literal('SizeLadder'),
-    name: objectNameSchema,
+    name: objectNameSchema.describe('Name of the size ladder, which families name in `ladder`'),
     sizes: z
       .array(
         z.strictObject({
@@ -194,7 +194,7 @@ export const instancetypeFragmentDocSchema = z
   .strictObject({
     $schema: z.string().optional(),
     kind: z.literal('InstancetypeFragment'),
-    name: objectNameSchema,
+    name: objectNameSchema.describe('Name of the fragment, which families name in `include`'),
     description: freeText().optional(),
     spec: instancetypeSpecPatchSchema,
   })
@@ -204,7 +204,7 @@ export const preferenceFragmentDocSchema = z
   .strictObject({
     $schema: z.string().optional(),
     kind: z.literal('PreferenceFragment'),
-    name: objectNameSchema,
+    name: objectNameSchema.describe('Name of the fragment, which preferences name in `include`'),
     description: freeText().optional(),
     spec: preferenceSpecSchema,
     variant: z
@@ -303,5 +303,71 @@ export function catalogJsonSchema(): Record<string, unknown> {
     preferenceDocSchema,
   ]);
   const schema = z.toJSONSchema(any, { io: 'input', unrepresentable: 'any', reused: 'ref' }) as Record<string, unknown>;
-  return { ...schema, title: 'itgen catalog document', $id: 'https://itgen.dev/schema/catalog.json' };
+  return { ...namedDefinitions(schema), title: 'itgen catalog document', $id: 'https://itgen.dev/schema/catalog.json' };
+}
+
+/**
+ * zod names the definitions it shares `__schema0`, `__schema1`...: an editor shows those names. Each
+ * is renamed after the first place that uses it (`familySpecCpu`, `preferenceInherits`), numbered
+ * only when two places share a name.
+ */
+function namedDefinitions(schema: Record<string, unknown>): Record<string, unknown> {
+  const defs = (schema['$defs'] ?? {}) as Record<string, unknown>;
+  const names = new Map<string, string>();
+  const taken = new Set<string>();
+  const camel = (parts: readonly string[]): string =>
+    parts
+      .filter((p) => /^[A-Za-z]/.test(p))
+      .map((p, i) => (i === 0 ? p.charAt(0).toLowerCase() + p.slice(1) : p.charAt(0).toUpperCase() + p.slice(1)))
+      .join('')
+      .replace(/[^A-Za-z0-9]/g, '') || 'definition';
+  // The document kind a schema is of: its `kind` property's constant, written inline or shared.
+  const kindOf = (node: unknown): string | undefined => {
+    const k = ((node as { properties?: Record<string, { const?: unknown; $ref?: unknown }> } | undefined)?.properties ?? {})['kind'];
+    const shared = typeof k?.$ref === 'string' ? (defs[k.$ref.replace('#/$defs/', '')] as { const?: unknown } | undefined) : undefined;
+    const value = k?.const ?? shared?.const;
+    return typeof value === 'string' ? value : undefined;
+  };
+  const visit = (node: unknown, at: string[]): void => {
+    if (Array.isArray(node)) node.forEach((n) => visit(n, at));
+    else if (node !== null && typeof node === 'object') {
+      const o = node as Record<string, unknown>;
+      const here = kindOf(o) !== undefined ? [kindOf(o)!] : at;
+      const ref = typeof o['$ref'] === 'string' ? /^#\/\$defs\/(__schema\d+)$/.exec(o['$ref'])?.[1] : undefined;
+      if (ref !== undefined && !names.has(ref)) {
+        // A document kind names its own definition (`Family`); anything else the path to it.
+        const ownKind = kindOf(defs[ref]);
+        const path = typeof ownKind === 'string' ? [ownKind] : here;
+        const base = typeof ownKind === 'string' ? ownKind : camel(path.slice(-3));
+        let name = base;
+        for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
+        taken.add(name);
+        names.set(ref, name);
+        visit(defs[ref], path);
+      }
+      for (const [k, v] of Object.entries(o))
+        if (k !== '$defs')
+          visit(
+            v,
+            k === 'properties' || k === 'items' || k === 'anyOf' || k === 'oneOf' || k === 'allOf' || k === 'additionalProperties' ? here : [...here, k],
+          );
+    }
+  };
+  visit(schema, []);
+  const rename = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rename);
+    if (node === null || typeof node !== 'object') return node;
+    return Object.fromEntries(
+      Object.entries(node as Record<string, unknown>).map(([k, v]) => [
+        k,
+        k === '$ref' && typeof v === 'string'
+          ? v.replace(/^#\/\$defs\/(__schema\d+)$/, (m, id: string) => (names.has(id) ? `#/$defs/${names.get(id)}` : m))
+          : rename(v),
+      ]),
+    );
+  };
+  const renamed = rename(schema) as Record<string, unknown>;
+  const newDefs: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(defs)) newDefs[names.get(k) ?? k] = rename(v);
+  return { ...renamed, $defs: newDefs };
 }

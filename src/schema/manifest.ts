@@ -710,3 +710,24 @@ export const DEPRECATED_TOPOLOGIES: Readonly<Record<DeprecatedCpuTopology, Depre
   preferSpread: deprecatedTopology('preferSpread', 'spread'),
   preferAny: deprecatedTopology('preferAny', 'any'),
 };
+
+/** kubectl's names for the four kinds (KubeVirt's CRDs: singular, plural, short names), any case. */
+const KIND_NAMES: Readonly<Record<string, ManifestKind>> = Object.fromEntries(
+  (
+    [
+      ['VirtualMachineInstancetype', ['virtualmachineinstancetype', 'virtualmachineinstancetypes', 'vminstancetype', 'vminstancetypes', 'vmf', 'vmfs']],
+      [
+        'VirtualMachineClusterInstancetype',
+        ['virtualmachineclusterinstancetype', 'virtualmachineclusterinstancetypes', 'vmclusterinstancetype', 'vmclusterinstancetypes', 'vmcf', 'vmcfs'],
+      ],
+      ['VirtualMachinePreference', ['virtualmachinepreference', 'virtualmachinepreferences', 'vmpref', 'vmprefs', 'vmp', 'vmps']],
+      ['VirtualMachineClusterPreference', ['virtualmachineclusterpreference', 'virtualmachineclusterpreferences', 'vmcp', 'vmcps']],
+    ] as const
+  ).flatMap(([kind, names]) => names.map((n) => [n, kind as ManifestKind] as const)),
+);
+
+/** The kind a name means as kubectl takes it (`vmcf`, `VirtualMachineClusterInstancetypes`...), or undefined. */
+export function kindByName(name: string): ManifestKind | undefined {
+  const lower = name.toLowerCase().replace(/\.instancetype\.kubevirt\.io$/, '');
+  return Object.hasOwn(KIND_NAMES, lower) ? KIND_NAMES[lower] : undefined;
+}

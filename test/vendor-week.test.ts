@@ -154,3 +154,87 @@ describe('schema, explain and wording', () => {
     }
   });
 });
+
+describe('hints that lead somewhere', () => {
+  it('a package import naming a catalog the package does not ship lists what it ships', () => {
+    const dir = scratchProject({
+      'generators/t.yaml': DEFAULT_GENERATOR,
+      'catalog/catalog.yaml': `${TINY_CATALOG.replace('name: t\n', 'name: t\nimports:\n  - {package: vendorpkg, catalog: catalogs/common-instancetype}\n')}`,
+      'node_modules/vendorpkg/package.json': '{"name": "vendorpkg"}\n',
+      'node_modules/vendorpkg/catalogs/common-instancetypes/catalog.yaml': 'kind: Catalog\nname: up\n',
+    });
+    try {
+      const r = itgen(dir, ['validate']);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain('hint: did you mean `catalogs/common-instancetypes`? vendorpkg ships: catalogs/common-instancetypes');
+      expect(r.err).not.toContain('npm install');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('a VM naming a missing object gets a did-you-mean over the known names', () => {
+    const dir = project();
+    try {
+      writeFileSync(path.join(dir, 'vm.yaml'), VM.replace('u1.medium', 'u1.mediun'));
+      const r = itgen(dir, ['expand', 'vm.yaml', '--with', BUNDLE, '--skip-admission']);
+      expect(r.err).toContain('error IT8001 VirtualMachine `v`: virtualmachineclusterinstancetypes.instancetype.kubevirt.io "u1.mediun" not found');
+      expect(r.err).toContain('hint: did you mean `u1.medium`?');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('`version: 02` says what it is without a reading that is the same twice; an override spec one level too shallow says so', () => {
+    const dir = scratchProject({
+      'generators/t.yaml': DEFAULT_GENERATOR,
+      'catalog/catalog.yaml': TINY_CATALOG.replace('version: 1\n', 'version: 02\n'),
+    });
+    try {
+      const r = itgen(dir, ['validate']);
+      expect(r.err).toContain(
+        'is a number with a leading zero, read differently by YAML 1.1 (kubectl, Argo CD) and 1.2 readers (2 for both, but only by chance',
+      );
+      writeFileSync(
+        path.join(dir, 'catalog/catalog.yaml'),
+        TINY_CATALOG.replace(
+          'memoryPerCPU: 2Gi\n',
+          'memoryPerCPU: 2Gi\noverrides:\n  large:\n    memory: 8Gi\n  spec:\n    gpus: [{name: g, deviceName: nvidia.com/A100}]\n',
+        ),
+      );
+      const o = itgen(dir, ['validate']);
+      expect(o.err).toContain('unknown key `gpus` in `overrides.spec`');
+      expect(o.err).toContain('indent `spec:` under the entry it belongs to');
+      expect(o.err).not.toContain('did you mean `cpu`');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('a preference inheriting an unknown base is never told to inherit from itself', () => {
+    const dir = scratchProject({
+      'generators/t.yaml': DEFAULT_GENERATOR,
+      'catalog/catalog.yaml': `${TINY_CATALOG}---\nkind: Preference\nname: rhel.9\ndisplayName: RHEL 9\ninherits: rhel\nspec: {devices: {preferredDiskBus: virtio}}\n`,
+    });
+    try {
+      const r = itgen(dir, ['validate']);
+      expect(r.err).toContain('inherits unknown preference `rhel`');
+      expect(r.err).not.toContain('did you mean `rhel.9`');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('bundling a version older than the last release says releases move forward, not to record it', () => {
+    const dir = project();
+    try {
+      expect(itgen(dir, ['release', '--version', 'v1.0.0']).code).toBe(0);
+      const old = itgen(dir, ['bundle', '--version', 'v0.9.0', '--out', '_build']);
+      expect(old.code).toBe(1);
+      expect(old.err).toContain('hint: v0.9.0 is older than the last release v1.0.0 and was never recorded');
+      expect(old.err).not.toContain('run `itgen release --version v0.9.0`');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

@@ -3,7 +3,7 @@
  * field it is about (file:line:col). Documents that are instancetype objects, PVCs, DataVolumes or
  * DataSources join the object store, so a VM file can carry what it references.
  */
-import { diag, type Diagnostic } from '../diagnostics';
+import { diag, didYouMean, type Diagnostic } from '../diagnostics';
 import { locate, type PathSegment, type SourceDoc } from '../load/source';
 import { isPlainObject, type JsonObject } from '../resolve/leaves';
 import { admit, expand, type ExpandOptions } from './expand';
@@ -150,7 +150,7 @@ export function expandDocuments(
         name,
         diagnostics: resolved.errors.map((e) =>
           diag('IT8001', `VirtualMachine \`${name}\`: ${e.message}`, at(e.field), {
-            hint: 'generate the project (its objects are read from the generators), or pass the object with --with FILE',
+            hint: referenceHint(e, vm, all),
           }),
         ),
       };
@@ -179,4 +179,16 @@ export function expandDocuments(
     return { file, name, vm: expanded.vm, applied, diagnostics: [] };
   });
   return { outcomes, diagnostics };
+}
+
+/** A did-you-mean over the objects the VM could name (the same kind), or where objects come from. */
+function referenceHint(e: { message: string; field: string }, vm: JsonObject, store: ObjectStore): string {
+  const which = e.field.startsWith('spec.preference') ? 'preference' : 'instancetype';
+  const written = obj(obj(vm['spec'])?.[which])?.['name'];
+  const names = new Set(store.specObjects.filter((o) => (which === 'preference' ? /Preference$/ : /Instancetype$/).test(o.kind)).map((o) => o.name));
+  const meant = typeof written === 'string' && /not found$/.test(e.message) ? didYouMean(written, names) : undefined;
+  if (meant) return meant;
+  return names.size === 0
+    ? 'no instance types or preferences were given: generate the project (its objects are read from the generators), or pass them with --with FILE'
+    : `${names.size} ${which === 'preference' ? 'preferences' : 'instance types'} are known (from the project and --with files); pass the object with --with FILE if it lives elsewhere`;
 }

@@ -307,7 +307,7 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
     if (!isDir) {
       diagnostics.push(
         diag('IT2020', `import \`${shown}\`: no catalog directory ${relativePath(absRoot, dir)}`, at, {
-          hint: typeof entry.package === 'string' ? `install it: npm install ${entry.package}` : 'the path is relative to this file',
+          hint: typeof entry.package === 'string' ? packageHint(absRoot, entry.package, String(entry.catalog)) : 'the path is relative to this file',
         }),
       );
       return;
@@ -407,4 +407,18 @@ export function readNamedFile(abs: string): { bytes: Buffer } | { error: string 
     const code = (e as NodeJS.ErrnoException).code;
     return { error: code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : `cannot read it (${code ?? (e as Error).message})` };
   }
+}
+
+/**
+ * What to say when a package import finds no catalog: install the package when it is not there,
+ * else the catalogs it does ship (directories holding a `kind: Catalog` document), with a did-you-mean.
+ */
+function packageHint(absRoot: string, pkg: string, catalog: string): string {
+  const base = path.resolve(absRoot, 'node_modules', pkg);
+  if (!existsSync(path.join(base, 'package.json'))) return `install it: npm install ${pkg}`;
+  const shipped = globSync(['catalogs/*/catalog.{yaml,yml}', '*/catalog.{yaml,yml}'], { cwd: base, posix: true, follow: false, maxDepth: 3 })
+    .map((f) => path.posix.dirname(f))
+    .sort();
+  if (shipped.length === 0) return `${pkg} is installed but ships no catalog`;
+  return `${didYouMean(catalog, shipped) ?? ''} ${pkg} ships: ${shipped.join(', ')}`.trim();
 }

@@ -266,7 +266,9 @@ function ambiguousScalars(doc: Document.Parsed, lineCounter: LineCounter, file: 
         const octal = /^[0-7]+$/.test(digits) ? parseInt(digits, 8) : undefined;
         const readings = node.source.includes('o')
           ? `${octal} for YAML 1.2, a string for YAML 1.1`
-          : `${Number(digits)} for YAML 1.2${octal !== undefined ? `, ${octal} for YAML 1.1` : ''}`;
+          : octal === Number(digits)
+            ? `${octal} for both, but only by chance: \`010\` would be 10 for one and 8 for the other`
+            : `${Number(digits)} for YAML 1.2${octal !== undefined ? `, ${octal} for YAML 1.1` : ''}`;
         out.push(
           diag(
             'IT1203',

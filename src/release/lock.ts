@@ -375,7 +375,12 @@ export function checkBundleAgainstLock(loaded: LoadedLock, current: readonly Cur
   if (last !== version) {
     return [
       diag('IT7107', `${version} is not the last release recorded in ${loaded.file} (${last ?? 'none'})`, undefined, {
-        hint: `run \`itgen release --version ${version}\` and commit the lock first, or bundle from the commit of that release`,
+        // A version the lock has already passed can only be bundled from its own commit.
+        hint: lock.releases.includes(version)
+          ? `${version} is an earlier release: check out the commit that recorded it (git log -- ${loaded.file}) and bundle there`
+          : last !== undefined && compareVersions(version, last) < 0
+            ? `${version} is older than the last release ${last} and was never recorded: releases only move forward; bundle ${last}, or record a newer one`
+            : `run \`itgen release --version ${version}\` and commit the lock first`,
       }),
     ];
   }

@@ -63,7 +63,12 @@ export class Inheritance {
             `${what} inherits unknown preference \`${b}\``,
             locate(decl.src, typeof (decl.src.value as Record<string, unknown>)['inherits'] === 'string' ? ['inherits'] : ['inherits', i]),
             {
-              hint: didYouMean(b, this.model.preferences.keys()) ?? 'inherit from a declared Preference',
+              // Never the preference itself, which inheriting cannot mean.
+              hint:
+                didYouMean(
+                  b,
+                  [...this.model.preferences.keys()].filter((k) => k !== p.name),
+                ) ?? 'inherit from a declared Preference',
             },
           ),
         );

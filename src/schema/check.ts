@@ -88,9 +88,15 @@ function issueDiagnostics(issue: IssueLike, schema: AnySchema, src: SourceDoc, v
 
   if (issue.code === 'unrecognized_keys') {
     const known = knownKeysAt(schema, rel);
+    // A field of the spec one level too high: usually `spec:` indented one level too little.
+    const specKeys = known.includes('spec') ? knownKeysAt(schema, [...rel, 'spec']) : [];
     return (issue.keys ?? []).map((key) =>
       diag('IT1202', `unknown key \`${key}\`${dotted ? ` in \`${dotted}\`` : ''}`, locate(src, [...path, key], { key: true }), {
-        hint: didYouMean(key, known) ?? (known.length > 0 ? `allowed here: ${known.join(', ')}` : 'nothing may be set here'),
+        hint: specKeys.includes(key)
+          ? last === 'spec'
+            ? `\`${key}\` is a spec field, but this \`spec:\` is read as a name of \`${formatPath(path.slice(0, -1))}\` (its entries are keyed by name): indent \`spec:\` under the entry it belongs to`
+            : `\`${key}\` is a spec field: write it under \`${dotted ? `${dotted}.` : ''}spec\``
+          : (didYouMean(key, known) ?? (known.length > 0 ? `allowed here: ${known.join(', ')}` : 'nothing may be set here')),
       }),
     );
   }

@@ -145,6 +145,39 @@ function suppressionProblems(generator: LoadedGenerator): Diagnostic[] {
   });
 }
 
+/** Diagnostics that follow from another at the same place: memory that is not memory (IT1205) makes every hugepage, hotplug and ratio check on it moot. */
+const CONSEQUENCES: Readonly<Record<string, readonly string[]>> = { IT1205: ['IT4005', 'IT4013', 'IT5002'] };
+
+/**
+ * One mistake, one report: a cause's consequences at the same place are dropped (see CONSEQUENCES),
+ * and the names kept from common-instancetypes (IT5006, one per family or preference) become one
+ * warning with the count.
+ */
+function oneReportPerCause(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const place = (d: Diagnostic): string => (d.location ? `${d.location.file}:${d.location.line}:${d.location.col}` : '');
+  const causes = new Map<string, Set<string>>();
+  for (const d of diagnostics) for (const c of CONSEQUENCES[d.code] ?? []) causes.set(`${place(d)}|${c}`, new Set());
+  const kept = diagnostics.filter((d) => !causes.has(`${place(d)}|${d.code}`));
+  const upstream = kept.filter((d) => d.code === 'IT5006');
+  if (upstream.length <= 3) return kept;
+  const names = upstream.flatMap((d) => [...d.message.matchAll(/`([^`]+)`/g)].map((m) => m[1]!));
+  const first = upstream[0]!;
+  const merged = diag(
+    'IT5006',
+    `${names.length} objects keep the names of common-instancetypes objects (${names
+      .slice(0, 6)
+      .map((n) => `\`${n}\``)
+      .join(', ')}${names.length > 6 ? ` and ${names.length - 6} more` : ''}): virt-operator deploys cluster-scoped objects of these names and reverts yours`,
+    first.location,
+    {
+      severity: 'warning',
+      ...(first.hint !== undefined ? { hint: first.hint } : {}),
+      related: upstream.slice(1, 6).flatMap((d) => (d.location ? [{ message: 'also here', location: d.location }] : [])),
+    },
+  );
+  return [...kept.filter((d) => d.code !== 'IT5006'), merged];
+}
+
 /** Two generators writing into one place would erase each other's output. */
 export function outputOverlaps(generators: readonly LoadedGenerator[]): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -321,6 +354,6 @@ export function compileDocuments(
   const placed = diagnostics.map((d) => (d.location === undefined && (d.code === 'IT2008' || d.code === 'IT1008') ? { ...d, location: atCatalog } : d));
   const suppressed = new Set(generator.config.suppressWarnings ?? []);
   placed.push(...suppressionProblems(generator));
-  const sorted = sortDiagnostics(placed.filter((d) => d.severity === 'error' || !suppressed.has(d.code)));
+  const sorted = sortDiagnostics(oneReportPerCause(placed.filter((d) => d.severity === 'error' || !suppressed.has(d.code))));
   return { generator, catalog, objects, files: hasErrors(sorted) ? [] : files, diagnostics: sorted, lock };
 }

@@ -247,7 +247,7 @@ describe('release lock', () => {
     const r = itgen(dir, 'generate');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^generators\/small\.lock\.yaml:\d+:\d+ error IT7102 VirtualMachineClusterPreference `legacy`, published in v1\.0\.0, is gone without having been released deprecated/m,
+      /^generators\/small\.lock\.yaml:\d+:\d+ error IT7102 `legacy` \(VirtualMachineClusterPreference, VirtualMachinePreference\), published in v1\.0\.0, is gone without having been released deprecated/m,
     );
     expect(r.stderr).toMatch(/mark it deprecated \(with a replacement\) for one release before removing it/);
     git(dir, 'checkout', '--', 'catalogs');

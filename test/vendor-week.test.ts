@@ -238,3 +238,50 @@ describe('hints that lead somewhere', () => {
     }
   });
 });
+
+describe('one mistake, one report', () => {
+  it('a namePrefix added after a release is one error saying the names changed, not one per object', () => {
+    const dir = project();
+    try {
+      expect(itgen(dir, ['release', '--version', 'v1.0.0']).code).toBe(0);
+      writeFileSync(path.join(dir, 'generators/t.yaml'), `${DEFAULT_GENERATOR}namePrefix: nw-\n`);
+      const r = itgen(dir, ['validate']);
+      expect(r.code).toBe(1);
+      expect(r.err.match(/ error IT7102 /g)).toHaveLength(1);
+      expect(r.err).toMatch(/error IT7102 6 published objects are gone because their names changed \(`\S+` is now `nw-\S+`\)/);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('a bare memoryPerCPU is one error with its fix, not one per hugepage size and object', () => {
+    const dir = scratchProject({
+      'generators/t.yaml': DEFAULT_GENERATOR,
+      'catalog/catalog.yaml': TINY_CATALOG.replace('memoryPerCPU: 2Gi\n', 'memoryPerCPU: 16\nspec: {memory: {hugepages: {pageSize: 1Gi}}}\n'),
+    });
+    try {
+      const r = itgen(dir, ['validate']);
+      expect(r.err.match(/ error IT\d+ /g)).toEqual([' error IT1205 ']);
+      expect(r.err).toContain('hint: a quantity without a unit is bytes; did you mean `16Gi`?');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('keeping many upstream names is one warning with the count', () => {
+    const prefs = ['fedora', 'rhel.9', 'ubuntu', 'windows.11', 'centos.stream9']
+      .map((n) => `---\nkind: Preference\nname: ${n}\ndisplayName: ${n}\nspec: {devices: {preferredDiskBus: virtio}}\n`)
+      .join('');
+    const dir = scratchProject({
+      'generators/t.yaml': DEFAULT_GENERATOR,
+      'catalog/catalog.yaml': `${TINY_CATALOG.replace('name: t\n', 'name: t\nnaming: {preference: "{name}"}\n')}${prefs}`,
+    });
+    try {
+      const r = itgen(dir, ['validate']);
+      expect(r.err.match(/ warning IT5006 /g)).toHaveLength(1);
+      expect(r.err).toMatch(/warning IT5006 \d+ objects keep the names of common-instancetypes objects/);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

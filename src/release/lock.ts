@@ -98,6 +98,55 @@ export interface LockCheck {
   readonly usedOverrides: ReadonlySet<number>;
 }
 
+/**
+ * Published objects that are gone, reported once per cause: a rename of everything (a `namePrefix`
+ * added after a release: every name is now `<prefix><name>`) as one error saying so; otherwise one
+ * error per name (its cluster and namespaced kinds together), or one listing them past ten.
+ */
+function goneReport(gone: readonly { entry: LockedObject; entryAt: SourceRange }[], current: readonly CurrentObject[], lock: ReleaseLock): Diagnostic[] {
+  if (gone.length === 0) return [];
+  const published = new Set(lock.objects.map((o) => o.name));
+  const fresh = current.filter((c) => !published.has(c.name));
+  const renamed = gone.map((g) => ({ g, to: fresh.find((c) => c.kind === g.entry.kind && c.name !== g.entry.name && c.name.includes(g.entry.name)) }));
+  const matched = renamed.filter((r) => r.to !== undefined);
+  const first = gone[0]!;
+  const hint =
+    'VMs may still reference them and GitOps pruning deletes them: mark them deprecated (with a replacement) for one release before removing them, or add reviewed `overrides:` entries with `allow: removal`';
+  if (gone.length > 2 && matched.length >= gone.length * 0.8) {
+    const ex = matched[0]!;
+    return [
+      diag(
+        'IT7102',
+        `${gone.length} published objects are gone because their names changed (\`${ex.g.entry.name}\` is now \`${ex.to!.name}\`): a name prefix, suffix or naming pattern added after a release renames every object`,
+        first.entryAt,
+        {
+          hint: 'keep the published names (remove the namePrefix or naming change), or ship the renamed objects beside the old ones and deprecate the old ones for a release first',
+        },
+      ),
+    ];
+  }
+  const byName = groupBy(gone, (g) => g.entry.name);
+  const describe = (group: readonly { entry: LockedObject }[]): string => `\`${group[0]!.entry.name}\` (${group.map((g) => g.entry.kind).join(', ')})`;
+  if (byName.length > 10) {
+    return [
+      diag(
+        'IT7102',
+        `${byName.length} published objects are gone without having been released deprecated: ${byName
+          .slice(0, 10)
+          .map(describe)
+          .join(', ')} and ${byName.length - 10} more`,
+        first.entryAt,
+        { hint },
+      ),
+    ];
+  }
+  return byName.map((group) =>
+    diag('IT7102', `${describe(group)}, published in ${group[0]!.entry.released}, is gone without having been released deprecated`, group[0]!.entryAt, {
+      hint: 'VMs may still reference it and GitOps pruning deletes it: mark it deprecated (with a replacement) for one release before removing it, or add a reviewed `overrides:` entry with `allow: removal`',
+    }),
+  );
+}
+
 /** Compare what the catalog generates now with what has been published. */
 export function checkLock(loaded: LoadedLock, generatorName: string, current: readonly CurrentObject[]): LockCheck {
   const { lock, src } = loaded;
@@ -127,6 +176,7 @@ export function checkLock(loaded: LoadedLock, generatorName: string, current: re
     return 'published objects never change: publish the new spec under new names and deprecate the old ones; for a family named without a version, give the new one `version: 2` and `naming: "{family}{version}.{size}"` (the old one keeps its names)';
   };
   const changed: { entry: LockedObject; current: CurrentObject; at: SourceRange | undefined; entryAt: SourceRange }[] = [];
+  const gone: { entry: LockedObject; entryAt: SourceRange }[] = [];
   lock.objects.forEach((entry, i) => {
     const entryAt = locate(src, ['objects', i, 'name']);
     const c = now.get(key(entry.kind, entry.name));
@@ -139,11 +189,7 @@ export function checkLock(loaded: LoadedLock, generatorName: string, current: re
           used.add(ov.i);
           return;
         }
-        out.push(
-          diag('IT7102', `${where}, published in ${entry.released}, is gone without having been released deprecated`, entryAt, {
-            hint: 'VMs may still reference it: mark it deprecated (with a replacement) for one release before removing it, or add a reviewed `overrides:` entry with `allow: removal`',
-          }),
-        );
+        gone.push({ entry, entryAt });
         return;
       }
       if (c.digest === entry.digest) return;
@@ -169,6 +215,7 @@ export function checkLock(loaded: LoadedLock, generatorName: string, current: re
       }),
     );
   });
+  out.push(...goneReport(gone, current, lock));
   // One edit of a family changes every size in both scopes: one report per place that declares them.
   for (const group of groupBy(changed, (x) => `${x.entry.released}|${x.at ? `${x.at.file}:${x.at.line}:${x.at.col}` : ''}`)) {
     const first = group[0]!;

@@ -69,6 +69,7 @@ export const DIAGNOSTIC_CODES = {
   IT5011: 'a GitOps sync gives namespaced objects no namespace',
   IT5012: 'an output directory that nothing deploys',
   IT5013: 'a deployed path that no generator writes',
+  IT5014: 'two sizes of a family with the same spec',
   // IT6xxx: target KubeVirt version
   IT6001: 'field newer than the target KubeVirt release',
   IT6002: 'unknown target KubeVirt release',
@@ -119,6 +120,7 @@ export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode
   'IT4014',
   'IT4015',
   'IT4016',
+  'IT5003',
   'IT5004',
   'IT5005',
   'IT5006',
@@ -126,6 +128,7 @@ export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode
   'IT5008',
   'IT5011',
   'IT5012',
+  'IT5014',
   'IT7104',
   'IT8101',
   'IT8203',

@@ -1,6 +1,16 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { diag, DIAGNOSTIC_CODES, didYouMean, hasErrors, sortDiagnostics, WARNING_CODES, type Diagnostic, type DiagnosticCode } from './diagnostics';
+import {
+  diag,
+  DIAGNOSTIC_CODES,
+  didYouMean,
+  hasErrors,
+  sortDiagnostics,
+  WARNING_CODES,
+  type Diagnostic,
+  type DiagnosticCode,
+  type SourceRange,
+} from './diagnostics';
 import { layoutBase, type OutputFile } from './emit/layout';
 import { committedSpecs } from './emit/committed';
 import { compatibilitySummary, formatMatrixMarkdown, GRID_MAX_FAMILIES, preferencesAdmittingNone, type CompatibilitySummary } from './matrix';
@@ -295,7 +305,21 @@ export function compileGenerator(root: string, generator: LoadedGenerator): Comp
   const lock = loadLock(root, generator);
   // With a lock, the committed base tells which field of a published object changed.
   const previous = lock.lock ? committedSpecs(root, generator.outputDir) : undefined;
-  return compileDocuments(generator, loaded.docs, [...loaded.diagnostics, ...lock.diagnostics], lock.lock, previous);
+  const result = compileDocuments(generator, loaded.docs, [...loaded.diagnostics, ...lock.diagnostics], lock.lock, previous);
+  return { ...result, diagnostics: pointAtImports(result.diagnostics, loaded.imports ?? []) };
+}
+
+/**
+ * A diagnostic inside an imported catalog (node_modules/itgen/...) also points at the user's own
+ * line that brought it in: the import entry of their catalog.
+ */
+function pointAtImports(diagnostics: readonly Diagnostic[], imports: readonly { dir: string; at: SourceRange }[]): Diagnostic[] {
+  if (imports.length === 0) return [...diagnostics];
+  return diagnostics.map((d) => {
+    const from = d.location ? imports.find((i) => d.location!.file.startsWith(`${i.dir}/`)) : undefined;
+    if (!from) return d;
+    return { ...d, related: [...(d.related ?? []), { message: 'in the catalog imported here', location: from.at }] };
+  });
 }
 
 export function compileDocuments(

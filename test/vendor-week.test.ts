@@ -285,3 +285,43 @@ describe('one mistake, one report', () => {
     }
   });
 });
+
+describe('checks users expected', () => {
+  it('two sizes of a family with the same spec (IT5014), and one display name on two families or versions (IT5003)', () => {
+    const dir = scratchProject({
+      'generators/t.yaml': DEFAULT_GENERATOR,
+      'catalog/catalog.yaml': `${TINY_CATALOG.replace('memoryPerCPU: 2Gi\n', 'memoryPerCPU: 2Gi\noverrides:\n  large: {cpu: 1, memory: 2Gi}\n')}---\nkind: Family\nname: d\nversion: 1\ndisplayName: Compute\ndescription: Other\nclass: compute\nmemoryPerCPU: 4Gi\n`,
+    });
+    try {
+      const r = itgen(dir, ['validate']);
+      expect(r.err).toMatch(/warning IT5014 instance types `c1\.large` and `c1\.small` have the same spec/);
+      expect(r.err).toMatch(/error IT5003 families `c1` and `d1` share the display name "Compute"/);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('imported catalogs', () => {
+  it('a wrong import path is one error, not one per reference to what it would have brought; a rule broken inside an import points at the import line too', () => {
+    const dir = scratchProject({
+      'generators/t.yaml': DEFAULT_GENERATOR,
+      'catalog/catalog.yaml': `${TINY_CATALOG.replace('name: t\n', 'name: t\nimports:\n  - path: ../nope\n')}---\nkind: Preference\nname: mine\ndisplayName: Mine\ninherits: imported.base\n`,
+    });
+    try {
+      const r = itgen(dir, ['validate']);
+      expect(r.err.match(/ error IT\d+ /g)).toEqual([' error IT2020 ']);
+      writeFileSync(path.join(dir, 'catalog/catalog.yaml'), TINY_CATALOG.replace('name: t\n', 'name: t\nimports:\n  - path: ../base\n'));
+      mkdirSync(path.join(dir, 'base'));
+      writeFileSync(
+        path.join(dir, 'base/catalog.yaml'),
+        'kind: Catalog\nname: base\n---\nkind: Family\nname: b\nversion: 1\ndisplayName: B\ndescription: B\nclass: b\nmemoryPerCPU: 4\n',
+      );
+      const inside = itgen(dir, ['validate']);
+      expect(inside.err).toMatch(/^base\/catalog\.yaml:10:15 error IT1205 /m);
+      expect(inside.err).toContain('note: in the catalog imported here at catalog/catalog.yaml:4:5');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { globSync } from 'glob';
-import { diag, didYouMean, type Diagnostic } from '../diagnostics';
+import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
 import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH, readFileBounded } from './limits';
 import { locate, parseSource, type ParsedFile, type SourceDoc } from './source';
 
@@ -60,6 +60,8 @@ export interface LoadedFiles {
   readonly docs: SourceDoc[];
   readonly diagnostics: Diagnostic[];
   readonly files: string[];
+  /** The imported catalogs: their directory (project-relative) and the import entry that brought them in. */
+  readonly imports?: readonly { readonly dir: string; readonly at: SourceRange }[];
 }
 
 /** Read and parse every `*.yaml`/`*.yml` under a catalog directory, in sorted order. */
@@ -263,14 +265,15 @@ function declared(doc: SourceDoc): string | undefined {
  */
 export function withImports(root: string, catalogDir: string, loaded: LoadedFiles): LoadedFiles {
   const catalogDoc = loaded.docs.find((d) => (d.value as { kind?: unknown } | null)?.kind === 'Catalog');
-  const imports = (catalogDoc?.value as { imports?: unknown } | undefined)?.imports;
-  if (!catalogDoc || !Array.isArray(imports) || imports.length === 0) return loaded;
+  const importEntries = (catalogDoc?.value as { imports?: unknown } | undefined)?.imports;
+  if (!catalogDoc || !Array.isArray(importEntries) || importEntries.length === 0) return loaded;
   const own = new Set(loaded.docs.map(declared).filter((k): k is string => k !== undefined));
   const docs = [...loaded.docs];
   const diagnostics = [...loaded.diagnostics];
   const files = [...loaded.files];
   const absRoot = path.resolve(root);
-  (imports as ImportEntry[]).forEach((entry, i) => {
+  const importedFrom: { dir: string; at: SourceRange }[] = [];
+  (importEntries as ImportEntry[]).forEach((entry, i) => {
     const at = locate(catalogDoc, ['imports', i]);
     let dir: string | undefined;
     if (typeof entry.path === 'string' && entry.package === undefined) dir = path.resolve(path.dirname(path.resolve(absRoot, catalogDoc.file)), entry.path);
@@ -305,6 +308,9 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
       /* reported below */
     }
     if (!isDir) {
+      // What the import would have declared is unknown: a stand-in keeps references to it from
+      // cascading into one error each (one mistake, one report).
+      docs.push(...standIns(catalogDoc.file, 'opaque'));
       diagnostics.push(
         diag('IT2020', `import \`${shown}\`: no catalog directory ${relativePath(absRoot, dir)}`, at, {
           hint: typeof entry.package === 'string' ? packageHint(absRoot, entry.package, String(entry.catalog)) : 'the path is relative to this file',
@@ -313,6 +319,7 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
       return;
     }
     const imported = loadCatalogFiles(root, relativePath(absRoot, dir));
+    importedFrom.push({ dir: relativePath(absRoot, dir), at });
     diagnostics.push(...imported.diagnostics);
     files.push(...imported.files);
     const excluded = new Set([
@@ -363,7 +370,7 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
       });
     }
   });
-  return { docs, diagnostics, files };
+  return { docs, diagnostics, files, imports: importedFrom };
 }
 
 export function within(root: string, target: string): boolean {

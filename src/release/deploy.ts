@@ -99,7 +99,7 @@ export function deployProblems(root: string, generators: readonly LoadedGenerato
   const isDeployed = (o: string): boolean => [...deployed].some((d) => d === o || d === '.' || o.startsWith(`${d}/`) || d.startsWith(`${o}/`));
   for (const g of generators) {
     const o = normal(g.outputDir);
-    if (isDeployed(o)) continue;
+    if (isDeployed(o) || (g.config.suppressWarnings ?? []).includes('IT5012')) continue;
     out.push(
       diag(
         'IT5012',

@@ -2,8 +2,8 @@ import { onePerSource } from '../render/manifests';
 import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
 import { locate, type PathSegment } from '../load/source';
 import { formatBinary, parseQuantity } from '../quantity';
-import { originOf } from '../resolve/leaves';
-import type { ResolvedPreference } from '../resolve/types';
+import { originOf, sortKeysDeep } from '../resolve/leaves';
+import type { ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { fieldDiag, fieldLocation, get, groupBy, objectDiag, type Rule } from './context';
 import { isSpread, spreadDivides, spreadRatio } from './rules-kubevirt';
 import { UPSTREAM_INSTANCETYPE_NAMES, UPSTREAM_PREFERENCE_NAMES } from './upstream-names';
@@ -110,6 +110,72 @@ export const CATALOG_RULES: readonly Rule[] = [
             related: [{ message: `\`${first.name}\` uses it here`, location: displayNameAt(first) }],
           }),
         );
+      }
+      return out;
+    },
+  },
+  {
+    name: 'unique-family-display-names',
+    description: 'no two families (or versions of one) share a display name',
+    check: (ctx) => {
+      const out: Diagnostic[] = [];
+      const families = new Map<string, ResolvedInstancetype>();
+      // A deprecated family is on its way out: its successor may well keep its display name.
+      for (const it of ctx.catalog.instancetypes) {
+        const key = `${it.family}${it.version ?? ''}`;
+        if (!families.has(key) && it.deprecated === undefined) families.set(key, it);
+      }
+      const seen = new Map<string, ResolvedInstancetype>();
+      for (const [key, it] of families) {
+        const first = seen.get(it.displayName);
+        if (!first) {
+          seen.set(it.displayName, it);
+          continue;
+        }
+        const firstKey = `${first.family}${first.version ?? ''}`;
+        const versions = first.family === it.family;
+        out.push(
+          diag('IT5003', `families \`${firstKey}\` and \`${key}\` share the display name ${JSON.stringify(it.displayName)}`, familyDisplayNameAt(it), {
+            // Two versions of one family side by side are a release step (the old one deprecated): a warning.
+            ...(versions ? { severity: 'warning' as const } : {}),
+            hint: versions
+              ? `users pick instance types by display name in UIs: say what the new version changes (\`${it.displayName} v${it.version ?? ''}\`, or what differs)`
+              : 'users pick instance types by display name in UIs; make each family say what sets it apart',
+            related: [{ message: `\`${firstKey}\` uses it here`, location: familyDisplayNameAt(first) }],
+          }),
+        );
+      }
+      return out;
+    },
+  },
+  {
+    name: 'distinct-sizes',
+    description: 'two sizes of one family (version and variant) do not have the same spec',
+    check: (ctx) => {
+      const out: Diagnostic[] = [];
+      const groups = groupBy(ctx.catalog.instancetypes, (it) => `${it.family}|${it.version ?? ''}|${it.variant ?? ''}`);
+      for (const group of groups) {
+        const bySpec = new Map<string, ResolvedInstancetype>();
+        for (const it of group) {
+          const key = JSON.stringify(sortKeysDeep(it.spec));
+          const twin = bySpec.get(key);
+          if (!twin) {
+            bySpec.set(key, it);
+            continue;
+          }
+          out.push(
+            diag(
+              'IT5014',
+              `instance types \`${twin.name}\` and \`${it.name}\` have the same spec: sizes \`${twin.size}\` and \`${it.size}\` of one family offer the same thing`,
+              familyDisplayNameAt(it, ['sizes']),
+              {
+                severity: 'warning',
+                hint: "an override probably gave one size the other's CPU or memory; give each size its own, or drop one",
+                related: [{ message: `\`${twin.name}\` is declared here`, location: familyDisplayNameAt(twin, ['sizes']) }],
+              },
+            ),
+          );
+        }
       }
       return out;
     },
@@ -288,6 +354,12 @@ export const CATALOG_RULES: readonly Rule[] = [
 ];
 
 /** Where a preference's display name is written: its architecture override's, else its own. */
+/** Where a family declares a key (`displayName`, `sizes`), or the family itself. */
+function familyDisplayNameAt(it: ResolvedInstancetype, key: readonly string[] = ['displayName']): SourceRange {
+  const value = it.origin.src.value as Record<string, unknown>;
+  return locate(it.origin.src, value[key[0]!] !== undefined ? key : []);
+}
+
 function displayNameAt(p: ResolvedPreference): SourceRange {
   const value = p.origin.src.value as { architectureOverrides?: Record<string, { displayName?: unknown }>; displayName?: unknown };
   if (p.architecture !== undefined && value.architectureOverrides?.[p.architecture]?.displayName !== undefined) {

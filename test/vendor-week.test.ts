@@ -325,3 +325,68 @@ describe('imported catalogs', () => {
     }
   });
 });
+
+describe('size ladders and imports', () => {
+  it("a second ladder leaves imported families on their own catalog's ladder; several own ladders take the Catalog's defaultLadder", () => {
+    const dir = scratchProject({
+      'generators/t.yaml': `${DEFAULT_GENERATOR}allowEmpty: [preferences]\n`,
+      'base/catalog.yaml':
+        'kind: Catalog\nname: base\n---\nkind: SizeLadder\nname: upstream\nsizes: [{name: small, cpu: 1}, {name: large, cpu: 2}]\n---\nkind: Family\nname: u\nversion: 1\ndisplayName: U\ndescription: U\nclass: u\nmemoryPerCPU: 4Gi\n',
+      'catalog/catalog.yaml':
+        'kind: Catalog\nname: t\nimports:\n  - path: ../base\n---\nkind: SizeLadder\nname: vendor\nsizes: [{name: tiny, cpu: 1}, {name: huge, cpu: 8}]\n---\nkind: Family\nname: v\nversion: 1\ndisplayName: V\ndescription: V\nclass: v\nmemoryPerCPU: 2Gi\n',
+    });
+    try {
+      const r = itgen(dir, ['validate']);
+      expect([r.code, r.err]).toEqual([0, expect.not.stringContaining('IT2010')]);
+      const names = (itgen(dir, ['build']).out.match(/^ {2}name: (\S+)$/gm) ?? []).map((l) => l.trim().slice(6));
+      expect(names).toEqual(expect.arrayContaining(['u1.small', 'u1.large', 'v1.tiny', 'v1.huge']));
+      expect(names).not.toContain('u1.tiny');
+      // Two ladders of its own: the catalog says which one its families use.
+      writeFileSync(path.join(dir, 'catalog/more.yaml'), 'kind: SizeLadder\nname: other\nsizes: [{name: one, cpu: 1}]\n');
+      expect(itgen(dir, ['validate']).err).toContain('or give the Catalog a `defaultLadder:`');
+      writeFileSync(
+        path.join(dir, 'catalog/catalog.yaml'),
+        readFileSync(path.join(dir, 'catalog/catalog.yaml'), 'utf8').replace('name: t\n', 'name: t\ndefaultLadder: vendor\n'),
+      );
+      expect(itgen(dir, ['validate']).code).toBe(0);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('deprecation replacements', () => {
+  it("name the catalog's own objects; the generator's namePrefix is applied after (the prefixed name still works)", () => {
+    const catalog = TINY_CATALOG.replace('  - {name: large, cpu: 2}\n', '  - {name: large, cpu: 2}\n  - {name: xlarge, cpu: 4}\n').replace(
+      'memoryPerCPU: 2Gi\n',
+      'memoryPerCPU: 2Gi\noverrides:\n  small: {deprecated: {replacement: c1.large, since: v1.0.0}}\n',
+    );
+    const dir = scratchProject({ 'generators/t.yaml': `${DEFAULT_GENERATOR}namePrefix: nw-\n`, 'catalog/catalog.yaml': catalog });
+    try {
+      expect(itgen(dir, ['validate']).err).not.toContain('IT5009');
+      expect(itgen(dir, ['generate']).code).toBe(0);
+      expect(readFileSync(path.join(dir, 'output', 'README.md'), 'utf8')).toMatch(/`nw-c1\.small`.*nw-c1\.large/);
+      writeFileSync(path.join(dir, 'catalog/catalog.yaml'), catalog.replace('replacement: c1.large', 'replacement: nw-c1.large'));
+      expect(itgen(dir, ['validate']).err).not.toContain('IT5009');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('an undersized instance type', () => {
+  it('is refused with the smallest size of its series that meets the preference', () => {
+    const dir = project();
+    try {
+      writeFileSync(path.join(dir, 'vm.yaml'), VM.replace('u1.medium', 'u1.nano').replace('fedora', 'windows.11'));
+      const r = itgen(dir, ['expand', 'vm.yaml', '--with', BUNDLE]);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain(
+        'error IT8003 VirtualMachine `v` would be refused: failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by instance type',
+      );
+      expect(r.err).toMatch(/hint: the smallest u1 size that meets the preference's requirements: `u1\.\w+`/);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

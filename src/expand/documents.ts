@@ -9,7 +9,10 @@ import { isPlainObject, type JsonObject } from '../resolve/leaves';
 import { admit, expand, type ExpandOptions } from './expand';
 import { infersFromVolume, mutateOnCreate, type Inference } from './mutate';
 import { fieldPath, unknownVmFields } from './unknown-fields';
-import { obj } from './model';
+import { obj, type References, type SpecObject } from './model';
+import { parseQuantity } from '../quantity';
+import { compareText } from '../order';
+import { spreadProblem } from '../kubevirt/topology';
 import { objectStore, resolveReferences, type ObjectStore } from './references';
 
 export interface ExpandOutcome {
@@ -138,7 +141,7 @@ export function expandDocuments(
                   'IT8003',
                   `VirtualMachine \`${name}\` would be refused: ${c.message}`,
                   at(c.field.split(', ')[0]!),
-                  c.type === 'InternalError' ? { hint: panicHint } : {},
+                  c.type === 'InternalError' ? { hint: panicHint } : biggerSizeHint(c, resolved.references, all),
                 ),
           ),
         };
@@ -191,4 +194,36 @@ function referenceHint(e: { message: string; field: string }, vm: JsonObject, st
   return names.size === 0
     ? 'no instance types or preferences were given: generate the project (its objects are read from the generators), or pass them with --with FILE'
     : `${names.size} ${which === 'preference' ? 'preferences' : 'instance types'} are known (from the project and --with files); pass the object with --with FILE if it lives elsewhere`;
+}
+
+/**
+ * For a VM refused because its instance type is too small for the preference's requirements: the
+ * smallest instance type of the same series (the part of the name before the first `.`) that meets
+ * them and the spread, as the matrix would pair them; else the smallest of any series.
+ */
+function biggerSizeHint(c: { message: string }, refs: References, store: ObjectStore): { hint?: string } {
+  const it = refs.instancetype;
+  const pref = refs.preference?.spec;
+  if (!it || !pref || !/^failure checking preference requirements: insufficient (CPU|Memory) resources of .* provided by instance type/.test(c.message))
+    return {};
+  const cpuOf = (spec: JsonObject): number => (typeof obj(spec['cpu'])?.['guest'] === 'number' ? (obj(spec['cpu'])!['guest'] as number) : 0);
+  const memOf = (spec: JsonObject): number => parseQuantity(String(obj(spec['memory'])?.['guest'] ?? 0)) ?? 0;
+  const req = obj(pref['requirements']);
+  const needCpu = typeof obj(req?.['cpu'])?.['guest'] === 'number' ? (obj(req!['cpu'])!['guest'] as number) : 0;
+  const needMem = parseQuantity(String(obj(req?.['memory'])?.['guest'] ?? 0)) ?? 0;
+  const fits = (o: SpecObject): boolean => {
+    try {
+      return o.kind === it.kind && cpuOf(o.spec) >= needCpu && memOf(o.spec) >= needMem && spreadProblem(cpuOf(o.spec), pref) === undefined;
+    } catch {
+      return false; // a spread KubeVirt cannot compute fits nothing
+    }
+  };
+  const series = (n: string): string => n.split('.')[0]!;
+  const candidates = store.specObjects
+    .filter(fits)
+    .sort((a, b) => cpuOf(a.spec) - cpuOf(b.spec) || memOf(a.spec) - memOf(b.spec) || compareText(a.name, b.name));
+  const same = candidates.find((o) => series(o.name) === series(it.name));
+  const pick = same ?? candidates[0];
+  if (!pick) return { hint: "no instance type known here meets the preference's requirements" };
+  return { hint: `the smallest ${same ? `${series(it.name)} size` : 'instance type'} that meets the preference's requirements: \`${pick.name}\`` };
 }

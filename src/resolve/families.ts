@@ -2,6 +2,7 @@
  * Instance types: every family expanded over its sizes (from its ladder, with per-size overrides) and
  * variants, each spec merged from fragments, the family, the variant and the size, with provenance.
  */
+import path from 'node:path';
 import { diag, didYouMean, type SourceRange } from '../diagnostics';
 import { locate, type PathSegment } from '../load/source';
 import { formatBinary, parseQuantity } from '../quantity';
@@ -30,6 +31,36 @@ function pickLadder(model: WrittenModel, fam: Declared<WrittenFamily>, out: Sink
     return l;
   }
   if (model.ladders.size === 1) return [...model.ladders.values()][0];
+  // Several ladders: an imported catalog's families keep the one ladder their own catalog declares
+  // (the ladders under the directory closest to the family's file), so that a second ladder in the
+  // importing catalog does not make every imported family name one; then the catalog's default.
+  const dirOf = (file: string): string => path.posix.dirname(file);
+  const shared = (a: string, b: string): number => {
+    const x = a.split('/');
+    const y = b.split('/');
+    let n = 0;
+    while (n < x.length && n < y.length && x[n] === y[n]) n++;
+    return n;
+  };
+  const ladders = [...model.ladders.values()];
+  const depth = ladders.map((l) => shared(dirOf(l.src.file), dirOf(fam.src.file)));
+  const best = Math.max(...depth);
+  const closest = ladders.filter((_, i) => depth[i] === best);
+  const catalogDir = model.catalog ? dirOf(model.catalog.src.file) : undefined;
+  const ownFamily = catalogDir !== undefined && (dirOf(fam.src.file) === catalogDir || fam.src.file.startsWith(`${catalogDir}/`));
+  if (closest.length === 1 && !(ownFamily && model.catalog?.value.defaultLadder !== undefined)) return closest[0];
+  const byDefault = model.catalog?.value.defaultLadder;
+  if (byDefault !== undefined) {
+    const l = model.ladders.get(byDefault);
+    if (l) return l;
+    if (!mayBeDeclared(model, 'SizeLadder', byDefault))
+      out.push(
+        diag('IT2010', `catalog \`defaultLadder\` names unknown size ladder \`${byDefault}\``, locate(model.catalog!.src, ['defaultLadder']), {
+          hint: didYouMean(byDefault, model.ladders.keys()) ?? `declared ladders: ${[...model.ladders.keys()].join(', ')}`,
+        }),
+      );
+    return undefined;
+  }
   if (model.rejected.SizeLadder.size > 0 || model.incomplete) return undefined; // already reported where the ladder is written
   out.push(
     diag(
@@ -38,6 +69,9 @@ function pickLadder(model: WrittenModel, fam: Declared<WrittenFamily>, out: Sink
         ? `family \`${fam.value.name}\` needs a size ladder, and the catalog declares none`
         : `family \`${fam.value.name}\` must say which size ladder it uses (\`ladder:\`); the catalog has ${model.ladders.size}`,
       locate(fam.src, ['name']),
+      model.ladders.size === 0
+        ? {}
+        : { hint: `or give the Catalog a \`defaultLadder:\` (one of ${[...model.ladders.keys()].join(', ')}) for the families that name none` },
     ),
   );
   return undefined;

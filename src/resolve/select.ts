@@ -102,8 +102,15 @@ export function selectCatalog(
 
   const prefix = opts.namePrefix ?? '';
   const suffix = opts.nameSuffix ?? '';
-  const rename = <T extends ResolvedInstancetype | ResolvedPreference>(o: T): T =>
-    prefix === '' && suffix === '' ? o : { ...o, name: `${prefix}${o.name}${suffix}` };
+  // A catalog names its own objects; the generator's prefix and suffix apply after, to the names and
+  // to a deprecation's replacement that names one of them (one written with the prefix still works).
+  const catalogNames = new Set([...catalog.instancetypes, ...catalog.preferences].map((o) => o.name));
+  const rename = <T extends ResolvedInstancetype | ResolvedPreference>(o: T): T => {
+    if (prefix === '' && suffix === '') return o;
+    const r = o.deprecated?.replacement;
+    const deprecated = r !== undefined && catalogNames.has(r) ? { deprecated: { ...o.deprecated!, replacement: `${prefix}${r}${suffix}` } } : {};
+    return { ...o, name: `${prefix}${o.name}${suffix}`, ...deprecated };
+  };
 
   const instancetypes = catalog.instancetypes.filter(keep).map(rename);
   const preferences = catalog.preferences.filter(keep).map(rename);

@@ -48,6 +48,11 @@ export const catalogDocSchema = z
     kind: z.literal('Catalog'),
     name: objectNameSchema,
     description: freeText().optional(),
+    defaultLadder: objectNameSchema
+      .optional()
+      .describe(
+        "The size ladder of this catalog's families that name none, when it declares several; an imported catalog's families keep the one ladder their catalog declares",
+      ),
     naming: z
       .strictObject({
         instancetype: z.string().default('{family}{version}.{size}').describe('Instance type name pattern: {family}, {version}, {size}'),

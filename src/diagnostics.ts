@@ -95,6 +95,10 @@ export const DIAGNOSTIC_CODES = {
   IT8005: 'a VM names its instance type or preference wrongly',
   // IT81xx: the compatibility matrix
   IT8101: 'a preference admits no instance type of the catalog',
+  // IT83xx: what a catalog change does to the VMs that use it (--vms)
+  IT8301: 'a change would leave a VM without its object, or no longer admitted',
+  IT8302: 'a VM uses an object the change deprecates or removes after a deprecation',
+  IT8303: 'a VM changes at its next start',
   // IT82xx: migrating VirtualMachineInstancePresets
   IT8201: 'no VirtualMachineInstancePreset in the input',
   IT8202: 'a VirtualMachineInstancePreset or VirtualMachine KubeVirt would refuse',
@@ -133,6 +137,8 @@ export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode
   'IT8101',
   'IT8203',
   'IT8204',
+  'IT8302',
+  'IT8303',
   'IT8205',
   'IT8206',
   'IT8207',

@@ -4,32 +4,52 @@ import { diag, type Diagnostic } from '../../diagnostics';
 import type { OutputFile } from '../../emit/layout';
 import { committedObjects, readCommittedBase } from '../../emit/committed';
 import { relativePath } from '../../load/files';
-import { diffObjects, formatDiff, parseObjects, type ObjectDiff } from '../../release/diff';
+import { diffObjects, formatDiff, parseObjects, type KubeObject, type ObjectDiff } from '../../release/diff';
+import { diffMarkdown, impactMarkdown, reviewedChanges, vmImpact, type ImpactOptions } from '../../release/review';
+import { loadManifests } from '../../load/manifests';
+import type { CompileResult } from '../../pipeline';
 import { generatedObjects } from '../../release/drift';
 import { bundleSettings } from '../../schema/generator';
-import { optionSet, optionValue } from '../args';
-import { compiledOrExit, EXIT_OK, EXIT_USER, exitCodeFor, report, single, writeText, type Command } from '../command';
+import { optionSet, optionValue, optionValues } from '../args';
+import { compileAll, EXIT_OK, EXIT_USER, exitCodeFor, report, single, writeText, type Command } from '../command';
 import { readTreeAt } from '../git';
 
 export const diff: Command = {
   name: 'diff',
-  synopsis: 'diff [GENERATOR.yaml]... [--against REF|FILE] [--exit-code]',
+  synopsis: 'diff [GENERATOR.yaml]... [--against REF|FILE] [-o text|markdown|json] [--vms DIR]... [--exit-code]',
   summary: 'objects added, removed and changed, field by field, since the committed output, a Git revision or a bundle',
   generatorArguments: true,
   options: [
     { flag: '--against', value: 'REF|FILE', help: 'a Git revision, or a bundle or other YAML file of objects' },
     { flag: '--exit-code', help: 'exit 1 when there are differences' },
+    {
+      flag: '--output',
+      short: '-o',
+      value: 'text|markdown|json',
+      help: 'text (default); markdown: a pull-request comment (summary, table of objects with their resources, folded and cut when long); json',
+      check: (v) => (['text', 'markdown', 'json'].includes(v) ? undefined : '-o is text, markdown or json'),
+    },
+    { flag: '--vms', value: 'DIR', repeatable: true, help: 'VirtualMachines kept in Git: which of them the change touches, and how' },
   ],
+  details: [
+    'Compares what the catalogs generate with the committed output (or --against a Git revision or a bundle),',
+    'object by object. With --vms, the VMs that use a removed, deprecated or changed object are listed with',
+    'what each becomes at its next start (expanded before and after) and whether KubeVirt still admits it:',
+    'removing an object a VM uses is an error unless it was released deprecated before (IT8301, IT8302).',
+  ].join('\n'),
   run(ctx) {
     const { io, global, root, line } = ctx;
-    const compiled = compiledOrExit(ctx);
-    if ('exit' in compiled) return compiled.exit;
-    const { results, diagnostics } = compiled;
+    // The release lock's refusals are part of what a reviewer needs beside the diff: they do not stop it.
+    const { results, diagnostics } = compileAll(ctx);
+    if (diagnostics.some((d) => d.severity === 'error' && !/^IT710[1-7]$/.test(d.code))) {
+      report(io, global.format, diagnostics, root, true);
+      return exitCodeFor(diagnostics);
+    }
     const against = optionValue(line, '--against');
     const candidate = against === undefined ? undefined : path.resolve(io.cwd, against);
     const bundleFile = candidate !== undefined && existsSync(candidate) && statSync(candidate).isFile() ? candidate : undefined;
     const problems: Diagnostic[] = [...diagnostics];
-    const sections: { generator: string; against: string; diffs: ObjectDiff[] }[] = [];
+    const sections: { generator: string; against: string; diffs: ObjectDiff[]; before: KubeObject[]; after: KubeObject[]; result: CompileResult }[] = [];
     if (bundleFile !== undefined) {
       const s = single(results, 'diff --against FILE');
       if (!s.result) {
@@ -58,7 +78,15 @@ export const diff: Command = {
       }
       // A bundle carries the version label; the base does not.
       const ignore = [bundleSettings(s.result.generator!.name, s.result.generator!.config).versionLabel];
-      sections.push({ generator: s.result.generator!.name, against: shown, diffs: diffObjects(parsed.objects, generatedObjects(s.result), ignore) });
+      const after = generatedObjects(s.result);
+      sections.push({
+        generator: s.result.generator!.name,
+        against: shown,
+        diffs: diffObjects(parsed.objects, after, ignore),
+        before: parsed.objects,
+        after,
+        result: s.result,
+      });
     } else {
       for (const r of results) {
         const dir = r.generator!.outputDir;
@@ -74,15 +102,53 @@ export const diff: Command = {
           }
           before = t.files;
         }
+        const old = committedObjects(before);
+        const after = generatedObjects(r);
         sections.push({
           generator: r.generator!.name,
           against: against === undefined ? `${dir} (working tree)` : `${dir} at ${against}`,
-          diffs: diffObjects(committedObjects(before), generatedObjects(r)),
+          diffs: diffObjects(old, after),
+          before: old,
+          after,
+          result: r,
         });
       }
     }
-    if (global.format === 'json') {
-      io.out(JSON.stringify({ diagnostics: problems, generators: sections }, null, 2));
+    // The VMs a team keeps in Git, judged against the objects before and after.
+    const vmDirs = optionValues(line, '--vms');
+    const vms = vmDirs.length > 0 ? loadManifests(root, vmDirs, () => '', io.cwd) : undefined;
+    if (vms) problems.push(...vms.diagnostics);
+    const impacts = sections.map((s) => (vms ? vmImpact(vms.docs, s.before, s.after, impactOptions(s.result)) : undefined));
+    for (const i of impacts) if (i) problems.push(...i.diagnostics);
+    const output = optionValue(line, '--output') ?? (global.format === 'json' ? 'json' : 'text');
+    if (output === 'json') {
+      io.out(
+        JSON.stringify(
+          {
+            diagnostics: problems,
+            generators: sections.map((s, i) => ({
+              generator: s.generator,
+              against: s.against,
+              summary: {
+                added: s.diffs.filter((d) => d.change === 'added').length,
+                removed: s.diffs.filter((d) => d.change === 'removed').length,
+                changed: s.diffs.filter((d) => d.change === 'changed').length,
+              },
+              diffs: reviewedChanges(s.diffs, s.before, s.after),
+              ...(impacts[i] ? { vms: { touched: impacts[i]!.impacts, unaffected: impacts[i]!.unaffected } } : {}),
+            })),
+          },
+          null,
+          2,
+        ),
+      );
+    } else if (output === 'markdown') {
+      report(io, global.format, problems, root, true);
+      const parts = sections.map((s, i) => {
+        const table = diffMarkdown(`${s.generator}: ${s.against} → the catalogs`, reviewedChanges(s.diffs, s.before, s.after));
+        return impacts[i] ? `${table}\n${impactMarkdown(impacts[i]!.impacts, impacts[i]!.unaffected)}` : table;
+      });
+      writeText(io, `### itgen: what this change does to the instance types and preferences\n\n${parts.join('\n')}`);
     } else {
       report(io, global.format, problems, root);
       const text = sections
@@ -95,3 +161,17 @@ export const diff: Command = {
     return optionSet(line, '--exit-code') && sections.some((s) => s.diffs.length > 0) ? EXIT_USER : EXIT_OK;
   },
 };
+
+/** What the lock and the catalog say about objects a VM uses: deprecated before, and the replacement. */
+function impactOptions(r: CompileResult): ImpactOptions {
+  const locked = new Map<string, { deprecated?: string | undefined }>((r.lock?.lock.objects ?? []).map((o) => [`${o.kind}/${o.name}`, o]));
+  const replacements = new Map<string, string>(
+    r.objects.flatMap((o) =>
+      o.source.deprecated?.replacement ? [[`${o.manifest.kind}/${o.manifest.metadata.name}`, o.source.deprecated.replacement] as [string, string]] : [],
+    ),
+  );
+  return {
+    deprecatedEarlier: (kind, name) => locked.get(`${kind}/${name}`)?.deprecated !== undefined,
+    replacementOf: (kind, name) => replacements.get(`${kind}/${name}`),
+  };
+}

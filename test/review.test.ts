@@ -1,0 +1,129 @@
+/**
+ * Reviewing a catalog change: the Markdown diff a pull request gets as a comment (small, large and
+ * folded, cut with a count), and which VMs a change touches (`--vms`): a VM on a removed object, on
+ * a deprecated one, on a changed one with its field diff, and one unaffected. Goldens under
+ * test/fixtures/review/ (UPDATE_GOLDEN=1 rewrites them).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { run } from '../src/cli/main';
+import { diffMarkdown, type ReviewedChange } from '../src/release/review';
+import { removeDir, REPO, scratchProject, UPDATE_GOLDEN } from './helpers';
+
+const FIXTURES = path.join(REPO, 'test', 'fixtures', 'review');
+
+function golden(name: string, actual: string): void {
+  const file = path.join(FIXTURES, name);
+  if (UPDATE_GOLDEN || !existsSync(file)) writeFileSync(file, actual);
+  expect(actual).toBe(readFileSync(file, 'utf8'));
+}
+
+function itgen(cwd: string, argv: readonly string[]): { code: number; out: string; err: string } {
+  let out = '';
+  let err = '';
+  const code = run(argv, { out: (s) => (out += `${s}\n`), err: (s) => (err += `${s}\n`), cwd, color: false });
+  return { code, out, err };
+}
+
+const CATALOG = `kind: Catalog
+name: t
+---
+kind: SizeLadder
+name: sizes
+sizes:
+  - {name: small, cpu: 1}
+  - {name: large, cpu: 2}
+  - {name: xlarge, cpu: 4}
+---
+kind: Family
+name: c
+version: 1
+displayName: Compute
+description: Compute
+class: compute
+memoryPerCPU: 2Gi
+---
+kind: Preference
+name: mylinux
+displayName: My Linux
+spec:
+  devices: {preferredDiskBus: virtio}
+---
+kind: Preference
+name: newlinux
+displayName: New Linux
+spec:
+  devices: {preferredDiskBus: virtio}
+`;
+
+const vm = (name: string, it: string, pref: string, extra = ''): string =>
+  `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: ${name}, namespace: default}\nspec:\n  instancetype: {name: ${it}${extra}}\n  preference: {name: ${pref}}\n  template: {spec: {domain: {devices: {}}}}\n`;
+
+describe('itgen diff for review', () => {
+  it('Markdown and --vms: a VM on a removed object, on a deprecated one, on a changed one (with its field diff), one unaffected', () => {
+    const dir = scratchProject({
+      'generators/t.yaml': 'catalog: ../catalog\noutput: ../output\nvendor: acme.example\nsuppressWarnings: [IT5007]\n',
+      'catalog/catalog.yaml': CATALOG,
+      'vms/a-removed.yaml': vm('a-removed', 'c1.large', 'newlinux'),
+      'vms/b-deprecated.yaml': vm('b-deprecated', 'c1.xlarge', 'mylinux'),
+      'vms/c-changed.yaml': vm('c-changed', 'c1.small', 'newlinux'),
+      'vms/d-pinned.yaml': vm('d-pinned', 'c1.small', 'newlinux', ', revisionName: d-pinned-c1.small-1'),
+      'vms/e-unaffected.yaml': vm('e-unaffected', 'c1.xlarge', 'newlinux'),
+    });
+    try {
+      expect(itgen(dir, ['generate']).code).toBe(0);
+      expect(itgen(dir, ['release', '--version', 'v1.0.0']).code).toBe(0);
+      writeFileSync(
+        path.join(dir, 'catalog/catalog.yaml'),
+        CATALOG.replace('  - {name: large, cpu: 2}\n', '')
+          .replace('memoryPerCPU: 2Gi', 'memoryPerCPU: 2Gi\noverrides:\n  small: {memory: 3Gi}')
+          .replace('displayName: My Linux\n', 'displayName: My Linux\ndeprecated: {replacement: newlinux}\n'),
+      );
+      const md = itgen(dir, ['diff', '-o', 'markdown', '--vms', 'vms']);
+      expect(md.code).toBe(1);
+      golden('small.md', md.out);
+      const text = itgen(dir, ['diff', '--vms', 'vms']);
+      golden('vms.txt', text.err.replace(/\n {2}hint: .*$/gm, ''));
+      expect(text.err).toContain(
+        'vms/a-removed.yaml:5:24 error IT8301 VirtualMachine `a-removed` uses VirtualMachineClusterInstancetype `c1.large`, which this change removes',
+      );
+      expect(text.err).toContain(
+        'vms/b-deprecated.yaml:6:22 warning IT8302 VirtualMachine `b-deprecated` uses VirtualMachineClusterPreference `mylinux`, which this change deprecates',
+      );
+      expect(text.err).toContain('hint: move it to `newlinux`');
+      expect(text.err).toMatch(
+        /warning IT8303 VirtualMachine `c-changed` changes at its next start: spec\.template\.spec\.domain\.memory\.guest "2Gi" -> "3Gi"/,
+      );
+      expect(text.err).toMatch(/warning IT8303 VirtualMachine `d-pinned` changes at its next start with its ControllerRevision cleared/);
+      expect(text.err).not.toContain('e-unaffected');
+      const json = JSON.parse(itgen(dir, ['diff', '-o', 'json', '--vms', 'vms']).out) as {
+        generators: { summary: unknown; vms: { unaffected: number; touched: { vm: string }[] } }[];
+      };
+      expect(json.generators[0]!.summary).toEqual({ added: 0, removed: 2, changed: 4 });
+      expect(json.generators[0]!.vms.unaffected).toBe(1);
+      expect(json.generators[0]!.vms.touched.map((t) => t.vm)).toEqual(['a-removed', 'b-deprecated', 'c-changed', 'd-pinned']);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('a large diff is folded in <details>, a very large one cut with a count; input text cannot break the table or inject HTML', () => {
+    const change = (i: number): ReviewedChange => ({
+      kind: 'VirtualMachineClusterInstancetype',
+      name: `u${i}.large`,
+      change: 'changed',
+      fields: [{ path: 'spec.memory.guest', before: '4Gi', after: '8Gi' }],
+      before: { vcpu: 2, memory: '4Gi' },
+      after: { vcpu: 2, memory: '8Gi' },
+    });
+    const large = Array.from({ length: 20 }, (_, i) => change(i));
+    golden('large.md', diffMarkdown('acme: output/acme → the catalogs', large));
+    const huge = Array.from({ length: 130 }, (_, i) => change(i));
+    const cut = diffMarkdown('acme: output/acme → the catalogs', huge, { maxRows: 100 });
+    golden('cut.md', cut);
+    expect(cut).toContain('… and 30 more changes');
+    const hostile = diffMarkdown('x', [{ ...change(0), name: 'a|b<script>`x`\n::error::y', fields: [{ path: 'spec.x', before: '<img src=x>', after: '|' }] }]);
+    expect(hostile).not.toMatch(/<script>|<img|\n::error/);
+    expect(hostile.split('\n').filter((l) => l.startsWith('| changed')).length).toBe(1);
+  });
+});

@@ -127,3 +127,52 @@ describe('itgen diff for review', () => {
     expect(hostile.split('\n').filter((l) => l.startsWith('| changed')).length).toBe(1);
   });
 });
+
+describe('release notes from the lock', () => {
+  it('a multi-release history: added, deprecated (with replacement), removed, changed through an override (with its reason); CHANGELOG.md in the base', () => {
+    const dir = scratchProject({
+      'generators/t.yaml': 'catalog: ../catalog\noutput: ../output\nvendor: acme.example\nsuppressWarnings: [IT5007]\n',
+      'catalog/catalog.yaml': CATALOG,
+    });
+    const write = (text: string): void => writeFileSync(path.join(dir, 'catalog/catalog.yaml'), text);
+    try {
+      expect(itgen(dir, ['generate']).code).toBe(0);
+      expect(itgen(dir, ['release', '--version', 'v1.0.0']).code).toBe(0);
+      // v1.1.0: a new size, a deprecated preference and a deprecated size.
+      const v11 = CATALOG.replace('  - {name: xlarge, cpu: 4}\n', '  - {name: xlarge, cpu: 4}\n  - {name: 2xlarge, cpu: 8}\n')
+        .replace('displayName: My Linux\n', 'displayName: My Linux\ndeprecated: {replacement: newlinux}\n')
+        .replace('memoryPerCPU: 2Gi', 'memoryPerCPU: 2Gi\noverrides:\n  large: {deprecated: {replacement: c1.xlarge}}');
+      write(v11);
+      expect(itgen(dir, ['generate']).code).toBe(0);
+      expect(itgen(dir, ['release', '--version', 'v1.1.0']).code).toBe(0);
+      // v1.2.0: the deprecated size goes, and c1.small changes in place through a reviewed override.
+      write(v11.replace('  - {name: large, cpu: 2}\n', '').replace('  large: {deprecated: {replacement: c1.xlarge}}', '  small: {memory: 3Gi}'));
+      const refused = itgen(dir, ['validate']);
+      const digests = [...refused.err.matchAll(/\{name: c1\.small, kind: (\w+), allow: change, digest: "(sha256:[0-9a-f]{64})"/g)];
+      expect(digests).toHaveLength(2);
+      const lock = path.join(dir, 'generators/t.lock.yaml');
+      writeFileSync(
+        lock,
+        `${readFileSync(lock, 'utf8')}overrides:\n${digests.map((m) => `  - {name: c1.small, kind: ${m[1]}, allow: change, digest: "${m[2]}", reason: "guests ran out of memory; reviewed by the platform team"}\n`).join('')}`,
+      );
+      expect(itgen(dir, ['generate']).err).toContain('wrote');
+      expect(itgen(dir, ['release', '--version', 'v1.2.0']).code).toBe(0);
+      expect(itgen(dir, ['check']).code).toBe(0);
+      const notes = itgen(dir, ['notes']);
+      expect(notes.code).toBe(0);
+      golden('notes.md', notes.out);
+      expect(readFileSync(path.join(dir, 'output', 'CHANGELOG.md'), 'utf8')).toBe(notes.out);
+      const since = itgen(dir, ['notes', '--since', 'v1.1.0']).out;
+      expect(since).toContain('## v1.2.0');
+      expect(since).not.toContain('## v1.1.0');
+      const json = JSON.parse(itgen(dir, ['notes', '-o', 'json']).out) as {
+        generators: { sections: { version: string; removed: { name: string }[]; changed: { detail: string }[] }[] }[];
+      };
+      expect(json.generators[0]!.sections[0]!.version).toBe('v1.2.0');
+      expect(json.generators[0]!.sections[0]!.removed.map((r) => r.name)).toEqual(['c1.large', 'c1.large']);
+      expect(json.generators[0]!.sections[0]!.changed[0]!.detail).toBe('guests ran out of memory; reviewed by the platform team');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

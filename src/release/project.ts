@@ -13,6 +13,7 @@ import { loadProjectManifests } from '../load/manifests';
 import { compile, loadGenerator, outputOverlaps, type CompileResult } from '../pipeline';
 import { bundleSettings } from '../schema/generator';
 import { buildBundles, bundleOutProblem, CHECKSUMS_FILE, mergedChecksums } from './bundle';
+import { CHANGELOG_FILE, notesMarkdown, releaseNotes, type ReleaseSection } from './notes';
 import { readNamedFile } from '../load/files';
 import { existsSync } from 'node:fs';
 import { checkBundleAgainstLock, currentObjects, lockFileFor, recordRelease, serializeLock } from './lock';
@@ -36,13 +37,24 @@ export function projectGenerators(root: string, named: readonly string[] = []): 
   return globSync('generators/*.{yaml,yml}', { cwd: root, posix: true, ignore: ['generators/*.lock.{yaml,yml}'] }).sort();
 }
 
+/**
+ * A generator with a release lock ships its release notes in its base: CHANGELOG.md, rendered from
+ * the lock (and the catalog, for specs and replacements), so it is always what the lock says and
+ * `check` holds it to that like every other file.
+ */
+function withChangelog(r: CompileResult): CompileResult {
+  if (!r.lock || !r.generator || r.files.length === 0) return r;
+  const content = notesMarkdown(r.generator.name, releaseNotes(r.lock.lock, r.objects));
+  return { ...r, files: [...r.files, { path: CHANGELOG_FILE, content }].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
+}
+
 /** Every generator compiled, with the checks between generators (overlapping outputs) and --strict. */
 export function compileProject(root: string, opts: ProjectOptions = {}): { results: CompileResult[]; diagnostics: Diagnostic[] } {
   const files = projectGenerators(root, opts.generators);
   if (files.length === 0) {
     return { results: [], diagnostics: [diag('IT1009', 'no generator found: pass --generator FILE or add generators/*.yaml')] };
   }
-  const results = files.map((f) => compile(root, f));
+  const results = files.map((f) => withChangelog(compile(root, f)));
   const loaded = results.flatMap((r) => (r.generator ? [r.generator] : []));
   return { results, diagnostics: strictify([...results.flatMap((r) => r.diagnostics), ...outputOverlaps(loaded)], opts.strict ?? false) };
 }
@@ -128,14 +140,20 @@ export function releaseProject(root: string, version: string, opts: ProjectOptio
   const { results, diagnostics } = compileProject(root, opts);
   const all = [...diagnostics];
   if (!hasErrors(all)) for (const r of results) all.push(...outputDrift(root, r).diagnostics);
-  const updates: { record: ReleaseRecord; content: string }[] = [];
+  const updates: { record: ReleaseRecord; content: string; changelog: { dir: string; content: string } }[] = [];
   if (!hasErrors(all)) {
     for (const r of results) {
       const g = r.generator!;
       const rec = recordRelease(r.lock, g.name, currentObjects(r.objects), version);
       all.push(...rec.diagnostics);
       if (rec.lock)
-        updates.push({ record: { generator: g.name, lockFile: lockFileFor(g.file, g.name), summary: rec.summary! }, content: serializeLock(rec.lock) });
+        updates.push({
+          record: { generator: g.name, lockFile: lockFileFor(g.file, g.name), summary: rec.summary! },
+          content: serializeLock(rec.lock),
+          // The base's CHANGELOG.md gets the new release's section with the lock, so that the base
+          // stays what generate writes.
+          changelog: { dir: g.outputDir, content: notesMarkdown(g.name, releaseNotes(rec.lock, r.objects)) },
+        });
     }
   }
   if (hasErrors(all)) return { diagnostics: all, released: [] };
@@ -144,6 +162,7 @@ export function releaseProject(root: string, version: string, opts: ProjectOptio
       root,
       updates.map((u) => ({ path: u.record.lockFile, content: u.content })),
     );
+    for (const u of updates) writeFilesAtomic(path.resolve(root, u.changelog.dir), [{ path: CHANGELOG_FILE, content: u.changelog.content }]);
   } catch (e) {
     return { diagnostics: [...all, writeProblem('the release lock', e)], released: [] };
   }
@@ -183,4 +202,24 @@ export function bundleProject(
     return { diagnostics: [...all, writeProblem(shown, e)], bundles: 0 };
   }
   return { diagnostics: all, generator: r.generator!.name, bundles: built.length - 1 };
+}
+
+/** What `itgen notes` prints: each generator's release notes from its lock, newest first (after `since`). */
+export function notesProject(
+  root: string,
+  opts: ProjectOptions & { readonly since?: string } = {},
+): { diagnostics: Diagnostic[]; notes: { generator: string; sections: ReleaseSection[] }[] } {
+  const { results, diagnostics } = compileProject(root, opts);
+  const notes = results.flatMap((r) =>
+    r.generator && r.lock ? [{ generator: r.generator.name, sections: releaseNotes(r.lock.lock, r.objects, opts.since) }] : [],
+  );
+  if (!hasErrors(diagnostics) && notes.length === 0)
+    return {
+      diagnostics: [
+        ...diagnostics,
+        diag('IT7301', 'no release lock: nothing released yet', undefined, { hint: 'record a release with `itgen release --version v1.0.0`' }),
+      ],
+      notes,
+    };
+  return { diagnostics, notes };
 }

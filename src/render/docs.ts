@@ -45,7 +45,8 @@ function table(header: readonly string[], align: readonly ('l' | 'r')[], rows: r
   return `${lines.join('\n')}\n`;
 }
 
-function features(spec: JsonObject): string[] {
+/** What sets an instance type apart, in words (dedicated CPUs, hugepages, GPUs...). */
+export function features(spec: JsonObject): string[] {
   const out: string[] = [];
   if (get(spec, ['cpu', 'dedicatedCPUPlacement']) === true) out.push('dedicated CPUs');
   if (get(spec, ['cpu', 'isolateEmulatorThread']) === true) out.push('isolated emulator thread');

@@ -11,9 +11,27 @@ import { generate } from './generate';
 import { init } from './init';
 import { matrix } from './matrix';
 import { migrate } from './migrate';
+import { notes } from './notes';
 import { release } from './release';
 import { schema } from './schema';
 import { validate } from './validate';
 
 /** Every command, in the order `itgen help` lists them. A new command is a file here and a line below. */
-export const COMMANDS: readonly Command[] = [init, generate, validate, check, diff, docs, release, bundle, build, fn, explain, expand, matrix, migrate, schema];
+export const COMMANDS: readonly Command[] = [
+  init,
+  generate,
+  validate,
+  check,
+  diff,
+  docs,
+  release,
+  notes,
+  bundle,
+  build,
+  fn,
+  explain,
+  expand,
+  matrix,
+  migrate,
+  schema,
+];

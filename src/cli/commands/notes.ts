@@ -1,0 +1,39 @@
+import { hasErrors } from '../../diagnostics';
+import { notesMarkdown } from '../../release/notes';
+import { notesProject } from '../../release/project';
+import { RELEASE_VERSION } from '../../schema/common';
+import { optionValue } from '../args';
+import { exitCodeFor, report, writeText, type Command } from '../command';
+
+export const notes: Command = {
+  name: 'notes',
+  synopsis: 'notes [GENERATOR.yaml]... [--since vX.Y.Z] [-o markdown|json]',
+  summary: 'release notes from the release lock: added, deprecated, removed and changed objects per release',
+  details:
+    'Newest release first; objects added with their vCPUs, memory and features, deprecated with their replacement, removed, and changed in place through a reviewed override with its reason. The base of a generator with a lock carries the same notes as CHANGELOG.md, which release updates.',
+  generatorArguments: true,
+  options: [
+    {
+      flag: '--since',
+      value: 'vX.Y.Z',
+      help: 'only the releases after this one',
+      check: (v) => (RELEASE_VERSION.test(v) ? undefined : '--since needs a release version like v1.2.0'),
+    },
+    {
+      flag: '--output',
+      short: '-o',
+      value: 'markdown|json',
+      help: 'markdown (default) or json',
+      check: (v) => (v === 'markdown' || v === 'json' ? undefined : '-o is markdown or json'),
+    },
+  ],
+  run({ io, global, root, line }) {
+    const since = optionValue(line, '--since');
+    const { diagnostics, notes: all } = notesProject(root, { generators: global.generators, strict: global.strict, ...(since ? { since } : {}) });
+    report(io, global.format, diagnostics, root, true);
+    if (hasErrors(diagnostics)) return exitCodeFor(diagnostics);
+    if ((optionValue(line, '--output') ?? 'markdown') === 'json') io.out(JSON.stringify({ generators: all }, null, 2));
+    else writeText(io, all.map((n) => notesMarkdown(n.generator, n.sections)).join('\n'));
+    return exitCodeFor(diagnostics);
+  },
+};

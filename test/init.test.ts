@@ -28,6 +28,7 @@ describe('itgen init', () => {
     expect(r).toMatchObject({ code: 0 });
     const repo = path.join(dir, 'acme');
     expect(Object.keys(readDirTree(repo).reduce((m, f) => ({ ...m, [f.path]: 1 }), {})).sort()).toEqual([
+      '.github/workflows/itgen-comment.yaml',
       '.github/workflows/itgen.yaml',
       '.gitignore',
       '.yamllint',
@@ -75,7 +76,7 @@ describe('itgen init', () => {
       .replace(/[^a-z0-9-]+/g, '-');
     expect(r.code).toBe(0);
     expect(r.text).toContain(
-      `wrote 6 files to . and merged into 2 (generator ${name}, named after the directory; --name to choose another, vendor acme.example)`,
+      `wrote 7 files to . and merged into 2 (generator ${name}, named after the directory; --name to choose another, vendor acme.example)`,
     );
     expect(r.text).toContain(`  merged: kustomization.yaml: added output/${name} to resources`);
     expect(r.text).toContain('  merged: .gitignore: added _build/');

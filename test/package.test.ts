@@ -41,7 +41,7 @@ describe('the npm package', () => {
     const init = itgen('init', '--vendor', 'acme.example');
     expect([init.status, init.stderr]).toEqual([
       0,
-      expect.stringContaining('wrote 8 files to . (generator acme, named after the directory; --name to choose another, vendor acme.example)'),
+      expect.stringContaining('wrote 9 files to . (generator acme, named after the directory; --name to choose another, vendor acme.example)'),
     ]);
     for (const command of ['generate', 'validate', 'check']) {
       const r = itgen(command);

@@ -4,8 +4,10 @@
  * a deprecated one, on a changed one with its field diff, and one unaffected. Goldens under
  * test/fixtures/review/ (UPDATE_GOLDEN=1 rewrites them).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'yaml';
 import { run } from '../src/cli/main';
 import { diffMarkdown, type ReviewedChange } from '../src/release/review';
 import { removeDir, REPO, scratchProject, UPDATE_GOLDEN } from './helpers';
@@ -176,3 +178,83 @@ describe('release notes from the lock', () => {
     }
   });
 });
+
+describe("the CI template's review comment", () => {
+  const dir = scratchProject({});
+  afterAll(() => removeDir(dir));
+  beforeAll(() => {
+    expect(itgen(dir, ['init', '--name', 'acme']).code).toBe(0);
+  });
+
+  it("both workflows pass GitHub's own workflow parser (@actions/workflow-parser)", () => {
+    const files = ['itgen.yaml', 'itgen-comment.yaml'].map((f) => path.join(dir, '.github', 'workflows', f));
+    const r = spawnSync(process.execPath, [path.join(REPO, 'tools', 'check-workflow.mjs'), ...files], { encoding: 'utf8' });
+    expect([r.status, r.stdout]).toEqual([0, '']);
+    // And the parser does refuse a broken one: the check can fail.
+    const broken = path.join(dir, 'broken.yaml');
+    writeFileSync(broken, readFileSync(files[1]!, 'utf8').replace('runs-on: ubuntu-latest', 'runs-onn: ubuntu-latest'));
+    expect(spawnSync(process.execPath, [path.join(REPO, 'tools', 'check-workflow.mjs'), broken], { encoding: 'utf8' }).status).toBe(1);
+  });
+
+  it('posts one comment per pull request, found by the commit (never by the artifact), and updates it on the next push', async () => {
+    const workflow = parse(readFileSync(path.join(dir, '.github', 'workflows', 'itgen-comment.yaml'), 'utf8')) as {
+      jobs: { comment: { steps: { uses?: string; with?: { script?: string } }[] } };
+    };
+    const script = workflow.jobs.comment.steps.find((s) => s.uses?.startsWith('actions/github-script'))!.with!.script!;
+    const comments: { id: number; issue: number; body: string; user: { type: string } }[] = [{ id: 1, issue: 7, body: 'a human', user: { type: 'User' } }];
+    const calls: string[] = [];
+    const github = {
+      paginate: async (fn: (a: Record<string, unknown>) => Promise<unknown>, args: Record<string, unknown>): Promise<unknown> => fn(args),
+      rest: {
+        pulls: {
+          list: async (): Promise<unknown> => [
+            { number: 3, head: { sha: 'other' } },
+            { number: 7, head: { sha: 'abc123' } },
+          ],
+        },
+        issues: {
+          listComments: async (a: { issue_number: number }): Promise<unknown> => comments.filter((c) => c.issue === a.issue_number),
+          createComment: async (a: { issue_number: number; body: string }): Promise<void> => {
+            calls.push(`create ${a.issue_number}`);
+            comments.push({ id: comments.length + 1, issue: a.issue_number, body: a.body, user: { type: 'Bot' } });
+          },
+          updateComment: async (a: { comment_id: number; body: string }): Promise<void> => {
+            calls.push(`update ${a.comment_id}`);
+            comments.find((c) => c.id === a.comment_id)!.body = a.body;
+          },
+        },
+      },
+    };
+    const work = path.join(dir, 'artifact');
+    mkdirSync(work, { recursive: true });
+    writeFileSync(path.join(work, 'comment.md'), golden_small());
+    // The artifact may say anything: a forged pull request number is not read.
+    writeFileSync(path.join(work, 'pr-number'), '3');
+    const runScript = async (sha: string): Promise<void> => {
+      const cwd = process.cwd();
+      const env = process.env['HEAD_SHA'];
+      process.chdir(work);
+      process.env['HEAD_SHA'] = sha;
+      try {
+        const fn = new Function('github', 'context', 'require', 'process', `return (async () => {\n${script}\n})();`) as (...a: unknown[]) => Promise<void>;
+        await fn(github, { repo: { owner: 'acme', repo: 'catalog' } }, require, process);
+      } finally {
+        process.chdir(cwd);
+        if (env === undefined) delete process.env['HEAD_SHA'];
+        else process.env['HEAD_SHA'] = env;
+      }
+    };
+    await runScript('abc123');
+    await runScript('abc123');
+    await runScript('not-a-pull-request');
+    expect(calls).toEqual(['create 7', 'update 2']);
+    expect(comments.filter((c) => c.issue === 7 && c.body.startsWith('<!-- itgen-review -->'))).toHaveLength(1);
+    expect(comments.find((c) => c.id === 2)!.body).toBe(`<!-- itgen-review -->\n${golden_small()}`);
+    expect(comments.find((c) => c.id === 1)!.body).toBe('a human');
+  });
+});
+
+/** The Markdown the comment step posts: the golden of `itgen diff -o markdown --vms` above. */
+function golden_small(): string {
+  return readFileSync(path.join(FIXTURES, 'small.md'), 'utf8');
+}

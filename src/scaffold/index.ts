@@ -148,7 +148,9 @@ spec:
     { path: '.gitignore', content: 'node_modules/\n_build/\n' },
     {
       path: '.github/workflows/itgen.yaml',
-      content: `# Every pull request: the catalog validates, and the committed base is what it generates.
+      content: `# Every pull request: the catalog validates, the committed base is what it generates, and what
+# the change does (objects, and the VMs under vms/ that use them) becomes a comment, posted by
+# itgen-comment.yaml: this workflow runs the pull request's code with a read-only token.
 name: itgen
 on:
   pull_request:
@@ -163,12 +165,71 @@ jobs:
       - uses: actions/checkout@v4
         with:
           persist-credentials: false
+          fetch-depth: 0
       - uses: actions/setup-node@v4
         with:
           node-version: 20
       - run: npm ci
-      - run: npx itgen validate --format github
-      - run: npx itgen check --format github
+      - run: node_modules/.bin/itgen validate --format github
+      - run: node_modules/.bin/itgen check --format github
+      - name: What this pull request changes
+        if: always() && github.event_name == 'pull_request'
+        env:
+          BASE_REF: \${{ github.base_ref }}
+        run: |
+          mkdir -p itgen-review
+          vms=""
+          if [ -d vms ]; then vms="--vms vms"; fi
+          node_modules/.bin/itgen diff -o markdown --against "origin/$BASE_REF" $vms > itgen-review/comment.md || true
+      - if: always() && github.event_name == 'pull_request'
+        uses: actions/upload-artifact@v4
+        with:
+          name: itgen-review
+          path: itgen-review/
+`,
+    },
+    {
+      path: '.github/workflows/itgen-comment.yaml',
+      content: `# Posts the review of itgen.yaml as one comment per pull request, updated on every push. It runs
+# with a token that may comment, so it never checks out or runs the pull request's code: it reads
+# the artifact (text itgen wrote, escaped) and finds the pull request by the commit, not by anything
+# the artifact says.
+name: itgen comment
+on:
+  workflow_run:
+    workflows: [itgen]
+    types: [completed]
+permissions:
+  actions: read
+  contents: read
+  pull-requests: write
+jobs:
+  comment:
+    if: github.event.workflow_run.event == 'pull_request'
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/download-artifact@v4
+        with:
+          name: itgen-review
+          run-id: \${{ github.event.workflow_run.id }}
+          github-token: \${{ secrets.GITHUB_TOKEN }}
+      - uses: actions/github-script@v7
+        env:
+          HEAD_SHA: \${{ github.event.workflow_run.head_sha }}
+        with:
+          script: |
+            const fs = require('fs');
+            const marker = '<!-- itgen-review -->';
+            const { owner, repo } = context.repo;
+            const pulls = await github.paginate(github.rest.pulls.list, { owner, repo, state: 'open' });
+            const pull = pulls.find((p) => p.head.sha === process.env.HEAD_SHA);
+            if (!pull) return;
+            const text = fs.readFileSync('comment.md', 'utf8').slice(0, 60000);
+            const body = marker + '\\n' + text;
+            const comments = await github.paginate(github.rest.issues.listComments, { owner, repo, issue_number: pull.number });
+            const mine = comments.find((c) => c.user && c.user.type === 'Bot' && typeof c.body === 'string' && c.body.startsWith(marker));
+            if (mine) await github.rest.issues.updateComment({ owner, repo, comment_id: mine.id, body });
+            else await github.rest.issues.createComment({ owner, repo, issue_number: pull.number, body });
 `,
     },
   ];

@@ -35,7 +35,7 @@ export interface InitPlan {
 /** Lines a repository with itgen needs ignored: dependencies and the bundle directory of the README. */
 const IGNORED = ['node_modules/', '_build/'];
 
-const GITLAB_CI = (name: string): string => `# itgen on every merge request and on the default branch: the catalog validates, and the
+const GITLAB_CI = (): string => `# itgen on every merge request and on the default branch: the catalog validates, and the
 # committed base is what it generates. Included from .gitlab-ci.yml (include: [{local: ci/itgen.gitlab-ci.yml}]).
 itgen:
   image: node:20
@@ -46,10 +46,13 @@ itgen:
     - npm ci
     - node_modules/.bin/itgen validate
     - node_modules/.bin/itgen check
-  # The objects itgen would write, for review: \`itgen diff\` against the target branch.
+  after_script:
+    # What the merge request changes (objects, and the VMs under vms/ that use them), for review.
+    - if [ -n "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME" ]; then git fetch -q origin "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"; vms=""; if [ -d vms ]; then vms="--vms vms"; fi; node_modules/.bin/itgen diff -o markdown --against "origin/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME" $vms > itgen-review.md || true; fi
   artifacts:
     when: always
-    paths: [output/${name}/]
+    expose_as: itgen review
+    paths: [itgen-review.md]
 `;
 
 const YAMLLINT = `# yamllint for a repository with itgen: generated descriptions run past 80 characters, and
@@ -154,10 +157,10 @@ function read(file: string): string | undefined {
 
 /** What `itgen init` would do in `dir`. */
 export function planInit(dir: string, o: InitOptions): InitPlan {
-  const base = scaffoldFiles(o).filter((f) => f.path !== '.github/workflows/itgen.yaml' || (o.ci ?? 'github') === 'github');
+  const base = scaffoldFiles(o).filter((f) => !f.path.startsWith('.github/workflows/') || (o.ci ?? 'github') === 'github');
   const wanted: OutputFile[] = [
     ...base,
-    ...((o.ci ?? 'github') === 'gitlab' ? [{ path: 'ci/itgen.gitlab-ci.yml', content: GITLAB_CI(o.name) }] : []),
+    ...((o.ci ?? 'github') === 'gitlab' ? [{ path: 'ci/itgen.gitlab-ci.yml', content: GITLAB_CI() }] : []),
     { path: '.yamllint', content: YAMLLINT },
     ...gitopsFiles(o),
   ];

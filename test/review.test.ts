@@ -98,6 +98,12 @@ describe('itgen diff for review', () => {
       );
       expect(text.err).toMatch(/warning IT8303 VirtualMachine `d-pinned` changes at its next start with its ControllerRevision cleared/);
       expect(text.err).not.toContain('e-unaffected');
+      // validate and generate say the same about the VMs (against the committed base); generate writes nothing.
+      const validated = itgen(dir, ['validate', '--vms', 'vms']);
+      expect(validated.code).toBe(1);
+      expect([validated.err]).toEqual([expect.stringContaining('vms/a-removed.yaml:5:24 error IT8301')]);
+      const generated = itgen(dir, ['generate', '--vms', 'vms']);
+      expect([generated.code, generated.err]).toEqual([1, expect.stringContaining('nothing written')]);
       const json = JSON.parse(itgen(dir, ['diff', '-o', 'json', '--vms', 'vms']).out) as {
         generators: { summary: unknown; vms: { unaffected: number; touched: { vm: string }[] } }[];
       };

@@ -9,7 +9,8 @@ import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
 import { readCommittedBase } from '../emit/committed';
 import { diffTrees } from '../emit/drift';
 import { writeFilesAtomic, writeProblem, writeTree } from '../emit/write';
-import { loadProjectManifests } from '../load/manifests';
+import { loadManifests, loadProjectManifests } from '../load/manifests';
+import { impactOptions, vmImpact } from './review';
 import { compile, loadGenerator, outputOverlaps, type CompileResult } from '../pipeline';
 import { bundleSettings } from '../schema/generator';
 import { buildBundles, bundleOutProblem, CHECKSUMS_FILE, mergedChecksums } from './bundle';
@@ -18,7 +19,7 @@ import { readNamedFile } from '../load/files';
 import { existsSync } from 'node:fs';
 import { checkBundleAgainstLock, currentObjects, lockFileFor, recordRelease, serializeLock } from './lock';
 import { deployProblems } from './deploy';
-import { outputDrift, removalsWithoutLock } from './drift';
+import { generatedObjects, outputDrift, removalsWithoutLock } from './drift';
 import { syncWarnings } from './gitops';
 import type { ObjectDiff } from './diff';
 
@@ -29,6 +30,10 @@ export interface ProjectOptions {
   readonly strict?: boolean;
   /** Let a generate drop objects the committed base has, before the first release (IT7401). */
   readonly allowRemovals?: boolean;
+  /** VirtualMachines kept in Git (files or directories): say which of them the change touches (IT8301-IT8303). */
+  readonly vms?: readonly string[];
+  /** Where relative `vms` paths were typed. */
+  readonly cwd?: string;
 }
 
 /** The generators named, or else every generator of the project. */
@@ -66,12 +71,26 @@ export function compileProject(root: string, opts: ProjectOptions = {}): { resul
  */
 export function checkProject(root: string, opts: ProjectOptions = {}): { results: CompileResult[]; diagnostics: Diagnostic[] } {
   const compiled = compileProject(root, opts);
-  if (hasErrors(compiled.diagnostics)) return compiled;
+  // The VMs are judged even when the release lock refuses the change: a reviewer wants both.
+  const vmDocs = opts.vms && opts.vms.length > 0 ? loadManifests(root, opts.vms, () => '', opts.cwd) : undefined;
+  const lockOnly = compiled.diagnostics.every((d) => d.severity !== 'error' || /^IT710[1-7]$/.test(d.code));
+  const vmProblems =
+    vmDocs && lockOnly && compiled.results.every((r) => r.generator)
+      ? [
+          ...vmDocs.diagnostics,
+          // The committed base against what the catalogs generate now: what the VMs will meet.
+          ...compiled.results.flatMap(
+            (r) => vmImpact(vmDocs.docs, readCommittedBase(root, r.generator!.outputDir).objects(), generatedObjects(r), impactOptions(r)).diagnostics,
+          ),
+        ]
+      : [];
+  if (hasErrors(compiled.diagnostics)) return { ...compiled, diagnostics: [...compiled.diagnostics, ...strictify(vmProblems, opts.strict ?? false)] };
   const { results } = compiled;
   const generators = results.flatMap((r) => (r.generator ? [r.generator] : []));
   const skip = generators.flatMap((g) => [g.outputDir, g.catalogDir]);
   const gitops = loadProjectManifests(root, skip);
   const more = [
+    ...vmProblems,
     ...(opts.allowRemovals ? [] : results.flatMap((r) => removalsWithoutLock(root, r))),
     ...deployProblems(root, generators, gitops),
     ...syncWarnings(results, gitops),

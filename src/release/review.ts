@@ -13,6 +13,7 @@ import { compareText } from '../order';
 import { printable } from '../printable';
 import type { Json, JsonObject } from '../resolve/leaves';
 import { diffFields, type FieldChange, type ObjectDiff } from './diff';
+import type { CompileResult } from '../pipeline';
 
 /** The resources a reviewer compares: what a VM gets from an instance type. */
 export interface Resources {
@@ -305,4 +306,18 @@ export function impactMarkdown(impacts: readonly VmImpact[], unaffected: number)
     ...rows,
     '',
   ].join('\n');
+}
+
+/** What the lock and the catalog of a compiled generator say about objects a VM uses: deprecated in an earlier release, and the replacement. */
+export function impactOptions(r: CompileResult): ImpactOptions {
+  const locked = new Map<string, { deprecated?: string | undefined }>((r.lock?.lock.objects ?? []).map((o) => [`${o.kind}/${o.name}`, o]));
+  const replacements = new Map<string, string>(
+    r.objects.flatMap((o) =>
+      o.source.deprecated?.replacement ? [[`${o.manifest.kind}/${o.manifest.metadata.name}`, o.source.deprecated.replacement] as [string, string]] : [],
+    ),
+  );
+  return {
+    deprecatedEarlier: (kind, name) => locked.get(`${kind}/${name}`)?.deprecated !== undefined,
+    replacementOf: (kind, name) => replacements.get(`${kind}/${name}`),
+  };
 }

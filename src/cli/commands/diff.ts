@@ -5,7 +5,7 @@ import type { OutputFile } from '../../emit/layout';
 import { committedObjects, readCommittedBase } from '../../emit/committed';
 import { relativePath } from '../../load/files';
 import { diffObjects, formatDiff, parseObjects, type KubeObject, type ObjectDiff } from '../../release/diff';
-import { diffMarkdown, impactMarkdown, reviewedChanges, vmImpact, type ImpactOptions } from '../../release/review';
+import { diffMarkdown, impactMarkdown, impactOptions, reviewedChanges, vmImpact } from '../../release/review';
 import { loadManifests } from '../../load/manifests';
 import type { CompileResult } from '../../pipeline';
 import { generatedObjects } from '../../release/drift';
@@ -161,17 +161,3 @@ export const diff: Command = {
     return optionSet(line, '--exit-code') && sections.some((s) => s.diffs.length > 0) ? EXIT_USER : EXIT_OK;
   },
 };
-
-/** What the lock and the catalog say about objects a VM uses: deprecated before, and the replacement. */
-function impactOptions(r: CompileResult): ImpactOptions {
-  const locked = new Map<string, { deprecated?: string | undefined }>((r.lock?.lock.objects ?? []).map((o) => [`${o.kind}/${o.name}`, o]));
-  const replacements = new Map<string, string>(
-    r.objects.flatMap((o) =>
-      o.source.deprecated?.replacement ? [[`${o.manifest.kind}/${o.manifest.metadata.name}`, o.source.deprecated.replacement] as [string, string]] : [],
-    ),
-  );
-  return {
-    deprecatedEarlier: (kind, name) => locked.get(`${kind}/${name}`)?.deprecated !== undefined,
-    replacementOf: (kind, name) => replacements.get(`${kind}/${name}`),
-  };
-}

@@ -1,5 +1,5 @@
 import { EXIT_OK, exitCodeFor, report, type Command } from '../command';
-import { optionSet } from '../args';
+import { optionSet, optionValues } from '../args';
 import { generateProject } from '../../release/project';
 
 export const generate: Command = {
@@ -7,13 +7,23 @@ export const generate: Command = {
   synopsis: 'generate [GENERATOR.yaml]...',
   summary: 'validate every generator, then write its kustomize base and README (atomically)',
   generatorArguments: true,
-  options: [{ flag: '--allow-removals', help: 'drop objects the committed base has (before the first release, nothing else stops it)' }],
+  options: [
+    { flag: '--allow-removals', help: 'drop objects the committed base has (before the first release, nothing else stops it)' },
+    {
+      flag: '--vms',
+      value: 'DIR',
+      repeatable: true,
+      help: 'VirtualMachines kept in Git: refuse a removal that leaves one without its object, say which change',
+    },
+  ],
   run(ctx) {
     const { io, global, root } = ctx;
     const { results, diagnostics, written, unchanged } = generateProject(root, {
       generators: global.generators,
       strict: global.strict,
       allowRemovals: optionSet(ctx.line, '--allow-removals'),
+      vms: optionValues(ctx.line, '--vms'),
+      cwd: io.cwd,
     });
     report(io, global.format, diagnostics, root);
     const code = exitCodeFor(diagnostics);

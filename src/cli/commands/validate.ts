@@ -17,6 +17,7 @@ export const validate: Command = {
   options: [
     { flag: '--with', value: 'FILE', repeatable: true, help: 'instance types and preferences the VMs may reference' },
     { flag: '--allow-removals', help: 'as for generate: accept dropping objects the committed base has (before the first release)' },
+    { flag: '--vms', value: 'DIR', repeatable: true, help: 'VirtualMachines kept in Git: which of them the change touches (as itgen diff --vms)' },
   ],
   run(ctx) {
     const { io, global, root, line } = ctx;
@@ -26,6 +27,8 @@ export const validate: Command = {
         generators: global.generators,
         strict: global.strict,
         allowRemovals: optionSet(line, '--allow-removals'),
+        vms: optionValues(line, '--vms'),
+        cwd: io.cwd,
       });
       report(io, global.format, diagnostics, root);
       const code = exitCodeFor(diagnostics);

@@ -306,19 +306,44 @@ export function compileGenerator(root: string, generator: LoadedGenerator): Comp
   // With a lock, the committed base tells which field of a published object changed.
   const previous = lock.lock ? committedSpecs(root, generator.outputDir) : undefined;
   const result = compileDocuments(generator, loaded.docs, [...loaded.diagnostics, ...lock.diagnostics], lock.lock, previous);
-  return { ...result, diagnostics: pointAtImports(result.diagnostics, loaded.imports ?? []) };
+  return { ...result, diagnostics: pointAtImports(result.diagnostics, loaded.imports ?? [], loaded.docs) };
 }
 
 /**
  * A diagnostic inside an imported catalog (node_modules/itgen/...) also points at the user's own
  * line that brought it in: the import entry of their catalog.
  */
-function pointAtImports(diagnostics: readonly Diagnostic[], imports: readonly { dir: string; at: SourceRange }[]): Diagnostic[] {
+function pointAtImports(diagnostics: readonly Diagnostic[], imports: readonly { dir: string; at: SourceRange }[], docs: readonly SourceDoc[]): Diagnostic[] {
   if (imports.length === 0) return [...diagnostics];
+  const imported = (file: string): boolean => imports.some((i) => file.startsWith(`${i.dir}/`));
+  // Fragments by the file that declares them, and the user's own `include` entries naming them.
+  const fragmentsIn = new Map<string, Set<string>>();
+  for (const d of docs) {
+    const v = d.value as { kind?: unknown; name?: unknown } | null;
+    if ((v?.kind === 'InstancetypeFragment' || v?.kind === 'PreferenceFragment') && typeof v.name === 'string' && imported(d.file))
+      fragmentsIn.set(d.file, (fragmentsIn.get(d.file) ?? new Set()).add(v.name));
+  }
+  const includes: { name: string; at: SourceRange }[] = [];
+  for (const d of docs) {
+    const list = (d.value as { include?: unknown } | null)?.include;
+    if (imported(d.file) || !Array.isArray(list)) continue;
+    list.forEach((n, i) => {
+      if (typeof n === 'string') includes.push({ name: n, at: locate(d, ['include', i]) });
+    });
+  }
   return diagnostics.map((d) => {
     const from = d.location ? imports.find((i) => d.location!.file.startsWith(`${i.dir}/`)) : undefined;
     if (!from) return d;
-    return { ...d, related: [...(d.related ?? []), { message: 'in the catalog imported here', location: from.at }] };
+    const fragments = fragmentsIn.get(d.location!.file);
+    const including = fragments ? includes.filter((x) => fragments.has(x.name)).slice(0, 3) : [];
+    return {
+      ...d,
+      related: [
+        ...(d.related ?? []),
+        ...including.map((x) => ({ message: `\`${x.name}\` is included here`, location: x.at })),
+        { message: 'in the catalog imported here', location: from.at },
+      ],
+    };
   });
 }
 

@@ -49,6 +49,9 @@ describe('itgen init', () => {
     expect(built.stdout.match(/^kind: /gm)).toHaveLength(18);
     expect(built.stdout).toContain('instancetype.kubevirt.io/vendor: acme.example');
     expect(built.stdout).not.toContain('vendor: kubevirt.io');
+    // yamllint with the .yamllint init ships: the generated base and the scaffold pass it.
+    const lint = spawnSync('yamllint', ['-s', '.'], { cwd: repo, encoding: 'utf8' });
+    if (lint.error === undefined || process.env['ITGEN_REQUIRE_YAMLLINT']) expect([lint.status, lint.stdout]).toEqual([0, '']);
   });
 
   it('refuses a second project of the same name, and writes nothing', () => {

@@ -53,6 +53,8 @@ describe('the npm package', () => {
     // The library is importable with its types, as `import { generate } from 'itgen'`.
     const lib = sh(repo, process.execPath, ['-e', "const i = require('itgen'); console.log(typeof i.generate, typeof i.expand, typeof i.admit)"]);
     expect(lib.stdout.trim()).toBe('function function function');
+    // The Argo CD and Flux examples ship with the package.
+    expect(readdirSync(path.join(repo, 'node_modules', 'itgen', 'examples')).sort()).toEqual(['argocd', 'flux']);
     const again = itgen('init');
     expect(again.status).toBe(1);
     expect(again.stderr).toContain('nothing written');

@@ -390,3 +390,25 @@ describe('an undersized instance type', () => {
     }
   });
 });
+
+describe('a rule broken through an imported fragment', () => {
+  it("points at the fragment, at the user's include of it, and at the import", () => {
+    const dir = scratchProject({
+      'generators/t.yaml': DEFAULT_GENERATOR,
+      'base/catalog.yaml': 'kind: Catalog\nname: base\n---\nkind: InstancetypeFragment\nname: isolated\nspec: {cpu: {isolateEmulatorThread: true}}\n',
+      'catalog/catalog.yaml': TINY_CATALOG.replace('name: t\n', 'name: t\nimports:\n  - path: ../base\n').replace(
+        'memoryPerCPU: 2Gi\n',
+        'memoryPerCPU: 2Gi\ninclude: [isolated]\n',
+      ),
+    });
+    try {
+      const r = itgen(dir, ['validate']);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/^base\/catalog\.yaml:6:\d+ error IT4007 /m);
+      expect(r.err).toMatch(/note: `isolated` is included here at catalog\/catalog\.yaml:\d+:\d+/);
+      expect(r.err).toContain('note: in the catalog imported here at catalog/catalog.yaml:4:5');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

@@ -191,3 +191,33 @@ describe('itgen expand', () => {
     }
   });
 });
+
+describe('itgen expand: values of the wrong type', () => {
+  it.each([
+    [
+      'cores: two',
+      'domain: {devices: {}, cpu: {cores: two}}',
+      'spec.template.spec.domain.cpu.cores: Invalid value: "string": spec.template.spec.domain.cpu.cores in body must be of type integer: "string"',
+    ],
+    [
+      'devices: []',
+      'domain: {devices: []}',
+      'spec.template.spec.domain.devices: Invalid value: "array": spec.template.spec.domain.devices in body must be of type object: "array"',
+    ],
+    [
+      'memory.guest: 5x',
+      'domain: {devices: {}, memory: {guest: 5x}}',
+      'spec.template.spec.domain.memory.guest: Invalid value: "5x": spec.template.spec.domain.memory.guest in body should be a quantity',
+    ],
+  ])("%s is refused in the API server's words at its line, exit 1", (_what, domain, message) => {
+    const dir = project({ 'vm.yaml': vm('x').replace('domain: {devices: {}}', domain) });
+    try {
+      const r = itgen(dir, ['expand', 'vm.yaml', '--with', BUNDLE]);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/^vm\.yaml:10:\d+ error IT8005 /m);
+      expect(r.err).toContain(message);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

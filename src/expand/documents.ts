@@ -95,9 +95,13 @@ export function expandDocuments(
         file,
         name,
         diagnostics: unknown.map((u) =>
-          diag('IT8005', `VirtualMachine \`${name}\`: strict decoding error: unknown field "${fieldPath(u.path)}"`, locate(f.src, [...f.path, ...u.path]), {
-            hint: `${u.meant !== undefined ? `did you mean \`${u.meant}\`? ` : ''}Go's lenient decoding would drop it in silence (or match it ignoring case); the API server refuses it`,
-          }),
+          u.invalid !== undefined
+            ? diag('IT8005', `VirtualMachine \`${name}\`: ${u.invalid}`, locate(f.src, [...f.path, ...u.path]), {
+                hint: "KubeVirt's schema for the VirtualMachine type says so; the API server refuses the VM",
+              })
+            : diag('IT8005', `VirtualMachine \`${name}\`: strict decoding error: unknown field "${fieldPath(u.path)}"`, locate(f.src, [...f.path, ...u.path]), {
+                hint: `${u.meant !== undefined ? `did you mean \`${u.meant}\`? ` : ''}Go's lenient decoding would drop it in silence (or match it ignoring case); the API server refuses it`,
+              }),
         ),
       };
     }

@@ -1,10 +1,12 @@
 /**
- * Fields KubeVirt's VirtualMachine type does not have. `kubectl apply` asks the API server for
- * strict field validation, which refuses them ("strict decoding error: unknown field ..."); Go's
- * lenient decoding would drop them in silence, so a VM, preset or migrated VM that carries
- * `dedicatedCPUPlacement` (the field is `dedicatedCpuPlacement`) must be stopped where it is written.
+ * What the API server refuses of a VirtualMachine before any webhook, from KubeVirt's OpenAPI
+ * schema of the type (vm-fields.ts, generated): a field KubeVirt's types do not have (`kubectl
+ * apply` asks for strict field validation: "strict decoding error: unknown field ..."; Go's lenient
+ * decoding would drop it in silence, or take `dedicatedCPUPlacement` for `dedicatedCpuPlacement`),
+ * and a value of the wrong type (`cores: two`), in the API server's words.
  */
 import { closest } from '../diagnostics';
+import { isQuantity } from '../quantity';
 import { isPlainObject, type Json } from '../resolve/leaves';
 import { VM_FIELD_NODES, VM_SPEC_ROOT } from './vm-fields';
 
@@ -13,23 +15,72 @@ export interface UnknownField {
   readonly path: readonly (string | number)[];
   /** The known field of that place it probably meant. */
   readonly meant?: string;
+  /** Set for a value of the wrong type: the API server's message. */
+  readonly invalid?: string;
 }
 
-/** Unknown fields under `value`, which is of the type at node `node` (VM_FIELD_NODES); at most `limit`. */
+const jsonType = (v: Json): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v;
+
+/** `spec.template.spec.domain.cpu.dedicatedCPUPlacement` */
+export function fieldPath(path: readonly (string | number)[]): string {
+  return path
+    .map((k) => (typeof k === 'number' ? `[${k}]` : k))
+    .join('.')
+    .replace(/\.\[/g, '[');
+}
+
+/** What the type at `expected` says of `v`, or undefined when it fits (null always fits: the API server drops it). */
+function typeProblem(v: Json, expected: string, at: string): string | undefined {
+  if (v === null) return undefined;
+  const found = jsonType(v);
+  const fits =
+    expected === 'object'
+      ? found === 'object'
+      : expected === 'number'
+        ? found === 'number' || found === 'integer'
+        : expected === 'quantity'
+          ? found === 'string' || found === 'number' || found === 'integer'
+          : found === expected;
+  if (!fits) return `${at}: Invalid value: "${found}": ${at} in body must be of type ${expected === 'quantity' ? 'string or number' : expected}: "${found}"`;
+  if (expected === 'quantity' && typeof v === 'string' && !isQuantity(v))
+    return `${at}: Invalid value: "${v.slice(0, 40)}": ${at} in body should be a quantity (like 4Gi)`;
+  return undefined;
+}
+
+/** Unknown fields and wrongly typed values under `value`, of the type at node `node` (VM_FIELD_NODES); at most `limit`. */
 export function unknownFieldsAt(value: Json | undefined, node: number, at: readonly (string | number)[], limit = 20): UnknownField[] {
   const out: UnknownField[] = [];
   const stack: [Json | undefined, number, readonly (string | number)[]][] = [[value, node, at]];
   while (stack.length > 0 && out.length < limit) {
     const [v, n, p] = stack.pop()!;
     const shape = VM_FIELD_NODES[n];
-    if (shape === undefined || shape === 0 || v === null || typeof v !== 'object') continue;
-    if (Array.isArray(shape)) {
-      const child = shape[1];
-      if (Array.isArray(v)) v.forEach((item, i) => stack.push([item, child, [...p, i]]));
-      else for (const [k, item] of Object.entries(v)) stack.push([item, child, [...p, k]]);
+    if (shape === undefined || shape === 0 || v === undefined) continue;
+    if (typeof shape === 'string') {
+      const problem = typeProblem(v, shape, fieldPath(p));
+      if (problem) out.push({ path: p, invalid: problem });
       continue;
     }
-    if (!isPlainObject(v)) continue;
+    if (Array.isArray(shape)) {
+      const [container, child] = shape;
+      if (v === null) continue;
+      if (container === '[]' && !Array.isArray(v)) {
+        out.push({ path: p, invalid: typeProblem(v, 'array', fieldPath(p)) ?? `${fieldPath(p)}: must be a list` });
+        continue;
+      }
+      if (container === '{}' && !isPlainObject(v)) {
+        out.push({ path: p, invalid: typeProblem(v, 'object', fieldPath(p)) ?? `${fieldPath(p)}: must be a mapping` });
+        continue;
+      }
+      if (Array.isArray(v)) v.forEach((item, i) => stack.push([item, child, [...p, i]]));
+      else for (const [k, item] of Object.entries(v as Record<string, Json>)) stack.push([item, child, [...p, k]]);
+      continue;
+    }
+    if (v === null) continue;
+    if (!isPlainObject(v)) {
+      out.push({ path: p, invalid: typeProblem(v, 'object', fieldPath(p)) ?? `${fieldPath(p)}: must be a mapping` });
+      continue;
+    }
     const fields = shape as Readonly<Record<string, number>>;
     for (const [k, item] of Object.entries(v)) {
       if (Object.hasOwn(fields, k)) stack.push([item, fields[k]!, [...p, k]]);
@@ -42,8 +93,9 @@ export function unknownFieldsAt(value: Json | undefined, node: number, at: reado
   return out;
 }
 
-/** Unknown fields of a VirtualMachine's `spec`. */
+/** Unknown fields and wrongly typed values of a VirtualMachine's `spec`. */
 export function unknownVmFields(vm: Readonly<Record<string, Json>>): UnknownField[] {
+  if (vm['spec'] === undefined || vm['spec'] === null) return [];
   return unknownFieldsAt(vm['spec'], VM_SPEC_ROOT, ['spec']);
 }
 
@@ -52,16 +104,8 @@ export function domainNode(): number | undefined {
   let n = VM_SPEC_ROOT;
   for (const k of ['template', 'spec', 'domain']) {
     const shape = VM_FIELD_NODES[n];
-    if (!shape || Array.isArray(shape) || typeof shape !== 'object' || !Object.hasOwn(shape, k)) return undefined;
+    if (!shape || typeof shape !== 'object' || Array.isArray(shape) || !Object.hasOwn(shape, k)) return undefined;
     n = (shape as Record<string, number>)[k]!;
   }
   return n;
-}
-
-/** `spec.template.spec.domain.cpu.dedicatedCPUPlacement` */
-export function fieldPath(path: readonly (string | number)[]): string {
-  return path
-    .map((k) => (typeof k === 'number' ? `[${k}]` : k))
-    .join('.')
-    .replace(/\.\[/g, '[');
 }

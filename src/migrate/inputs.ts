@@ -169,6 +169,7 @@ export function nameOf(o: FoundObject): string {
 }
 
 function unknownFieldDiag(kind: string, f: FoundObject, u: UnknownField): Diagnostic {
+  if (u.invalid !== undefined) return diag('IT8202', `${kind} \`${nameOf(f)}\`: ${u.invalid}`, locate(f.src, [...f.path, ...u.path]));
   return diag('IT8202', `${kind} \`${nameOf(f)}\`: strict decoding error: unknown field "${fieldPath(u.path)}"`, locate(f.src, [...f.path, ...u.path]), {
     hint: `${u.meant !== undefined ? `did you mean \`${u.meant}\`? ` : ''}the API server refuses fields KubeVirt's types do not have`,
   });

@@ -209,11 +209,12 @@ export function vmImpact(
       const labels = obj(obj(now?.['metadata'])?.['labels']);
       const deprecatedNow = labels?.['instancetype.kubevirt.io/deprecated'] === 'true';
       const wasDeprecated = obj(obj(old?.['metadata'])?.['labels'])?.['instancetype.kubevirt.io/deprecated'] === 'true';
-      if (deprecatedNow && !wasDeprecated) {
-        touched.push({ ...ref, change: 'deprecated' });
+      if (deprecatedNow) {
+        // Newly deprecated, the change touches the VM; deprecated before, it is still worth saying.
+        if (!wasDeprecated) touched.push({ ...ref, change: 'deprecated' });
         const replacement = opts.replacementOf?.(ref.kind, ref.name);
         diagnostics.push(
-          diag('IT8302', `VirtualMachine \`${name}\` uses ${ref.kind} \`${ref.name}\`, which this change deprecates`, at(which), {
+          diag('IT8302', `VirtualMachine \`${name}\` uses ${ref.kind} \`${ref.name}\`, which ${wasDeprecated ? 'is deprecated' : 'this change deprecates'}`, at(which), {
             severity: 'warning',
             hint: typeof replacement === 'string' ? `move it to \`${replacement}\`` : 'move it to the replacement the release notes name',
           }),

@@ -4,7 +4,7 @@
  * vendor is refused.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { run } from '../src/cli/main';
@@ -106,6 +106,19 @@ describe('itgen init', () => {
     expect(flux).toContain('targetNamespace: vm-templates');
     expect(itgen(dir, 'generate').code).toBe(0);
     expect(itgen(dir, 'validate').text).toBe('');
+  });
+
+  it('never replaces a .gitlab-ci.yml it cannot read (a link, or one past the input bound): it says what to add', () => {
+    const outside = path.join(dir, 'outside.yml');
+    writeFileSync(outside, 'stages: [test]\n');
+    const repo = path.join(dir, 'repo');
+    mkdirSync(repo);
+    symlinkSync(outside, path.join(repo, '.gitlab-ci.yml'));
+    const r = itgen(repo, 'init', '--name', 'acme', '--ci', 'gitlab');
+    expect(r.code).toBe(0);
+    expect(r.text).toContain('.gitlab-ci.yml (add `include: [{local: ci/itgen.gitlab-ci.yml}]` to it)');
+    expect(readFileSync(outside, 'utf8')).toBe('stages: [test]\n');
+    expect(lstatSync(path.join(repo, '.gitlab-ci.yml')).isSymbolicLink()).toBe(true);
   });
 
   it('derives the name and the vendor, and never impersonates KubeVirt', () => {

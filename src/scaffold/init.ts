@@ -5,7 +5,8 @@
  * exists is left as it was and said so. A generator or catalog of the same name is never touched:
  * that is another project, and init refuses.
  */
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
+import { readFileBounded } from '../load/limits';
 import path from 'node:path';
 import { isMap, isSeq, parseDocument } from 'yaml';
 import type { OutputFile } from '../emit/layout';
@@ -146,10 +147,21 @@ spec:
   return [];
 }
 
+/** Whether anything (a file, a directory, a link) is at this path. */
+function exists(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An existing file of the repository (a regular file, bounded like every read), or undefined. */
 function read(file: string): string | undefined {
   try {
     if (!lstatSync(file).isFile()) return undefined;
-    return readFileSync(file, 'utf8');
+    return readFileBounded(file).toString('utf8');
   } catch {
     return undefined;
   }
@@ -222,7 +234,8 @@ export function planInit(dir: string, o: InitOptions): InitPlan {
   }
   if ((o.ci ?? 'github') === 'gitlab') {
     const gitlab = read(path.join(dir, '.gitlab-ci.yml'));
-    if (gitlab === undefined) files.push({ path: '.gitlab-ci.yml', content: 'include:\n  - local: ci/itgen.gitlab-ci.yml\n' });
+    if (gitlab === undefined && exists(path.join(dir, '.gitlab-ci.yml'))) kept.push('.gitlab-ci.yml (add `include: [{local: ci/itgen.gitlab-ci.yml}]` to it)');
+    else if (gitlab === undefined) files.push({ path: '.gitlab-ci.yml', content: 'include:\n  - local: ci/itgen.gitlab-ci.yml\n' });
     else if (!gitlab.includes('ci/itgen.gitlab-ci.yml')) kept.push('.gitlab-ci.yml (add `include: [{local: ci/itgen.gitlab-ci.yml}]` to it)');
   }
   return { files, merged, kept };

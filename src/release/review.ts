@@ -214,10 +214,15 @@ export function vmImpact(
         if (!wasDeprecated) touched.push({ ...ref, change: 'deprecated' });
         const replacement = opts.replacementOf?.(ref.kind, ref.name);
         diagnostics.push(
-          diag('IT8302', `VirtualMachine \`${name}\` uses ${ref.kind} \`${ref.name}\`, which ${wasDeprecated ? 'is deprecated' : 'this change deprecates'}`, at(which), {
-            severity: 'warning',
-            hint: typeof replacement === 'string' ? `move it to \`${replacement}\`` : 'move it to the replacement the release notes name',
-          }),
+          diag(
+            'IT8302',
+            `VirtualMachine \`${name}\` uses ${ref.kind} \`${ref.name}\`, which ${wasDeprecated ? 'is deprecated' : 'this change deprecates'}`,
+            at(which),
+            {
+              severity: 'warning',
+              hint: typeof replacement === 'string' ? `move it to \`${replacement}\`` : 'move it to the replacement the release notes name',
+            },
+          ),
         );
       }
       if (old && now && diffFields(obj(old['spec']) ?? {}, obj(now['spec']) ?? {}).length > 0) touched.push({ ...ref, change: 'changed' });

@@ -50,6 +50,47 @@ describe('itgen expand: what KubeVirt does before and around expand-spec', () =>
     }
   });
 
+  it("refuses a VM missing a field KubeVirt's CRD requires (null is absent), at the nearest line; an embedded ObjectMeta requires nothing", () => {
+    // KubeVirt's CRD of the VM (validations_generated.go at d923fdb815) requires spec, spec.template,
+    // template.spec.domain, domain.devices and each disk's name; its own schema validator, run by the
+    // oracle, answers "spec in body is required", "spec.template in body is required"... for the first four.
+    const cases: [string, string, string][] = [
+      ['spec-missing', vm('a').replace(/^spec:[\s\S]*$/m, ''), 'vm.yaml:1:1 error IT8005 VirtualMachine `a`: spec: Required value'],
+      ['spec-null', vm('a').replace(/^spec:[\s\S]*$/m, 'spec: null\n'), 'vm.yaml:5:7 error IT8005 VirtualMachine `a`: spec: Required value'],
+      [
+        'template-null',
+        vm('a').replace(/ {2}template:[\s\S]*$/m, '  template: null\n'),
+        'vm.yaml:8:13 error IT8005 VirtualMachine `a`: spec.template: Required value',
+      ],
+      [
+        'devices',
+        vm('a').replace('domain: {devices: {}}', 'domain: {cpu: {cores: 2}}'),
+        'error IT8005 VirtualMachine `a`: spec.template.spec.domain.devices: Required value',
+      ],
+      [
+        'disk-name',
+        vm('a').replace('domain: {devices: {}}', 'domain: {devices: {disks: [{disk: {bus: virtio}}]}}'),
+        'error IT8005 VirtualMachine `a`: spec.template.spec.domain.devices.disks[0].name: Required value',
+      ],
+    ];
+    for (const [what, text, expected] of cases) {
+      const dir = project({ 'vm.yaml': text });
+      try {
+        const r = itgen(dir, ['expand', 'vm.yaml', '--with', BUNDLE]);
+        expect([what, r.code]).toEqual([what, 1]);
+        expect(r.err).toContain(expected);
+      } finally {
+        removeDir(dir);
+      }
+    }
+    const embedded = project({ 'vm.yaml': vm('a').replace('  template:\n', '  template:\n    metadata: {ownerReferences: [{name: o}]}\n') });
+    try {
+      expect(itgen(embedded, ['expand', 'vm.yaml', '--with', BUNDLE]).code).toBe(0);
+    } finally {
+      removeDir(embedded);
+    }
+  });
+
   it('expands from the ControllerRevision a VM names (v1beta1), and fails as KubeVirt does on one it cannot decode', () => {
     const revision = (api: string): string => `apiVersion: apps/v1
 kind: ControllerRevision

@@ -87,9 +87,9 @@ export function expandDocuments(
     const name = String(obj(f.value['metadata'])?.['name'] ?? '(unnamed)');
     const file = f.src.file;
     const namespace = options.namespace ?? 'default';
-    // The API server decodes strictly (kubectl apply's default): a field KubeVirt's types do not
-    // have refuses the VM before any webhook.
-    const unknown = unknownVmFields(f.value);
+    // The API server decodes strictly (kubectl apply's default) and checks the CRD's schema: a field
+    // KubeVirt's types do not have, or one the CRD requires missing, refuses the VM before any webhook.
+    const unknown = unknownVmFields(f.value, true);
     if (unknown.length > 0) {
       return {
         file,

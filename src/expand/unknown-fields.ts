@@ -3,12 +3,13 @@
  * schema of the type (vm-fields.ts, generated): a field KubeVirt's types do not have (`kubectl
  * apply` asks for strict field validation: "strict decoding error: unknown field ..."; Go's lenient
  * decoding would drop it in silence, or take `dedicatedCPUPlacement` for `dedicatedCpuPlacement`),
- * and a value of the wrong type (`cores: two`), in the API server's words.
+ * a value of the wrong type (`cores: two`), and a field the CRD requires (`spec.template`, a disk's
+ * `name`; null counts as absent, the API server drops it), in the API server's words.
  */
 import { closest } from '../diagnostics';
 import { isQuantity } from '../quantity';
 import { isPlainObject, type Json } from '../resolve/leaves';
-import { VM_FIELD_NODES, VM_SPEC_ROOT } from './vm-fields';
+import { VM_FIELD_NODES, VM_REQUIRED, VM_SPEC_ROOT } from './vm-fields';
 
 export interface UnknownField {
   /** The path from the VM's root, e.g. ['spec', 'template', 'spec', 'domain', 'cpu', 'dedicatedCPUPlacement']. */
@@ -48,8 +49,11 @@ function typeProblem(v: Json, expected: string, at: string): string | undefined 
   return undefined;
 }
 
-/** Unknown fields and wrongly typed values under `value`, of the type at node `node` (VM_FIELD_NODES); at most `limit`. */
-export function unknownFieldsAt(value: Json | undefined, node: number, at: readonly (string | number)[], limit = 20): UnknownField[] {
+/**
+ * Unknown fields and wrongly typed values under `value`, of the type at node `node` (VM_FIELD_NODES),
+ * and, with `required`, absent fields the type requires (VM_REQUIRED); at most `limit`.
+ */
+export function unknownFieldsAt(value: Json | undefined, node: number, at: readonly (string | number)[], limit = 20, required = false): UnknownField[] {
   const out: UnknownField[] = [];
   const stack: [Json | undefined, number, readonly (string | number)[]][] = [[value, node, at]];
   while (stack.length > 0 && out.length < limit) {
@@ -89,14 +93,24 @@ export function unknownFieldsAt(value: Json | undefined, node: number, at: reado
         out.push({ path: [...p, k], ...(meant !== undefined ? { meant } : {}) });
       }
     }
+    if (required) {
+      for (const k of VM_REQUIRED[n] ?? []) {
+        const present = Object.hasOwn(v, k) ? (v as Record<string, Json>)[k] : undefined;
+        if (present === undefined || present === null) out.push({ path: [...p, k], invalid: `${fieldPath([...p, k])}: Required value` });
+      }
+    }
   }
   return out;
 }
 
-/** Unknown fields and wrongly typed values of a VirtualMachine's `spec`. */
-export function unknownVmFields(vm: Readonly<Record<string, Json>>): UnknownField[] {
-  if (vm['spec'] === undefined || vm['spec'] === null) return [];
-  return unknownFieldsAt(vm['spec'], VM_SPEC_ROOT, ['spec']);
+/**
+ * Unknown fields and wrongly typed values of a VirtualMachine's `spec`; with `required`, also the
+ * fields KubeVirt's CRD requires (`spec` itself, `spec.template`, a disk's `name`...).
+ */
+export function unknownVmFields(vm: Readonly<Record<string, Json>>, required = false): UnknownField[] {
+  const spec = Object.hasOwn(vm, 'spec') ? vm['spec'] : undefined;
+  if (spec === undefined || spec === null) return required ? [{ path: ['spec'], invalid: 'spec: Required value' }] : [];
+  return unknownFieldsAt(spec, VM_SPEC_ROOT, ['spec'], 20, required);
 }
 
 /** The node of the VM's `spec.template.spec.domain` (a preset's `spec.domain` is the same type). */

@@ -6,6 +6,8 @@
  */
 import { compile } from '../src/pipeline';
 import { hasErrors, sortDiagnostics, diag } from '../src/diagnostics';
+import fc from 'fast-check';
+import Handlebars from 'handlebars';
 import { renderText } from '../src/resolve/text';
 import { RULES, runRules, mergeSubjects, type Rule } from '../src/validate';
 import { fieldDiag } from '../src/validate/context';
@@ -165,6 +167,9 @@ describe('free text (Handlebars subset)', () => {
     ['{{#unless variant}}no variant{{/unless}}', 'no variant'],
     ['{{! a comment }}{{cpu}} vCPU', '2 vCPU'],
     ['no braces at all', 'no braces at all'],
+    // Adjacent numbers are joined as text, not added (Handlebars' own output would be 4).
+    ['{{cpu}}{{cpu}}', '22'],
+    ['{{#if name}}{{cpu}}{{cpu}}{{/if}}', '22'],
   ])('renders %j', (template, expected) => {
     expect(renderText(template, ctx)).toEqual({ ok: true, text: expected });
   });
@@ -194,6 +199,43 @@ describe('free text (Handlebars subset)', () => {
     const r = renderText(template, ctx);
     expect(r.ok).toBe(false);
     expect(r.ok ? '' : r.error).toMatch(message);
+  });
+});
+
+describe('free text without blocks renders as Handlebars renders it', () => {
+  // renderText renders text, comments and {{variable}} without compiling; Handlebars compiled with
+  // the same options is the reference, on whitespace control (~), standalone comments, triple
+  // stashes, numbers and empty values.
+  const reference = Handlebars.create();
+  const ctx = { name: 'c1.large', family: 'c', size: '', cpu: 2, ratio: 0.5 };
+  const piece = fc.oneof(
+    fc.constantFrom(
+      '{{name}}',
+      '{{{family}}}',
+      '{{size}}',
+      '{{cpu}}',
+      '{{~ratio~}}',
+      '{{~name}}',
+      '{{family~}}',
+      '{{! note }}',
+      '{{!-- a }} b --}}',
+      '{{~! trimmed ~}}',
+    ),
+    fc.constantFrom(' ', '\n', '  \n', '\t', '-', 'x', '\r\n', ' \\{{name}}'),
+    fc.string({ maxLength: 6 }).filter((t) => !/[{}\\]/.test(t)),
+  );
+  it('for any mix of text, comments and variables', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 10 }), (pieces) => {
+        const template = pieces.join('');
+        const ours = renderText(template, ctx);
+        // Numbers as text: Handlebars joins adjacent variables with `+` (2 and 0.5 would make 2.5).
+        const text = Object.fromEntries(Object.entries(ctx).map(([k, v]) => [k, String(v)]));
+        const theirs = reference.compile(template, { strict: true, noEscape: true, knownHelpers: { if: true, unless: true }, knownHelpersOnly: true })(text);
+        expect(ours).toEqual({ ok: true, text: theirs });
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -118,6 +118,32 @@ export function renderText(template: string, context: TextContext): { ok: true; 
   if (ast instanceof Error) return { ok: false, error: firstLine(ast.message) };
   const bad = checkProgram(ast, context, new Set(), template);
   if (bad !== undefined) return { ok: false, error: bad };
+  const plain = renderPlain(ast, context);
+  return plain !== undefined ? { ok: true, text: plain } : renderCompiled(template, context);
+}
+
+/**
+ * A checked template of text, comments and `{{variable}}` only (most names and descriptions),
+ * rendered without compiling it: the parsed text already has Handlebars' whitespace control applied,
+ * and a variable renders as Handlebars renders it without escaping. Undefined for anything else
+ * (blocks, a variable named like a Handlebars helper), which takes the compiled path.
+ */
+function renderPlain(ast: Ast, context: TextContext): string | undefined {
+  let text = '';
+  for (const stmt of ast.body) {
+    if (stmt.type === 'ContentStatement') text += (stmt as hbs.AST.ContentStatement).value;
+    else if (stmt.type === 'MustacheStatement') {
+      const name = ((stmt as hbs.AST.MustacheStatement).path as hbs.AST.PathExpression).parts[0]!;
+      const value = context[name];
+      if (value === undefined || Object.hasOwn(env.helpers, name)) return undefined;
+      text += String(value);
+    } else if (stmt.type !== 'CommentStatement') return undefined;
+  }
+  return text;
+}
+
+/** The compiled Handlebars path, for a template checkProgram accepted. */
+function renderCompiled(template: string, context: TextContext): { ok: true; text: string } | { ok: false; error: string } {
   let fn = compiled.get(template);
   if (fn === undefined) {
     fn = env.compile(template, { strict: true, noEscape: true, knownHelpers: { if: true, unless: true }, knownHelpersOnly: true });
@@ -125,9 +151,10 @@ export function renderText(template: string, context: TextContext): { ok: true; 
   }
   try {
     // Variables without a value are present but empty, so that `{{#if variant}}` works in strict mode;
-    // the check above makes sure no unguarded `{{variant}}` reaches them.
-    const clean: Record<string, string | number> = Object.create(null) as Record<string, string | number>;
-    for (const [k, v] of Object.entries(context)) clean[k] = v ?? '';
+    // the check above makes sure no unguarded `{{variant}}` reaches them. Numbers go in as text:
+    // Handlebars joins adjacent variables with `+`, so `{{cpu}}{{ratio}}` would add 2 and 0.5.
+    const clean: Record<string, string> = Object.create(null) as Record<string, string>;
+    for (const [k, v] of Object.entries(context)) clean[k] = v === undefined ? '' : String(v);
     const text = fn(clean, {
       allowProtoPropertiesByDefault: false,
       allowProtoMethodsByDefault: false,

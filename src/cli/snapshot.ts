@@ -45,7 +45,7 @@ kind: Family
 name: w
 version: 1
 displayName: Warm
-description: "{{family}} {{size}}: {{cpu}} vCPU, {{memory}}"
+description: "{{family}} {{size}}{{#if variant}} ({{variant}}){{/if}}: {{cpu}} vCPU, {{memory}}"
 class: warm
 memoryPerCPU: 2Gi
 include: [dedicated]

@@ -40,6 +40,33 @@ export function itgen(cwd: string, ...args: string[]): Run {
   return { code, stdout, stderr };
 }
 
+/** What one in-process CLI run printed: each line as printed, by stream and both in order (`text`). */
+export interface CliRun {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+  readonly text: string;
+}
+
+/**
+ * The CLI's `run()` in this process as `itgen` above, but each printed line kept exactly as printed,
+ * by stream and both in order (`text`), with `terminal` and standard input (empty unless given).
+ */
+export function runInProcess(cwd: string, argv: readonly string[], opts: { stdin?: string; terminal?: boolean } = {}): CliRun {
+  let out = '';
+  let err = '';
+  let text = '';
+  const code = runCli(argv, {
+    out: (s) => ((out += `${s}\n`), (text += `${s}\n`)),
+    err: (s) => ((err += `${s}\n`), (text += `${s}\n`)),
+    cwd,
+    color: false,
+    terminal: opts.terminal ?? false,
+    stdin: () => opts.stdin ?? '',
+  });
+  return { code, out, err, text };
+}
+
 /** The built CLI as its own process, as users and CI run it. */
 export function itgenProcess(cwd: string, ...args: string[]): Run {
   return run(cwd, process.execPath, [CLI, ...args]);

@@ -8,9 +8,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { run } from '../src/cli/main';
 import { diffMarkdown, type ReviewedChange } from '../src/release/review';
 import { removeDir, REPO, scratchProject, UPDATE_GOLDEN } from './helpers';
+import { runInProcess, type CliRun } from './e2e-helpers';
 
 const FIXTURES = path.join(REPO, 'test', 'fixtures', 'review');
 
@@ -20,12 +20,7 @@ function golden(name: string, actual: string): void {
   expect(actual).toBe(readFileSync(file, 'utf8'));
 }
 
-function itgen(cwd: string, argv: readonly string[]): { code: number; out: string; err: string } {
-  let out = '';
-  let err = '';
-  const code = run(argv, { out: (s) => (out += `${s}\n`), err: (s) => (err += `${s}\n`), cwd, color: false });
-  return { code, out, err };
-}
+const itgen = (cwd: string, argv: readonly string[]): CliRun => runInProcess(cwd, argv);
 
 const CATALOG = `kind: Catalog
 name: t

@@ -9,31 +9,12 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { run } from '../src/cli/main';
 import { generate } from '../src';
 import { WORKFLOW_COMMAND_LINE } from '../src/printable';
 import { DEFAULT_GENERATOR, readDirTree, removeDir, REPO, scratchProject, TINY_CATALOG } from './helpers';
+import { runInProcess, type CliRun } from './e2e-helpers';
 
-interface Ran {
-  code: number;
-  out: string;
-  err: string;
-  text: string;
-}
-
-function itgen(cwd: string, argv: readonly string[], stdin = ''): Ran {
-  let out = '';
-  let err = '';
-  let text = '';
-  const code = run(argv, {
-    out: (s) => ((out += `${s}\n`), (text += `${s}\n`)),
-    err: (s) => ((err += `${s}\n`), (text += `${s}\n`)),
-    cwd,
-    color: false,
-    stdin: () => stdin,
-  });
-  return { code, out, err, text };
-}
+const itgen = (cwd: string, argv: readonly string[], stdin = ''): CliRun => runInProcess(cwd, argv, { stdin });
 
 const FORGED = '::error file=README.md::forged';
 const HOSTILE = [`x\n${FORGED}`, `x\r${FORGED}`, `x\u2028${FORGED}`, `x\n  ##[error]forged`, 'x\u001b]0;title\u0007\u001b[2J', 'x\u202eevil'];
@@ -44,7 +25,7 @@ const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-
 const OUR_ANNOTATION = /^::(error|warning) (?:file=[^,:]*,line=\d+,col=\d+(?:,endLine=\d+)?,)?title=IT\d{4}::/;
 
 /** No line that a CI runner would read as a workflow command that itgen did not mean; no raw control character. */
-function expectSafe(r: Ran, what: string): void {
+function expectSafe(r: CliRun, what: string): void {
   for (const line of r.text.split('\n')) {
     if (WORKFLOW_COMMAND_LINE.test(line)) expect([what, line]).toEqual([what, expect.stringMatching(OUR_ANNOTATION)]);
   }

@@ -5,21 +5,10 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { run } from '../src/cli/main';
 import { DEFAULT_GENERATOR, REFERENCE, removeDir, scratchProject, TINY_CATALOG } from './helpers';
+import { runInProcess, type CliRun } from './e2e-helpers';
 
-interface Ran {
-  code: number;
-  out: string;
-  err: string;
-}
-
-function itgen(cwd: string, argv: readonly string[], terminal = false): Ran {
-  let out = '';
-  let err = '';
-  const code = run(argv, { out: (s) => (out += `${s}\n`), err: (s) => (err += `${s}\n`), cwd, color: false, terminal, stdin: () => '' });
-  return { code, out, err };
-}
+const itgen = (cwd: string, argv: readonly string[], terminal = false): CliRun => runInProcess(cwd, argv, { terminal });
 
 const BUNDLE = path.join(REFERENCE, 'common-instancetypes', 'common-instancetypes-all-bundle.yaml');
 const VM = `apiVersion: kubevirt.io/v1

@@ -5,7 +5,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { run } from '../src/cli/main';
+import { runInProcess, type CliRun } from './e2e-helpers';
 import { REFERENCE, removeDir, scratchProject } from './helpers';
 
 const BUNDLE = 'bundle.yaml';
@@ -16,12 +16,7 @@ function project(files: Record<string, string>): string {
   return dir;
 }
 
-function itgen(cwd: string, argv: string[], stdin = ''): { code: number; out: string; err: string } {
-  let out = '';
-  let err = '';
-  const code = run(argv, { out: (s) => (out += `${s}\n`), err: (s) => (err += `${s}\n`), cwd, color: false, stdin: () => stdin });
-  return { code, out, err };
-}
+const itgen = (cwd: string, argv: string[], stdin = ''): CliRun => runInProcess(cwd, argv, { stdin });
 
 const vm = (name: string, extra = ''): string => `apiVersion: kubevirt.io/v1
 kind: VirtualMachine

@@ -7,14 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { run } from '../src/cli/main';
+import { runInProcess, type CliRun } from './e2e-helpers';
 import { readDirTree } from './helpers';
 
-function itgen(cwd: string, ...argv: string[]): { code: number; text: string } {
-  let text = '';
-  const code = run(argv, { out: (s) => (text += `${s}\n`), err: (s) => (text += `${s}\n`), cwd, color: false });
-  return { code, text };
-}
+const itgen = (cwd: string, ...argv: string[]): CliRun => runInProcess(cwd, argv);
 
 describe('itgen init', () => {
   let dir: string;

@@ -1,6 +1,5 @@
-import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { type Dirent, existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { globSync } from 'glob';
 import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
 import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH, readFileBounded } from './limits';
 import { locate, parseSource, type ParsedFile, type SourceDoc } from './source';
@@ -64,6 +63,48 @@ export interface LoadedFiles {
   readonly imports?: readonly { readonly dir: string; readonly at: SourceRange }[];
 }
 
+/**
+ * Every entry under a catalog directory (files, directories, links and anything else), by path
+ * relative to it with `/`, sorted by that path. Names starting with `.` are left out, links are
+ * listed but never followed, and a directory MAX_DIRECTORY_DEPTH levels down is listed but not read.
+ * One readdir per directory, with the entry types it returns: no stat per file.
+ */
+function catalogEntries(absDir: string): { rel: string; entry: Dirent }[] {
+  const out: { rel: string; entry: Dirent }[] = [];
+  const walk = (dir: string, prefix: string, depth: number): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // vanished or unreadable meanwhile: nothing to list
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const rel = `${prefix}${entry.name}`;
+      out.push({ rel, entry });
+      if (entry.isDirectory() && depth + 1 < MAX_DIRECTORY_DEPTH) walk(path.join(dir, entry.name), `${rel}/`, depth + 1);
+    }
+  };
+  walk(absDir, '', 0);
+  return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+}
+
+function directoryHasEntries(abs: string): boolean {
+  try {
+    return readdirSync(abs).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(abs: string): boolean {
+  try {
+    return statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Read and parse every `*.yaml`/`*.yml` under a catalog directory, in sorted order. */
 export function loadCatalogFiles(root: string, catalogDir: string): LoadedFiles {
   const absDir = path.resolve(root, catalogDir);
@@ -82,37 +123,31 @@ export function loadCatalogFiles(root: string, catalogDir: string): LoadedFiles 
   const diagnostics: Diagnostic[] = [];
   const files: string[] = [];
   // Bounded depth: a chain of directories committed into a catalog is reported, not walked to the bottom.
-  for (const rel of globSync('**', { cwd: absDir, follow: false, dot: false, posix: true, maxDepth: MAX_DIRECTORY_DEPTH }).sort()) {
+  for (const { rel, entry } of catalogEntries(absDir)) {
     const abs = path.join(absDir, rel);
-    let link = false;
-    try {
-      const st = lstatSync(abs);
-      if (st.isDirectory()) {
-        if (rel.split('/').length >= MAX_DIRECTORY_DEPTH && readdirSync(abs).length > 0)
-          diagnostics.push(
-            diag('IT1008', `directories nested deeper than ${MAX_DIRECTORY_DEPTH} levels under \`${relDir}\` are not read`, undefined, {
-              hint: `first left out: ${relativePath(root, abs).slice(0, 200)}/...`,
-            }),
-          );
-        continue;
-      }
-      link = st.isSymbolicLink();
-      // A linked directory is not read; say so rather than lose its documents silently.
-      if (link && statSync(abs).isDirectory()) {
+    if (entry.isDirectory()) {
+      if (rel.split('/').length >= MAX_DIRECTORY_DEPTH && directoryHasEntries(abs))
         diagnostics.push(
-          diag(
-            'IT1001',
-            'directory is a symbolic link; catalogs do not follow links',
-            { file: relativePath(root, abs), line: 1, col: 1 },
-            {
-              hint: 'move the files into the catalog, or point the generator at the real directory',
-            },
-          ),
+          diag('IT1008', `directories nested deeper than ${MAX_DIRECTORY_DEPTH} levels under \`${relDir}\` are not read`, undefined, {
+            hint: `first left out: ${relativePath(root, abs).slice(0, 200)}/...`,
+          }),
         );
-        continue;
-      }
-    } catch {
-      if (!link) continue; // vanished meanwhile; a dangling link is reported below
+      continue;
+    }
+    // A linked directory is not read; say so rather than lose its documents silently. A dangling
+    // link is reported when it is read, below.
+    if (entry.isSymbolicLink() && isDirectory(abs)) {
+      diagnostics.push(
+        diag(
+          'IT1001',
+          'directory is a symbolic link; catalogs do not follow links',
+          { file: relativePath(root, abs), line: 1, col: 1 },
+          {
+            hint: 'move the files into the catalog, or point the generator at the real directory',
+          },
+        ),
+      );
+      continue;
     }
     if (/\.ya?ml$/.test(rel)) found.push(rel);
   }
@@ -416,6 +451,19 @@ export function readNamedFile(abs: string): { bytes: Buffer } | { error: string 
   }
 }
 
+/** Directories directly under `dir` (not hidden) that hold a `catalog.yaml` or `catalog.yml`, as `prefix` + name. */
+function catalogDirsIn(dir: string, prefix: string): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((e) => !e.name.startsWith('.') && e.isDirectory() && ['catalog.yaml', 'catalog.yml'].some((f) => existsSync(path.join(dir, e.name, f))))
+    .map((e) => `${prefix}${e.name}`);
+}
+
 /**
  * What to say when a package import finds no catalog: install the package when it is not there,
  * else the catalogs it does ship (directories holding a `kind: Catalog` document), with a did-you-mean.
@@ -423,9 +471,7 @@ export function readNamedFile(abs: string): { bytes: Buffer } | { error: string 
 function packageHint(absRoot: string, pkg: string, catalog: string): string {
   const base = path.resolve(absRoot, 'node_modules', pkg);
   if (!existsSync(path.join(base, 'package.json'))) return `install it: npm install ${pkg}`;
-  const shipped = globSync(['catalogs/*/catalog.{yaml,yml}', '*/catalog.{yaml,yml}'], { cwd: base, posix: true, follow: false, maxDepth: 3 })
-    .map((f) => path.posix.dirname(f))
-    .sort();
+  const shipped = [...catalogDirsIn(base, ''), ...catalogDirsIn(path.join(base, 'catalogs'), 'catalogs/')].sort();
   if (shipped.length === 0) return `${pkg} is installed but ships no catalog`;
   return `${didYouMean(catalog, shipped) ?? ''} ${pkg} ships: ${shipped.join(', ')}`.trim();
 }

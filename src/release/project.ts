@@ -4,7 +4,6 @@
  * and print; `generate()` of the package is `generateProject`.
  */
 import path from 'node:path';
-import { globSync } from 'glob';
 import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
 import { readCommittedBase } from '../emit/committed';
 import { diffTrees } from '../emit/drift';
@@ -16,7 +15,7 @@ import { bundleSettings } from '../schema/generator';
 import { buildBundles, bundleOutProblem, CHECKSUMS_FILE, mergedChecksums } from './bundle';
 import { CHANGELOG_FILE, notesMarkdown, releaseNotes, type ReleaseSection } from './notes';
 import { readNamedFile } from '../load/files';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { checkBundleAgainstLock, currentObjects, lockFileFor, recordRelease, serializeLock } from './lock';
 import { deployProblems } from './deploy';
 import { generatedObjects, outputDrift, removalsWithoutLock } from './drift';
@@ -39,7 +38,17 @@ export interface ProjectOptions {
 /** The generators named, or else every generator of the project. */
 export function projectGenerators(root: string, named: readonly string[] = []): string[] {
   if (named.length > 0) return [...named];
-  return globSync('generators/*.{yaml,yml}', { cwd: root, posix: true, ignore: ['generators/*.lock.{yaml,yml}'] }).sort();
+  let names: string[];
+  try {
+    names = readdirSync(path.join(root, 'generators'));
+  } catch {
+    return [];
+  }
+  // As a shell glob `generators/*.{yaml,yml}` lists them: hidden names left out; lock files are not generators.
+  return names
+    .filter((n) => !n.startsWith('.') && /\.ya?ml$/.test(n) && !/\.lock\.ya?ml$/.test(n))
+    .map((n) => `generators/${n}`)
+    .sort();
 }
 
 /**

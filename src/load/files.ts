@@ -192,7 +192,7 @@ export function loadCatalogFiles(root: string, catalogDir: string): LoadedFiles 
  * there (see SourceDoc.broken). They carry no content and are never emitted.
  */
 function standIns(file: string, unusable: ParsedFile['unusable']): SourceDoc[] {
-  if (unusable === undefined) return [];
+  if (unusable === undefined || unusable.length === 0) return [];
   const empty = parseSource(file, Buffer.from('{}\n')).docs[0]!;
   if (unusable === 'opaque') return [{ ...empty, broken: 'opaque' }];
   return unusable.map((u) => ({

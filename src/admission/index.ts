@@ -5,6 +5,7 @@
  * so the KubeVirt API model and the KubeVirt rules (src/validate) run on them unchanged;
  * VirtualMachines get the VM webhook's matcher checks and admission (src/expand).
  */
+import { accepts } from '../schema/accepts';
 import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
 import { expandDocuments, type ExpandOptions, type ObjectStore } from '../expand';
 import { manifestObjects, type FoundObject } from '../expand/documents';
@@ -96,7 +97,9 @@ const isSpreadTopology = (v: unknown): boolean => v === 'spread' || v === 'prefe
  * CRD has no enums) is a warning.
  */
 function objectVerdict(r: RenderedObject): Diagnostic[] {
-  const parsed = manifestSchemaFor(r.manifest.kind).safeParse(r.manifest);
+  const schema = manifestSchemaFor(r.manifest.kind);
+  if (accepts(schema, r.manifest)) return [];
+  const parsed = schema.safeParse(r.manifest);
   if (parsed.success) return [];
   const out: Diagnostic[] = [];
   const spec = (isPlainObject(r.manifest.spec as never) ? r.manifest.spec : {}) as JsonObject;

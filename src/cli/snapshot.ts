@@ -27,6 +27,7 @@ import { CATALOG_KINDS } from '../schema/catalog';
 import { generatorSchema } from '../schema/generator';
 import { lockSchema } from '../schema/lock';
 import { MANIFEST_KINDS, manifestSchemaFor } from '../schema/manifest';
+import { accepts } from '../schema/accepts';
 import { children } from '../schema/walk';
 
 const WARM_UP_GENERATOR = `apiVersion: itgen.dev/v1alpha1
@@ -144,6 +145,8 @@ function warmUp(): void {
   parseSource('catalogs/warm-up/flow.yaml', Buffer.from('{kind: Catalog, name: flow, anchors: &a [x], alias: *a}\n'));
   for (const s of [...Object.values(CATALOG_KINDS), generatorSchema, lockSchema, ...MANIFEST_KINDS.map((k) => manifestSchemaFor(k))])
     warmSchemas(s as z.ZodType);
+  // The quick verdicts of the object models are built on first use: build them now.
+  for (const kind of MANIFEST_KINDS) accepts(manifestSchemaFor(kind), {});
   const gen = generatorFromDocument('/warm-up', 'generators/warm-up.yaml', parseSource('generators/warm-up.yaml', Buffer.from(WARM_UP_GENERATOR)).docs[0]!);
   if (!gen.generator) return;
   const docs = parseSource('catalogs/warm-up/catalog.yaml', Buffer.from(WARM_UP_CATALOG)).docs;

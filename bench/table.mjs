@@ -18,22 +18,30 @@ const runsArg = args.indexOf('--runs');
 const runs = runsArg >= 0 ? Number(args[runsArg + 1]) : 7;
 const itgen = path.join(repo, 'bin', 'itgen');
 
-function time(cmd, argv, cwd, ok = [0]) {
+// node parses the certificate bundle NODE_EXTRA_CA_CERTS names before anything runs (34 ms for
+// Debian's, where node -e 0 takes 19 ms without it); bin/itgen drops the variable, since itgen opens
+// no connection. Where it is set, the node floor is also measured without it, so that the table
+// shows both the start users of this environment pay and the bare one.
+const extraCerts = process.env.NODE_EXTRA_CA_CERTS;
+const bareEnv = { ...process.env };
+delete bareEnv.NODE_EXTRA_CA_CERTS;
+
+function time(cmd, argv, cwd, ok = [0], env = process.env) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd, argv, { cwd, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(cmd, argv, { cwd, encoding: 'utf8', maxBuffer: 1 << 30, env });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.error) throw r.error;
   if (!ok.includes(r.status)) throw new Error(`${cmd} ${argv.join(' ')} failed (exit ${r.status}):\n${r.stderr.slice(-2000)}`);
   return ms;
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-function measure(cmd, argv, cwd, ok, n = runs, before = () => {}) {
+function measure(cmd, argv, cwd, ok, n = runs, before = () => {}, env = process.env) {
   before();
-  time(cmd, argv, cwd, ok);
+  time(cmd, argv, cwd, ok, env);
   return median(
     Array.from({ length: n }, () => {
       before();
-      return time(cmd, argv, cwd, ok);
+      return time(cmd, argv, cwd, ok, env);
     }),
   );
 }
@@ -51,6 +59,7 @@ try {
   // A fresh write each time (the base removed first), and the run that finds the base up to date.
   const fresh = () => rmSync(path.join(ci, 'output'), { recursive: true, force: true });
   const node0 = measure(process.execPath, ['-e', '0'], ci);
+  const node0Bare = extraCerts ? measure(process.execPath, ['-e', '0'], ci, [0], runs, () => {}, bareEnv) : node0;
   const generateFresh = measure(itgen, gen, ci, [0], runs, fresh);
   const generateSame = measure(itgen, gen, ci);
   const validate = measure(itgen, ['validate', '-g', 'generators/common-instancetypes.yaml'], ci);
@@ -73,13 +82,22 @@ try {
     x(kustomize, generateSame) >= 15,
   );
   row(
-    'the same generate vs `node -e 0`',
+    `the same generate vs \`node -e 0\`${extraCerts ? ' (NODE_EXTRA_CA_CERTS set here, as node runs in this environment)' : ''}`,
     `${generateFresh.toFixed(0)} ms`,
     `${node0.toFixed(0)} ms`,
     `${x(generateFresh, node0).toFixed(2)}x`,
     '<= 2.5x (moonshot 2x)',
     x(generateFresh, node0) <= 2.5,
   );
+  if (extraCerts)
+    row(
+      'the same vs `node -e 0` without NODE_EXTRA_CA_CERTS (the bare floor; bin/itgen always starts without it)',
+      `${generateFresh.toFixed(0)} ms`,
+      `${node0Bare.toFixed(0)} ms`,
+      `${x(generateFresh, node0Bare).toFixed(2)}x`,
+      'shown, not a target',
+      undefined,
+    );
   row(
     '`itgen validate` vs `itgen generate`, same generator',
     `${validate.toFixed(0)} ms`,
@@ -181,5 +199,6 @@ try {
 console.log(`node ${process.version}, ${os.cpus().length} CPUs, medians of ${runs} fresh processes (3 for the large cases)`);
 console.log('| what | itgen | reference | ratio | target | met |');
 console.log('| --- | ---: | ---: | ---: | --- | --- |');
-for (const r of rows) console.log(`| ${r.what} | ${r.value} | ${r.reference} | ${r.ratio} | ${r.target} | ${r.met ? 'yes' : 'NO'} |`);
-if (rows.some((r) => !r.met)) process.exitCode = 1;
+for (const r of rows)
+  console.log(`| ${r.what} | ${r.value} | ${r.reference} | ${r.ratio} | ${r.target} | ${r.met === undefined ? '' : r.met ? 'yes' : 'NO'} |`);
+if (rows.some((r) => r.met === false)) process.exitCode = 1;

@@ -220,8 +220,12 @@ describe('free text without blocks renders as Handlebars renders it', () => {
       '{{! note }}',
       '{{!-- a }} b --}}',
       '{{~! trimmed ~}}',
+      '{{ name }}',
+      '{{\n  size\t}}',
+      '{{{name}}}}',
+      '{{cpu}}}',
     ),
-    fc.constantFrom(' ', '\n', '  \n', '\t', '-', 'x', '\r\n', ' \\{{name}}'),
+    fc.constantFrom(' ', '\n', '  \n', '\t', '-', 'x', '\r\n', ' \\{{name}}', '{', '}', '\\'),
     fc.string({ maxLength: 6 }).filter((t) => !/[{}\\]/.test(t)),
   );
   it('for any mix of text, comments and variables', () => {
@@ -231,10 +235,17 @@ describe('free text without blocks renders as Handlebars renders it', () => {
         const ours = renderText(template, ctx);
         // Numbers as text: Handlebars joins adjacent variables with `+` (2 and 0.5 would make 2.5).
         const text = Object.fromEntries(Object.entries(ctx).map(([k, v]) => [k, String(v)]));
-        const theirs = reference.compile(template, { strict: true, noEscape: true, knownHelpers: { if: true, unless: true }, knownHelpersOnly: true })(text);
+        let theirs: string | undefined;
+        try {
+          theirs = reference.compile(template, { strict: true, noEscape: true, knownHelpers: { if: true, unless: true }, knownHelpersOnly: true })(text);
+        } catch {
+          // Not a template Handlebars reads (`{{cpu}}}`): refused by ours too.
+          expect(ours.ok).toBe(false);
+          return;
+        }
         expect(ours).toEqual({ ok: true, text: theirs });
       }),
-      { numRuns: 2000 },
+      { numRuns: 4000 },
     );
   });
 });

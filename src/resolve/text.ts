@@ -106,6 +106,8 @@ function sourceOf(node: hbs.AST.Node, template: string): string {
 
 export function renderText(template: string, context: TextContext): { ok: true; text: string } | { ok: false; error: string } {
   if (!template.includes('{{')) return { ok: true, text: template };
+  const simple = renderSimple(template, context);
+  if (simple !== undefined) return { ok: true, text: simple };
   let ast = parsed.get(template);
   if (ast === undefined) {
     try {
@@ -120,6 +122,39 @@ export function renderText(template: string, context: TextContext): { ok: true; 
   if (bad !== undefined) return { ok: false, error: bad };
   const plain = renderPlain(ast, context);
   return plain !== undefined ? { ok: true, text: plain } : renderCompiled(template, context);
+}
+
+// `{{name}}` with optional spaces inside, a name Handlebars reads as a plain path.
+const SIMPLE_MUSTACHE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+// Names Handlebars reads as literals or keywords, not as variables.
+const NOT_VARIABLES = new Set(['true', 'false', 'null', 'undefined', 'else', 'this']);
+
+/**
+ * Text with `{{variable}}`s only, each naming a variable that has a value (nearly every display
+ * name and description), rendered without parsing it with Handlebars, whose parser is most of the
+ * cost of rendering a catalog's text. Undefined for anything else (a backslash, a triple stash,
+ * whitespace control, comments, blocks, an unknown or empty variable, a helper's name), which the
+ * parsed path renders or reports. Held to Handlebars' own output by the property test in
+ * test/validation-rules.test.ts.
+ */
+function renderSimple(template: string, context: TextContext): string | undefined {
+  if (template.includes('\\')) return undefined;
+  let text = '';
+  let last = 0;
+  for (const m of template.matchAll(SIMPLE_MUSTACHE)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    const before = template.slice(last, start);
+    // Another mustache in the text between, or braces next to this one (`{{{x}}}`, `{{x}}}`).
+    if (before.includes('{{') || template[start - 1] === '{' || template[end] === '}') return undefined;
+    const name = m[1]!;
+    const value = Object.hasOwn(context, name) ? context[name] : undefined;
+    if (value === undefined || NOT_VARIABLES.has(name) || Object.hasOwn(env.helpers, name)) return undefined;
+    text += before + String(value);
+    last = end;
+  }
+  const rest = template.slice(last);
+  return rest.includes('{{') ? undefined : text + rest;
 }
 
 /**

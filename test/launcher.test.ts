@@ -3,7 +3,7 @@
  * exactly like the compiled JavaScript: same output, same exit codes, same files.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readDirTree, REPO, removeDir, scratchProject } from './helpers';
 import { itgen } from './e2e-helpers';
@@ -88,6 +88,63 @@ describe('bin/itgen', () => {
   it('is also JavaScript: `node bin/itgen` runs the CLI', () => {
     const r = spawnSync(process.execPath, [BIN, 'validate'], { cwd: path.join(fixtures, 'minimal'), encoding: 'utf8' });
     expect({ code: r.status, out: r.stdout, err: r.stderr }).toEqual(viaNode(path.join(fixtures, 'minimal'), ['validate']));
+  });
+
+  describe('the shortcut to the blob (dist/itgen-node.stamp)', () => {
+    // An install of its own: the launcher, the bundle, and a node on PATH that logs how it is started.
+    let dir: string;
+    let log: string;
+    let env: NodeJS.ProcessEnv;
+    const haveBlob = existsSync(BLOB);
+    beforeAll(() => {
+      dir = scratchProject({});
+      mkdirSync(path.join(dir, 'bin'));
+      mkdirSync(path.join(dir, 'dist'));
+      mkdirSync(path.join(dir, 'fakebin'));
+      cpSync(BIN, path.join(dir, 'bin', 'itgen'));
+      cpSync(path.join(REPO, 'dist', 'itgen.cjs'), path.join(dir, 'dist', 'itgen.cjs'));
+      if (haveBlob) cpSync(BLOB, path.join(dir, 'dist', 'fast.blob'));
+      log = path.join(dir, 'node.log');
+      writeFileSync(path.join(dir, 'fakebin', 'node'), `#!/bin/sh\necho "$1" >> '${log}'\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 });
+      env = { PATH: `${path.join(dir, 'fakebin')}:${process.env['PATH'] ?? ''}` };
+    });
+    afterAll(() => removeDir(dir));
+    const stamp = (blob: string): void => {
+      const file = path.join(dir, 'dist', 'itgen-node.stamp');
+      writeFileSync(file, `${blob}\n`);
+      // The time of the node on PATH, to the nanosecond, as tools/build-snapshot.mjs stamps it.
+      spawnSync('touch', ['-r', path.join(dir, 'fakebin', 'node'), file]);
+    };
+    const minimal = (): string => path.join(fixtures, 'minimal');
+
+    (haveBlob ? it : it.skip)('starts the stamped blob without asking node its version', () => {
+      stamp('fast.blob');
+      rmSync(log, { force: true });
+      expect(viaLauncherAt(path.join(dir, 'bin', 'itgen'), minimal(), ['validate'], env)).toEqual(viaNode(minimal(), ['validate']));
+      expect(readFileSync(log, 'utf8')).toBe('--snapshot-blob\n');
+    });
+
+    it('starts again the slow way when node refuses the stamped blob (exit 14)', () => {
+      // A snapshot node refuses: built with another V8 setting, as one of another node version is.
+      const other = path.join(dir, 'dist', 'other.blob');
+      writeFileSync(path.join(dir, 'tiny.cjs'), "require('v8').startupSnapshot.setDeserializeMainFunction(() => {});\n");
+      spawnSync(process.execPath, ['--stack-size=900', '--snapshot-blob', other, '--build-snapshot', path.join(dir, 'tiny.cjs')]);
+      stamp('other.blob');
+      rmSync(log, { force: true });
+      const r = viaLauncherAt(path.join(dir, 'bin', 'itgen'), minimal(), ['validate'], env);
+      const expected = viaNode(minimal(), ['validate']);
+      expect({ code: r.code, out: r.out }).toEqual({ code: expected.code, out: expected.out });
+      expect(r.err).toContain('Failed to load the startup snapshot');
+      expect(readFileSync(log, 'utf8')).toMatch(/^--snapshot-blob\n--version\n/);
+    });
+
+    it('asks node its version when the node on PATH is not the stamped one', () => {
+      stamp('fast.blob');
+      writeFileSync(path.join(dir, 'dist', 'itgen-node.stamp'), 'fast.blob\n'); // now newer than the node
+      rmSync(log, { force: true });
+      expect(viaLauncherAt(path.join(dir, 'bin', 'itgen'), minimal(), ['validate'], env).out).toBe(viaNode(minimal(), ['validate']).out);
+      expect(readFileSync(log, 'utf8')).toMatch(/^--version\n/);
+    });
   });
 
   it('works through a symlink, as npm installs it in node_modules/.bin', () => {

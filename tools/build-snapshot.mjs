@@ -5,7 +5,7 @@
 // an optimisation only: any failure here leaves the plain bundle in place and fails nothing.
 // Run it again after changing node lines (bin/itgen says so once).
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,7 +28,18 @@ if (!existsSync(bundle)) {
   process.exit(0);
 }
 if (process.env.ITGEN_NO_SNAPSHOT) skip('ITGEN_NO_SNAPSHOT is set');
+// bin/itgen's shortcut to the blob of the node that built last: its name, stamped with that node
+// binary's modification time (the launcher compares the time of the first node on PATH with it).
+const stamp = path.join(dist, 'itgen-node.stamp');
+const stampNames = (name) => {
+  try {
+    return readFileSync(stamp, 'utf8').trim() === name;
+  } catch {
+    return false;
+  }
+};
 // Only this node's: a clone may be used with several node lines, each with its own snapshot.
+if (stampNames(path.basename(blob))) rmSync(stamp, { force: true });
 rmSync(blob, { force: true });
 rmSync(note, { force: true });
 rmSync(path.join(dist, `itgen-${process.version}.snapshot-hint`), { force: true });
@@ -45,3 +56,14 @@ if (probe.status !== 0 || !probe.stdout.includes('usage: itgen')) {
   skip('the snapshot does not start');
 }
 renameSync(tmp, blob);
+try {
+  writeFileSync(stamp, `${path.basename(blob)}\n`);
+  // touch copies the time to the nanosecond, as the shell's -nt compares it; utimes has only
+  // microseconds, and a stamp that differs merely costs the launcher its shortcut.
+  if (spawnSync('touch', ['-r', process.execPath, stamp]).status !== 0) {
+    const node = statSync(process.execPath);
+    utimesSync(stamp, node.atime, node.mtime);
+  }
+} catch {
+  rmSync(stamp, { force: true }); // the launcher asks node its version instead
+}

@@ -1,6 +1,6 @@
 import { diag, type Diagnostic } from '../diagnostics';
 import { diffTrees } from '../emit/drift';
-import { objectsInText, readCommittedBase } from '../emit/committed';
+import { objectsInText, readCommittedBase, type CommittedBase } from '../emit/committed';
 import { serializeObjects } from '../emit/layout';
 import { locate } from '../load/source';
 import type { CompileResult } from '../pipeline';
@@ -57,11 +57,11 @@ export function droppedObjects(committed: readonly Identified[], generated: read
  * stands in for one: the objects it has that the catalogs no longer generate, as one IT7401 naming
  * them, at the generator's `output` line. With a lock the lock's own rules apply (IT7102).
  */
-export function removalsWithoutLock(root: string, r: CompileResult): Diagnostic[] {
+export function removalsWithoutLock(r: CompileResult, committed: (outputDir: string) => CommittedBase): Diagnostic[] {
   if (r.lock || !r.generator) return [];
   // Only files that differ from what is generated can hold an object that is gone.
   const dropped = droppedObjects(
-    readCommittedBase(root, r.generator.outputDir).objectsNotIn(r.files),
+    committed(r.generator.outputDir).objectsNotIn(r.files),
     r.objects.map((o) => o.manifest),
   );
   if (dropped.length === 0) return [];

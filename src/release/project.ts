@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
-import { readCommittedBase } from '../emit/committed';
+import { readCommittedBase, type CommittedBase } from '../emit/committed';
 import { diffTrees } from '../emit/drift';
 import { writeFilesAtomic, writeProblem, writeTree } from '../emit/write';
 import { loadManifests, loadProjectManifests } from '../load/manifests';
@@ -79,6 +79,24 @@ export function compileProject(root: string, opts: ProjectOptions = {}): { resul
  * how its GitOps objects sync the bases (IT5011).
  */
 export function checkProject(root: string, opts: ProjectOptions = {}): { results: CompileResult[]; diagnostics: Diagnostic[] } {
+  return checkWithBases(root, opts, committedBases(root));
+}
+
+/** The committed bases, each read once per command: the checks and the write see the same tree. */
+function committedBases(root: string): (outputDir: string) => CommittedBase {
+  const read = new Map<string, CommittedBase>();
+  return (outputDir) => {
+    let base = read.get(outputDir);
+    if (base === undefined) read.set(outputDir, (base = readCommittedBase(root, outputDir)));
+    return base;
+  };
+}
+
+function checkWithBases(
+  root: string,
+  opts: ProjectOptions,
+  committed: (outputDir: string) => CommittedBase,
+): { results: CompileResult[]; diagnostics: Diagnostic[] } {
   const compiled = compileProject(root, opts);
   // The VMs are judged even when the release lock refuses the change: a reviewer wants both.
   const vmDocs = opts.vms && opts.vms.length > 0 ? loadManifests(root, opts.vms, () => '', opts.cwd) : undefined;
@@ -89,7 +107,7 @@ export function checkProject(root: string, opts: ProjectOptions = {}): { results
           ...vmDocs.diagnostics,
           // The committed base against what the catalogs generate now: what the VMs will meet.
           ...compiled.results.flatMap(
-            (r) => vmImpact(vmDocs.docs, readCommittedBase(root, r.generator!.outputDir).objects(), generatedObjects(r), impactOptions(r)).diagnostics,
+            (r) => vmImpact(vmDocs.docs, committed(r.generator!.outputDir).objects(), generatedObjects(r), impactOptions(r)).diagnostics,
           ),
         ]
       : [];
@@ -100,7 +118,7 @@ export function checkProject(root: string, opts: ProjectOptions = {}): { results
   const gitops = loadProjectManifests(root, skip);
   const more = [
     ...vmProblems,
-    ...(opts.allowRemovals ? [] : results.flatMap((r) => removalsWithoutLock(root, r))),
+    ...(opts.allowRemovals ? [] : results.flatMap((r) => removalsWithoutLock(r, committed))),
     ...deployProblems(root, generators, gitops),
     ...syncWarnings(results, gitops),
   ];
@@ -115,13 +133,14 @@ export function generateProject(
   root: string,
   opts: ProjectOptions = {},
 ): { results: CompileResult[]; diagnostics: Diagnostic[]; written: string[]; unchanged: string[] } {
-  const checked = checkProject(root, opts);
+  const committed = committedBases(root);
+  const checked = checkWithBases(root, opts, committed);
   if (hasErrors(checked.diagnostics)) return { ...checked, written: [], unchanged: [] };
   const written: string[] = [];
   const unchanged: string[] = [];
   for (const r of checked.results) {
     // A base that already is what the catalog generates, byte for byte and nothing else, stays.
-    if (diffTrees(readCommittedBase(root, r.generator!.outputDir).files, r.files).length === 0) {
+    if (diffTrees(committed(r.generator!.outputDir).files, r.files).length === 0) {
       unchanged.push(r.generator!.outputDir);
       continue;
     }

@@ -9,8 +9,10 @@ import {
   fieldSinceFor,
   manifestSchemaFor,
   parseRelease,
-  PREFERRED_CPU_TOPOLOGY_SINCE,
+  INSTANCETYPE_FIELD_SINCE,
   KUBEVIRT_RELEASES,
+  PREFERENCE_FIELD_SINCE,
+  PREFERRED_CPU_TOPOLOGY_SINCE,
 } from '../schema/manifest';
 import { locate, type SourceDoc } from '../load/source';
 import type { ResolvedObject } from '../resolve/types';
@@ -68,6 +70,13 @@ export function labelValueProblem(value: string): string | undefined {
   }
   return undefined;
 }
+
+/** The newest release any field or value of the model arrived in. */
+const NEWEST_SINCE = [
+  ...Object.values(INSTANCETYPE_FIELD_SINCE),
+  ...Object.values(PREFERENCE_FIELD_SINCE),
+  ...Object.values(PREFERRED_CPU_TOPOLOGY_SINCE),
+].reduce((a, b) => (compareRelease(a, b) >= 0 ? a : b));
 
 export const API_RULES: readonly Rule[] = [
   {
@@ -178,6 +187,8 @@ export const API_RULES: readonly Rule[] = [
         ];
       }
       const out: Diagnostic[] = [];
+      // A target no field or value is newer than (the newest release, as most catalogs target): nothing to walk.
+      if (compareRelease(t, NEWEST_SINCE) >= 0) return out;
       const objects = [...ctx.catalog.instancetypes, ...ctx.catalog.preferences];
       for (const obj of objects) {
         const since = fieldSinceFor(obj.kind);

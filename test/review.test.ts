@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { diffMarkdown, type ReviewedChange } from '../src/release/review';
-import { removeDir, REPO, scratchProject, UPDATE_GOLDEN } from './helpers';
+import { removeDir, REPO, scratchProject, TINY_CATALOG, UPDATE_GOLDEN } from './helpers';
 import { runInProcess, type CliRun } from './e2e-helpers';
 
 const FIXTURES = path.join(REPO, 'test', 'fixtures', 'review');
@@ -22,30 +22,8 @@ function golden(name: string, actual: string): void {
 
 const itgen = (cwd: string, argv: readonly string[]): CliRun => runInProcess(cwd, argv);
 
-const CATALOG = `kind: Catalog
-name: t
----
-kind: SizeLadder
-name: sizes
-sizes:
-  - {name: small, cpu: 1}
-  - {name: large, cpu: 2}
-  - {name: xlarge, cpu: 4}
----
-kind: Family
-name: c
-version: 1
-displayName: Compute
-description: Compute
-class: compute
-memoryPerCPU: 2Gi
----
-kind: Preference
-name: mylinux
-displayName: My Linux
-spec:
-  devices: {preferredDiskBus: virtio}
----
+/** TINY_CATALOG with a third size and a second preference: enough to remove, deprecate and change one of each. */
+const CATALOG = `${TINY_CATALOG.replace('  - {name: large, cpu: 2}\n', '  - {name: large, cpu: 2}\n  - {name: xlarge, cpu: 4}\n')}---
 kind: Preference
 name: newlinux
 displayName: New Linux

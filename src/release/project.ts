@@ -76,26 +76,13 @@ export function compileProject(root: string, opts: ProjectOptions = {}): { resul
 /**
  * Every check of the project, the same for `validate` and `generate`: the compilation, the
  * removal guard before a first release (IT7401), what the project deploys (IT5012, IT5013) and
- * how its GitOps objects sync the bases (IT5011).
+ * how its GitOps objects sync the bases (IT5011). `committed` reads each committed base once;
+ * `generateProject` passes its own, so that its up-to-date check sees the tree the checks saw.
  */
-export function checkProject(root: string, opts: ProjectOptions = {}): { results: CompileResult[]; diagnostics: Diagnostic[] } {
-  return checkWithBases(root, opts, committedBases(root));
-}
-
-/** The committed bases, each read once per command: the checks and the write see the same tree. */
-function committedBases(root: string): (outputDir: string) => CommittedBase {
-  const read = new Map<string, CommittedBase>();
-  return (outputDir) => {
-    let base = read.get(outputDir);
-    if (base === undefined) read.set(outputDir, (base = readCommittedBase(root, outputDir)));
-    return base;
-  };
-}
-
-function checkWithBases(
+export function checkProject(
   root: string,
-  opts: ProjectOptions,
-  committed: (outputDir: string) => CommittedBase,
+  opts: ProjectOptions = {},
+  committed: (outputDir: string) => CommittedBase = committedBases(root),
 ): { results: CompileResult[]; diagnostics: Diagnostic[] } {
   const compiled = compileProject(root, opts);
   // The VMs are judged even when the release lock refuses the change: a reviewer wants both.
@@ -125,6 +112,16 @@ function checkWithBases(
   return { results, diagnostics: [...compiled.diagnostics, ...strictify(more, opts.strict ?? false)] };
 }
 
+/** The committed bases, each read once per command: the checks and the write see the same tree. */
+function committedBases(root: string): (outputDir: string) => CommittedBase {
+  const read = new Map<string, CommittedBase>();
+  return (outputDir) => {
+    let base = read.get(outputDir);
+    if (base === undefined) read.set(outputDir, (base = readCommittedBase(root, outputDir)));
+    return base;
+  };
+}
+
 /**
  * What `itgen generate` does: every check, then, only when none found an error, each base written
  * atomically. A write that fails is a diagnostic (IT1010 for what the project puts in the way).
@@ -134,7 +131,7 @@ export function generateProject(
   opts: ProjectOptions = {},
 ): { results: CompileResult[]; diagnostics: Diagnostic[]; written: string[]; unchanged: string[] } {
   const committed = committedBases(root);
-  const checked = checkWithBases(root, opts, committed);
+  const checked = checkProject(root, opts, committed);
   if (hasErrors(checked.diagnostics)) return { ...checked, written: [], unchanged: [] };
   const written: string[] = [];
   const unchanged: string[] = [];

@@ -1,11 +1,20 @@
 /** Reading committed files from Git (for `itgen diff --against REF`): the only place itgen runs git. */
-import { spawnSync } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import type { OutputFile } from '../emit/layout';
+
+/**
+ * child_process is loaded on the first git call, not with the CLI: it brings net, streams and
+ * dgram with it, which the startup snapshot would otherwise carry into every run (about 1 ms of
+ * each start) for the one command that runs git.
+ */
+let childProcess: typeof ChildProcess | undefined;
 
 const MAX_BUFFER = 1 << 30;
 
 function git(cwd: string, args: readonly string[]): { ok: true; stdout: string } | { ok: false; error: string } {
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: MAX_BUFFER });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  childProcess ??= require('node:child_process') as typeof ChildProcess;
+  const r = childProcess.spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: MAX_BUFFER });
   if (r.error) return { ok: false, error: `cannot run git: ${r.error.message}` };
   if (r.status !== 0) return { ok: false, error: (r.stderr || `git ${args[0]} failed`).trim().split('\n')[0]! };
   return { ok: true, stdout: r.stdout };

@@ -1,5 +1,16 @@
-import { createHash } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import type { Json } from '../resolve/leaves';
+
+/**
+ * crypto is loaded on the first digest (release locks, bundles), not with the CLI: the startup
+ * snapshot would otherwise carry it into every run, generate and validate included.
+ */
+let crypto: typeof Crypto | undefined;
+function createHash(algorithm: string): Crypto.Hash {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  crypto ??= require('node:crypto') as typeof Crypto;
+  return crypto.createHash(algorithm);
+}
 
 /** JSON with object keys sorted at every level: the same spec always gives the same text. */
 export function canonicalJson(value: Json): string {

@@ -11,9 +11,24 @@ export function isQuantity(text: string): boolean {
   return QUANTITY_RE.test(text);
 }
 
+/**
+ * Parsed quantities by text. A catalog writes a few dozen distinct ones and the compatibility grid
+ * and the rules ask for them thousands of times; the cache is emptied when it grows past a bound.
+ */
+const parsed = new Map<string, number | undefined>();
+const PARSED_MAX = 4096;
+
 /** Bytes of a quantity, or undefined when the text is not a quantity or not a whole number of bytes. */
 export function parseQuantity(value: string | number): number | undefined {
   if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  if (parsed.has(value)) return parsed.get(value);
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  const bytes = parseQuantityText(value);
+  parsed.set(value, bytes);
+  return bytes;
+}
+
+function parseQuantityText(value: string): number | undefined {
   const text = value.trim();
   if (!QUANTITY_RE.test(text)) return undefined;
   const m = /^([+-]?[0-9.]+)(.*)$/.exec(text);

@@ -83,3 +83,14 @@ export function groupBy<T>(items: readonly T[], key: (t: T) => string): T[][] {
   }
   return [...m.values()];
 }
+
+/** `f` with its answers kept by argument, for one rule's run over many objects that share their strings. */
+export function memoized<R>(f: (s: string) => R): (s: string) => R {
+  const answers = new Map<string, R>();
+  return (s) => {
+    if (answers.has(s)) return answers.get(s) as R;
+    const r = f(s);
+    answers.set(s, r);
+    return r;
+  };
+}

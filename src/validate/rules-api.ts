@@ -16,7 +16,7 @@ import {
 } from '../schema/manifest';
 import { locate, type SourceDoc } from '../load/source';
 import type { ResolvedObject } from '../resolve/types';
-import { fieldDiag, get, objectDiag, type Rule } from './context';
+import { fieldDiag, get, memoized, objectDiag, type Rule } from './context';
 
 /** Spec paths of a JSON value in FIELD_SINCE notation (`gpus[].claimName`). */
 function specPaths(v: Json, prefix: string, out: Map<string, string[]>, raw: string[]): void {
@@ -123,13 +123,16 @@ export const API_RULES: readonly Rule[] = [
         found.set(k, entry);
       };
       const hint = 'labels and annotations come from the catalog (`labels:`/`annotations:`), the generator, or are derived from the spec';
+      // Every size of a family carries the same keys and most of the same values: each is judged once.
+      const keyProblem = memoized(qualifiedNameProblem);
+      const valueProblem = memoized(labelValueProblem);
       for (const o of onePerSource(ctx.objects)) {
         for (const [k, v] of Object.entries(o.manifest.metadata.labels ?? {})) {
-          const kp = qualifiedNameProblem(k);
+          const kp = keyProblem(k);
           if (kp) add(o.source, 'labels', k, `metadata.labels: Invalid value: ${JSON.stringify(k)}: ${kp}`, hint);
           // A value still holding `{{` is a template that failed to render, already reported as IT2009;
           // one that is not a string at all the object schema reports.
-          const vp = typeof v !== 'string' || v.includes('{{') ? undefined : labelValueProblem(v);
+          const vp = typeof v !== 'string' || v.includes('{{') ? undefined : valueProblem(v);
           if (vp)
             add(
               o.source,
@@ -141,7 +144,7 @@ export const API_RULES: readonly Rule[] = [
         }
         let size = 0;
         for (const [k, v] of Object.entries(o.manifest.metadata.annotations ?? {})) {
-          const kp = qualifiedNameProblem(k);
+          const kp = keyProblem(k);
           if (kp) add(o.source, 'annotations', k, `metadata.annotations: Invalid value: ${JSON.stringify(k)}: ${kp}`, hint);
           size += Buffer.byteLength(k) + Buffer.byteLength(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
         }

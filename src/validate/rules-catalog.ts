@@ -4,7 +4,7 @@ import { locate, type PathSegment } from '../load/source';
 import { formatBinary, parseQuantity } from '../quantity';
 import { originOf, sortKeysDeep } from '../resolve/leaves';
 import type { ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
-import { fieldDiag, fieldLocation, get, groupBy, objectDiag, type Rule } from './context';
+import { fieldDiag, fieldLocation, get, groupBy, memoized, objectDiag, type Rule } from './context';
 import { isSpread, spreadDivides, spreadRatio } from './rules-kubevirt';
 import { UPSTREAM_INSTANCETYPE_NAMES, UPSTREAM_PREFERENCE_NAMES } from './upstream-names';
 
@@ -327,18 +327,19 @@ export const CATALOG_RULES: readonly Rule[] = [
     description: 'annotations whose key names a URL hold one clean http(s) URL',
     check: (ctx) => {
       const out: Diagnostic[] = [];
+      // Objects of a catalog share their links: each distinct value is parsed once.
+      const clean = memoized((value) => {
+        if (value !== value.trim() || /["'\s]/.test(value)) return false;
+        try {
+          return ['http:', 'https:'].includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      });
       for (const o of onePerSource(ctx.objects)) {
         for (const [key, value] of Object.entries(o.manifest.metadata.annotations ?? {})) {
           if (!/(url|link)$/i.test(key)) continue;
-          let ok = value === value.trim() && !/["'\s]/.test(value);
-          if (ok) {
-            try {
-              ok = ['http:', 'https:'].includes(new URL(value).protocol);
-            } catch {
-              ok = false;
-            }
-          }
-          if (!ok) {
+          if (!clean(value)) {
             out.push(
               objectDiag('IT5008', o.source, `annotation \`${key}\` is not a clean URL: ${JSON.stringify(value)}`, {
                 severity: 'warning',

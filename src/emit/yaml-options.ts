@@ -25,7 +25,16 @@ const NON_STRING_PATTERNS: readonly RegExp[] = new Schema({ schema: 'yaml-1.1' }
   t.tag !== 'tag:yaml.org,2002:str' && 'test' in t && t.test instanceof RegExp ? [t.test] : [],
 );
 
+/**
+ * The same patterns as one expression (each alternative keeps its own anchors), so that a string is
+ * scanned once rather than once per pattern; only when none of them has flags, which would not
+ * carry over to the union.
+ */
+const NON_STRING_UNION: RegExp | undefined = NON_STRING_PATTERNS.every((re) => re.flags === '')
+  ? new RegExp(NON_STRING_PATTERNS.map((re) => `(?:${re.source})`).join('|'))
+  : undefined;
+
 /** Whether a plain scalar with this text would be read as a non-string under YAML 1.1. */
 export function readsAsNonString(text: string): boolean {
-  return NON_STRING_PATTERNS.some((re) => re.test(text));
+  return NON_STRING_UNION ? NON_STRING_UNION.test(text) : NON_STRING_PATTERNS.some((re) => re.test(text));
 }

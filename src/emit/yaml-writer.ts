@@ -71,10 +71,16 @@ function isMap(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+// Keys already found to print plain: manifests repeat the same few dozen keys.
+const plainKeys = new Set<string>();
+
 /** `key: value` lines of a mapping at `indent`. */
 function mapping(obj: Record<string, unknown>, indent: string, out: string[]): void {
   for (const key of Object.keys(obj)) {
-    if (!KEY.test(key) || readsAsNonString(key)) throw new Unsupported();
+    if (!plainKeys.has(key)) {
+      if (!KEY.test(key) || readsAsNonString(key)) throw new Unsupported();
+      if (plainKeys.size < 10000) plainKeys.add(key);
+    }
     value(`${indent}${key}:`, obj[key], indent, out);
   }
 }

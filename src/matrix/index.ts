@@ -9,6 +9,7 @@ import { checkRequirements, GoPanic } from '../expand';
 import { guestTopology, spreadProblem } from '../kubevirt/topology';
 import type { JsonObject } from '../resolve/leaves';
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
+import { ARCHITECTURES } from '../schema/manifest';
 import type { Architecture } from '../schema/common';
 import { dedicatedThreadsProblem, hugepageProblem } from '../kubevirt/launch';
 import { preferenceArchitecture } from '../validate/rules-kubevirt';
@@ -72,24 +73,29 @@ export function pairOutcome(it: JsonObject, p: JsonObject, architecture: Archite
 /**
  * Admission outcomes shared between pairs whose deciding fields are equal: a catalog of thousands
  * of instance types has a few dozen distinct (cpu, memory) specs, and preferences fewer still.
+ * Each deciding spec gets a number once, so that a pair's lookup hashes no text.
  */
 class Outcomes {
-  private readonly cache = new Map<string, { admitted: boolean; reason?: string }>();
-  private readonly itKeys = new Map<ResolvedInstancetype, string>();
-  private readonly prefKeys = new Map<ResolvedPreference, string>();
+  private readonly cache = new Map<number, { admitted: boolean; reason?: string }>();
+  private readonly itIds = new Map<ResolvedInstancetype, number>();
+  private readonly prefIds = new Map<ResolvedPreference, number>();
+  private readonly itKeys = new Map<string, number>();
+  private readonly prefKeys = new Map<string, number>();
 
   constructor(private readonly catalog: ResolvedCatalog) {}
 
-  key(it: ResolvedInstancetype): string {
-    let k = this.itKeys.get(it);
-    if (k === undefined) this.itKeys.set(it, (k = instancetypeKey(it)));
-    return k;
+  /** The number of the instance type's deciding spec: equal for instance types that decide alike. */
+  key(it: ResolvedInstancetype): number {
+    let id = this.itIds.get(it);
+    if (id === undefined) this.itIds.set(it, (id = idOf(this.itKeys, instancetypeKey(it))));
+    return id;
   }
 
   of(it: ResolvedInstancetype, p: ResolvedPreference, architecture: Architecture): { admitted: boolean; reason?: string } {
-    let pk = this.prefKeys.get(p);
-    if (pk === undefined) this.prefKeys.set(p, (pk = preferenceKey(p)));
-    const key = `${this.key(it)}|${pk}|${architecture}`;
+    let pid = this.prefIds.get(p);
+    if (pid === undefined) this.prefIds.set(p, (pid = idOf(this.prefKeys, preferenceKey(p))));
+    // Below 2^53 while there are fewer than 2^26 instance type specs and 2^22 preference specs.
+    const key = (this.key(it) * 2 ** 22 + pid) * 4 + ARCHITECTURES.indexOf(architecture);
     let outcome = this.cache.get(key);
     if (!outcome) {
       outcome = pairOutcome(it.spec, p.spec, architecture, this.catalog.defaultArchitecture);
@@ -97,6 +103,12 @@ class Outcomes {
     }
     return outcome;
   }
+}
+
+function idOf(ids: Map<string, number>, key: string): number {
+  let id = ids.get(key);
+  if (id === undefined) ids.set(key, (id = ids.size));
+  return id;
 }
 
 const meantFor = (it: ResolvedInstancetype, architecture: Architecture): boolean => it.architectures === undefined || it.architectures.includes(architecture);
@@ -117,7 +129,7 @@ function rowsByClass(catalog: ResolvedCatalog): {
     const classKey = `${preferenceKey(p)}|${architecture}`;
     let row = rows.get(classKey);
     if (!row) {
-      const bySpec = new Map<string, { admitted: boolean; reason?: string }>();
+      const bySpec = new Map<number, { admitted: boolean; reason?: string }>();
       row = catalog.instancetypes.map((it) => {
         if (!meantFor(it, architecture)) return undefined;
         const k = outcomes.key(it);

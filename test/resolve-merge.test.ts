@@ -4,7 +4,7 @@
  * and the spec rebuilt; plus the name patterns (src/resolve/naming.ts).
  */
 import { parseSource } from '../src/load/source';
-import { fromLeaves, mergeLevel, originOf, overlay, toLeaves, type JsonObject, type Leaves } from '../src/resolve/leaves';
+import { fromLeaves, mergeLevel, originOf, overlay, sortKeysDeep, toLeaves, type JsonObject, type Leaves } from '../src/resolve/leaves';
 import { checkName, expandPattern } from '../src/resolve/naming';
 import type { Diagnostic } from '../src/diagnostics';
 
@@ -85,6 +85,43 @@ describe('fromLeaves', () => {
   it('rebuilds the spec with keys sorted at every level', () => {
     const spec = fromLeaves(L({ z: { b: 1, a: { d: 1, c: 2 } }, y: 0 }));
     expect(JSON.stringify(spec)).toBe('{"y":0,"z":{"a":{"c":2,"d":1},"b":1}}');
+  });
+  it('orders every object as a full sort does, for keys that prefix each other, digits, control characters and objects in arrays', () => {
+    // fromLeaves inserts keys in the order of the joined leaf keys instead of sorting each object:
+    // held to the deep sort on random specs built from keys chosen to break that shortcut.
+    const KEYS = ['a', 'ab', 'a-b', 'a.b', 'A', 'b', '0', '1', '10', '2', '', 'a\u0000', 'a\u0001b', '\u0001', 'é', 'z~'];
+    let seed = 7;
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return Math.floor(seed / 65536) % n;
+    };
+    const value = (depth: number): JsonObject[string] => {
+      const r = rand(depth > 3 ? 3 : 6);
+      if (r === 0) return rand(100);
+      if (r === 1) return KEYS[rand(KEYS.length)]!;
+      if (r === 2) return {};
+      if (r === 3) return [object(depth + 1), rand(9)] as JsonObject[string];
+      return object(depth + 1);
+    };
+    const object = (depth: number): JsonObject => {
+      const o: JsonObject = {};
+      for (let i = rand(5); i > 0; i--) o[KEYS[rand(KEYS.length)]!] = value(depth);
+      return o;
+    };
+    // The definition: the tree of the leaves built in any order, then every object sorted.
+    const sortedTree = (leaves: Leaves): JsonObject => {
+      const root: JsonObject = {};
+      for (const l of [...leaves.values()].reverse()) {
+        let node = root;
+        for (const seg of l.path.slice(0, -1)) node = (node[seg] ??= {}) as JsonObject;
+        node[l.path[l.path.length - 1]!] = l.value;
+      }
+      return sortKeysDeep(root) as JsonObject;
+    };
+    for (let i = 0; i < 400; i++) {
+      const leaves = L(object(0));
+      expect(JSON.stringify(fromLeaves(leaves))).toBe(JSON.stringify(sortedTree(leaves)));
+    }
   });
 });
 

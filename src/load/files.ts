@@ -15,8 +15,8 @@ export function outsideProject(root: string, absolute: string): string | undefin
   let real: string;
   let realRoot: string;
   try {
-    realRoot = realpathSync(root);
-    real = realpathSync(absolute);
+    realRoot = realpathSync.native(root);
+    real = realpathSync.native(absolute);
   } catch {
     return undefined; // missing: reading it fails and says so
   }
@@ -212,8 +212,8 @@ function symlinkEscape(absDir: string, abs: string): string | undefined {
   let target: string;
   let dir: string;
   try {
-    target = realpathSync(abs);
-    dir = realpathSync(absDir);
+    target = realpathSync.native(abs);
+    dir = realpathSync.native(absDir);
   } catch {
     return 'a file that does not exist';
   }
@@ -256,7 +256,7 @@ export function realLocation(absolute: string): string {
   }
   let real = existing;
   try {
-    real = realpathSync(existing);
+    real = realpathSync.native(existing);
   } catch {
     // unreadable: keep the path as written; writing will fail and say so
   }

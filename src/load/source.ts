@@ -90,8 +90,28 @@ export function parseSource(file: string, bytes: Buffer): ParsedFile {
   return kept === undefined ? parsed : { docs: kept, diagnostics, unusable };
 }
 
-/** The path to the first node nested deeper than MAX_DEPTH (locate() walks at most that far), found without recursion. */
+/**
+ * The path to the first node nested deeper than MAX_DEPTH (locate() walks at most that far), found
+ * without recursion. Depths only on the way; the path is searched for in the rare document that
+ * has one.
+ */
 function tooDeep(value: unknown): PathSegment[] | undefined {
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const v = values.pop();
+    const depth = depths.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= MAX_DEPTH) return deepPath(value);
+    for (const c of Array.isArray(v) ? v : Object.values(v as object)) {
+      values.push(c);
+      depths.push(depth + 1);
+    }
+  }
+  return undefined;
+}
+
+function deepPath(value: unknown): PathSegment[] | undefined {
   const stack: [unknown, PathSegment[]][] = [[value, []]];
   while (stack.length > 0) {
     const [v, at] = stack.pop()!;

@@ -155,15 +155,25 @@ export function overlay(base: Leaves, child: Leaves): Map<string, Leaf> {
   return out;
 }
 
-/** Rebuild the nested object; keys sorted for deterministic output. */
+// A key segment holding either character could sort before the separator: see fromLeaves.
+const BELOW_SEPARATOR = /[\u0000\u0001]/;
+
+/**
+ * Rebuild the nested object; keys sorted for deterministic output. Leaves are visited in the order
+ * of their keys, and since the separator sorts below every character a key holds, that inserts
+ * each object's keys in sorted order already: only values (arrays, which may hold objects) are
+ * sorted, and the whole tree only when a key holds a character at or below the separator.
+ */
 export function fromLeaves(leaves: Leaves): JsonObject {
   const root: JsonObject = {};
   const keys = [...leaves.keys()].sort();
+  let inOrder = true;
   for (const k of keys) {
     const l = leaves.get(k)!;
     let node = root;
     for (let i = 0; i < l.path.length - 1; i++) {
       const seg = l.path[i]!;
+      if (BELOW_SEPARATOR.test(seg)) inOrder = false;
       let next = node[seg];
       if (!isPlainObject(next)) {
         next = {};
@@ -173,9 +183,10 @@ export function fromLeaves(leaves: Leaves): JsonObject {
     }
     const last = l.path[l.path.length - 1];
     if (last === undefined) continue;
-    node[last] = l.value;
+    if (BELOW_SEPARATOR.test(last)) inOrder = false;
+    node[last] = l.value !== null && typeof l.value === 'object' ? sortKeysDeep(l.value) : l.value;
   }
-  return sortKeysDeep(root) as JsonObject;
+  return inOrder ? root : (sortKeysDeep(root) as JsonObject);
 }
 
 export function sortKeysDeep(v: Json): Json {

@@ -76,7 +76,9 @@ const plainKeys = new Set<string>();
 
 /** `key: value` lines of a mapping at `indent`. */
 function mapping(obj: Record<string, unknown>, indent: string, out: string[]): void {
-  for (const key of Object.keys(obj)) {
+  const keys = Object.keys(obj);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     if (!plainKeys.has(key)) {
       if (!KEY.test(key) || readsAsNonString(key)) throw new Unsupported();
       if (plainKeys.size < 10000) plainKeys.add(key);

@@ -7,12 +7,16 @@ import type { PathSegment, SourceDoc } from '../load/source';
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
-/** The value at `path` in a JSON object, or undefined when any step is missing. */
+/**
+ * The value at `path` in a JSON object, or undefined when any step is missing. Indexed loops here
+ * and in the other helpers every rule calls: most of a run is code not yet optimised, where a
+ * for-of loop allocates an iterator result per step.
+ */
 export function getPath(obj: JsonObject, path: readonly string[]): Json | undefined {
   let v: Json | undefined = obj;
-  for (const seg of path) {
+  for (let i = 0; i < path.length; i++) {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
-    v = v[seg];
+    v = v[path[i]!];
   }
   return v;
 }
@@ -193,7 +197,8 @@ export function sortKeysDeep(v: Json): Json {
   if (Array.isArray(v)) return v.map(sortKeysDeep);
   if (isPlainObject(v)) {
     const out: JsonObject = {};
-    for (const k of Object.keys(v).sort()) out[k] = sortKeysDeep(v[k]!);
+    const keys = Object.keys(v).sort();
+    for (let i = 0; i < keys.length; i++) out[keys[i]!] = sortKeysDeep(v[keys[i]!]!);
     return out;
   }
   return v;

@@ -138,13 +138,28 @@ function preferenceObject(scope: PreferenceScope, level: ArchitectureLevel, v: V
   if (!checkName(named.text, out, locate(decl.src, v !== undefined ? ['variants', v.index] : ['name']), cat.naming.preference)) return undefined;
 
   // Text variables: the preference's, then the variant's (whose values may use the preference's).
+  // One context object per stage, its display name set for each template: rendering reads it
+  // and keeps nothing, and a copy per template was most of the cost of a catalog's text.
   const vars: Record<string, string> = { ...base.vars };
-  const textCtx = (displayName: string): TextContext => ({ ...vars, name: named.text, catalogName, displayName, arch, variant: v?.name });
+  const withVars = (): Record<string, string | undefined> => ({
+    ...vars,
+    name: named.text,
+    catalogName,
+    displayName: scope.displayName,
+    arch,
+    variant: v?.name,
+  });
+  let context = withVars();
+  const textCtx = (displayName: string): TextContext => {
+    context['displayName'] = displayName;
+    return context;
+  };
   if (v !== undefined) {
     const own = v.fragment.value.variant?.vars ?? {};
     const rendered: Record<string, string> = {};
     for (const k of Object.keys(own)) rendered[k] = renderOr(own[k]!, textCtx(scope.displayName), out, v.fragment.src, ['variant', 'vars', k]);
     Object.assign(vars, rendered);
+    context = withVars();
   }
 
   // Display name: the preference's, made the variant's, then given its architecture. Each

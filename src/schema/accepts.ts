@@ -166,7 +166,10 @@ function build(schema: z.core.$ZodType): Test {
       return (v) => {
         if (!isPlainObject(v)) return false;
         for (let i = 0; i < keys.length; i++) if (!fields[i]!(v[keys[i]!])) return false;
-        if (rest !== undefined) for (const k of Object.keys(v)) if (!known.has(k) && !rest(v[k])) return false;
+        if (rest !== undefined) {
+          const own = Object.keys(v);
+          for (let i = 0; i < own.length; i++) if (!known.has(own[i]!) && !rest(v[own[i]!])) return false;
+        }
         return true;
       };
     }

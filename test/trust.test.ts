@@ -5,7 +5,7 @@
  * written. The fuzz run at the end feeds hostile names and values through every command and format.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync, ftruncateSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, ftruncateSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -263,6 +263,31 @@ describe('mistakes that used to pass in silence', () => {
       expect(r.text).toContain('hint: did you mean `c`?');
       expect(r.text).toMatch(/catalog\/catalog\.yaml:5:\d+ error IT7201 imports\[0\]\.exclude\.preferences: `mylinx` matches nothing/);
       expect(r.text).not.toMatch(/exclude\.preferences: `mylinux`/);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('with -g naming one generator, a base another generator writes is not reported as written by none (IT5013)', () => {
+    const dir = scratchProject({
+      'generators/a.yaml': 'catalog: ../catalog\noutput: ../output/a\nvendor: kubevirt.io\n',
+      'generators/b.yaml': 'catalog: ../catalog\noutput: ../output/b\nvendor: kubevirt.io\nscopes: [namespaced]\n',
+      'catalog/catalog.yaml': TINY_CATALOG,
+    });
+    try {
+      writeFileSync(path.join(dir, 'kustomization.yaml'), 'resources:\n  - output/a\n  - output/b\n');
+      expect(itgen(dir, ['generate']).code).toBe(0);
+      for (const g of ['a', 'b']) {
+        for (const cmd of ['generate', 'validate']) {
+          const r = itgen(dir, [cmd, '-g', `generators/${g}.yaml`]);
+          expect([r.code, r.text]).toEqual([0, cmd === 'generate' ? `${g}: output/${g} is up to date (${g === 'a' ? 6 : 3} objects)\n` : '']);
+        }
+      }
+      // The other generator's base still counts only while a generator writes it.
+      rmSync(path.join(dir, 'generators/b.yaml'));
+      expect(itgen(dir, ['validate', '-g', 'generators/a.yaml']).text).toContain(
+        'kustomization.yaml:3:5 error IT5013 kustomization.yaml deploys `output/b`, a base itgen wrote that no generator writes any more',
+      );
     } finally {
       removeDir(dir);
     }

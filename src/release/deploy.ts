@@ -88,11 +88,21 @@ function reachable(absRoot: string, start: string, seen: Set<string>): void {
  * that itgen wrote and no generator of the project writes any more. Silent
  * when the project deploys nothing it declares (no root kustomization, no Flux or Argo CD object).
  */
-export function deployProblems(root: string, generators: readonly LoadedGenerator[], gitops: readonly SourceDoc[]): Diagnostic[] {
+export function deployProblems(
+  root: string,
+  generators: readonly LoadedGenerator[],
+  gitops: readonly SourceDoc[],
+  otherOutputs: () => readonly string[] = () => [],
+): Diagnostic[] {
   const absRoot = path.resolve(root);
   const paths = deployPaths(absRoot, gitops);
   if (paths.length === 0 || generators.length === 0) return [];
   const outputs = generators.map((g) => normal(g.outputDir));
+  // With `-g` naming some generators, a deployed base may be another generator's: read the other
+  // generators only when a deployed base is none of the named ones'.
+  let others: string[] | undefined;
+  const ownedByOther = (dir: string): boolean =>
+    (others ??= otherOutputs().map(normal)).some((o) => dir === o || dir.startsWith(`${o}/`) || o.startsWith(`${dir}/`));
   const out: Diagnostic[] = [];
   const deployed = new Set<string>();
   for (const p of paths) reachable(absRoot, p.dir, deployed);
@@ -121,7 +131,7 @@ export function deployProblems(root: string, generators: readonly LoadedGenerato
   // generator of the project writes any more: a renamed or mistyped output leaves them behind.
   for (const p of paths) {
     const owned = outputs.some((o) => p.dir === o || p.dir.startsWith(`${o}/`) || o.startsWith(`${p.dir}/`) || p.dir === '.');
-    if (owned || !writtenByItgen(absRoot, p.dir)) continue;
+    if (owned || !writtenByItgen(absRoot, p.dir) || ownedByOther(p.dir)) continue;
     out.push(
       diag('IT5013', `${p.by} deploys \`${p.dir}\`, a base itgen wrote that no generator writes any more: the clusters keep getting it as it is`, p.at, {
         hint: `${didYouMean(p.dir, outputs) ?? `the generators write ${outputs.map((x) => `\`${x}\``).join(', ')}`}; fix the path, or the generator's \`output\``,

@@ -106,10 +106,19 @@ export function checkProject(
   const more = [
     ...vmProblems,
     ...(opts.allowRemovals ? [] : results.flatMap((r) => removalsWithoutLock(r, committed))),
-    ...deployProblems(root, generators, gitops),
+    ...deployProblems(root, generators, gitops, () => otherGeneratorOutputs(root, opts.generators ?? [])),
     ...syncWarnings(results, gitops),
   ];
   return { results, diagnostics: [...compiled.diagnostics, ...strictify(more, opts.strict ?? false)] };
+}
+
+/** Where the project's generators other than the named ones write (none when none are named). */
+function otherGeneratorOutputs(root: string, named: readonly string[]): string[] {
+  if (named.length === 0) return [];
+  const chosen = new Set(named.map((f) => path.resolve(root, f)));
+  return projectGenerators(root)
+    .filter((f) => !chosen.has(path.resolve(root, f)))
+    .flatMap((f) => loadGenerator(root, f).generator?.outputDir ?? []);
 }
 
 /** The committed bases, each read once per command: the checks and the write see the same tree. */

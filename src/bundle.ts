@@ -5,9 +5,23 @@
  * node builds the snapshot it warms the compiler up and names `main` as what a start runs.
  */
 import { startupSnapshot } from 'node:v8';
+import type * as Library from './index';
 import { prepareSnapshot } from './cli/snapshot';
 
-export * from './index';
 export { main } from './cli/main';
+
+/** The library's export names, written in by tools/bundle.mjs (absent when this file runs unbundled). */
+declare const ITGEN_LIBRARY_EXPORTS: readonly string[] | undefined;
+
+// The library loads on first use of one of its exports, not with the CLI: it exports the zod
+// schemas, which a run of the CLI on a sound project never needs (nor its startup snapshot holds).
+let library: typeof Library | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const load = (): typeof Library => (library ??= require('./index') as typeof Library);
+const names = typeof ITGEN_LIBRARY_EXPORTS === 'undefined' ? Object.keys(load()) : ITGEN_LIBRARY_EXPORTS;
+for (const name of names) {
+  if (name === 'main' || name === '__esModule') continue;
+  Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name as keyof typeof Library] });
+}
 
 if (startupSnapshot.isBuildingSnapshot()) prepareSnapshot();

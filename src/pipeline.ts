@@ -19,16 +19,17 @@ import { describeOutputDir, loadCatalogFiles, withImports, loadOptionalDocument,
 import { locate, type SourceDoc } from './load/source';
 import { DOCS_FILE, renderDocs } from './render/docs';
 import { renderCatalog, type RenderedObject } from './render/manifests';
-import { KIND_ORDER } from './schema/manifest';
+import { KIND_ORDER } from './schema/kubevirt';
 import { applyNamespace } from './render/namespace';
 import { checkLock, currentObjects, lockFileFor, type LoadedLock } from './release/lock';
 import { resolveCatalog } from './resolve/catalog';
 import { selectCatalog, selectOptions } from './resolve/select';
 import type { ResolvedCatalog } from './resolve/types';
-import { checkAgainst } from './schema/check';
 import { readDocuments } from './schema/documents';
-import { generatorSchema, type WrittenGenerator } from './schema/generator';
-import { lockSchema } from './schema/lock';
+import type { WrittenGenerator } from './schema/generator';
+import type { ReleaseLock } from './schema/lock';
+import { fastParse } from './schema/fast';
+import { strict } from './schema/lazy';
 import { runRules } from './validate';
 
 export { within } from './load/files';
@@ -224,7 +225,9 @@ export function loadGenerator(root: string, generatorFile: string): { generator?
  * lives, or is taken to live: relative paths in it resolve against its directory.
  */
 export function generatorFromDocument(root: string, file: string, doc: SourceDoc): { generator?: LoadedGenerator; diagnostics: Diagnostic[] } {
-  const checked = checkAgainst(generatorSchema, doc);
+  // The fast parser answers for a sound generator; zod for the others, with the issues.
+  const fast = fastParse('generator', doc.value);
+  const checked = fast !== undefined ? { ok: true as const, data: fast.data as WrittenGenerator } : strict().checkAgainst(strict().generatorSchema, doc);
   if (!checked.ok) return { diagnostics: checked.diagnostics };
   const config = checked.data;
   const absRoot = path.resolve(root);
@@ -269,7 +272,8 @@ export function loadLock(root: string, generator: LoadedGenerator): { lock?: Loa
   const file = lockFileFor(generator.file, generator.name);
   const { doc, diagnostics } = loadOptionalDocument(root, file);
   if (!doc) return { diagnostics };
-  const checked = checkAgainst(lockSchema, doc);
+  const fast = fastParse('lock', doc.value);
+  const checked = fast !== undefined ? { ok: true as const, data: fast.data as ReleaseLock } : strict().checkAgainst(strict().lockSchema, doc);
   if (!checked.ok) return { diagnostics: checked.diagnostics };
   return { lock: { file, lock: checked.data, src: doc }, diagnostics: [] };
 }

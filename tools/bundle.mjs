@@ -4,6 +4,7 @@
 // no compiler, and `npm install` builds the startup snapshot from this file with node alone
 // (tools/build-snapshot.mjs). Run by `npm run build` (and so by prepare and prepack); needs esbuild,
 // a development dependency.
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,12 @@ import * as esbuild from 'esbuild';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(repo, 'dist');
+// The library's export names: the bundle defines them as getters that load it on first use.
+const requireDist = createRequire(import.meta.url);
+const libraryExports = Object.keys(requireDist(path.join(dist, 'index.js'))).filter((n) => n !== '__esModule');
+// The schemas as data for the fast parser (src/schema/fast.ts), so that a sound catalog is read
+// without zod: made here from the compiled zod schemas, so it always matches them.
+const schemaModel = requireDist(path.join(dist, 'schema', 'model.js')).schemaModel();
 await esbuild.build({
   entryPoints: [path.join(dist, 'bundle.js')],
   bundle: true,
@@ -24,6 +31,7 @@ await esbuild.build({
   keepNames: false,
   target: 'node20',
   outfile: path.join(dist, 'itgen.cjs'),
+  define: { ITGEN_LIBRARY_EXPORTS: JSON.stringify(libraryExports), ITGEN_SCHEMA_MODEL: JSON.stringify(JSON.stringify(schemaModel)) },
   logLevel: 'warning',
   // node --build-snapshot runs its entry without `module` and `exports`; required as a library, the
   // file has both.
@@ -32,6 +40,17 @@ await esbuild.build({
   // without it Handlebars falls back to its own small code builder.
   external: ['source-map'],
   plugins: [
+    {
+      // Marks zod's entry so that the snapshot build can tell it was loaded (src/cli/snapshot.ts).
+      name: 'mark-zod',
+      setup(build) {
+        build.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]index\.cjs$/ }, async (args) => ({
+          contents: `${await readFile(args.path, 'utf8')}\nglobalThis[Symbol.for('itgen.zod')] = true;\n`,
+          loader: 'js',
+          resolveDir: path.dirname(args.path),
+        }));
+      },
+    },
     {
       // zod bundles every locale's error messages; itgen uses only English, and each locale would
       // be deserialized on every start.

@@ -5,7 +5,6 @@
  * so the KubeVirt API model and the KubeVirt rules (src/validate) run on them unchanged;
  * VirtualMachines get the VM webhook's matcher checks and admission (src/expand).
  */
-import { accepts } from '../schema/accepts';
 import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
 import { expandDocuments, type ExpandOptions, type ObjectStore } from '../expand';
 import { manifestObjects, type FoundObject } from '../expand/documents';
@@ -14,8 +13,9 @@ import { parseQuantity } from '../quantity';
 import type { RenderedManifest, RenderedObject } from '../render/manifests';
 import { isPlainObject, toLeaves, type JsonObject } from '../resolve/leaves';
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
-import { generatorSchema } from '../schema/generator';
-import { MANIFEST_KINDS, manifestSchemaFor, type ManifestKind } from '../schema/manifest';
+import { fastParse } from '../schema/fast';
+import { MANIFEST_KINDS, type ManifestKind } from '../schema/kubevirt';
+import { strict } from '../schema/lazy';
 import { fieldLocation } from '../validate/context';
 import { API_RULES } from '../validate/rules-api';
 import { KUBEVIRT_RULES } from '../validate/rules-kubevirt';
@@ -97,9 +97,8 @@ const isSpreadTopology = (v: unknown): boolean => v === 'spread' || v === 'prefe
  * CRD has no enums) is a warning.
  */
 function objectVerdict(r: RenderedObject): Diagnostic[] {
-  const schema = manifestSchemaFor(r.manifest.kind);
-  if (accepts(schema, r.manifest)) return [];
-  const parsed = schema.safeParse(r.manifest);
+  if (fastParse(`manifest:${r.manifest.kind}`, r.manifest) !== undefined) return [];
+  const parsed = strict().manifestSchemaFor(r.manifest.kind).safeParse(r.manifest);
   if (parsed.success) return [];
   const out: Diagnostic[] = [];
   const spec = (isPlainObject(r.manifest.spec as never) ? r.manifest.spec : {}) as JsonObject;
@@ -148,7 +147,7 @@ function objectVerdict(r: RenderedObject): Diagnostic[] {
 
 /** The keys KubeVirt's type has at `path` of a manifest (for a did-you-mean on an unknown field). */
 function knownKeys(kind: string, path: readonly string[]): string[] | undefined {
-  let schema: unknown = manifestSchemaFor(kind as ManifestKind);
+  let schema: unknown = strict().manifestSchemaFor(kind as ManifestKind);
   for (const k of path) {
     schema = unwrap(schema);
     const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
@@ -184,7 +183,7 @@ export function validateManifests(docs: readonly SourceDoc[], store: ObjectStore
     instancetypes: rendered.flatMap((r) => (r.source.kind === 'instancetype' ? [r.source] : [])),
     preferences: rendered.flatMap((r) => (r.source.kind === 'preference' ? [r.source] : [])),
   };
-  const generator = generatorSchema.parse({ catalog: '.', output: '.' });
+  const generator = strict().generatorSchema.parse({ catalog: '.', output: '.' });
   // KubeVirt's verdict on an object is the API server's (strict decoding, the CRD schema) and then
   // the object webhook's: those are errors, in their words (objectVerdict). Every other itgen rule
   // runs only on objects the schema admitted, and is a warning that says KubeVirt stores the object

@@ -22,13 +22,8 @@ import { COMMANDS } from './commands';
 import { parseSource } from '../load/source';
 import { compileDocuments, generatorFromDocument } from '../pipeline';
 import { explainObject } from '../render/explain';
-import { z } from 'zod';
-import { CATALOG_KINDS } from '../schema/catalog';
-import { generatorSchema } from '../schema/generator';
-import { lockSchema } from '../schema/lock';
-import { MANIFEST_KINDS, manifestSchemaFor } from '../schema/manifest';
-import { accepts } from '../schema/accepts';
-import { children } from '../schema/walk';
+import { compileModel } from '../schema/fast';
+import { strictLoaded } from '../schema/lazy';
 
 const WARM_UP_GENERATOR = `apiVersion: itgen.dev/v1alpha1
 kind: Generator
@@ -83,20 +78,8 @@ kind: Preference
 name: broken
 inherits: [base, missing]
 displayName: Broken
-spec: {devices: {preferredDiskBuss: virtio}}
+spec: {devices: {preferredDiskBus: virtio}}
 `;
-
-/**
- * zod prepares an object schema (normalizes its shape, generates its fast path) the first time it
- * parses an object. The sample catalog reaches only part of the KubeVirt model, so parse an empty
- * object with every object schema once, so that all of them are ready in the snapshot.
- */
-function warmSchemas(schema: z.ZodType, seen = new Set<z.ZodType>()): void {
-  if (seen.has(schema)) return;
-  seen.add(schema);
-  if (schema instanceof z.ZodObject) schema.safeParse({});
-  for (const c of children(schema)) warmSchemas(c, seen);
-}
 
 /** Block-style YAML as catalogs are usually written: comments, block maps and sequences,
  * literal block scalars, quoted strings. Parsed only to compile the parser's paths for them. */
@@ -143,10 +126,8 @@ function warmUp(): void {
   // The fast reader declines a document that is a flow mapping: this warms the library's path,
   // which reads such files and reports every YAML error.
   parseSource('catalogs/warm-up/flow.yaml', Buffer.from('{kind: Catalog, name: flow, anchors: &a [x], alias: *a}\n'));
-  for (const s of [...Object.values(CATALOG_KINDS), generatorSchema, lockSchema, ...MANIFEST_KINDS.map((k) => manifestSchemaFor(k))])
-    warmSchemas(s as z.ZodType);
-  // The quick verdicts of the object models are built on first use: build them now.
-  for (const kind of MANIFEST_KINDS) accepts(manifestSchemaFor(kind), {});
+  // The fast parser compiles a schema on first use: every one now.
+  compileModel();
   const gen = generatorFromDocument('/warm-up', 'generators/warm-up.yaml', parseSource('generators/warm-up.yaml', Buffer.from(WARM_UP_GENERATOR)).docs[0]!);
   if (!gen.generator) return;
   const docs = parseSource('catalogs/warm-up/catalog.yaml', Buffer.from(WARM_UP_CATALOG)).docs;
@@ -193,6 +174,11 @@ export function prepareSnapshot(): void {
   if (!process.env['ITGEN_SNAPSHOT_COLD']) {
     warmUp();
     warmUpProject();
+  }
+  // Neither the warm-up nor module loading may bring zod in: it would sit in every start's heap.
+  // tools/bundle.mjs marks zod's entry; schema/lazy.ts counts its own door.
+  if (strictLoaded() || (globalThis as Record<symbol, unknown>)[Symbol.for('itgen.zod')] === true) {
+    throw new Error('zod was loaded while building the startup snapshot: something on the path of a sound catalog needs it');
   }
   startupSnapshot.setDeserializeMainFunction(() => main(process.argv.slice(1)));
 }

@@ -12,8 +12,8 @@ import type { FoundObject } from '../expand/documents';
 import { copy, isSet, KUBEVIRT_DEFAULTS, list, obj, type Json, type JsonObject } from '../expand/model';
 import { locate, parseSource, type PathSegment, type SourceDoc } from '../load/source';
 import { compileDocuments, type LoadedGenerator } from '../pipeline';
-import { generatorSchema } from '../schema/generator';
-import { KINDS_OF } from '../schema/manifest';
+import { strict } from '../schema/lazy';
+import { KINDS_OF } from '../schema/kubevirt';
 import { compareSpecs, type Difference } from './compare';
 import { withoutNulls } from './go-values';
 import { nameOf, namespaceOf, readInputs, type PresetInput } from './inputs';
@@ -149,7 +149,7 @@ function compileWritten(files: readonly OutputFile[], groups: readonly ProjectGr
     const generator: LoadedGenerator = {
       name: g.name,
       file: genFile.path,
-      config: generatorSchema.parse(genDoc.value),
+      config: strict().generatorSchema.parse(genDoc.value),
       src: genDoc,
       catalogDir: `catalogs/${g.name}`,
       outputDir: `output/${g.name}`,

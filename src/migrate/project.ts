@@ -4,7 +4,7 @@
  * after the presets it came from; every preference a Preference. Built as objects and serialized
  * by the YAML writer, never templated.
  */
-import { GENERATOR_API_VERSION, GENERATOR_KIND } from '../schema/generator';
+import { GENERATOR_API_VERSION, GENERATOR_KIND } from '../schema/names';
 import { toYaml } from '../emit/serialize';
 import type { OutputFile } from '../emit/layout';
 import { copy, obj, type JsonObject } from '../expand/model';

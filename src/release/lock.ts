@@ -9,10 +9,11 @@
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { locate, type SourceDoc } from '../load/source';
 import { LABEL_PREFIX, type RenderedObject } from '../render/manifests';
-import { KIND_ORDER, type ManifestKind } from '../schema/manifest';
+import { KIND_ORDER, type ManifestKind } from '../schema/kubevirt';
 import { toYaml } from '../emit/serialize';
-import { GENERATOR_API_VERSION } from '../schema/generator';
-import { LOCK_KIND, type LockOverride, type LockedObject, type ReleaseLock } from '../schema/lock';
+import { GENERATOR_API_VERSION } from '../schema/names';
+import type { LockOverride, LockedObject, ReleaseLock } from '../schema/lock';
+import { LOCK_KIND } from '../schema/names';
 import { groupBy } from '../validate/context';
 import { originOf } from '../resolve/leaves';
 import { specDigest } from './digest';

@@ -11,7 +11,7 @@ import { writeFilesAtomic, writeProblem, writeTree } from '../emit/write';
 import { loadManifests, loadProjectManifests } from '../load/manifests';
 import { impactOptions, vmImpact } from './review';
 import { compile, loadGenerator, outputOverlaps, type CompileResult } from '../pipeline';
-import { bundleSettings } from '../schema/generator';
+import { bundleSettings } from '../schema/names';
 import { buildBundles, bundleOutProblem, CHECKSUMS_FILE, mergedChecksums } from './bundle';
 import { CHANGELOG_FILE, notesMarkdown, releaseNotes, type ReleaseSection } from './notes';
 import { readNamedFile } from '../load/files';

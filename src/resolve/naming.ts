@@ -1,6 +1,6 @@
 /** Object names from patterns (`{family}{version}.{size}`), and the check that they are valid Kubernetes names. */
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
-import { DNS_SUBDOMAIN_RE } from '../schema/common';
+import { DNS_SUBDOMAIN_RE } from '../schema/names';
 
 /** `{placeholder}` name patterns (structure, not free text: no Handlebars here). */
 export function expandPattern(pattern: string, vars: Readonly<Record<string, string | undefined>>): { ok: true; text: string } | { ok: false; error: string } {

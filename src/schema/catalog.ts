@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HOOKS, PREFERENCE_TEXT_VARIABLES } from './hooks';
 import { instancetypeSpecPatchSchema, preferenceSpecSchema } from './manifest';
 import {
   architectureSchema,
@@ -14,8 +15,7 @@ import {
   versionSchema,
 } from './common';
 
-/** Variables every preference's free text already has; `vars` may not redefine them. */
-export const PREFERENCE_TEXT_VARIABLES = ['name', 'catalogName', 'displayName', 'arch', 'variant'] as const;
+export { PREFERENCE_TEXT_VARIABLES };
 
 /**
  * Template variables a preference (or a variant) defines for its own free text and for the
@@ -26,7 +26,7 @@ export const PREFERENCE_TEXT_VARIABLES = ['name', 'catalogName', 'displayName', 
 export const textVariableNameSchema = z
   .string()
   .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'a variable name is letters, digits and `_`, starting with a letter (like `tags`)')
-  .refine((k) => !(PREFERENCE_TEXT_VARIABLES as readonly string[]).includes(k), {
+  .refine(HOOKS.ownVariable, {
     message: `a variable name must not be one itgen sets itself (${PREFERENCE_TEXT_VARIABLES.join(', ')})`,
   });
 
@@ -253,7 +253,7 @@ export const preferenceDocSchema = z
     inherits: z
       .union([objectNameSchema, z.array(objectNameSchema)])
       .optional()
-      .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]))
+      .transform(HOOKS.list)
       .describe('Base preferences, merged at one level; the preference overrides them'),
     include: z.array(objectNameSchema).optional().describe('Preference fragments, at the same level as the bases'),
     displayName: freeText().min(1).optional().describe('openshift.io/display-name; required unless abstract; never inherited'),

@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { isQuantity } from '../quantity';
+import { DERIVED_ANNOTATIONS, DERIVED_LABELS, HOOKS, tagged } from './hooks';
 
-import { ARCHITECTURES, DNS_SUBDOMAIN, type Architecture } from './manifest';
+import { ARCHITECTURES, type Architecture } from './kubevirt';
+import { DNS_SUBDOMAIN_RE, RELEASE_VERSION } from './names';
 
 export { ARCHITECTURES, type Architecture };
 export const architectureSchema = z.enum(ARCHITECTURES).describe('CPU architecture as KubeVirt names it');
 
-export const DNS_SUBDOMAIN_RE = DNS_SUBDOMAIN;
+export { DNS_SUBDOMAIN_RE, RELEASE_VERSION } from './names';
 
 export const familyNameSchema = z
   .string()
@@ -31,8 +32,8 @@ export const QUANTITY_PARAMS = { format: 'quantity' } as const;
 
 export const quantityStringSchema = z
   .union([z.string(), z.number()])
-  .transform((v) => String(v))
-  .refine(isQuantity, { message: 'not a Kubernetes quantity (like `4Gi` or `512Mi`)', params: QUANTITY_PARAMS })
+  .transform(HOOKS.text)
+  .refine(HOOKS.isQuantity, { message: 'not a Kubernetes quantity (like `4Gi` or `512Mi`)', params: QUANTITY_PARAMS })
   .describe('A Kubernetes quantity such as `4Gi`');
 
 export const stringMapSchema = z.record(z.string(), z.string());
@@ -46,70 +47,19 @@ export function freeText(): z.ZodString {
   return z.string().regex(SAFE_TEXT, 'contains control or bidirectional-override characters');
 }
 
-/**
- * Metadata itgen derives from the spec and the catalog (src/render/manifests.ts). Writing one of
- * these by hand could only contradict what is derived (a `deprecated` label on an object that is
- * not, a `cpu` label that disagrees with the spec), so catalogs and generators may not.
- */
-export const DERIVED_LABELS: ReadonlySet<string> = new Set(
-  [
-    'vendor',
-    'class',
-    'version',
-    'icon-pf',
-    'size',
-    'cpu',
-    'memory',
-    'hugepages',
-    'dedicatedCPUPlacement',
-    'isolateEmulatorThread',
-    'numa',
-    'realtime',
-    'gpus',
-    'deprecated',
-    'os-type',
-    'arch',
-    'preferred-architecture',
-    'required-architecture',
-    'required-cpu',
-    'required-memory',
-  ].map((k) => `instancetype.kubevirt.io/${k}`),
-);
-export const DERIVED_ANNOTATIONS: ReadonlySet<string> = new Set([
-  'instancetype.kubevirt.io/displayName',
-  'instancetype.kubevirt.io/description',
-  'openshift.io/display-name',
-  'iconClass',
-]);
-
-function authoredMap(reserved: ReadonlySet<string>, what: string): z.ZodType<Record<string, string>> {
-  return stringMapSchema.superRefine((map, ctx) => {
-    for (const key of Object.keys(map)) {
-      if (reserved.has(key)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [key],
-          message: `${what} \`${key}\` is derived by itgen (from the spec, the family or the preference); it cannot be written by hand`,
-        });
-      }
-    }
-  });
-}
+export { DERIVED_ANNOTATIONS, DERIVED_LABELS };
 
 /** Labels a catalog or generator adds: anything but the derived ones. */
-export const authoredLabelsSchema = authoredMap(DERIVED_LABELS, 'label');
+export const authoredLabelsSchema = tagged(stringMapSchema.superRefine(HOOKS.authoredLabels), 'authoredLabels');
 /** Annotations a catalog or generator adds: anything but the derived ones. */
-export const authoredAnnotationsSchema = authoredMap(DERIVED_ANNOTATIONS, 'annotation');
+export const authoredAnnotationsSchema = tagged(stringMapSchema.superRefine(HOOKS.authoredAnnotations), 'authoredAnnotations');
 
 export const versionSchema = z
   .union([z.string().regex(/^[a-z0-9]+$/, 'a version is lowercase letters and digits'), z.number().int().nonnegative()])
-  .transform((v) => String(v))
+  .transform(HOOKS.text)
   .describe('Family version; appears in names through `{version}` and in the version label');
 
 export const positiveIntSchema = z.number().int().min(1).max(4294967295);
-
-/** A release version as `itgen release --version` takes it: v1.2.0, v2.0.0-rc.1. */
-export const RELEASE_VERSION = /^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
 
 export const deprecationSchema = z
   .strictObject({

@@ -1,16 +1,17 @@
 import { closest, diag, didYouMean, type Diagnostic } from '../diagnostics';
 import { locate, type SourceDoc } from '../load/source';
-import {
-  CATALOG_KINDS,
-  type CatalogKind,
-  type WrittenCatalog,
-  type WrittenFamily,
-  type WrittenInstancetypeFragment,
-  type WrittenPreference,
-  type WrittenPreferenceFragment,
-  type WrittenSizeLadder,
+import type {
+  CatalogKind,
+  WrittenCatalog,
+  WrittenFamily,
+  WrittenInstancetypeFragment,
+  WrittenPreference,
+  WrittenPreferenceFragment,
+  WrittenSizeLadder,
 } from './catalog';
-import { checkAgainst, misspeltKey } from './check';
+import { fastParse } from './fast';
+import { strict } from './lazy';
+import { CATALOG_KIND_NAMES } from './names';
 
 /** A written declaration and the document it came from (for positions). */
 export interface Declared<T> {
@@ -69,26 +70,22 @@ export function readDocuments(docs: readonly SourceDoc[]): { model: WrittenModel
     PreferenceFragment: new Set(),
     Preference: new Set(),
   };
-  const kinds = Object.keys(CATALOG_KINDS) as CatalogKind[];
+  const kinds: readonly CatalogKind[] = CATALOG_KIND_NAMES;
+  const isKind = (k: unknown): k is CatalogKind => typeof k === 'string' && (kinds as readonly string[]).includes(k);
   let incomplete = false;
   for (const src of sorted) {
     if (src.broken !== undefined) {
       // Already reported by the loader; remember what it may have declared.
       const b = src.broken;
-      const kind =
-        b === 'opaque' || b.kind === undefined
-          ? undefined
-          : Object.prototype.hasOwnProperty.call(CATALOG_KINDS, b.kind)
-            ? (b.kind as CatalogKind)
-            : (closest(b.kind, kinds) as CatalogKind | undefined);
+      const kind = b === 'opaque' || b.kind === undefined ? undefined : isKind(b.kind) ? b.kind : (closest(b.kind, kinds) as CatalogKind | undefined);
       if (b === 'opaque' || kind === undefined || b.name === undefined) incomplete = true;
       else rejected[kind].add(b.name);
       continue;
     }
     const raw = src.value as Record<string, unknown>;
     const kind = raw['kind'];
-    if (typeof kind !== 'string' || !Object.prototype.hasOwnProperty.call(CATALOG_KINDS, kind)) {
-      const typo = kind === undefined ? misspeltKey(raw, 'kind') : undefined;
+    if (!isKind(kind)) {
+      const typo = kind === undefined ? strict().misspeltKey(raw, 'kind') : undefined;
       const hint = typeof kind === 'string' ? didYouMean(kind, kinds) : typo !== undefined ? 'did you mean `kind`?' : undefined;
       diagnostics.push(
         diag(
@@ -107,8 +104,10 @@ export function readDocuments(docs: readonly SourceDoc[]): { model: WrittenModel
       if (guess !== undefined) rejected[guess as CatalogKind].add(typeof raw['name'] === 'string' ? raw['name'] : '');
       continue;
     }
-    const k = kind as CatalogKind;
-    const checked = checkAgainst(CATALOG_KINDS[k], src);
+    const k = kind;
+    // The fast parser answers for sound documents; zod for the others, with the issues.
+    const fast = fastParse(`catalog:${k}`, src.value);
+    const checked = fast !== undefined ? { ok: true as const, data: fast.data } : strict().checkAgainst(strict().CATALOG_KINDS[k], src);
     if (!checked.ok) {
       diagnostics.push(...checked.diagnostics);
       const name = raw['name'];

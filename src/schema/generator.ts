@@ -1,12 +1,7 @@
 import { z } from 'zod';
+import { GENERATOR_API_VERSION, GENERATOR_KIND, SCOPES } from './names';
+export { bundleSettings, GENERATOR_API_VERSION, GENERATOR_KIND, SCOPES, type Scope } from './names';
 import { architectureSchema, authoredAnnotationsSchema, authoredLabelsSchema, stringMapSchema } from './common';
-
-export const SCOPES = ['cluster', 'namespaced'] as const;
-export type Scope = (typeof SCOPES)[number];
-
-/** apiVersion and kind of a generator file, so that it doubles as a KRM function config. */
-export const GENERATOR_API_VERSION = 'itgen.dev/v1alpha1';
-export const GENERATOR_KIND = 'Generator';
 
 /** The label upstream common-instancetypes stamps on every object of a release bundle. */
 
@@ -120,17 +115,6 @@ export const generatorSchema = z
   .describe('What to generate: which catalog, where to, for whom');
 
 export type WrittenGenerator = z.infer<typeof generatorSchema>;
-
-/**
- * The bundle names a generator uses: its own, derived from its name, unless it says otherwise, so
- * that a vendor's bundles never carry common-instancetypes' file names or version label.
- */
-export function bundleSettings(generatorName: string, config: WrittenGenerator): { versionLabel: string; filePrefix: string } {
-  return {
-    versionLabel: config.bundle.versionLabel ?? `itgen.dev/${generatorName.slice(0, 55)}-version`,
-    filePrefix: config.bundle.filePrefix ?? generatorName,
-  };
-}
 
 /** JSON Schema of generator files, for editors. */
 export function generatorJsonSchema(): Record<string, unknown> {

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { RELEASE_VERSION } from './common';
-import { GENERATOR_API_VERSION } from './generator';
-import { MANIFEST_KINDS } from './manifest';
-
-export const LOCK_KIND = 'ReleaseLock';
+import { MANIFEST_KINDS } from './kubevirt';
+import { GENERATOR_API_VERSION, LOCK_KIND, RELEASE_VERSION } from './names';
+export { LOCK_KIND };
 
 /** `v1.2.3`, optionally with a pre-release (`v1.2.0-rc.1`). */
 export const releaseVersionSchema = z.string().regex(RELEASE_VERSION, 'a release version like `v1.2.0`').describe('Release version');
@@ -61,3 +59,12 @@ export const lockSchema = z
   })
   .describe('Objects a generator has published; written by `itgen release`');
 export type ReleaseLock = z.infer<typeof lockSchema>;
+
+/** JSON Schema of release locks, for editors. */
+export function lockJsonSchema(): Record<string, unknown> {
+  return {
+    ...(z.toJSONSchema(lockSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>),
+    title: 'itgen release lock',
+    $id: 'https://itgen.dev/schema/lock.json',
+  };
+}

@@ -9,7 +9,7 @@ import { diffMarkdown, impactMarkdown, impactOptions, reviewedChanges, vmImpact 
 import { loadManifests } from '../../load/manifests';
 import type { CompileResult } from '../../pipeline';
 import { generatedObjects } from '../../release/drift';
-import { bundleSettings } from '../../schema/generator';
+import { bundleSettings } from '../../schema/names';
 import { optionSet, optionValue, optionValues } from '../args';
 import { compileAll, EXIT_OK, EXIT_USER, exitCodeFor, report, single, writeText, type Command } from '../command';
 import { readTreeAt } from '../git';

@@ -3,7 +3,7 @@ import { hasErrors, strictify } from '../../diagnostics';
 import { filesInTheWay, writeFilesAtomic } from '../../emit/write';
 import { loadManifests } from '../../load/manifests';
 import { relativePath } from '../../load/files';
-import { migratePresets } from '../../migrate';
+import type * as Migrate from '../../migrate';
 import { SCAFFOLD_NAME } from '../../scaffold';
 import { optionSet, optionValue } from '../args';
 import { EXIT_OK, EXIT_USER, exitCodeFor, report, writeProblem, type Command } from '../command';
@@ -49,6 +49,9 @@ export const migrate: Command = {
       report(io, global.format, loaded.diagnostics, root);
       return exitCodeFor(loaded.diagnostics);
     }
+    // The migration and its zod models of presets and VMs load with the command, not with the CLI.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { migratePresets } = require('../../migrate') as typeof Migrate;
     const result = migratePresets(loaded.docs, {
       name: optionValue(line, '--name') ?? 'presets',
       cluster: optionSet(line, '--cluster'),

@@ -1,7 +1,7 @@
 import { hasErrors } from '../../diagnostics';
 import { notesMarkdown } from '../../release/notes';
 import { notesProject } from '../../release/project';
-import { RELEASE_VERSION } from '../../schema/common';
+import { RELEASE_VERSION } from '../../schema/names';
 import { optionValue } from '../args';
 import { exitCodeFor, report, writeText, type Command } from '../command';
 

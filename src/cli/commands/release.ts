@@ -1,5 +1,5 @@
 import { releaseProject } from '../../release/project';
-import { RELEASE_VERSION } from '../../schema/common';
+import { RELEASE_VERSION } from '../../schema/names';
 import { optionValue, type CommandLine, type OptionSpec } from '../args';
 import { EXIT_OK, exitCodeFor, report, type Command } from '../command';
 

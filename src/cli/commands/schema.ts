@@ -1,17 +1,11 @@
-import { z } from 'zod';
-import { catalogJsonSchema } from '../../schema/catalog';
-import { generatorJsonSchema } from '../../schema/generator';
-import { lockSchema } from '../../schema/lock';
+import { strict } from '../../schema/lazy';
 import { EXIT_OK, type Command } from '../command';
 
+// zod is loaded when a schema is printed, not with the CLI.
 const SCHEMAS = {
-  catalog: catalogJsonSchema,
-  generator: generatorJsonSchema,
-  lock: (): object => ({
-    ...(z.toJSONSchema(lockSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>),
-    title: 'itgen release lock',
-    $id: 'https://itgen.dev/schema/lock.json',
-  }),
+  catalog: (): object => strict().catalogJsonSchema(),
+  generator: (): object => strict().generatorJsonSchema(),
+  lock: (): object => strict().lockJsonSchema(),
 } as const;
 type SchemaName = keyof typeof SCHEMAS;
 const NAMES = Object.keys(SCHEMAS) as SchemaName[];

@@ -16,6 +16,7 @@ import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '
 import { fastParse } from '../schema/fast';
 import { MANIFEST_KINDS, type ManifestKind } from '../schema/kubevirt';
 import { strict } from '../schema/lazy';
+import type { WrittenGenerator } from '../schema/generator';
 import { fieldLocation } from '../validate/context';
 import { API_RULES } from '../validate/rules-api';
 import { KUBEVIRT_RULES } from '../validate/rules-kubevirt';
@@ -183,7 +184,9 @@ export function validateManifests(docs: readonly SourceDoc[], store: ObjectStore
     instancetypes: rendered.flatMap((r) => (r.source.kind === 'instancetype' ? [r.source] : [])),
     preferences: rendered.flatMap((r) => (r.source.kind === 'preference' ? [r.source] : [])),
   };
-  const generator = strict().generatorSchema.parse({ catalog: '.', output: '.' });
+  // A generator with every default, as the rules read one.
+  const bare = { catalog: '.', output: '.' };
+  const generator = (fastParse('generator', bare)?.data ?? strict().generatorSchema.parse(bare)) as WrittenGenerator;
   // KubeVirt's verdict on an object is the API server's (strict decoding, the CRD schema) and then
   // the object webhook's: those are errors, in their words (objectVerdict). Every other itgen rule
   // runs only on objects the schema admitted, and is a warning that says KubeVirt stores the object

@@ -27,9 +27,14 @@ export function installModel(m: SchemaModel | undefined): void {
   compiled = [];
 }
 
-/** Compiles every root now (the startup snapshot keeps them compiled). */
+/**
+ * Compiles every root now, which compiles every node they reach, and lets the description go: the
+ * startup snapshot keeps the compiled functions only.
+ */
 export function compileModel(): void {
-  if (model) for (const index of Object.values(model.roots)) parser(index);
+  if (!model) return;
+  for (const index of Object.values(model.roots)) parser(index);
+  model = { roots: model.roots, nodes: [] };
 }
 
 /** What zod's parse of `value` against the root schema returns, when the fast parser is sure; else undefined. */
@@ -46,7 +51,8 @@ function parser(index: number): Parse {
   // A schema reached again while its own parser is being built (a recursive model) calls it lazily.
   const pending: { parse?: Parse } = {};
   compiled[index] = (v) => pending.parse!(v);
-  const built = build(model!.nodes[index]!);
+  const node = model?.nodes[index];
+  const built = node === undefined ? (): unknown => FAIL : build(node);
   pending.parse = built;
   compiled[index] = built;
   return built;

@@ -58,6 +58,17 @@ const corpusObjects = (): Record<string, Json>[] =>
     .filter((c) => c.mode === 'validate-object' && c.object !== undefined)
     .map((c) => c.object!);
 
+/** The mapping `depth` levels down from `root`, each step to the `pick`th of its mappings (fewer levels where it has none). */
+function mappingAt(root: Record<string, Json>, depth: number, pick: number): Record<string, Json> {
+  let at = root;
+  for (let i = 0; i < depth; i++) {
+    const keys = Object.keys(at).filter((k) => at[k] !== null && typeof at[k] === 'object' && !Array.isArray(at[k]));
+    if (keys.length === 0) break;
+    at = at[keys[pick % keys.length]!] as Record<string, Json>;
+  }
+  return at;
+}
+
 /** Compares the two on one value; true when the fast parser answered. */
 function compare(root: string, schema: z.core.$ZodType, value: unknown, where: string): boolean {
   const fast = fastParse(root, value);
@@ -130,13 +141,8 @@ describe('fastParse', () => {
         const d = catalogDocs[pick]!;
         const m = JSON.parse(JSON.stringify(d.value)) as Record<string, Json>;
         for (const [depth, keyPick, v, op] of edits) {
-          // Walk down to a random mapping, then set, replace, remove or add a key.
-          let at: Record<string, Json> = m;
-          for (let i = 0; i < depth % 4; i++) {
-            const keys = Object.keys(at).filter((k) => at[k] !== null && typeof at[k] === 'object' && !Array.isArray(at[k]));
-            if (keys.length === 0) break;
-            at = at[keys[keyPick % keys.length]!] as Record<string, Json>;
-          }
+          // A random mapping, then set, replace, remove or add one of its keys.
+          const at = mappingAt(m, depth % 4, keyPick);
           const keys = Object.keys(at);
           const key =
             op === 3 || keys.length === 0
@@ -172,12 +178,7 @@ describe('fastParse', () => {
       fc.property(fc.nat(objects.length - 1), fc.array(fc.tuple(fc.nat(), fc.nat(), value, fc.boolean()), { minLength: 1, maxLength: 3 }), (pick, edits) => {
         const m = JSON.parse(JSON.stringify(objects[pick]!)) as Record<string, Json>;
         for (const [depth, keyPick, v, remove] of edits) {
-          let at: Record<string, Json> = m;
-          for (let i = 0; i < depth % 5; i++) {
-            const keys = Object.keys(at).filter((k) => at[k] !== null && typeof at[k] === 'object' && !Array.isArray(at[k]));
-            if (keys.length === 0) break;
-            at = at[keys[keyPick % keys.length]!] as Record<string, Json>;
-          }
+          const at = mappingAt(m, depth % 5, keyPick);
           const keys = Object.keys(at);
           const key = keyPick % (keys.length + 1) === keys.length ? 'preferredDiskBuss' : keys[keyPick % (keys.length + 1)]!;
           if (remove) delete at[key];

@@ -8,7 +8,7 @@ import { compile } from '../src/pipeline';
 import { hasErrors, sortDiagnostics, diag } from '../src/diagnostics';
 import fc from 'fast-check';
 import Handlebars from 'handlebars';
-import { renderText } from '../src/resolve/text';
+import { environmentHelpers, HELPER_NAMES, renderText } from '../src/resolve/text';
 import { RULES, runRules, mergeSubjects, type Rule } from '../src/validate';
 import { fieldDiag } from '../src/validate/context';
 import { labelValueProblem, qualifiedNameProblem } from '../src/validate/rules-api';
@@ -203,6 +203,11 @@ describe('free text (Handlebars subset)', () => {
 });
 
 describe('free text without blocks renders as Handlebars renders it', () => {
+  it('knows the helpers of its Handlebars environment without loading Handlebars', () => {
+    // renderSimple leaves names of helpers to Handlebars; it must know the same ones the environment has.
+    expect([...HELPER_NAMES].sort()).toEqual(environmentHelpers().sort());
+  });
+
   // renderText renders text, comments and {{variable}} without compiling; Handlebars compiled with
   // the same options is the reference, on whitespace control (~), standalone comments, triple
   // stashes, numbers and empty values.

@@ -41,11 +41,12 @@ await esbuild.build({
   external: ['source-map'],
   plugins: [
     {
-      // Marks zod's entry so that the snapshot build can tell it was loaded (src/cli/snapshot.ts).
-      name: 'mark-zod',
+      // Marks the entries of zod and Handlebars, which a sound catalog never needs, so that the
+      // snapshot build can tell they were loaded (src/cli/snapshot.ts).
+      name: 'mark-lazy-libraries',
       setup(build) {
-        build.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]index\.cjs$/ }, async (args) => ({
-          contents: `${await readFile(args.path, 'utf8')}\nglobalThis[Symbol.for('itgen.zod')] = true;\n`,
+        build.onLoad({ filter: /[\\/]node_modules[\\/](zod[\\/]index\.cjs|handlebars[\\/]lib[\\/]index\.js)$/ }, async (args) => ({
+          contents: `${await readFile(args.path, 'utf8')}\nglobalThis[Symbol.for('itgen.loaded.${/[\\/]zod[\\/]/.test(args.path) ? 'zod' : 'handlebars'}')] = true;\n`,
           loader: 'js',
           resolveDir: path.dirname(args.path),
         }));

@@ -50,7 +50,7 @@ kind: Family
 name: w
 version: 1
 displayName: Warm
-description: "{{family}} {{size}}{{#if variant}} ({{variant}}){{/if}}: {{cpu}} vCPU, {{memory}}"
+description: "{{family}} {{size}}: {{cpu}} vCPU, {{memory}}"
 class: warm
 memoryPerCPU: 2Gi
 include: [dedicated]
@@ -175,10 +175,14 @@ export function prepareSnapshot(): void {
     warmUp();
     warmUpProject();
   }
-  // Neither the warm-up nor module loading may bring zod in: it would sit in every start's heap.
-  // tools/bundle.mjs marks zod's entry; schema/lazy.ts counts its own door.
-  if (strictLoaded() || (globalThis as Record<symbol, unknown>)[Symbol.for('itgen.zod')] === true) {
-    throw new Error('zod was loaded while building the startup snapshot: something on the path of a sound catalog needs it');
+  // Neither the warm-up nor module loading may bring zod or Handlebars in: they would sit in every
+  // start's heap, and Handlebars makes Node 22's snapshot builder abort. tools/bundle.mjs marks
+  // their entries; schema/lazy.ts counts its own door.
+  const loaded = (name: string): boolean => (globalThis as Record<symbol, unknown>)[Symbol.for(`itgen.loaded.${name}`)] === true;
+  for (const name of ['zod', 'handlebars']) {
+    if (loaded(name) || (name === 'zod' && strictLoaded())) {
+      throw new Error(`${name} was loaded while building the startup snapshot: something on the path of a sound catalog needs it`);
+    }
   }
   startupSnapshot.setDeserializeMainFunction(() => main(process.argv.slice(1)));
 }

@@ -1,4 +1,4 @@
-import Handlebars from 'handlebars';
+import type HandlebarsModule from 'handlebars';
 import { didYouMean } from '../diagnostics';
 
 /**
@@ -11,11 +11,31 @@ import { didYouMean } from '../diagnostics';
  *
  * The environment is isolated from the global one, strict (a missing variable is an error, not an
  * empty string), has no helpers, no partials, no HTML escaping, and no prototype access.
+ *
+ * Handlebars itself loads on the first template that needs it (a block, a helper's name, a parse
+ * error): plain `{{variable}}` text, nearly all a catalog has, renders without it (renderSimple).
+ * So it is not in the startup snapshot, where it would cost every start, and where it made Node
+ * 22's `--build-snapshot` abort (std::length_error), leaving that node line without a snapshot.
  */
-const env = Handlebars.create();
-// `log` writes to the console and `lookup` reads arbitrary properties: neither belongs in catalog text.
-env.unregisterHelper('log');
-env.unregisterHelper('lookup');
+let handlebars: ReturnType<typeof HandlebarsModule.create> | undefined;
+function env(): ReturnType<typeof HandlebarsModule.create> {
+  if (handlebars === undefined) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    handlebars = (require('handlebars') as typeof HandlebarsModule).create();
+    // `log` writes to the console and `lookup` reads arbitrary properties: neither belongs in catalog text.
+    handlebars.unregisterHelper('log');
+    handlebars.unregisterHelper('lookup');
+  }
+  return handlebars;
+}
+
+/** The helpers of that environment (Handlebars' own but `log` and `lookup`), known without loading it; test/validation-rules.test.ts holds it to the environment's. */
+export const HELPER_NAMES: ReadonlySet<string> = new Set(['blockHelperMissing', 'each', 'helperMissing', 'if', 'unless', 'with']);
+
+/** The environment's helpers, for the test that holds HELPER_NAMES to them. */
+export function environmentHelpers(): string[] {
+  return Object.keys(env().helpers);
+}
 
 type Ast = hbs.AST.Program;
 // Memos of pure functions of the template text (parsing and compiling it), shared by every run in
@@ -111,7 +131,7 @@ export function renderText(template: string, context: TextContext): { ok: true; 
   let ast = parsed.get(template);
   if (ast === undefined) {
     try {
-      ast = env.parse(template);
+      ast = env().parse(template);
     } catch (e) {
       ast = e as Error;
     }
@@ -149,7 +169,7 @@ function renderSimple(template: string, context: TextContext): string | undefine
     if (before.includes('{{') || template[start - 1] === '{' || template[end] === '}') return undefined;
     const name = m[1]!;
     const value = Object.hasOwn(context, name) ? context[name] : undefined;
-    if (value === undefined || NOT_VARIABLES.has(name) || Object.hasOwn(env.helpers, name)) return undefined;
+    if (value === undefined || NOT_VARIABLES.has(name) || HELPER_NAMES.has(name)) return undefined;
     text += before + String(value);
     last = end;
   }
@@ -170,7 +190,7 @@ function renderPlain(ast: Ast, context: TextContext): string | undefined {
     else if (stmt.type === 'MustacheStatement') {
       const name = ((stmt as hbs.AST.MustacheStatement).path as hbs.AST.PathExpression).parts[0]!;
       const value = context[name];
-      if (value === undefined || Object.hasOwn(env.helpers, name)) return undefined;
+      if (value === undefined || HELPER_NAMES.has(name)) return undefined;
       text += String(value);
     } else if (stmt.type !== 'CommentStatement') return undefined;
   }
@@ -181,7 +201,7 @@ function renderPlain(ast: Ast, context: TextContext): string | undefined {
 function renderCompiled(template: string, context: TextContext): { ok: true; text: string } | { ok: false; error: string } {
   let fn = compiled.get(template);
   if (fn === undefined) {
-    fn = env.compile(template, { strict: true, noEscape: true, knownHelpers: { if: true, unless: true }, knownHelpersOnly: true });
+    fn = env().compile(template, { strict: true, noEscape: true, knownHelpers: { if: true, unless: true }, knownHelpersOnly: true });
     if (compiled.size < MEMO_LIMIT) compiled.set(template, fn);
   }
   try {

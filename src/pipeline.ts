@@ -19,7 +19,7 @@ import { describeOutputDir, loadCatalogFiles, withImports, loadOptionalDocument,
 import { locate, type SourceDoc } from './load/source';
 import { DOCS_FILE, renderDocs } from './render/docs';
 import { renderCatalog, type RenderedObject } from './render/manifests';
-import { KIND_ORDER } from './schema/kubevirt';
+import { KIND_ORDER } from './schema/kubevirt-api';
 import { applyNamespace } from './render/namespace';
 import { checkLock, currentObjects, lockFileFor, type LoadedLock } from './release/lock';
 import { resolveCatalog } from './resolve/catalog';

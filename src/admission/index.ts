@@ -14,7 +14,7 @@ import type { RenderedManifest, RenderedObject } from '../render/manifests';
 import { isPlainObject, toLeaves, type JsonObject } from '../resolve/leaves';
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { fastParse } from '../schema/fast';
-import { MANIFEST_KINDS, type ManifestKind } from '../schema/kubevirt';
+import { MANIFEST_KINDS, type ManifestKind } from '../schema/kubevirt-api';
 import { strict } from '../schema/lazy';
 import type { WrittenGenerator } from '../schema/generator';
 import { fieldLocation } from '../validate/context';

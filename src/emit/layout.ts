@@ -1,5 +1,5 @@
 import { type RenderedObject } from '../render/manifests';
-import { KIND_ORDER, type ManifestKind } from '../schema/kubevirt';
+import { KIND_ORDER, type ManifestKind } from '../schema/kubevirt-api';
 import { mappingToYaml, serializeBody, serializeManifest, serializeStream } from './serialize';
 import { byText, compareText } from '../order';
 

@@ -4,7 +4,7 @@
  * DataSource given with them. KubeVirt's own messages throughout.
  */
 import { obj, type Json, type JsonObject, type References, type SpecObject } from './model';
-import { KINDS_OF, MANIFEST_KINDS, type SpecKind } from '../schema/kubevirt';
+import { KINDS_OF, MANIFEST_KINDS, type SpecKind } from '../schema/kubevirt-api';
 
 const GROUP = 'instancetype.kubevirt.io';
 

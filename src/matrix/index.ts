@@ -9,7 +9,7 @@ import { checkRequirements, GoPanic } from '../expand';
 import { guestTopology, spreadProblem } from '../kubevirt/topology';
 import type { JsonObject } from '../resolve/leaves';
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
-import { ARCHITECTURES } from '../schema/kubevirt';
+import { ARCHITECTURES } from '../schema/kubevirt-api';
 import type { Architecture } from '../schema/common';
 import { dedicatedThreadsProblem, hugepageProblem } from '../kubevirt/launch';
 import { preferenceArchitecture } from '../validate/rules-kubevirt';

@@ -13,7 +13,7 @@ import { copy, isSet, KUBEVIRT_DEFAULTS, list, obj, type Json, type JsonObject }
 import { locate, parseSource, type PathSegment, type SourceDoc } from '../load/source';
 import { compileDocuments, type LoadedGenerator } from '../pipeline';
 import { strict } from '../schema/lazy';
-import { KINDS_OF } from '../schema/kubevirt';
+import { KINDS_OF } from '../schema/kubevirt-api';
 import { compareSpecs, type Difference } from './compare';
 import { withoutNulls } from './go-values';
 import { nameOf, namespaceOf, readInputs, type PresetInput } from './inputs';

@@ -5,7 +5,7 @@
  */
 import { parseAllDocuments } from 'yaml';
 import { isPlainObject, sameJson, type Json, type JsonObject } from '../resolve/leaves';
-import { KIND_ORDER } from '../schema/kubevirt';
+import { KIND_ORDER } from '../schema/kubevirt-api';
 import { compareText } from '../order';
 import { printable } from '../printable';
 import { INSTANCETYPE_GROUP, type KubeObject } from '../emit/committed';

@@ -9,7 +9,7 @@
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { locate, type SourceDoc } from '../load/source';
 import { LABEL_PREFIX, type RenderedObject } from '../render/manifests';
-import { KIND_ORDER, type ManifestKind } from '../schema/kubevirt';
+import { KIND_ORDER, type ManifestKind } from '../schema/kubevirt-api';
 import { toYaml } from '../emit/serialize';
 import { GENERATOR_API_VERSION } from '../schema/names';
 import type { LockOverride, LockedObject, ReleaseLock } from '../schema/lock';

@@ -9,7 +9,7 @@ import { formatBinary, parseQuantity } from '../quantity';
 import { features } from '../render/docs';
 import type { RenderedObject } from '../render/manifests';
 import type { JsonObject } from '../resolve/leaves';
-import { KIND_ORDER } from '../schema/kubevirt';
+import { KIND_ORDER } from '../schema/kubevirt-api';
 import type { ReleaseLock } from '../schema/lock';
 import { compareText } from '../order';
 import { mdText } from './review';

@@ -9,7 +9,7 @@ import type { Deprecation, ResolvedCatalog, ResolvedInstancetype, ResolvedPrefer
 import { formatBinary } from '../quantity';
 import type { Scope } from '../schema/generator';
 import { type RenderedObject } from './manifests';
-import { KIND_ORDER } from '../schema/kubevirt';
+import { KIND_ORDER } from '../schema/kubevirt-api';
 import { compareText } from '../order';
 
 export const DOCS_FILE = 'README.md';

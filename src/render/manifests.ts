@@ -2,7 +2,7 @@ import { getPath, sortKeysDeep, type Json, type JsonObject } from '../resolve/le
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { formatBinary, parseQuantity } from '../quantity';
 import type { Scope } from '../schema/generator';
-import { INSTANCETYPE_API_VERSION, KIND_ORDER, KINDS_OF, type ManifestKind } from '../schema/kubevirt';
+import { INSTANCETYPE_API_VERSION, KIND_ORDER, KINDS_OF, type ManifestKind } from '../schema/kubevirt-api';
 import { compareText } from '../order';
 
 export const LABEL_PREFIX = 'instancetype.kubevirt.io/';

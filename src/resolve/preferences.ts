@@ -6,7 +6,7 @@ import { diag, didYouMean } from '../diagnostics';
 import { locate, type PathSegment, type SourceDoc } from '../load/source';
 import { type TextContext } from './text';
 import type { WrittenCatalog, WrittenPreference, WrittenPreferenceFragment } from '../schema/catalog';
-import type { Architecture } from '../schema/kubevirt';
+import type { Architecture } from '../schema/kubevirt-api';
 import { mayBeDeclared, type Declared, type WrittenModel } from '../schema/documents';
 import { fromLeaves, leaf, leafKey, mergeLevel, overlay, toLeaves, type JsonObject, type Leaf, type Leaves, type Origin } from './leaves';
 import type { ResolvedPreference } from './types';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DERIVED_ANNOTATIONS, DERIVED_LABELS, HOOKS, tagged } from './hooks';
 
-import { ARCHITECTURES, type Architecture } from './kubevirt';
+import { ARCHITECTURES, type Architecture } from './kubevirt-api';
 import { DNS_SUBDOMAIN_RE, RELEASE_VERSION } from './names';
 
 export { ARCHITECTURES, type Architecture };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MANIFEST_KINDS } from './kubevirt';
+import { MANIFEST_KINDS } from './kubevirt-api';
 import { GENERATOR_API_VERSION, LOCK_KIND, RELEASE_VERSION } from './names';
 export { LOCK_KIND };
 

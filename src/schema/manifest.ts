@@ -6,7 +6,7 @@
  * On top of the shape this adds the enumerations that KubeVirt's Go code and webhooks define but the
  * OpenAPI document does not carry, so a misspelt bus or model fails here rather than when a VM starts.
  * Those enumerations, the kinds and the release metadata (which field first appeared in which
- * KubeVirt release, what is deprecated) live in kubevirt.ts, without zod, and are re-exported here.
+ * KubeVirt release, what is deprecated) live in kubevirt-api.ts, without zod, and are re-exported here.
  * Over 400 lines because it is the whole API model, field by field, in the order of KubeVirt's types;
  * the test that compares it with KubeVirt's schemas reads it as one.
  */
@@ -35,8 +35,8 @@ import {
   SPREAD_ACROSS,
   VIDEO_TYPES,
   type ManifestKind,
-} from './kubevirt';
-export * from './kubevirt';
+} from './kubevirt-api';
+export * from './kubevirt-api';
 
 /** A KubeVirt release written as `vMAJOR.MINOR` or `vMAJOR.MINOR.PATCH`; a missing patch counts as 0. */
 export const kubevirtReleaseSchema = z

@@ -4,7 +4,7 @@
  * them): a sound project is compiled without loading zod.
  */
 import type { WrittenGenerator } from './generator';
-import { DNS_SUBDOMAIN } from './kubevirt';
+import { DNS_SUBDOMAIN } from './kubevirt-api';
 
 export const SCOPES = ['cluster', 'namespaced'] as const;
 export type Scope = (typeof SCOPES)[number];

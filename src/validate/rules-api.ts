@@ -13,7 +13,7 @@ import {
   KUBEVIRT_RELEASES,
   PREFERENCE_FIELD_SINCE,
   PREFERRED_CPU_TOPOLOGY_SINCE,
-} from '../schema/kubevirt';
+} from '../schema/kubevirt-api';
 import { locate, type SourceDoc } from '../load/source';
 import type { ResolvedObject } from '../resolve/types';
 import { fieldDiag, get, memoized, objectDiag, type Rule } from './context';

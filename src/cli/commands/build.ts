@@ -1,5 +1,5 @@
 import { objectStream } from '../../emit/layout';
-import { KIND_ORDER } from '../../schema/kubevirt';
+import { KIND_ORDER } from '../../schema/kubevirt-api';
 import { compiledOrExit, EXIT_OK, report, writeText, type Command } from '../command';
 
 export const build: Command = {

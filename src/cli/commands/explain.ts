@@ -1,6 +1,6 @@
 import { didYouMean } from '../../diagnostics';
 import { explainObject } from '../../render/explain';
-import { KIND_ORDER, kindByName } from '../../schema/kubevirt';
+import { KIND_ORDER, kindByName } from '../../schema/kubevirt-api';
 import { optionValue } from '../args';
 import { compileAll, EXIT_OK, EXIT_USER, report, type Command } from '../command';
 

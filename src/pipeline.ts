@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import {
   diag,
@@ -15,7 +14,8 @@ import { layoutBase, type OutputFile } from './emit/layout';
 import { committedSpecs } from './emit/committed';
 import { compatibilitySummary, formatMatrixMarkdown, GRID_MAX_FAMILIES, preferencesAdmittingNone, type CompatibilitySummary } from './matrix';
 import { objectDiag } from './validate/context';
-import { describeOutputDir, loadCatalogFiles, withImports, loadOptionalDocument, loadSingleDocument, realLocation, relativePath, within } from './load/files';
+import { loadCatalogFiles, withImports, loadOptionalDocument, loadSingleDocument, relativePath } from './load/files';
+import { vetGenerator } from './load/generator';
 import { locate, type SourceDoc } from './load/source';
 import { DOCS_FILE, renderDocs } from './render/docs';
 import { renderCatalog, type RenderedObject } from './render/manifests';
@@ -33,6 +33,7 @@ import { strict } from './schema/lazy';
 import { runRules } from './validate';
 
 export { within } from './load/files';
+export { outputOverlaps } from './load/generator';
 
 export interface LoadedGenerator {
   /** Generator name: the file name without extension (and `metadata.name`, when given). */
@@ -55,80 +56,6 @@ export interface CompileResult {
   readonly diagnostics: readonly Diagnostic[];
   /** The generator's release lock, when it has one. */
   readonly lock?: LoadedLock | undefined;
-}
-
-/** Whether `target` is strictly inside `root` (both absolute). */
-const overlaps = (a: string, b: string): boolean => a === b || within(a, b) || within(b, a);
-
-/**
- * itgen replaces its output directory wholesale, so the directory must be one it may own: inside
- * the project (symlinks resolved), not the project itself, not holding or inside the generators,
- * the catalog or `.git`, and, when it exists, empty or a base itgen wrote before.
- */
-function outputProblems(absRoot: string, generatorDir: string, catalogAbs: string, outputAbs: string, written: string, doc: SourceDoc): Diagnostic[] {
-  const at = locate(doc, ['output']);
-  const realRoot = realLocation(absRoot);
-  const realOutput = realLocation(outputAbs);
-  if (!within(absRoot, outputAbs) || !within(realRoot, realOutput)) {
-    return [
-      diag('IT1009', `output \`${written}\` is outside the project directory${within(absRoot, outputAbs) ? ' (through a symbolic link)' : ''}`, at, {
-        hint: 'itgen writes only inside the project (the current directory, or -C DIR); use a path like ../output/<name>',
-      }),
-    ];
-  }
-  const owned: [string, string][] = [
-    [catalogAbs, 'the catalog'],
-    [generatorDir, 'the generators directory'],
-    [path.join(absRoot, '.git'), 'the Git repository'],
-  ];
-  for (const [other, what] of owned) {
-    if (overlaps(outputAbs, other) || overlaps(realOutput, realLocation(other))) {
-      return [
-        diag('IT1009', `output \`${written}\` overlaps ${what}`, at, { hint: `itgen replaces the whole output directory; generating would replace ${what}` }),
-      ];
-    }
-  }
-  // A file where a directory of the output path must be makes every write fail; say which.
-  for (let dir = path.dirname(outputAbs); within(absRoot, dir); dir = path.dirname(dir)) {
-    if (describeOutputDir(dir) === 'not-a-directory') {
-      return [
-        diag('IT1009', `output \`${written}\` cannot be created: \`${relativePath(absRoot, dir)}\` is a file, not a directory`, at, {
-          hint: 'move the file away, or choose another output directory',
-        }),
-      ];
-    }
-  }
-  const state = describeOutputDir(outputAbs);
-  if (state === 'foreign' || state === 'not-a-directory') {
-    return [
-      diag(
-        'IT1009',
-        `output \`${written}\` already holds ${state === 'foreign' ? 'files that are not a base itgen wrote (no kustomization.yaml)' : 'a file'}`,
-        at,
-        {
-          hint: 'itgen replaces the whole output directory; point it at a new directory, or empty this one first',
-        },
-      ),
-    ];
-  }
-  return [];
-}
-
-/** A catalog that is missing or is a file is the generator's mistake: say so at its `catalog` line. */
-function catalogProblems(catalogAbs: string, written: string, doc: SourceDoc): Diagnostic[] {
-  const at = locate(doc, ['catalog']);
-  try {
-    if (statSync(catalogAbs).isDirectory()) return [];
-    return [
-      diag('IT1008', `catalog \`${written}\` is a file, not a directory`, at, { hint: "point `catalog` at the directory that holds the catalog's YAML files" }),
-    ];
-  } catch {
-    return [
-      diag('IT1008', `catalog directory \`${written}\` does not exist`, at, {
-        hint: 'the path is relative to the generator file; create the directory or fix the path',
-      }),
-    ];
-  }
 }
 
 /**
@@ -189,31 +116,6 @@ function oneReportPerCause(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...kept.filter((d) => d.code !== 'IT5006'), merged];
 }
 
-/** Two generators writing into one place would erase each other's output. */
-export function outputOverlaps(generators: readonly LoadedGenerator[]): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  for (let i = 0; i < generators.length; i++) {
-    for (let j = i + 1; j < generators.length; j++) {
-      const a = generators[i]!;
-      const b = generators[j]!;
-      if (overlaps(path.resolve('/', a.outputDir), path.resolve('/', b.outputDir))) {
-        out.push(
-          diag(
-            'IT1009',
-            `generators \`${a.name}\` and \`${b.name}\` write into overlapping directories (\`${a.outputDir}\`, \`${b.outputDir}\`)`,
-            locate(b.src, ['output']),
-            {
-              hint: 'give every generator a directory of its own, such as output/<generator>',
-              related: [{ message: `\`${a.name}\` writes here`, location: locate(a.src, ['output']) }],
-            },
-          ),
-        );
-      }
-    }
-  }
-  return out;
-}
-
 export function loadGenerator(root: string, generatorFile: string): { generator?: LoadedGenerator; diagnostics: Diagnostic[] } {
   const { doc, diagnostics } = loadSingleDocument(root, generatorFile);
   if (!doc) return { diagnostics };
@@ -230,39 +132,10 @@ export function generatorFromDocument(root: string, file: string, doc: SourceDoc
   const checked = fast !== undefined ? { ok: true as const, data: fast.data as WrittenGenerator } : strict().checkAgainst(strict().generatorSchema, doc);
   if (!checked.ok) return { diagnostics: checked.diagnostics };
   const config = checked.data;
-  const absRoot = path.resolve(root);
-  const dir = path.dirname(path.resolve(absRoot, file));
-  const catalogAbs = path.resolve(dir, config.catalog);
-  const outputAbs = path.resolve(dir, config.output);
-  const name = path.basename(file).replace(/\.ya?ml$/, '');
-  const out: Diagnostic[] = [];
-  if (config.metadata !== undefined && config.metadata.name !== name) {
-    out.push(
-      diag('IT1009', `metadata.name \`${config.metadata.name}\` is not the generator's file name \`${name}\``, locate(doc, ['metadata', 'name']), {
-        hint: `the name appears in the output path, the lock file and the docs; rename the file or set metadata.name: ${name}`,
-      }),
-    );
-  }
-  // A generator reads only its project's files: in KRM function mode its config arrives from
-  // outside, and must not make itgen read (and quote) arbitrary files of the machine.
-  if (!within(realLocation(absRoot), realLocation(catalogAbs))) {
-    out.push(
-      diag('IT1009', `catalog \`${config.catalog}\` is outside the project directory`, locate(doc, ['catalog']), {
-        hint: 'itgen reads catalogs only inside the project (the current directory, or -C DIR)',
-      }),
-    );
-  } else out.push(...catalogProblems(catalogAbs, config.catalog, doc));
-  out.push(...outputProblems(absRoot, dir, catalogAbs, outputAbs, config.output, doc));
-  if (out.length > 0) return { diagnostics: out };
+  const vetted = vetGenerator(root, file, doc, { catalog: config.catalog, output: config.output, metadataName: config.metadata?.name });
+  if (vetted.diagnostics.length > 0) return { diagnostics: vetted.diagnostics };
   return {
-    generator: {
-      name,
-      file,
-      config,
-      src: doc,
-      catalogDir: relativePath(absRoot, catalogAbs),
-      outputDir: relativePath(absRoot, outputAbs),
-    },
+    generator: { name: vetted.name, file, config, src: doc, catalogDir: vetted.catalogDir, outputDir: vetted.outputDir },
     diagnostics: [],
   };
 }

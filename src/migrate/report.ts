@@ -4,7 +4,7 @@
  */
 import type { Json } from '../expand/model';
 import type { PresetInput } from './inputs';
-import type { MigrateOptions, VmRecord } from './index';
+import type { MigrateOptions, VmRecord } from './types';
 import type { ProjectGroup } from './project';
 import { MERGED_SECTIONS } from './presets';
 

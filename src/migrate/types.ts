@@ -35,15 +35,20 @@ export type VmOutcome =
   | { readonly status: 'excluded' | 'unselected' }
   | { readonly status: 'skipped'; readonly reason: string };
 
-export interface VmRecord {
+/** A VM of the input, and what KubeVirt's preset merge makes of it today. */
+interface VmFacts {
   readonly found: FoundObject;
   readonly name: string;
   readonly namespace: string;
-  readonly presets: readonly string[];
   /** KubeVirt's warnings at VMI creation (a preset differing from the VM's own values). */
   readonly warnings: readonly string[];
   /** Which preset supplied which section (the VM had none of its own). */
   readonly supplied: readonly (readonly [MergedSection, string])[];
+}
+
+export interface VmRecord extends VmFacts {
+  /** The names of the presets that select it. */
+  readonly presets: readonly string[];
   readonly outcome: VmOutcome;
 }
 
@@ -64,13 +69,8 @@ export type Group = {
 };
 
 /** A VM as the plan leaves it: its outcome when it is not migrated, else its plan and names. */
-export interface PlannedVm {
-  readonly found: FoundObject;
-  readonly name: string;
-  readonly namespace: string;
+export interface PlannedVm extends VmFacts {
   readonly presets: readonly Preset[];
-  readonly warnings: readonly string[];
-  readonly supplied: readonly [MergedSection, string][];
   readonly plan?: VmPlan;
   readonly names?: { readonly instancetype?: string | undefined; readonly preference?: string | undefined };
   /** The VMI spec KubeVirt builds today, for the proof. */

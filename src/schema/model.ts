@@ -120,8 +120,13 @@ class Writer {
         return { t: 'values', v: [...values] as (string | number | boolean | null)[], ...c };
       }
       case 'optional':
-      case 'nullable':
-        return { t: def.type, i: this.node(def['innerType'] as z.core.$ZodType), ...c };
+      case 'nullable': {
+        const inner = def['innerType'] as z.core.$ZodType;
+        // zod's optional runs an inner schema that is optional itself even on undefined (which may
+        // turn it into something); the fast parser answers undefined, so it leaves those to zod.
+        if (def.type === 'optional' && inner._zod.optin === 'optional') return { t: 'decline' };
+        return { t: def.type, i: this.node(inner), ...c };
+      }
       case 'default':
       case 'prefault': {
         const value: unknown = (def as { defaultValue?: unknown }).defaultValue;

@@ -238,6 +238,15 @@ describe('fastParse', () => {
         [{}, { d: [] }, { p: { q: 'z' } }],
       ],
       [z.union([z.string(), z.number()]).transform(String), ['s', 1, true]],
+      [
+        z.optional(
+          z
+            .string()
+            .optional()
+            .transform((v) => v ?? 'x'),
+        ),
+        [undefined, 'a'],
+      ],
       [z.coerce.number(), ['1', 'x']],
     ];
     try {

@@ -26,7 +26,7 @@ export { lockSchema, type ReleaseLock } from './schema/lock';
 export { checkLock, currentObjects, recordRelease, serializeLock, type LoadedLock } from './release/lock';
 export { buildBundles } from './release/bundle';
 export { diffObjects, formatDiff, parseObjects, type ObjectDiff } from './release/diff';
-export { specDigest } from './release/digest';
+export { specDigest } from './digest';
 export { layoutBase, type OutputFile } from './emit/layout';
 export { writeTree, readTree, writeFilesAtomic } from './emit/write';
 export { diffTrees } from './emit/drift';

@@ -21,7 +21,7 @@ import { DOCS_FILE, renderDocs } from './render/docs';
 import { renderCatalog, type RenderedObject } from './render/manifests';
 import { KIND_ORDER } from './schema/kubevirt-api';
 import { applyNamespace } from './render/namespace';
-import { checkLock, currentObjects, lockFileFor, type LoadedLock } from './release/lock';
+import { checkLock, currentObjects, lockFileFor, type LoadedLock } from './validate/lock';
 import { resolveCatalog } from './resolve/catalog';
 import { selectCatalog, selectOptions } from './resolve/select';
 import type { ResolvedCatalog } from './resolve/types';

@@ -9,7 +9,7 @@ import { run, type Io } from '../src/cli/main';
 import { layoutBase } from '../src/emit/layout';
 import { compile, type CompileResult } from '../src/pipeline';
 import { buildBundles, bundleNames } from '../src/release/bundle';
-import { canonicalJson, sha256Hex, specDigest } from '../src/release/digest';
+import { canonicalJson, sha256Hex, specDigest } from '../src/digest';
 import { diffFields, diffObjects, formatDiff, parseObjects, type KubeObject } from '../src/release/diff';
 import { parseResourceList, resultItems, withoutOrchestratorAnnotations } from '../src/release/krm';
 import { checkLock, compareVersions, currentObjects, lockFileFor, recordRelease, serializeLock, type LoadedLock } from '../src/release/lock';

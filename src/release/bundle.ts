@@ -13,7 +13,7 @@ import { serializeObjects } from '../emit/layout';
 import { serializeStream } from '../emit/serialize';
 import type { RenderedObject } from '../render/manifests';
 import type { ManifestKind } from '../schema/manifest';
-import { sha256Hex } from './digest';
+import { sha256Hex } from '../digest';
 import { byText, compareText } from '../order';
 
 export const CHECKSUMS_FILE = 'CHECKSUMS.sha256';

@@ -1,5 +1,7 @@
 import type * as Crypto from 'node:crypto';
-import type { Json } from '../resolve/leaves';
+
+/** JSON data (resolve/leaves.ts's `Json`, which a stage this low cannot import). */
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
  * crypto is loaded on the first digest (release locks, bundles), not with the CLI: the startup

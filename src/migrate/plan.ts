@@ -16,7 +16,8 @@ import type { MigratedObject, ProjectGroup } from './project';
 import { applyPresets, EXCLUDE_ANNOTATION, orderDependentRequests, presetConflicts, selects, type Preset } from './presets';
 import type { Group, MigrateOptions, PlannedVm } from './types';
 
-type Planning = { -readonly [K in keyof PlannedVm]: PlannedVm[K] } & { warnings: string[]; supplied: PlannedVm['supplied'][number][] };
+/** A planned VM while its warnings and supplied sections are being collected. */
+type Planning = PlannedVm & { warnings: string[]; supplied: PlannedVm['supplied'][number][] };
 
 /** Keys sorted, so that one spec written in two orders is one object. */
 function canonical(v: Json): string {
@@ -106,71 +107,7 @@ export function planMigration(
     const kb = `${namespaceOf(b)}/${nameOf(b)}`;
     return compareText(ka, kb);
   });
-  const vms: Planning[] = [];
-  for (const found of order) {
-    const name = nameOf(found);
-    const namespace = namespaceOf(found);
-    const { meta, spec } = templateOf(found.value);
-    const presets = matching(namespace, meta);
-    const rec: Planning = { found, name, namespace, presets, warnings: [], supplied: [] };
-    vms.push(rec);
-    const skip = (reason: string, code: 'IT8203' | 'IT8204', hint: string): void => {
-      rec.outcome = { status: 'skipped', reason };
-      diagnostics.push(diag(code, `VirtualMachine \`${name}\` is not migrated: ${reason}`, at(found, ['metadata', 'name']), { severity: 'warning', hint }));
-    };
-    if (obj(meta?.['annotations'])?.[EXCLUDE_ANNOTATION] === 'true') {
-      rec.outcome = { status: 'excluded' };
-      continue;
-    }
-    if (presets.length === 0) {
-      rec.outcome = { status: 'unselected' };
-      continue;
-    }
-    const vmSpec = obj(found.value['spec']);
-    if (isSet(vmSpec?.['instancetype']) || isSet(vmSpec?.['preference'])) {
-      skip(
-        'it already names an instance type or preference; KubeVirt still merges its presets into what those leave unset',
-        'IT8204',
-        'move what the presets give into its instance type or preference by hand, then exclude it from the presets',
-      );
-      continue;
-    }
-    const refusal = presetConflicts(presets);
-    if (refusal !== undefined) {
-      skip(`KubeVirt refuses its VMI today: ${refusal}`, 'IT8203', 'make the presets agree or narrow their selectors, then migrate again');
-      continue;
-    }
-    const racing = orderDependentRequests(presets, obj(spec['domain']) ?? {});
-    if (racing) {
-      skip(
-        `presets '${racing[0]}' and '${racing[1]}' both give resources.requests; KubeVirt copies the map of whichever it lists first, in no defined order`,
-        'IT8204',
-        'give the requests in one preset only, then migrate again',
-      );
-      continue;
-    }
-    const merged = copy(spec);
-    const domain = obj(merged['domain']) ?? {};
-    merged['domain'] = domain;
-    const applied = applyPresets(presets, domain);
-    rec.warnings.push(...applied.warnings.map((w) => w.message));
-    rec.supplied.push(...applied.suppliedBy);
-    const planned = planVm(spec, merged, applied.suppliedBy);
-    if ('refused' in planned) {
-      skip(planned.refused, 'IT8204', 'migrate this VM by hand');
-      continue;
-    }
-    const plan = planned.plan;
-    const g = groupFor(namespace);
-    rec.plan = plan;
-    rec.names = {
-      instancetype: plan.instancetype ? nameFor(g.instancetypes, plan.instancetype, plan.instancetypeFrom) : undefined,
-      preference: plan.preference
-        ? nameFor(g.preferences, plan.preference, plan.preferenceFrom.length > 0 ? plan.preferenceFrom : plan.instancetypeFrom)
-        : undefined,
-    };
-    rec.before = presetEraSpec(spec, presets);
-  }
+  const vms = order.map((found) => planOne(found, matching, groupFor, diagnostics));
 
   const projectGroups: ProjectGroup[] = [...groups.values()].sort(byText((x) => x.key)).map((g) => ({
     name: groups.size === 1 ? options.name : `${options.name}-${g.key}`,
@@ -180,4 +117,76 @@ export function planMigration(
     preferences: [...g.preferences.values()],
   }));
   return { planned: vms, groups: projectGroups, matching };
+}
+
+/** Why KubeVirt's presets keep this VM from being migrated as it is (IT8203/IT8204), or undefined. */
+function blocker(found: FoundObject, spec: JsonObject, presets: readonly Preset[]): { reason: string; code: 'IT8203' | 'IT8204'; hint: string } | undefined {
+  const vmSpec = obj(found.value['spec']);
+  if (isSet(vmSpec?.['instancetype']) || isSet(vmSpec?.['preference'])) {
+    return {
+      reason: 'it already names an instance type or preference; KubeVirt still merges its presets into what those leave unset',
+      code: 'IT8204',
+      hint: 'move what the presets give into its instance type or preference by hand, then exclude it from the presets',
+    };
+  }
+  const refusal = presetConflicts(presets);
+  if (refusal !== undefined) {
+    return {
+      reason: `KubeVirt refuses its VMI today: ${refusal}`,
+      code: 'IT8203',
+      hint: 'make the presets agree or narrow their selectors, then migrate again',
+    };
+  }
+  const racing = orderDependentRequests(presets, obj(spec['domain']) ?? {});
+  if (racing) {
+    return {
+      reason: `presets '${racing[0]}' and '${racing[1]}' both give resources.requests; KubeVirt copies the map of whichever it lists first, in no defined order`,
+      code: 'IT8204',
+      hint: 'give the requests in one preset only, then migrate again',
+    };
+  }
+  return undefined;
+}
+
+/** One VM: not migrated (and why), or its plan, the names of its objects in its group, and the spec KubeVirt builds today. */
+function planOne(
+  found: FoundObject,
+  matching: (ns: string, meta: JsonObject | undefined) => Preset[],
+  groupFor: (ns: string) => Group,
+  diagnostics: Diagnostic[],
+): Planning {
+  const name = nameOf(found);
+  const namespace = namespaceOf(found);
+  const { meta, spec } = templateOf(found.value);
+  const presets = matching(namespace, meta);
+  const rec: Planning = { found, name, namespace, presets, warnings: [], supplied: [] };
+  const skip = (reason: string, code: 'IT8203' | 'IT8204', hint: string): Planning => {
+    diagnostics.push(diag(code, `VirtualMachine \`${name}\` is not migrated: ${reason}`, at(found, ['metadata', 'name']), { severity: 'warning', hint }));
+    return { ...rec, outcome: { status: 'skipped', reason } };
+  };
+  if (obj(meta?.['annotations'])?.[EXCLUDE_ANNOTATION] === 'true') return { ...rec, outcome: { status: 'excluded' } };
+  if (presets.length === 0) return { ...rec, outcome: { status: 'unselected' } };
+  const blocked = blocker(found, spec, presets);
+  if (blocked) return skip(blocked.reason, blocked.code, blocked.hint);
+  const merged = copy(spec);
+  const domain = obj(merged['domain']) ?? {};
+  merged['domain'] = domain;
+  const applied = applyPresets(presets, domain);
+  rec.warnings.push(...applied.warnings.map((w) => w.message));
+  rec.supplied.push(...applied.suppliedBy);
+  const planned = planVm(spec, merged, applied.suppliedBy);
+  if ('refused' in planned) return skip(planned.refused, 'IT8204', 'migrate this VM by hand');
+  const plan = planned.plan;
+  const g = groupFor(namespace);
+  return {
+    ...rec,
+    plan,
+    names: {
+      instancetype: plan.instancetype ? nameFor(g.instancetypes, plan.instancetype, plan.instancetypeFrom) : undefined,
+      preference: plan.preference
+        ? nameFor(g.preferences, plan.preference, plan.preferenceFrom.length > 0 ? plan.preferenceFrom : plan.instancetypeFrom)
+        : undefined,
+    },
+    before: presetEraSpec(spec, presets),
+  };
 }

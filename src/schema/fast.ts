@@ -39,8 +39,8 @@ export function compileModel(): void {
 
 /** What zod's parse of `value` against the root schema returns, when the fast parser is sure; else undefined. */
 export function fastParse(root: string, value: unknown): { data: unknown } | undefined {
-  const index = model?.roots[root];
-  if (index === undefined) return undefined;
+  if (model === undefined || !Object.hasOwn(model.roots, root)) return undefined;
+  const index = model.roots[root]!;
   const out = parser(index)(value);
   return out === FAIL ? undefined : { data: out };
 }

@@ -129,6 +129,7 @@ describe('fastParse', () => {
   });
 
   it('never differs from zod on random mutations of catalog documents', () => {
+    let answered = 0;
     const catalogDocs = documents.filter((d) => d.root.startsWith('catalog:') || d.root === 'generator');
     const value: fc.Arbitrary<Json> = fc.oneof(
       fc.constantFrom<Json>(null, true, false, 0, -1, 1.5, 4, '', 'virtio', '4Gi', 4.5, 'x y', 'amd64', 'a\u0007b', {}, [], ['x'], [{}], { a: 'b' }),
@@ -151,10 +152,12 @@ describe('fastParse', () => {
           if (op === 0) delete at[key];
           else at[key] = v;
         }
-        compare(d.root, d.schema, m, `mutation of ${d.where}`);
+        if (compare(d.root, d.schema, m, `mutation of ${d.where}`)) answered++;
       }),
       { numRuns: 3000 },
     );
+    // Not vacuous: many mutations stay sound (a key dropped, a value of the right kind) and are answered.
+    expect(answered).toBeGreaterThan(300);
   });
 
   it('gives what zod gives on the objects of the KubeVirt corpus, and answers for most', () => {
@@ -168,6 +171,7 @@ describe('fastParse', () => {
 
   it('never differs from zod on random mutations of generated objects', () => {
     const objects = ['generators/default.yaml', 'generators/common-instancetypes.yaml'].flatMap((g) => compileProject(REPO, g).objects.map((o) => o.manifest));
+    let answered = 0;
     const value: fc.Arbitrary<Json> = fc.oneof(
       fc.constantFrom<Json>(null, true, false, 0, -1, 1.5, 2 ** 53, '', 'virtio', '4Gi', 'x y', 'spread', {}, [], [1], { enabled: true }),
       fc.string({ maxLength: 6 }),
@@ -185,10 +189,11 @@ describe('fastParse', () => {
           else at[key] = v;
         }
         const kind = objects[pick]!.kind;
-        compare(`manifest:${kind}`, manifestSchemaFor(kind), m, `mutation of a ${kind}`);
+        if (compare(`manifest:${kind}`, manifestSchemaFor(kind), m, `mutation of a ${kind}`)) answered++;
       }),
       { numRuns: 3000, seed: 2026 },
     );
+    expect(answered).toBeGreaterThan(300);
   });
 
   it('models each zod construct as zod does, and hands everything else to zod', () => {

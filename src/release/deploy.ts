@@ -83,6 +83,11 @@ function reachable(absRoot: string, start: string, seen: Set<string>): void {
   }
 }
 
+/** Whether a deployed directory and a generator's output are one, or one holds the other (`.` holds everything). */
+function related(dir: string, output: string): boolean {
+  return dir === '.' || dir === output || dir.startsWith(`${output}/`) || output.startsWith(`${dir}/`);
+}
+
 /**
  * IT5012 (warning) for a generator output nothing deploys and IT5013 (error) for a deployed base
  * that itgen wrote and no generator of the project writes any more. Silent
@@ -101,12 +106,11 @@ export function deployProblems(
   // With `-g` naming some generators, a deployed base may be another generator's: read the other
   // generators only when a deployed base is none of the named ones'.
   let others: string[] | undefined;
-  const ownedByOther = (dir: string): boolean =>
-    (others ??= otherOutputs().map(normal)).some((o) => dir === o || dir.startsWith(`${o}/`) || o.startsWith(`${dir}/`));
+  const ownedByOther = (dir: string): boolean => (others ??= otherOutputs().map(normal)).some((o) => related(dir, o));
   const out: Diagnostic[] = [];
   const deployed = new Set<string>();
   for (const p of paths) reachable(absRoot, p.dir, deployed);
-  const isDeployed = (o: string): boolean => [...deployed].some((d) => d === o || d === '.' || o.startsWith(`${d}/`) || d.startsWith(`${o}/`));
+  const isDeployed = (o: string): boolean => [...deployed].some((d) => related(d, o));
   for (const g of generators) {
     const o = normal(g.outputDir);
     if (isDeployed(o) || (g.config.suppressWarnings ?? []).includes('IT5012')) continue;
@@ -130,8 +134,7 @@ export function deployProblems(
   // Deployed directories that hold a base itgen wrote (its README's first line says so) which no
   // generator of the project writes any more: a renamed or mistyped output leaves them behind.
   for (const p of paths) {
-    const owned = outputs.some((o) => p.dir === o || p.dir.startsWith(`${o}/`) || o.startsWith(`${p.dir}/`) || p.dir === '.');
-    if (owned || !writtenByItgen(absRoot, p.dir) || ownedByOther(p.dir)) continue;
+    if (outputs.some((o) => related(p.dir, o)) || !writtenByItgen(absRoot, p.dir) || ownedByOther(p.dir)) continue;
     out.push(
       diag('IT5013', `${p.by} deploys \`${p.dir}\`, a base itgen wrote that no generator writes any more: the clusters keep getting it as it is`, p.at, {
         hint: `${didYouMean(p.dir, outputs) ?? `the generators write ${outputs.map((x) => `\`${x}\``).join(', ')}`}; fix the path, or the generator's \`output\``,

@@ -27,9 +27,7 @@ import { selectCatalog, selectOptions } from './resolve/select';
 import type { ResolvedCatalog } from './resolve/types';
 import { readDocuments } from './schema/documents';
 import type { WrittenGenerator } from './schema/generator';
-import type { ReleaseLock } from './schema/lock';
-import { fastParse } from './schema/fast';
-import { strict } from './schema/lazy';
+import { checkDocument } from './schema/lazy';
 import { runRules } from './validate';
 
 export { within } from './load/files';
@@ -127,9 +125,7 @@ export function loadGenerator(root: string, generatorFile: string): { generator?
  * lives, or is taken to live: relative paths in it resolve against its directory.
  */
 export function generatorFromDocument(root: string, file: string, doc: SourceDoc): { generator?: LoadedGenerator; diagnostics: Diagnostic[] } {
-  // The fast parser answers for a sound generator; zod for the others, with the issues.
-  const fast = fastParse('generator', doc.value);
-  const checked = fast !== undefined ? { ok: true as const, data: fast.data as WrittenGenerator } : strict().checkAgainst(strict().generatorSchema, doc);
+  const checked = checkDocument('generator', doc, (zod) => zod.generatorSchema);
   if (!checked.ok) return { diagnostics: checked.diagnostics };
   const config = checked.data;
   const vetted = vetGenerator(root, file, doc, { catalog: config.catalog, output: config.output, metadataName: config.metadata?.name });
@@ -145,8 +141,7 @@ export function loadLock(root: string, generator: LoadedGenerator): { lock?: Loa
   const file = lockFileFor(generator.file, generator.name);
   const { doc, diagnostics } = loadOptionalDocument(root, file);
   if (!doc) return { diagnostics };
-  const fast = fastParse('lock', doc.value);
-  const checked = fast !== undefined ? { ok: true as const, data: fast.data as ReleaseLock } : strict().checkAgainst(strict().lockSchema, doc);
+  const checked = checkDocument('lock', doc, (zod) => zod.lockSchema);
   if (!checked.ok) return { diagnostics: checked.diagnostics };
   return { lock: { file, lock: checked.data, src: doc }, diagnostics: [] };
 }

@@ -15,7 +15,7 @@ import { isPlainObject, toLeaves, type JsonObject } from '../resolve/leaves';
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { fastParse } from '../schema/fast';
 import { MANIFEST_KINDS, type ManifestKind } from '../schema/kubevirt-api';
-import { strict } from '../schema/lazy';
+import { manifestIssues, strict } from '../schema/lazy';
 import type { WrittenGenerator } from '../schema/generator';
 import { fieldLocation } from '../validate/context';
 import { API_RULES } from '../validate/rules-api';
@@ -98,13 +98,12 @@ const isSpreadTopology = (v: unknown): boolean => v === 'spread' || v === 'prefe
  * CRD has no enums) is a warning.
  */
 function objectVerdict(r: RenderedObject): Diagnostic[] {
-  if (fastParse(`manifest:${r.manifest.kind}`, r.manifest) !== undefined) return [];
-  const parsed = strict().manifestSchemaFor(r.manifest.kind).safeParse(r.manifest);
-  if (parsed.success) return [];
+  const issues = manifestIssues(r.manifest.kind, r.manifest);
+  if (issues.length === 0) return [];
   const out: Diagnostic[] = [];
   const spec = (isPlainObject(r.manifest.spec as never) ? r.manifest.spec : {}) as JsonObject;
   const spread = isSpreadTopology(((spec['cpu'] ?? {}) as JsonObject)['preferredCPUTopology']);
-  for (const issue of parsed.error.issues) {
+  for (const issue of issues) {
     const path = issue.path.map(String);
     const inSpec = path[0] === 'spec';
     const at = inSpec ? path.slice(1) : [];

@@ -9,8 +9,7 @@ import type {
   WrittenPreferenceFragment,
   WrittenSizeLadder,
 } from './catalog';
-import { fastParse } from './fast';
-import { strict } from './lazy';
+import { checkDocument, strict } from './lazy';
 import { CATALOG_KIND_NAMES } from './names';
 
 /** A written declaration and the document it came from (for positions). */
@@ -105,9 +104,7 @@ export function readDocuments(docs: readonly SourceDoc[]): { model: WrittenModel
       continue;
     }
     const k = kind;
-    // The fast parser answers for sound documents; zod for the others, with the issues.
-    const fast = fastParse(`catalog:${k}`, src.value);
-    const checked = fast !== undefined ? { ok: true as const, data: fast.data } : strict().checkAgainst(strict().CATALOG_KINDS[k], src);
+    const checked = checkDocument(`catalog:${k}`, src, (zod) => zod.CATALOG_KINDS[k]);
     if (!checked.ok) {
       diagnostics.push(...checked.diagnostics);
       const name = raw['name'];

@@ -1,6 +1,5 @@
 import { onePerSource } from '../render/manifests';
-import { fastParse } from '../schema/fast';
-import { strict } from '../schema/lazy';
+import { manifestIssues } from '../schema/lazy';
 import type { Diagnostic, SourceRange } from '../diagnostics';
 import { diag } from '../diagnostics';
 import { originOf, type Json } from '../resolve/leaves';
@@ -85,11 +84,7 @@ export const API_RULES: readonly Rule[] = [
     check: (ctx) => {
       const out: Diagnostic[] = [];
       for (const o of onePerSource(ctx.objects)) {
-        // Nearly every object passes: the fast parser's verdict for those, zod's parse for its issues otherwise.
-        if (fastParse(`manifest:${o.manifest.kind}`, o.manifest) !== undefined) continue;
-        const r = strict().manifestSchemaFor(o.manifest.kind).safeParse(o.manifest);
-        if (r.success) continue;
-        for (const issue of r.error.issues) {
+        for (const issue of manifestIssues(o.manifest.kind, o.manifest)) {
           const path = issue.path.map(String);
           const specPath = path[0] === 'spec' ? path.slice(1) : [];
           const where = path.join('.');

@@ -11,7 +11,7 @@ import tseslint from 'typescript-eslint';
  * the public surface over everything.
  */
 const STAGES = [
-  ['diagnostics', 'digest', 'order', 'printable', 'quantity', 'version'],
+  ['diagnostics', 'digest', 'json', 'order', 'printable', 'quantity', 'version'],
   ['load'],
   ['schema'],
   ['resolve'],
@@ -36,7 +36,7 @@ const target = (name) => `(?:${name}(?:/.*)?|${name}\\.[jt]s)`;
 function stageRule(level) {
   const later = STAGES.slice(level + 1).flat();
   if (later.length === 0) return [];
-  const isRoot = STAGES[level].every((n) => ['diagnostics', 'digest', 'order', 'printable', 'quantity', 'version', 'pipeline', 'index'].includes(n));
+  const isRoot = STAGES[level].every((n) => ['diagnostics', 'digest', 'json', 'order', 'printable', 'quantity', 'version', 'pipeline', 'index'].includes(n));
   // From a folder stage, other stages are `../x`; from a file at the root, `./x`.
   const prefix = isRoot ? '\\./' : '(?:\\.\\./)+';
   const patterns = [
@@ -46,7 +46,7 @@ function stageRule(level) {
     },
   ];
   const files = STAGES[level].map((n) =>
-    ['diagnostics', 'digest', 'order', 'printable', 'quantity', 'version', 'pipeline', 'index'].includes(n) ? `src/${n}.ts` : `src/${n}/**/*.ts`,
+    ['diagnostics', 'digest', 'json', 'order', 'printable', 'quantity', 'version', 'pipeline', 'index'].includes(n) ? `src/${n}.ts` : `src/${n}/**/*.ts`,
   );
   return [{ files, rules: { 'no-restricted-imports': ['error', { patterns }] } }];
 }

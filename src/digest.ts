@@ -1,7 +1,5 @@
 import type * as Crypto from 'node:crypto';
-
-/** JSON data (resolve/leaves.ts's `Json`, which a stage this low cannot import). */
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+import type { Json } from './json';
 
 /**
  * crypto is loaded on the first digest (release locks, bundles), not with the CLI: the startup

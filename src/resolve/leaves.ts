@@ -1,11 +1,11 @@
+import type { Json, JsonObject } from '../json';
 import type { PathSegment, SourceDoc } from '../load/source';
 
 /**
  * Specs are merged as maps of leaves (path -> value) so that every value keeps the place it
  * came from. A leaf is a scalar, an array, or an empty object (`preferredRng: {}`).
  */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+export type { Json, JsonObject };
 
 /**
  * The value at `path` in a JSON object, or undefined when any step is missing. Indexed loops here

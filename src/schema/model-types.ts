@@ -6,8 +6,6 @@
  */
 import type { HookName } from './hooks';
 
-export type ModelValue = null | boolean | number | string | ModelValue[] | { [key: string]: ModelValue };
-
 export type ModelCheck =
   | { readonly k: 'min' | 'max' | 'len'; readonly n: number }
   | { readonly k: 'gt' | 'ge' | 'lt' | 'le'; readonly n: number }

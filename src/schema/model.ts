@@ -11,7 +11,8 @@ import { generatorSchema } from './generator';
 import { HOOKS, tagOf, type HookName } from './hooks';
 import { lockSchema } from './lock';
 import { MANIFEST_KINDS, manifestSchemaFor } from './manifest';
-import type { ModelCheck, ModelField, ModelNode, ModelValue, SchemaModel } from './model-types';
+import type { Json } from '../json';
+import type { ModelCheck, ModelField, ModelNode, SchemaModel } from './model-types';
 
 type Def = Record<string, unknown> & { type: string; checks?: readonly z.core.$ZodCheck[] };
 
@@ -24,7 +25,7 @@ const INT_FORMATS: Readonly<Record<string, readonly [number, number]>> = {
   uint32: [0, 4294967295],
 };
 
-function isJson(v: unknown): v is ModelValue {
+function isJson(v: unknown): v is Json {
   if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
   if (typeof v === 'number') return Number.isFinite(v);
   if (Array.isArray(v)) return v.every(isJson);

@@ -65,60 +65,47 @@ try {
   const validate = measure(itgen, ['validate', '-g', 'generators/common-instancetypes.yaml'], ci);
   const kustomize = measure('kubectl', ['kustomize', path.join(repo, 'test', 'reference', 'common-instancetypes', 'source')], repo);
   const x = (a, b) => a / b;
-  row(
+  const ms = (v) => `${v.toFixed(0)} ms`;
+  // A row of `value` against `reference` as the ratio `r` (each computed once), met when `ok(r)`.
+  const ratioRow = (what, value, reference, r, shown, target, ok) => row(what, ms(value), ms(reference), shown(r), target, ok && ok(r));
+  const faster = (r) => `${r.toFixed(1)}x faster`;
+  const times = (r) => `${r.toFixed(2)}x`;
+  ratioRow(
     '`itgen generate` (244 objects, base written) vs `kubectl kustomize` of upstream',
-    `${generateFresh.toFixed(0)} ms`,
-    `${kustomize.toFixed(0)} ms`,
-    `${x(kustomize, generateFresh).toFixed(1)}x faster`,
+    generateFresh,
+    kustomize,
+    x(kustomize, generateFresh),
+    faster,
     '>= 15x',
-    x(kustomize, generateFresh) >= 15,
+    (r) => r >= 15,
   );
-  row(
-    'the same, base already up to date',
-    `${generateSame.toFixed(0)} ms`,
-    `${kustomize.toFixed(0)} ms`,
-    `${x(kustomize, generateSame).toFixed(1)}x faster`,
-    '>= 15x',
-    x(kustomize, generateSame) >= 15,
-  );
-  row(
+  ratioRow('the same, base already up to date', generateSame, kustomize, x(kustomize, generateSame), faster, '>= 15x', (r) => r >= 15);
+  ratioRow(
     `the same generate vs \`node -e 0\`${extraCerts ? ' (NODE_EXTRA_CA_CERTS set here, as node runs in this environment)' : ''}`,
-    `${generateFresh.toFixed(0)} ms`,
-    `${node0.toFixed(0)} ms`,
-    `${x(generateFresh, node0).toFixed(2)}x`,
+    generateFresh,
+    node0,
+    x(generateFresh, node0),
+    times,
     '<= 2.5x (moonshot 2x)',
-    x(generateFresh, node0) <= 2.5,
+    (r) => r <= 2.5,
   );
   if (extraCerts)
-    row(
+    ratioRow(
       'the same vs `node -e 0` without NODE_EXTRA_CA_CERTS (the bare floor; bin/itgen always starts without it)',
-      `${generateFresh.toFixed(0)} ms`,
-      `${node0Bare.toFixed(0)} ms`,
-      `${x(generateFresh, node0Bare).toFixed(2)}x`,
+      generateFresh,
+      node0Bare,
+      x(generateFresh, node0Bare),
+      times,
       'shown, not a target',
       undefined,
     );
-  row(
-    '`itgen validate` vs `itgen generate`, same generator',
-    `${validate.toFixed(0)} ms`,
-    `${generateSame.toFixed(0)} ms`,
-    `${x(validate, generateSame).toFixed(2)}x`,
-    '<= 1.15x',
-    x(validate, generateSame) <= 1.15,
-  );
+  ratioRow('`itgen validate` vs `itgen generate`, same generator', validate, generateSame, x(validate, generateSame), times, '<= 1.15x', (r) => r <= 1.15);
 
   // matrix on a 10,000-object synthetic catalog.
   const syn = path.join(work, 'syn');
   writeSyntheticProject(syn, 10000);
   const matrix = measure(itgen, ['matrix', '-g', 'generators/synthetic.yaml'], syn, [0], 3);
-  row(
-    '`itgen matrix`, 10,008-object catalog',
-    `${(matrix / 1000).toFixed(2)} s`,
-    `${node0.toFixed(0)} ms`,
-    `${x(matrix, node0).toFixed(1)}x node`,
-    '< 3 s',
-    matrix < 3000,
-  );
+  row('`itgen matrix`, 10,008-object catalog', `${(matrix / 1000).toFixed(2)} s`, ms(node0), `${x(matrix, node0).toFixed(1)}x node`, '< 3 s', matrix < 3000);
 
   // migrate presets: 2,000 presets that all select 10 VMs.
   const mig = path.join(work, 'mig');
@@ -145,7 +132,7 @@ try {
   row(
     '`itgen migrate presets`, 2,000 presets x 10 VMs',
     `${(migrate / 1000).toFixed(2)} s`,
-    `${node0.toFixed(0)} ms`,
+    ms(node0),
     `${x(migrate, node0).toFixed(1)}x node`,
     '< 3 s',
     migrate < 3000,
@@ -162,7 +149,7 @@ try {
   row(
     '`itgen expand` of a 10,000-document file, end to end',
     `${(expand / 1000).toFixed(2)} s`,
-    `${node0.toFixed(0)} ms`,
+    ms(node0),
     `${x(expand, node0).toFixed(1)}x node`,
     '< 1.5 s',
     expand < 1500,

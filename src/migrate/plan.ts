@@ -6,7 +6,8 @@
 import { diag, type Diagnostic } from '../diagnostics';
 import { setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDisks } from '../expand/defaults';
 import type { FoundObject } from '../expand/documents';
-import { copy, isSet, KUBEVIRT_DEFAULTS, obj, type Json, type JsonObject } from '../expand/model';
+import { canonicalJson } from '../digest';
+import { copy, isSet, KUBEVIRT_DEFAULTS, obj, type JsonObject } from '../expand/model';
 import { locate, type PathSegment } from '../load/source';
 import { byText, compareText } from '../order';
 import { withoutNulls } from './go-values';
@@ -19,21 +20,10 @@ import type { Group, MigrateOptions, PlannedVm } from './types';
 /** A planned VM while its warnings and supplied sections are being collected. */
 type Planning = PlannedVm & { warnings: string[]; supplied: PlannedVm['supplied'][number][] };
 
-/** Keys sorted, so that one spec written in two orders is one object. */
-function canonical(v: Json): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  const o = obj(v);
-  if (o)
-    return `{${Object.keys(o)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(o[k]!)}`)
-      .join(',')}}`;
-  return JSON.stringify(v);
-}
-
 /** The name of the object with this spec in its group: shared by equal specs, suffixed when a name is taken. */
 function nameFor(objects: Map<string, MigratedObject & { key: string }>, spec: JsonObject, from: readonly string[]): string {
-  const key = canonical(spec);
+  // Keys sorted, so that one spec written in two orders is one object.
+  const key = canonicalJson(spec);
   const existing = [...objects.values()].find((o) => o.key === key);
   if (existing) return existing.name;
   const base = from

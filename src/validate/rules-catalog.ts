@@ -2,7 +2,8 @@ import { onePerSource } from '../render/manifests';
 import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
 import { locate, type PathSegment } from '../load/source';
 import { formatBinary, parseQuantity } from '../quantity';
-import { originOf, sortKeysDeep } from '../resolve/leaves';
+import { canonicalJson } from '../digest';
+import { originOf } from '../resolve/leaves';
 import type { ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { fieldDiag, fieldLocation, get, groupBy, memoized, objectDiag, type Rule } from './context';
 import { isSpread, spreadDivides, spreadRatio } from './rules-kubevirt';
@@ -157,7 +158,7 @@ export const CATALOG_RULES: readonly Rule[] = [
       for (const group of groups) {
         const bySpec = new Map<string, ResolvedInstancetype>();
         for (const it of group) {
-          const key = JSON.stringify(sortKeysDeep(it.spec));
+          const key = canonicalJson(it.spec);
           const twin = bySpec.get(key);
           if (!twin) {
             bySpec.set(key, it);

@@ -261,11 +261,25 @@ export function readTree(outDir: string): OutputFile[] {
   if (!existsSync(abs)) return [];
   const out: OutputFile[] = [];
   const walk = (dir: string, rel: string, depth: number): void => {
-    for (const name of readdirSync(dir).sort()) {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      // An unreadable directory is something itgen did not write: drift, never an internal error.
+      out.push({ path: rel || '.', content: 'a directory that cannot be read' });
+      return;
+    }
+    for (const name of names) {
       const p = path.join(dir, name);
       const r = rel ? `${rel}/${name}` : name;
       // Links are not followed (no loops, nothing outside the tree); they read as what they are.
-      const st = lstatSync(p);
+      let st;
+      try {
+        st = lstatSync(p);
+      } catch {
+        out.push({ path: r, content: 'an entry that cannot be read' });
+        continue;
+      }
       if (st.isDirectory()) {
         if (depth + 1 >= MAX_DIRECTORY_DEPTH || p.length > MAX_WALKED_PATH) out.push({ path: r, content: 'a directory nested too deep to read' });
         else walk(p, r, depth + 1);

@@ -263,17 +263,14 @@ export function realLocation(absolute: string): string {
   return path.join(real, ...rest);
 }
 
-/** What an existing output directory holds, to tell an itgen base from someone else's folder. */
-export function describeOutputDir(absolute: string): 'absent' | 'empty' | 'base' | 'foreign' | 'not-a-directory' {
+/** What an output path holds before itgen writes there: whether an existing directory is itgen's own is `load/base.ts`'s proof. */
+export function describeOutputDir(absolute: string): 'absent' | 'empty' | 'directory' | 'not-a-directory' {
   if (!existsSync(absolute)) return 'absent';
   try {
     if (!statSync(absolute).isDirectory()) return 'not-a-directory';
-    const entries = readdirSync(absolute);
-    if (entries.length === 0) return 'empty';
-    // Every base itgen writes has a kustomization.yaml at its top.
-    return entries.includes('kustomization.yaml') ? 'base' : 'foreign';
+    return readdirSync(absolute).length === 0 ? 'empty' : 'directory';
   } catch {
-    return 'foreign';
+    return 'directory';
   }
 }
 

@@ -6,6 +6,8 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics';
+import { printable } from '../printable';
+import { foreignEntries } from './base';
 import { describeOutputDir, realLocation, relativePath, within } from './files';
 import { locate, type SourceDoc } from './source';
 
@@ -15,7 +17,7 @@ const overlaps = (a: string, b: string): boolean => a === b || within(a, b) || w
 /**
  * itgen replaces its output directory wholesale, so the directory must be one it may own: inside
  * the project (symlinks resolved), not the project itself, not holding or inside the generators,
- * the catalog or `.git`, and, when it exists, empty or a base itgen wrote before.
+ * the catalog or `.git`, and, when it exists, empty or a base itgen can prove it wrote (`load/base.ts`).
  */
 function outputProblems(absRoot: string, generatorDir: string, catalogAbs: string, outputAbs: string, written: string, doc: SourceDoc): Diagnostic[] {
   const at = locate(doc, ['output']);
@@ -51,20 +53,28 @@ function outputProblems(absRoot: string, generatorDir: string, catalogAbs: strin
     }
   }
   const state = describeOutputDir(outputAbs);
-  if (state === 'foreign' || state === 'not-a-directory') {
+  if (state === 'not-a-directory') {
     return [
-      diag(
-        'IT1009',
-        `output \`${written}\` already holds ${state === 'foreign' ? 'files that are not a base itgen wrote (no kustomization.yaml)' : 'a file'}`,
-        at,
-        {
-          hint: 'itgen replaces the whole output directory; point it at a new directory, or empty this one first',
-        },
-      ),
+      diag('IT1009', `output \`${written}\` already holds a file`, at, {
+        hint: 'itgen writes a directory there; point it at a new directory, or move the file away',
+      }),
+    ];
+  }
+  const foreign = state === 'directory' ? foreignEntries(outputAbs) : [];
+  if (foreign.length > 0) {
+    const shown = foreign.slice(0, MAX_NAMED).map((f) => `\`${printable(f, true)}\``);
+    const more = foreign.length > MAX_NAMED ? ` and ${foreign.length - MAX_NAMED} more` : '';
+    return [
+      diag('IT1009', `output \`${written}\` is not a base itgen wrote: generating would replace ${shown.join(', ')}${more}`, at, {
+        hint: 'itgen replaces the whole output directory and owns only a base it wrote (its kustomization.yaml, README.md and kind directories); point output at a new directory, such as ../output/<generator>, or move these files away',
+      }),
     ];
   }
   return [];
 }
+
+/** How many files a refused output names before "and N more". */
+const MAX_NAMED = 8;
 
 /** A catalog that is missing or is a file is the generator's mistake: say so at its `catalog` line. */
 function catalogProblems(catalogAbs: string, written: string, doc: SourceDoc): Diagnostic[] {

@@ -93,11 +93,13 @@ export const DIAGNOSTIC_CODES = {
   IT8003: 'VM admission would refuse the VM',
   IT8004: 'nothing to expand or validate in the input files',
   IT8005: 'a VM names its instance type or preference wrongly',
+  IT8006: 'a VM apiVersion KubeVirt does not serve, or has deprecated',
+  IT8007: 'a VM placed on nodes of another architecture than its guest',
   // IT81xx: the compatibility matrix
   IT8101: 'a preference admits no instance type of the catalog',
   // IT83xx: what a catalog change does to the VMs that use it (--vms)
   IT8301: 'a change would leave a VM without its object, or no longer admitted',
-  IT8302: 'a VM uses an object the change deprecates or removes after a deprecation',
+  IT8302: 'a VM uses an object the change deprecates, or that is deprecated',
   IT8303: 'a VM changes at its next start',
   // IT82xx: migrating VirtualMachineInstancePresets
   IT8201: 'no VirtualMachineInstancePreset in the input',
@@ -134,6 +136,7 @@ export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode
   'IT5012',
   'IT5014',
   'IT7104',
+  'IT8006',
   'IT8101',
   'IT8203',
   'IT8204',

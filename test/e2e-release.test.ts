@@ -52,9 +52,11 @@ describe('itgen check', () => {
     expect(r.stderr).not.toMatch(/legacy|linux/);
     expect(readDirTree(path.join(dir, 'output'))).toEqual(before);
     expect(git(dir, 'status', '--porcelain')).toBe(' M catalogs/small/u1.yaml\n');
-    // A file that should not be there is drift too.
+    // A file itgen did not write fails the check too: generate would refuse to replace it.
     writeFiles(dir, { 'output/small/stray.yaml': 'x: 1\n' });
-    expect(itgen(dir, 'check').stderr).toMatch(/output\/small\/stray\.yaml should not exist/);
+    const stray = itgen(dir, 'check');
+    expect(stray.code).toBe(1);
+    expect(stray.stderr).toMatch(/IT1009 output `..\/output\/small` is not a base itgen wrote: generating would replace `stray.yaml`/);
   });
 
   it('reports with --format json and github for CI', () => {

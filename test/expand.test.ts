@@ -207,7 +207,11 @@ describe('references (pkg/instancetype/find)', () => {
 
   it('says what KubeVirt says for a missing object, an unknown kind, and a namespaced object of another namespace', () => {
     expect(resolveReferences(vm({ name: 'nope' }), store).errors).toEqual([
-      { message: 'virtualmachineclusterinstancetypes.instancetype.kubevirt.io "nope" not found', field: 'spec.instancetype.name' },
+      {
+        message: 'virtualmachineclusterinstancetypes.instancetype.kubevirt.io "nope" not found',
+        field: 'spec.instancetype.name',
+        notFound: { kind: 'VirtualMachineClusterInstancetype', name: 'nope', namespace: undefined },
+      },
     ]);
     expect(resolveReferences(vm({ name: 'c', kind: 'Deployment' }), store).errors).toEqual([
       { message: 'got unexpected kind in InstancetypeMatcher: Deployment', field: 'spec.instancetype.kind' },

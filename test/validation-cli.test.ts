@@ -122,14 +122,17 @@ const HOSTILE: readonly (readonly [string, Record<string, string | Buffer>, stri
   ['a partial', { 'catalog/f.yaml': family('').replace('Compute for {{name}}', '"{{> secrets}}"') }, 'IT2009'],
 ];
 
+/** The top kustomization of a base itgen wrote before (what proves the base is itgen's). */
+const PREVIOUS_KUSTOMIZATION = '---\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - VirtualMachinePreferences\n';
+
 describe('hostile and broken input', () => {
   it.each(HOSTILE.map(([what, files, code]) => [what, code, files] as const))('%s: %s, exit 1, nothing written', (_what, code, files) => {
     const dir = project(files);
     try {
       // The previous output of a good run must survive a failing generate untouched.
-      mkdirSync(path.join(dir, 'out'));
-      writeFileSync(path.join(dir, 'out', 'kustomization.yaml'), 'resources: [previous.yaml]\n');
-      writeFileSync(path.join(dir, 'out', 'previous.yaml'), 'kept: true\n');
+      mkdirSync(path.join(dir, 'out', 'VirtualMachinePreferences'), { recursive: true });
+      writeFileSync(path.join(dir, 'out', 'kustomization.yaml'), PREVIOUS_KUSTOMIZATION);
+      writeFileSync(path.join(dir, 'out', 'VirtualMachinePreferences', 'virtualmachinepreferences.yaml'), 'kept: true\n');
       const before = listing(dir);
       const started = Date.now();
       const v = itgen(dir, 'validate');
@@ -144,8 +147,8 @@ describe('hostile and broken input', () => {
       expect(g.err).toContain('nothing written');
       expect(listing(dir)).toEqual(before);
       expect(readDirTree(path.join(dir, 'out'))).toEqual([
-        { path: 'kustomization.yaml', content: 'resources: [previous.yaml]\n' },
-        { path: 'previous.yaml', content: 'kept: true\n' },
+        { path: 'VirtualMachinePreferences/virtualmachinepreferences.yaml', content: 'kept: true\n' },
+        { path: 'kustomization.yaml', content: PREVIOUS_KUSTOMIZATION },
       ]);
       // Nothing reached a prototype.
       expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();

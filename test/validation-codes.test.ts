@@ -35,6 +35,8 @@ const SHOWN_ELSEWHERE: Readonly<Partial<Record<DiagnosticCode, { readonly test: 
   IT8003: { test: 'test/expand-cli.test.ts', why: 'raised by `itgen expand` on VirtualMachine manifests' },
   IT8004: { test: 'test/expand-cli.test.ts', why: 'raised by `itgen expand` on VirtualMachine manifests' },
   IT8005: { test: 'test/validate-manifests.test.ts', why: 'raised by `itgen validate FILE` on VirtualMachine manifests' },
+  IT8006: { test: 'test/vm-gate.test.ts', why: 'raised by `itgen expand` and `validate` on VirtualMachine manifests' },
+  IT8007: { test: 'test/vm-gate.test.ts', why: 'raised by `itgen expand` and `validate` on VirtualMachine manifests' },
   IT8301: { test: 'test/review.test.ts', why: 'raised by `itgen diff --vms` on VirtualMachines kept in Git' },
   IT8302: { test: 'test/review.test.ts', why: 'raised by `itgen diff --vms` on VirtualMachines kept in Git' },
   IT8303: { test: 'test/review.test.ts', why: 'raised by `itgen diff --vms` on VirtualMachines kept in Git' },

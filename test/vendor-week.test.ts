@@ -82,7 +82,10 @@ describe('output formats', () => {
       const vm = JSON.parse(r.out) as { metadata: { name: string } };
       expect(vm.metadata.name).toBe('v');
       const diagnostics = (JSON.parse(r.err) as { diagnostics: { code: string; location: { file: string } }[] }).diagnostics;
-      expect(diagnostics.map((d) => [d.code, d.location.file])).toEqual([['IT8003', 'vms.yaml']]);
+      expect(diagnostics.map((d) => [d.code, d.location.file])).toEqual([
+        ['IT8001', 'vms.yaml'],
+        ['IT8003', 'vms.yaml'],
+      ]);
     } finally {
       removeDir(dir);
     }
@@ -168,7 +171,7 @@ describe('hints that lead somewhere', () => {
       writeFileSync(path.join(dir, 'vm.yaml'), VM.replace('u1.medium', 'u1.mediun'));
       const r = itgen(dir, ['expand', 'vm.yaml', '--with', BUNDLE, '--skip-admission']);
       expect(r.err).toContain('error IT8001 VirtualMachine `v`: virtualmachineclusterinstancetypes.instancetype.kubevirt.io "u1.mediun" not found');
-      expect(r.err).toContain('hint: did you mean `u1.medium`?');
+      expect(r.err).toContain('hint: KubeVirt would store the VM and never start it (FailedFindInstancetype); did you mean `u1.medium`?');
     } finally {
       removeDir(dir);
     }

@@ -13,7 +13,8 @@ import { obj, type References, type SpecObject } from './model';
 import { parseQuantity } from '../quantity';
 import { compareText } from '../order';
 import { spreadProblem } from '../kubevirt/topology';
-import { objectStore, resolveReferences, type ObjectStore } from './references';
+import { objectStore, resolveReferences, type ObjectStore, type ReferenceError } from './references';
+import { ARCH_LABEL, architectureSelectorConflict, vmApiVersionProblem } from '../kubevirt/placement';
 
 export interface ExpandOutcome {
   readonly file: string;
@@ -83,10 +84,43 @@ export function expandDocuments(
     );
   }
   const outcomes = vms.map((f): ExpandOutcome => {
-    const at = (field: string): ReturnType<typeof locate> => locate(f.src, [...f.path, ...documentPath(field)]);
     const name = String(obj(f.value['metadata'])?.['name'] ?? '(unnamed)');
     const file = f.src.file;
     const namespace = options.namespace ?? 'default';
+    // The API server maps kind and apiVersion to a resource first: a version KubeVirt does not serve
+    // never reaches its schema or webhooks (kubectl: "no matches for kind ... in version ...").
+    const version = vmApiVersionProblem(f.value['apiVersion']);
+    if (version?.severity === 'error') {
+      return {
+        file,
+        name,
+        diagnostics: [
+          diag(
+            'IT8006',
+            `VirtualMachine \`${name}\`: ${version.message}`,
+            locate(f.src, [...f.path, f.value['apiVersion'] === undefined ? 'kind' : 'apiVersion']),
+            {
+              hint: 'KubeVirt serves VirtualMachine as apiVersion kubevirt.io/v1 (and the deprecated kubevirt.io/v1alpha3); the API server refuses any other',
+            },
+          ),
+        ],
+      };
+    }
+    const versionWarning = version
+      ? [
+          diag('IT8006', `VirtualMachine \`${name}\`: ${version.message}`, locate(f.src, [...f.path, 'apiVersion']), {
+            severity: 'warning',
+            hint: 'write apiVersion: kubevirt.io/v1',
+          }),
+        ]
+      : [];
+    const outcome = judgeOne(f, file, name, namespace);
+    return versionWarning.length > 0 ? { ...outcome, diagnostics: [...versionWarning, ...outcome.diagnostics] } : outcome;
+  });
+  return { outcomes, diagnostics };
+
+  function judgeOne(f: FoundObject, file: string, name: string, namespace: string): ExpandOutcome {
+    const at = (field: string): ReturnType<typeof locate> => locate(f.src, [...f.path, ...documentPath(field)]);
     // The API server decodes strictly (kubectl apply's default) and checks the CRD's schema: a field
     // KubeVirt's types do not have, or one the CRD requires missing, refuses the VM before any webhook.
     const unknown = unknownVmFields(f.value, true);
@@ -128,7 +162,7 @@ export function expandDocuments(
     }
     // The API server sets the request's namespace on a VM that names none.
     if (typeof obj(vm['metadata'])?.['namespace'] !== 'string') vm = { ...vm, metadata: { ...(obj(vm['metadata']) ?? {}), namespace } };
-    const resolved = resolveReferences(vm, all, namespace);
+    const resolved = resolveReferences(vm, all, namespace, options.revisionsInCluster ?? false);
     const panicHint = 'virt-api answers such a VM with an internal error; change the VM as the message says';
     // VM admission first (R 0.3): its webhook finds what it can and ignores lookup errors, so a VM
     // whose instance type is missing is still judged against its preference's requirements.
@@ -138,30 +172,27 @@ export function expandDocuments(
         return {
           file,
           name,
-          diagnostics: admitted.causes.map((c) =>
-            c.type === 'FieldValueInvalid' && c.message.startsWith('VM field(s) ')
-              ? diag('IT8002', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field), { hint: 'remove the field from the VM: the instance type provides it' })
-              : diag(
-                  'IT8003',
-                  `VirtualMachine \`${name}\` would be refused: ${c.message}`,
-                  at(c.field.split(', ')[0]!),
-                  c.type === 'InternalError' ? { hint: panicHint } : biggerSizeHint(c, resolved.references, all),
-                ),
-          ),
+          // A lookup that failed is the cause (the VM would never start: FailedFindInstancetype or
+          // FailedFindPreference); the webhook's refusal that ignored it comes second.
+          diagnostics: [
+            ...referenceDiagnostics(resolved.errors, name, at),
+            ...admitted.causes.map((c) =>
+              c.type === 'FieldValueInvalid' && c.message.startsWith('VM field(s) ')
+                ? diag('IT8002', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field), {
+                    hint: 'remove the field from the VM: the instance type provides it',
+                  })
+                : diag(
+                    'IT8003',
+                    `VirtualMachine \`${name}\` would be refused: ${c.message}`,
+                    at(c.field.split(', ')[0]!),
+                    c.type === 'InternalError' ? { hint: panicHint } : biggerSizeHint(c, resolved.references, all),
+                  ),
+            ),
+          ],
         };
       }
     }
-    if (resolved.errors.length > 0) {
-      return {
-        file,
-        name,
-        diagnostics: resolved.errors.map((e) =>
-          diag('IT8001', `VirtualMachine \`${name}\`: ${e.message}`, at(e.field), {
-            hint: referenceHint(e, vm, all),
-          }),
-        ),
-      };
-    }
+    if (resolved.errors.length > 0) return { file, name, diagnostics: referenceDiagnostics(resolved.errors, name, at) };
     const expanded = expand(vm, resolved.references, options);
     if ('error' in expanded) {
       return {
@@ -183,21 +214,70 @@ export function expandDocuments(
       ...(preference ? { preference: `${preference.kind} ${preference.name}` } : {}),
       inferred,
     };
-    return { file, name, vm: expanded.vm, applied, diagnostics: [] };
-  });
-  return { outcomes, diagnostics };
+    return { file, name, vm: expanded.vm, applied, diagnostics: placementDiagnostics(expanded.vm, resolved.references, name, at) };
+  }
+
+  function referenceDiagnostics(errors: readonly ReferenceError[], name: string, at: (field: string) => ReturnType<typeof locate>): Diagnostic[] {
+    // KubeVirt stores such a VM (its webhooks ignore the failed lookup), and its VM controller then
+    // never starts it (pkg/instancetype/controller/vm: FailedFindInstancetype, FailedFindPreference).
+    const never = (e: ReferenceError): string =>
+      e.notFound
+        ? `KubeVirt would store the VM and never start it (${e.field.startsWith('spec.preference') ? 'FailedFindPreference' : 'FailedFindInstancetype'}); `
+        : '';
+    return errors.map((e) => diag('IT8001', `VirtualMachine \`${name}\`: ${e.message}`, at(e.field), { hint: `${never(e)}${referenceHint(e, all)}` }));
+  }
 }
 
-/** A did-you-mean over the objects the VM could name (the same kind), or where objects come from. */
-function referenceHint(e: { message: string; field: string }, vm: JsonObject, store: ObjectStore): string {
+/**
+ * A VM KubeVirt admits and expands but whose launcher pod is placed on nodes of another
+ * architecture than its guest's (kubevirt/placement.ts): an error, since it can never run as meant.
+ */
+function placementDiagnostics(vm: JsonObject, refs: References, name: string, at: (field: string) => ReturnType<typeof locate>): Diagnostic[] {
+  const spec = obj(obj(obj(vm['spec'])?.['template'])?.['spec']);
+  const conflict = spec ? architectureSelectorConflict(spec) : undefined;
+  if (!conflict) return [];
+  const from = (which: 'instancetype' | 'preference', field: (s: JsonObject) => unknown): string | undefined => {
+    const o = refs[which];
+    return o && field(o.spec) !== undefined ? `${o.kind} \`${o.name}\`` : undefined;
+  };
+  const archFrom = from('preference', (s) => s['preferredArchitecture']);
+  const nodesFrom = from('instancetype', (s) => obj(s['nodeSelector'])?.[ARCH_LABEL]);
+  return [
+    diag(
+      'IT8007',
+      `VirtualMachine \`${name}\` runs an ${conflict.architecture} guest${archFrom ? ` (from ${archFrom})` : ''} but its node selector places it on ${conflict.nodes} nodes${nodesFrom ? ` (from ${nodesFrom})` : ''}: KubeVirt lets the VM's \`${ARCH_LABEL}\` selector replace its architecture's, so the launcher pod would land on a node that cannot run the guest`,
+      at(nodesFrom ? 'instancetype.name' : 'spec.template.spec.nodeSelector'),
+      { hint: `pair an ${conflict.architecture} instance type with an ${conflict.architecture} preference (or ${conflict.nodes} with ${conflict.nodes})` },
+    ),
+  ];
+}
+
+/**
+ * What to do about a reference that cannot be resolved: the kind to write when the name exists in
+ * the other scope (or the namespace it lives in), else a did-you-mean over the objects of the kind
+ * the VM names, else where objects come from.
+ */
+function referenceHint(e: ReferenceError, store: ObjectStore): string {
   const which = e.field.startsWith('spec.preference') ? 'preference' : 'instancetype';
-  const written = obj(obj(vm['spec'])?.[which])?.['name'];
-  const names = new Set(store.specObjects.filter((o) => (which === 'preference' ? /Preference$/ : /Instancetype$/).test(o.kind)).map((o) => o.name));
-  const meant = typeof written === 'string' && /not found$/.test(e.message) ? didYouMean(written, names) : undefined;
-  if (meant) return meant;
-  return names.size === 0
+  const plural = which === 'preference' ? 'preferences' : 'instance types';
+  const ofWhich = store.specObjects.filter((o) => (which === 'preference' ? /Preference$/ : /Instancetype$/).test(o.kind));
+  const wanted = e.notFound;
+  if (wanted) {
+    const namedSo = ofWhich.filter((o) => o.name === wanted.name);
+    const otherKind = namedSo.find((o) => o.kind !== wanted.kind);
+    if (otherKind) {
+      const cluster = otherKind.kind.includes('Cluster');
+      return `\`${wanted.name}\` is a ${otherKind.kind}${cluster ? '' : ' (namespaced)'}, not a ${wanted.kind}: set spec.${which}.kind: ${otherKind.kind}${cluster ? ' (or leave kind out: it is the default)' : ''}`;
+    }
+    const elsewhere = namedSo.find((o) => o.namespace !== undefined && o.namespace !== wanted.namespace);
+    if (elsewhere)
+      return `a ${wanted.kind} \`${wanted.name}\` exists in namespace \`${elsewhere.namespace}\`, not in the VM's \`${wanted.namespace ?? ''}\`: a VM uses namespaced ${plural} of its own namespace only`;
+    const meant = didYouMean(wanted.name, new Set(ofWhich.filter((o) => o.kind === wanted.kind).map((o) => o.name)));
+    if (meant) return meant;
+  }
+  return ofWhich.length === 0
     ? 'no instance types or preferences were given: generate the project (its objects are read from the generators), or pass them with --with FILE'
-    : `${names.size} ${which === 'preference' ? 'preferences' : 'instance types'} are known (from the project and --with files); pass the object with --with FILE if it lives elsewhere`;
+    : `${new Set(ofWhich.map((o) => o.name)).size} ${plural} are known (from the project and --with files); pass the object with --with FILE if it lives elsewhere`;
 }
 
 /**

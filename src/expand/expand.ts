@@ -24,6 +24,11 @@ export interface ExpandOptions {
    * created, so only a matcher that still infers from a volume goes through it.
    */
   readonly mutate?: 'applied' | 'stored';
+  /**
+   * ControllerRevisions a VM names that the input lacks are in the cluster (VMs kept in Git): the
+   * VM is judged against the object its matcher names. Default: KubeVirt's NotFound.
+   */
+  readonly revisionsInCluster?: boolean;
 }
 
 /** `panic`: KubeVirt's Go code panics on this input (see GoPanic); the error says where. */

@@ -59,6 +59,8 @@ export interface ReferenceError {
   readonly message: string;
   /** The VM field the error is about (`spec.instancetype.name`). */
   readonly field: string;
+  /** The object the lookup wanted, when the error is the API server's NotFound for it: what hints branch on. */
+  readonly notFound?: { readonly kind: string; readonly name: string; readonly namespace?: string | undefined };
 }
 
 /** R 1.1: kind empty or cluster -> the cluster object; namespaced -> in the VM's namespace; anything else an error. */
@@ -88,7 +90,13 @@ export function findSpecObject(
     }
   }
   const found = store.index.get(`${kind}/${name}`)?.find((o) => cluster || o.namespace === undefined || o.namespace === namespace);
-  return found ?? { message: `${kind.toLowerCase()}s.${GROUP} "${name}" not found`, field: `spec.${which}.name` };
+  return (
+    found ?? {
+      message: `${kind.toLowerCase()}s.${GROUP} "${name}" not found`,
+      field: `spec.${which}.name`,
+      notFound: { kind, name, namespace: cluster ? undefined : namespace },
+    }
+  );
 }
 
 const REVISION_KINDS: Readonly<Record<Which, readonly string[]>> = {
@@ -130,7 +138,13 @@ function revisionSpec(revision: JsonObject, which: Which, field: string): SpecOb
  * was made from an object of the same name, else the object by kind and name. KubeVirt's errors.
  * `inferFromVolume` is resolved before, by the mutating webhook (mutate.ts).
  */
-function resolveMatcher(store: ObjectStore, vm: JsonObject, which: Which, requestNamespace: string): { object?: SpecObject; error?: ReferenceError } {
+function resolveMatcher(
+  store: ObjectStore,
+  vm: JsonObject,
+  which: Which,
+  requestNamespace: string,
+  revisionsInCluster: boolean,
+): { object?: SpecObject; error?: ReferenceError } {
   const matcher = obj(obj(vm['spec'])?.[which]);
   if (!matcher) return {};
   const namespace = obj(vm['metadata'])?.['namespace'];
@@ -139,15 +153,18 @@ function resolveMatcher(store: ObjectStore, vm: JsonObject, which: Which, reques
   const revisionName = typeof matcher['revisionName'] === 'string' ? matcher['revisionName'] : '';
   if (revisionName !== '') {
     const revision = findRevision(store, revisionName, ns);
-    if (!revision) return { error: { message: `controllerrevisions.apps "${revisionName}" not found`, field: `spec.${which}.revisionName` } };
-    const found = revisionSpec(revision, which, `spec.${which}.revisionName`);
-    return 'message' in found ? { error: found } : { object: found };
+    if (revision) {
+      const found = revisionSpec(revision, which, `spec.${which}.revisionName`);
+      return 'message' in found ? { error: found } : { object: found };
+    }
+    if (!revisionsInCluster) return { error: { message: `controllerrevisions.apps "${revisionName}" not found`, field: `spec.${which}.revisionName` } };
   }
   const recorded = obj(obj(obj(vm['status'])?.[`${which}Ref`])?.['controllerRevisionRef'])?.['name'];
   if (typeof recorded === 'string' && recorded !== '') {
     const revision = findRevision(store, recorded, ns);
-    if (!revision) return { error: { message: `controllerrevisions.apps "${recorded}" not found`, field: `status.${which}Ref.controllerRevisionRef.name` } };
-    if (obj(obj(revision['metadata'])?.['labels'])?.['instancetype.kubevirt.io/object-name'] === matcher['name']) {
+    if (!revision && !revisionsInCluster)
+      return { error: { message: `controllerrevisions.apps "${recorded}" not found`, field: `status.${which}Ref.controllerRevisionRef.name` } };
+    if (revision && obj(obj(revision['metadata'])?.['labels'])?.['instancetype.kubevirt.io/object-name'] === matcher['name']) {
       const found = revisionSpec(revision, which, `status.${which}Ref.controllerRevisionRef.name`);
       return 'message' in found ? { error: found } : { object: found };
     }
@@ -157,10 +174,20 @@ function resolveMatcher(store: ObjectStore, vm: JsonObject, which: Which, reques
   return 'message' in found ? { error: found } : { object: found };
 }
 
-/** Both matchers of a VM against the store: the objects, or the first error (the instancetype's first). */
-export function resolveReferences(vm: JsonObject, store: ObjectStore, requestNamespace = 'default'): { references: References; errors: ReferenceError[] } {
-  const it = resolveMatcher(store, vm, 'instancetype', requestNamespace);
-  const pref = resolveMatcher(store, vm, 'preference', requestNamespace);
+/**
+ * Both matchers of a VM against the store: the objects, or the first error (the instancetype's
+ * first). `revisionsInCluster`: a ControllerRevision the VM names but the store lacks lives in the
+ * cluster (VMs kept in Git), so the matcher resolves to the object it names, as at a start with the
+ * revision cleared; otherwise it is KubeVirt's NotFound.
+ */
+export function resolveReferences(
+  vm: JsonObject,
+  store: ObjectStore,
+  requestNamespace = 'default',
+  revisionsInCluster = false,
+): { references: References; errors: ReferenceError[] } {
+  const it = resolveMatcher(store, vm, 'instancetype', requestNamespace, revisionsInCluster);
+  const pref = resolveMatcher(store, vm, 'preference', requestNamespace, revisionsInCluster);
   return {
     references: { instancetype: it.object, preference: pref.object },
     errors: [it.error, pref.error].filter((e): e is ReferenceError => e !== undefined),

@@ -9,7 +9,7 @@ import { readCommittedBase, type CommittedBase } from '../emit/committed';
 import { diffTrees } from '../emit/drift';
 import { writeFilesAtomic, writeProblem, writeTree } from '../emit/write';
 import { loadManifests, loadProjectManifests } from '../load/manifests';
-import { impactOptions, vmImpact } from './review';
+import { impactOptions, judgeVms, vmImpact } from './review';
 import { compile, loadGenerator, outputOverlaps, type CompileResult } from '../pipeline';
 import { bundleSettings } from '../schema/names';
 import { buildBundles, bundleOutProblem, CHECKSUMS_FILE, mergedChecksums } from './bundle';
@@ -88,16 +88,21 @@ export function checkProject(
   // The VMs are judged even when the release lock refuses the change: a reviewer wants both.
   const vmDocs = opts.vms && opts.vms.length > 0 ? loadManifests(root, opts.vms, () => '', opts.cwd) : undefined;
   const lockOnly = compiled.diagnostics.every((d) => d.severity !== 'error' || /^IT710[1-7]$/.test(d.code));
-  const vmProblems =
-    vmDocs && lockOnly && compiled.results.every((r) => r.generator)
-      ? [
-          ...vmDocs.diagnostics,
-          // The committed base against what the catalogs generate now: what the VMs will meet.
-          ...compiled.results.flatMap(
-            (r) => vmImpact(vmDocs.docs, committed(r.generator!.outputDir).objects(), generatedObjects(r), impactOptions(r)).diagnostics,
-          ),
-        ]
-      : [];
+  let vmProblems: Diagnostic[] = [];
+  if (vmDocs && lockOnly && compiled.results.every((r) => r.generator)) {
+    // The committed base against what the catalogs generate now: what the VMs will meet.
+    const impacts = compiled.results.map((r) => vmImpact(vmDocs.docs, committed(r.generator!.outputDir).objects(), generatedObjects(r), impactOptions(r)));
+    vmProblems = [
+      ...vmDocs.diagnostics,
+      ...impacts.flatMap((i) => i.diagnostics),
+      // Then every VM, touched by the change or not, against everything the project generates.
+      ...judgeVms(
+        vmDocs.docs,
+        compiled.results.flatMap((r) => generatedObjects(r)),
+        impacts.flatMap((i) => i.impacts),
+      ),
+    ];
+  }
   if (hasErrors(compiled.diagnostics)) return { ...compiled, diagnostics: [...compiled.diagnostics, ...strictify(vmProblems, opts.strict ?? false)] };
   const { results } = compiled;
   const generators = results.flatMap((r) => (r.generator ? [r.generator] : []));

@@ -138,7 +138,7 @@ export interface VmImpact {
 }
 
 export interface ImpactOptions {
-  /** Whether an object was shipped deprecated in an earlier release (the lock says); a removal of one is a warning, not an error. */
+  /** Whether an object was shipped deprecated in an earlier release (the lock says); the removal's message says so. */
   readonly deprecatedEarlier?: (kind: string, name: string) => boolean;
   /** The replacement a deprecated object names, as the catalog says (after the generator's prefix). */
   readonly replacementOf?: (kind: string, name: string) => string | undefined;
@@ -161,9 +161,9 @@ function named(vm: JsonObject, which: 'instancetype' | 'preference'): { kind: st
 /**
  * For VMs kept in Git: which of them reference objects the change removes, deprecates or changes,
  * what each becomes at its next start, and whether KubeVirt still admits it. Diagnostics: IT8301
- * (error) a VM loses an object that was never released deprecated, or is no longer admitted;
- * IT8302 (warning) a VM on an object that is deprecated now (naming its replacement), or that
- * loses one that was; IT8303 (warning) a VM whose expansion changes.
+ * (error) a VM loses an object (deprecated before or not), or is no longer admitted; IT8302
+ * (warning) a VM on an object that is deprecated now (naming its replacement); IT8303 (warning) a
+ * VM whose expansion changes. `judgeVms` judges every VM, touched or not.
  */
 export function vmImpact(
   vmDocs: readonly SourceDoc[],
@@ -192,14 +192,15 @@ export function vmImpact(
       if (!old && !now) continue;
       if (old && !now) {
         touched.push({ ...ref, change: 'removed' });
+        // An error even after a deprecation release: GitOps prunes the object, and the VM, which
+        // still names it, is no longer admitted as it is and never starts again.
         const earlier = opts.deprecatedEarlier?.(ref.kind, ref.name) ?? false;
         diagnostics.push(
           diag(
-            earlier ? 'IT8302' : 'IT8301',
-            `VirtualMachine \`${name}\` uses ${ref.kind} \`${ref.name}\`, which this change removes${earlier ? ' (it was released deprecated before)' : ' without a release that shipped it deprecated'}`,
+            'IT8301',
+            `VirtualMachine \`${name}\` uses ${ref.kind} \`${ref.name}\`, which this change removes${earlier ? ' (it was released deprecated before, but this VM still uses it)' : ' without a release that shipped it deprecated'}`,
             at(which),
             {
-              ...(earlier ? { severity: 'warning' as const } : {}),
               hint: 'move the VM to the replacement before the removal reaches the clusters, or keep the object deprecated for another release',
             },
           ),
@@ -326,4 +327,17 @@ export function impactOptions(r: CompileResult): ImpactOptions {
     deprecatedEarlier: (kind, name) => locked.get(`${kind}/${name}`)?.deprecated !== undefined,
     replacementOf: (kind, name) => replacements.get(`${kind}/${name}`),
   };
+}
+
+/**
+ * Every VM kept in Git judged as KubeVirt would judge it when GitOps applies it (the API server's
+ * version mapping and schema, the mutating and validating webhooks, expand-spec, and where its pod
+ * would run), against `objects` (what the project generates, every generator) plus the objects the
+ * VM files themselves hold. What `vmImpact` already reported for a VM the change touches
+ * (`reported`, by file and name) is not said twice.
+ */
+export function judgeVms(vmDocs: readonly SourceDoc[], objects: readonly KubeObject[], reported: readonly VmImpact[] = []): Diagnostic[] {
+  const skip = new Set(reported.filter((i) => !i.admittedAfter).map((i) => `${i.file}\u0000${i.vm}`));
+  const { outcomes } = expandDocuments(vmDocs, objectStore(objects as unknown as JsonObject[]), { admission: true, revisionsInCluster: true });
+  return outcomes.filter((o) => !skip.has(`${o.file}\u0000${o.name}`)).flatMap((o) => o.diagnostics);
 }

@@ -148,9 +148,10 @@ spec:
     { path: '.gitignore', content: 'node_modules/\n_build/\n' },
     {
       path: '.github/workflows/itgen.yaml',
-      content: `# Every pull request: the catalog validates, the committed base is what it generates, and what
-# the change does (objects, and the VMs under vms/ that use them) becomes a comment, posted by
-# itgen-comment.yaml: this workflow runs the pull request's code with a read-only token.
+      content: `# Every pull request: the catalog validates, every VM under vms/ is judged against it, the
+# committed base is what it generates, and what the change does (objects, and the VMs under vms/
+# that use them) becomes a comment, posted by itgen-comment.yaml: this workflow runs the pull
+# request's code with a read-only token.
 name: itgen
 on:
   pull_request:
@@ -170,7 +171,11 @@ jobs:
         with:
           node-version: 20
       - run: npm ci
-      - run: node_modules/.bin/itgen validate --format github
+      # The catalogs, and every VM kept under vms/ judged against them as KubeVirt would on apply.
+      - run: |
+          vms=""
+          if [ -d vms ]; then vms="--vms vms"; fi
+          node_modules/.bin/itgen validate --format github $vms
       - run: node_modules/.bin/itgen check --format github
       - name: What this pull request changes
         if: always() && github.event_name == 'pull_request'

@@ -5,7 +5,7 @@ import type { OutputFile } from '../../emit/layout';
 import { committedObjects, readCommittedBase } from '../../emit/committed';
 import { relativePath } from '../../load/files';
 import { diffObjects, formatDiff, parseObjects, type KubeObject, type ObjectDiff } from '../../release/diff';
-import { diffMarkdown, impactMarkdown, impactOptions, reviewedChanges, vmImpact } from '../../release/review';
+import { diffMarkdown, impactMarkdown, impactOptions, judgeVms, reviewedChanges, vmImpact } from '../../release/review';
 import { loadManifests } from '../../load/manifests';
 import type { CompileResult } from '../../pipeline';
 import { generatedObjects } from '../../release/drift';
@@ -29,13 +29,14 @@ export const diff: Command = {
       help: 'text (default); markdown: a pull-request comment (summary, table of objects with their resources, folded and cut when long); json',
       check: (v) => (['text', 'markdown', 'json'].includes(v) ? undefined : '-o is text, markdown or json'),
     },
-    { flag: '--vms', value: 'DIR', repeatable: true, help: 'VirtualMachines kept in Git: which of them the change touches, and how' },
+    { flag: '--vms', value: 'DIR', repeatable: true, help: 'VirtualMachines kept in Git: every one judged, and which of them the change touches, and how' },
   ],
   details: [
     'Compares what the catalogs generate with the committed output (or --against a Git revision or a bundle),',
     'object by object. With --vms, the VMs that use a removed, deprecated or changed object are listed with',
     'what each becomes at its next start (expanded before and after) and whether KubeVirt still admits it:',
-    'removing an object a VM uses is an error unless it was released deprecated before (IT8301, IT8302).',
+    'removing an object a VM uses is an error, even after a deprecation release (IT8301); a deprecated one a',
+    'warning (IT8302). Every VM is also judged as KubeVirt would on apply, against what the catalogs generate.',
   ].join('\n'),
   run(ctx) {
     const { io, global, root, line } = ctx;
@@ -120,6 +121,15 @@ export const diff: Command = {
     if (vms) problems.push(...vms.diagnostics);
     const impacts = sections.map((s) => (vms ? vmImpact(vms.docs, s.before, s.after, impactOptions(s.result)) : undefined));
     for (const i of impacts) if (i) problems.push(...i.diagnostics);
+    // Every VM, touched or not, judged against everything the change generates.
+    if (vms)
+      problems.push(
+        ...judgeVms(
+          vms.docs,
+          sections.flatMap((s) => s.after),
+          impacts.flatMap((i) => i?.impacts ?? []),
+        ),
+      );
     const output = optionValue(line, '--output') ?? (global.format === 'json' ? 'json' : 'text');
     if (output === 'json') {
       io.out(

@@ -1,4 +1,4 @@
-import { hasErrors } from '../../diagnostics';
+import { hasErrors, strictify } from '../../diagnostics';
 import { mappingToYaml } from '../../emit/serialize';
 import { expandDocuments, type ExpandOutcome } from '../../expand/documents';
 import { optionSet, optionValue, optionValues } from '../args';
@@ -46,7 +46,7 @@ export const expand: Command = {
       namespace: optionValue(line, '--namespace') ?? 'default',
       mutate: optionSet(line, '--stored') ? 'stored' : 'applied',
     });
-    const all = [...problems, ...diagnostics, ...outcomes.flatMap((o) => o.diagnostics)];
+    const all = strictify([...problems, ...diagnostics, ...outcomes.flatMap((o) => o.diagnostics)], global.strict);
     const done = outcomes.filter((o) => o.vm);
     const vms = done.map((o) => o.vm!);
     if (vms.length > 0) {

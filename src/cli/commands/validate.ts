@@ -17,7 +17,12 @@ export const validate: Command = {
   options: [
     { flag: '--with', value: 'FILE', repeatable: true, help: 'instance types and preferences the VMs may reference' },
     { flag: '--allow-removals', help: 'as for generate: accept dropping objects the committed base has (before the first release)' },
-    { flag: '--vms', value: 'DIR', repeatable: true, help: 'VirtualMachines kept in Git: which of them the change touches (as itgen diff --vms)' },
+    {
+      flag: '--vms',
+      value: 'DIR',
+      repeatable: true,
+      help: 'VirtualMachines kept in Git: every one judged against the catalogs, and what the change does to them (as itgen diff --vms)',
+    },
   ],
   run(ctx) {
     const { io, global, root, line } = ctx;

@@ -22,6 +22,7 @@ export const DIAGNOSTIC_CODES = {
   IT1204: 'required key missing',
   IT1205: 'invalid quantity',
   IT1206: 'invalid name',
+  IT1207: 'memory in decimal units',
   // IT2xxx: resolution
   IT2001: 'unknown base preference',
   IT2002: 'unknown fragment',
@@ -121,6 +122,7 @@ export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
  * name. test/validation-codes.test.ts checks that every warning the fixtures produce is listed.
  */
 export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
+  'IT1207',
   'IT4004',
   'IT4013',
   'IT4014',

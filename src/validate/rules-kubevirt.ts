@@ -177,6 +177,25 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
       ];
     }),
   ),
+  instancetypeRule('memory-decimal-units', 'memory written in decimal units (G, M) is valid and almost certainly meant binary (Gi, Mi)', (it) =>
+    (['guest', 'maxGuest'] as const).flatMap((f) => {
+      // What was written (memoryPerCPU: 4G, an override, the spec), not the derived value, so that
+      // every size of a family gives the same finding and the findings merge into one.
+      const origin = originOf(it.leaves, ['memory', f])?.origin;
+      const written = origin ? getPath(origin.src.value as JsonObject, origin.path.map(String)) : get(it.spec, ['memory', f]);
+      const m = typeof written === 'string' ? /^\s*([0-9]+(?:\.[0-9]+)?)\s*([kMGTPE])\s*$/.exec(written) : null;
+      if (!m) return [];
+      const unit = m[2] === 'k' ? 'Ki' : `${m[2]}i`;
+      const power = 'kMGTPE'.indexOf(m[2]!) + 1;
+      const inBinary = (Number(m[1]) * (1000 / 1024) ** power).toFixed(2).replace(/\.?0+$/, '');
+      return [
+        fieldDiag('IT1207', it, ['memory', f], `\`${written as string}\` is in decimal units: ${m[1]}${m[2]} is ${inBinary}${unit}, not ${m[1]}${unit}`, {
+          severity: 'warning',
+          hint: `did you mean \`${m[1]}${unit}\`? KubeVirt, Kubernetes and the guest count memory in binary units`,
+        }),
+      ];
+    }),
+  ),
   instancetypeRule('memory-whole-bytes', 'memory quantities are whole numbers of bytes', (it) =>
     (['guest', 'maxGuest'] as const).flatMap((f) => {
       const q = get(it.spec, ['memory', f]);

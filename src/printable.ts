@@ -57,3 +57,20 @@ export function guardOutput(text: string, color: boolean): string {
 export function holdsWorkflowCommand(s: string): boolean {
   return /[\n\r\u2028\u2029]/.test(s) && s.split(/\r\n|[\n\r\u2028\u2029]/).some((line) => WORKFLOW_COMMAND_LINE.test(line));
 }
+
+/** Whether `s` holds a character `printable` would escape (a control other than tab and newline, a bidirectional mark). */
+export function holdsUnprintable(s: string): boolean {
+  UNPRINTABLE.lastIndex = 0;
+  const found = UNPRINTABLE.test(s);
+  UNPRINTABLE.lastIndex = 0;
+  return found;
+}
+
+/**
+ * YAML text whose unprintable characters, all inside double-quoted scalars (the writers quote every
+ * string that holds one), are written as YAML's `\uXXXX` escapes: the same value, in bytes a
+ * terminal, a reviewer and every consumer read alike. `build`, `fn` and the base on disk then agree.
+ */
+export function escapeInDoubleQuoted(yamlText: string): string {
+  return yamlText.replace(UNPRINTABLE, (ch) => `\\u${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+}

@@ -9,6 +9,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
+import { parse, parseAllDocuments } from 'yaml';
 import { generate } from '../src';
 import { WORKFLOW_COMMAND_LINE } from '../src/printable';
 import { removeTree } from '../src/emit/write';
@@ -430,5 +431,46 @@ describe('fuzz: hostile names and values through every command and format', () =
       }),
       { numRuns: 12, seed: 19 },
     );
+  });
+});
+
+describe('a right-to-left mark in a description', () => {
+  it('is escaped inside double quotes in the base, in build and in fn alike, so all three carry the same value', () => {
+    const dir = project({ 'catalog/catalog.yaml': TINY_CATALOG.replace('description: Compute\n', 'description: "Compute \u200f for \u200e all"\n') });
+    try {
+      const base = readFileSync(committedFile(dir), 'utf8');
+      expect(base).toContain('"Compute \\u200F for \\u200E all"');
+      expect(RAW_CONTROL.exec(base)).toBeNull();
+      expect(base).not.toContain('\u200f');
+      const build = itgen(dir, ['build']);
+      expect(build.code).toBe(0);
+      expect(build.text).not.toContain('\u200f');
+      const values = (text: string): unknown[] =>
+        parseAllDocuments(text)
+          .map((d) => d.toJS() as { kind?: string; metadata?: { annotations?: Record<string, string> } } | null)
+          .filter((o) => o?.kind === 'VirtualMachineClusterInstancetype')
+          .map((o) => o!.metadata!.annotations!['instancetype.kubevirt.io/description']);
+      expect(values(build.text)).toEqual(values(base));
+      expect(values(base)).toContain('Compute \u200f for \u200e all');
+      // fn: a KRM ResourceList in, the same objects out.
+      const list = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: itgen.dev/v1alpha1\n  kind: Generator\n  metadata: {name: t}\n${readFileSync(
+        path.join(dir, 'generators/t.yaml'),
+        'utf8',
+      )
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => `  ${l}`)
+        .join('\n')}\n`;
+      const fn = runInProcess(dir, ['fn'], { stdin: list });
+      expect([fn.code, fn.err]).toEqual([0, '']);
+      expect(fn.out).not.toContain('\u200f');
+      const fnValues = (parse(fn.out) as { items: { kind: string; metadata: { annotations: Record<string, string> } }[] }).items
+        .filter((o) => o.kind === 'VirtualMachineClusterInstancetype')
+        .map((o) => o.metadata.annotations['instancetype.kubevirt.io/description']);
+      expect(fnValues).toEqual(values(base));
+      expect(itgen(dir, ['check']).code).toBe(0);
+    } finally {
+      removeDir(dir);
+    }
   });
 });

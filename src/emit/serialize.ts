@@ -1,39 +1,44 @@
-import { isNode, Scalar, stringify } from 'yaml';
-import { holdsWorkflowCommand } from '../printable';
+import { Document, stringify, visit } from 'yaml';
+import { escapeInDoubleQuoted, holdsUnprintable, holdsWorkflowCommand } from '../printable';
 import type { RenderedManifest } from '../render/manifests';
 import { YAML_OPTIONS } from './yaml-options';
 import { writeYamlMapping } from './yaml-writer';
 
 export function toYaml(value: unknown): string {
-  const quoted = quoteRiskyText(value);
-  // A double-quoted string the library would otherwise break across lines stays on one.
-  return stringify(quoted, quoted === value ? YAML_OPTIONS : { ...YAML_OPTIONS, doubleQuotedMinMultiLineLength: Number.MAX_SAFE_INTEGER });
+  if (!holdsRiskyText(value)) return stringify(value, YAML_OPTIONS);
+  // Every scalar, key or value, that holds a risky string is double-quoted, on one line (the
+  // library would otherwise break it across lines); then what the library leaves raw inside the
+  // quotes (a bidirectional mark) becomes an escape.
+  const doc = new Document(value, YAML_OPTIONS);
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && risky(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
+  });
+  return escapeInDoubleQuoted(doc.toString({ ...YAML_OPTIONS, doubleQuotedMinMultiLineLength: Number.MAX_SAFE_INTEGER }));
 }
 
 /**
- * `value` with every multi-line string that holds a line a CI runner would read as a workflow
- * command (`::error ...`, see printable.ts) made a double-quoted scalar: a block literal would put
- * that line at the start of a line of `itgen build` or `itgen expand` output. Same value, other
- * spelling; copies only the containers on the way to such a string.
+ * A string YAML must write double-quoted: a multi-line one holding a line a CI runner would read as
+ * a workflow command (`::error ...`, see printable.ts; a block literal would put that line at the
+ * start of a line of `itgen build` or `itgen expand` output), or one holding an unprintable
+ * character (a right-to-left mark), which is then escaped. Same value, other spelling.
  */
-function quoteRiskyText(value: unknown): unknown {
-  if (typeof value === 'string') {
-    if (!holdsWorkflowCommand(value)) return value;
-    const scalar = new Scalar(value);
-    scalar.type = 'QUOTE_DOUBLE';
-    return scalar;
-  }
-  if (value === null || typeof value !== 'object' || isNode(value)) return value;
+const risky = (s: string): boolean => holdsWorkflowCommand(s) || holdsUnprintable(s);
+
+/** Whether any key or string value of `value` is risky. */
+function holdsRiskyText(value: unknown): boolean {
   const stack: unknown[] = [value];
-  let risky = false;
-  while (stack.length > 0 && !risky) {
+  while (stack.length > 0) {
     const v = stack.pop();
-    if (typeof v === 'string') risky = holdsWorkflowCommand(v);
-    else if (v !== null && typeof v === 'object') for (const child of Array.isArray(v) ? v : Object.values(v as object)) stack.push(child);
+    if (typeof v === 'string') {
+      if (risky(v)) return true;
+    } else if (v !== null && typeof v === 'object') {
+      if (Array.isArray(v)) stack.push(...v);
+      else for (const [k, child] of Object.entries(v as object)) stack.push(k, child);
+    }
   }
-  if (!risky) return value;
-  if (Array.isArray(value)) return value.map(quoteRiskyText);
-  return Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, quoteRiskyText(v)]));
+  return false;
 }
 
 /** The same bytes as `toYaml`, through the fast writer when it can answer. */

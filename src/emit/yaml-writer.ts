@@ -8,7 +8,7 @@
  */
 
 import { stringify } from 'yaml';
-import { WORKFLOW_COMMAND_LINE } from '../printable';
+import { holdsUnprintable, WORKFLOW_COMMAND_LINE } from '../printable';
 import { readsAsNonString, YAML_OPTIONS } from './yaml-options';
 
 class Unsupported extends Error {}
@@ -40,6 +40,8 @@ const LITERAL_LINE =
 
 function scalar(v: unknown): string {
   if (typeof v === 'string') {
+    // Unprintable characters are escaped inside double quotes, which serialize.ts's toYaml writes.
+    if (holdsUnprintable(v)) throw new Unsupported();
     // Plain unless a YAML 1.1 reader would take it for a number, boolean, date...; then the
     // library double-quotes it, and these characters need no escaping inside double quotes.
     if (PLAIN.test(v)) return readsAsNonString(v) ? `"${v}"` : v;
@@ -62,7 +64,7 @@ function literal(v: string, indent: string): string {
   if (body.length === 0 || trailing > 1) throw new Unsupported();
   const lines = body.split('\n');
   // A line a CI runner would read as a workflow command: the library writes such strings double-quoted.
-  if (lines[0] === '' || !lines.every((l) => LITERAL_LINE.test(l) && !WORKFLOW_COMMAND_LINE.test(l))) throw new Unsupported();
+  if (lines[0] === '' || holdsUnprintable(v) || !lines.every((l) => LITERAL_LINE.test(l) && !WORKFLOW_COMMAND_LINE.test(l))) throw new Unsupported();
   const head = trailing === 0 ? '|-' : '|';
   return `${head}\n${lines.map((l) => (l === '' ? '' : `${indent}${l}`)).join('\n')}\n`;
 }

@@ -28,6 +28,6 @@ export function specDigest(spec: Json): string {
   return `sha256:${createHash('sha256').update(canonicalJson(spec)).digest('hex')}`;
 }
 
-export function sha256Hex(content: string): string {
+export function sha256Hex(content: string | Uint8Array): string {
   return createHash('sha256').update(content).digest('hex');
 }

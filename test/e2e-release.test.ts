@@ -4,7 +4,8 @@
  * the release lock refusing in-place changes, silent removals and reused names while accepting a
  * version bump.
  */
-import { existsSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { readDirTree } from './helpers';
@@ -161,6 +162,52 @@ describe('itgen bundle', () => {
     // A tampered bundle fails verification.
     writeFiles(out, { 'small-preferences-bundle-v1.0.0.yaml': `${readFileSync(path.join(out, 'small-preferences-bundle-v1.0.0.yaml'), 'utf8')}# tampered\n` });
     expect(run(out, 'sha256sum', ['--check', '--strict', 'CHECKSUMS.sha256']).code).toBe(1);
+    // ...and the next bundle refuses to re-record it with its new sum.
+    expect(itgen(dir, 'release', '--version', 'v1.2.0').code).toBe(0);
+    const refused = itgen(dir, 'bundle', '--version', 'v1.2.0', '--out', 'dist/release');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'error IT7107 dist/release/CHECKSUMS.sha256 records other sums than `small-preferences-bundle-v1.0.0.yaml` now has: changed since bundled',
+    );
+    expect(readdirSync(out).filter((n) => n.includes('v1.2.0'))).toEqual([]);
+  });
+
+  it('takes from an existing CHECKSUMS.sha256 only lines for regular files it can hash to the recorded sum: planted lines and links are dropped', () => {
+    const dir = released();
+    const out = path.join(dir, 'dist', 'release');
+    mkdirSync(path.join(out, 'sub'), { recursive: true });
+    const outside = path.join(dir, 'outside.txt');
+    writeFileSync(outside, 'secret\n');
+    symlinkSync(outside, path.join(out, 'link.yaml'));
+    const sum = (text: string): string => createHash('sha256').update(text).digest('hex');
+    writeFileSync(
+      path.join(out, 'CHECKSUMS.sha256'),
+      [`${sum('x')}  .`, `${sum('x')}  ..`, `${sum('x')}  sub`, `${sum('secret\n')}  link.yaml`, 'not a line', `${sum('x')}  missing.yaml`, ''].join('\n'),
+    );
+    expect(itgen(dir, 'bundle', '--version', 'v1.0.0', '--out', 'dist/release').code).toBe(0);
+    const written = readFileSync(path.join(out, 'CHECKSUMS.sha256'), 'utf8');
+    expect(
+      written
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => l.slice(66)),
+    ).toEqual([
+      'small-clusterinstancetypes-bundle-v1.0.0.yaml',
+      'small-clusterpreferences-bundle-v1.0.0.yaml',
+      'small-instancetypes-all-bundle-v1.0.0.yaml',
+      'small-instancetypes-bundle-v1.0.0.yaml',
+      'small-preferences-bundle-v1.0.0.yaml',
+    ]);
+    expect(run(out, 'sha256sum', ['--check', '--strict', 'CHECKSUMS.sha256']).code).toBe(0);
+    // A CHECKSUMS.sha256 that is a link out of the directory is not read (nor written through).
+    const foreign = path.join(dir, 'foreign-sums');
+    writeFileSync(foreign, `${sum('secret\n')}  outside-line.yaml\n`);
+    rmSync(path.join(out, 'CHECKSUMS.sha256'));
+    symlinkSync(foreign, path.join(out, 'CHECKSUMS.sha256'));
+    writeFileSync(path.join(out, 'outside-line.yaml'), 'secret\n');
+    expect(itgen(dir, 'bundle', '--version', 'v1.0.0', '--out', 'dist/release').code).toBe(0);
+    expect(readFileSync(path.join(out, 'CHECKSUMS.sha256'), 'utf8')).not.toContain('outside-line.yaml');
+    expect(readFileSync(foreign, 'utf8')).toBe(`${sum('secret\n')}  outside-line.yaml\n`);
   });
 
   it('refuses to write bundles where itgen replaces or reads files, and writes nothing there', () => {

@@ -107,22 +107,35 @@ export function bundleOutProblem(root: string, outDir: string, written: string, 
 }
 
 /**
- * The CHECKSUMS.sha256 of a bundle directory after writing `files` into it: the fresh sums, and
- * the lines of an existing CHECKSUMS for the other bundles still there (a second release's bundles
- * written into the same directory), so that `sha256sum --check` covers every bundle, not only the
- * last ones. Lines that are not `sha256sum` lines are dropped.
+ * The CHECKSUMS.sha256 of a bundle directory after writing `files` into it: the fresh sums, and the
+ * line of each other bundle an existing CHECKSUMS lists that is still there (a second release's
+ * bundles written into the same directory), so that `sha256sum --check` covers every bundle, not
+ * only the last ones. The existing file is untrusted (a pull request can commit it): a line is kept
+ * only for a name `currentSum` can hash (a regular file in the directory, not a link, `.` or `..`)
+ * whose sum is the one the line records; a file whose sum differs changed since it was bundled and
+ * is returned in `changed` (never re-blessed with its new sum).
  */
-export function mergedChecksums(existing: string | undefined, files: readonly OutputFile[], stillThere: (name: string) => boolean): OutputFile[] {
+export function mergedChecksums(
+  existing: string | undefined,
+  files: readonly OutputFile[],
+  currentSum: (name: string) => string | undefined,
+): { files: OutputFile[]; changed: string[] } {
   const fresh = files.find((f) => f.path === CHECKSUMS_FILE);
-  if (!fresh || existing === undefined) return [...files];
+  if (!fresh || existing === undefined) return { files: [...files], changed: [] };
   const written = new Set(files.map((f) => f.path));
-  const kept = existing
-    .split('\n')
-    .filter((l) => /^[0-9a-f]{64} {2}[^/\\\n]+$/.test(l))
-    .filter((l) => {
-      const name = l.slice(66);
-      return !written.has(name) && stillThere(name);
-    });
-  const lines = [...kept, ...fresh.content.split('\n').filter((l) => l !== '')].sort((a, b) => compareText(a.slice(66), b.slice(66)));
-  return files.map((f) => (f.path === CHECKSUMS_FILE ? { path: f.path, content: `${lines.join('\n')}\n` } : f));
+  const changed: string[] = [];
+  const kept = existing.split('\n').flatMap((l) => {
+    const m = /^([0-9a-f]{64}) {2}([^/\\\n]+)$/.exec(l);
+    const name = m?.[2];
+    if (name === undefined || name === '.' || name === '..' || written.has(name)) return [];
+    const sum = currentSum(name);
+    if (sum === undefined) return [];
+    if (sum !== m![1]) {
+      changed.push(name);
+      return [];
+    }
+    return [l];
+  });
+  const lines = [...new Set([...kept, ...fresh.content.split('\n').filter((l) => l !== '')])].sort((a, b) => compareText(a.slice(66), b.slice(66)));
+  return { files: files.map((f) => (f.path === CHECKSUMS_FILE ? { path: f.path, content: `${lines.join('\n')}\n` } : f)), changed: changed.sort(compareText) };
 }

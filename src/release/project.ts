@@ -14,8 +14,10 @@ import { compile, loadGenerator, outputOverlaps, type CompileResult } from '../p
 import { bundleSettings } from '../schema/names';
 import { buildBundles, bundleOutProblem, CHECKSUMS_FILE, mergedChecksums } from './bundle';
 import { CHANGELOG_FILE, notesMarkdown, releaseNotes, type ReleaseSection } from './notes';
-import { readNamedFile } from '../load/files';
-import { existsSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
+import { sha256Hex } from '../digest';
+import { printable } from '../printable';
+import { readFileBounded } from '../load/limits';
 import { checkBundleAgainstLock, currentObjects, lockFileFor, recordRelease, serializeLock } from './lock';
 import { deployProblems } from './deploy';
 import { generatedObjects, outputDrift, removalsWithoutLock } from './drift';
@@ -252,8 +254,27 @@ export function bundleProject(
   const cfg = bundleSettings(r.generator!.name, r.generator!.config);
   const built = buildBundles(r.objects, { version, versionLabel: cfg.versionLabel, filePrefix: cfg.filePrefix });
   // Bundles of earlier releases in the same directory stay covered by CHECKSUMS.sha256.
-  const existing = readNamedFile(path.join(outDir, CHECKSUMS_FILE));
-  const files = mergedChecksums('bytes' in existing ? existing.bytes.toString('utf8') : undefined, built, (name) => existsSync(path.join(outDir, name)));
+  const { files, changed } = mergedChecksums(regularFileBytes(path.join(outDir, CHECKSUMS_FILE))?.toString('utf8'), built, (name) => {
+    const bytes = regularFileBytes(path.join(outDir, name));
+    return bytes === undefined ? undefined : sha256Hex(bytes);
+  });
+  if (changed.length > 0) {
+    const named = changed.slice(0, 8).map((n) => `\`${printable(n, true)}\``);
+    return {
+      diagnostics: [
+        ...all,
+        diag(
+          'IT7107',
+          `${shown}/${CHECKSUMS_FILE} records other sums than ${named.join(', ')}${changed.length > 8 ? ` and ${changed.length - 8} more` : ''} now ha${changed.length === 1 ? 's' : 've'}: changed since bundled`,
+          undefined,
+          {
+            hint: 'restore the published bundles (or remove them from the directory) before bundling another release: itgen never re-records a changed file',
+          },
+        ),
+      ],
+      bundles: 0,
+    };
+  }
   try {
     writeFilesAtomic(outDir, files);
   } catch (e) {
@@ -281,3 +302,21 @@ export function notesProject(
     };
   return { diagnostics, notes };
 }
+
+/**
+ * The bytes of a file that is a regular file where it stands (a link, to anywhere, or a directory
+ * reads as nothing), bounded (a bundle of a very large catalog passes the 8 MiB input bound, so
+ * the bound here is larger); undefined otherwise. For files of a bundle
+ * directory, which a pull request may have committed.
+ */
+function regularFileBytes(abs: string): Buffer | undefined {
+  try {
+    if (!lstatSync(abs).isFile()) return undefined;
+    return readFileBounded(abs, MAX_BUNDLE_BYTES);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The largest file of a bundle directory read to hash it. */
+const MAX_BUNDLE_BYTES = 512 * 1024 * 1024;

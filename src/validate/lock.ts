@@ -11,6 +11,7 @@ import { originOf } from '../resolve/leaves';
 import type { ManifestKind } from '../schema/kubevirt-api';
 import type { LockOverride, LockedObject, ReleaseLock } from '../schema/lock';
 import { groupBy } from './context';
+import { compareVersions } from '../version';
 
 export interface LoadedLock {
   /** Project-relative path of the lock file. */
@@ -161,6 +162,9 @@ export function checkLock(loaded: LoadedLock, generatorName: string, current: re
     );
     return { diagnostics: out, usedOverrides: used };
   }
+  // A lock that contradicts itself cannot be held to: say where, and judge nothing by it.
+  const contradictions = lockContradictions(loaded);
+  if (contradictions.length > 0) return { diagnostics: contradictions, usedOverrides: used };
   const overrides = lock.overrides ?? [];
   const now = new Map(current.map((c) => [key(c.kind, c.name), c] as const));
   const bumpHint = (kind: string, name: string): string => {
@@ -264,3 +268,75 @@ export function checkLock(loaded: LoadedLock, generatorName: string, current: re
 }
 
 /** `v1.2.3-rc.1` -> comparable parts; pre-releases sort before their release. */
+
+/**
+ * What makes a release lock contradict itself (IT7108): releases out of order or repeated, an
+ * object entry twice, an object released, deprecated, removed or changed in a version the lock
+ * never released, deprecated before it was released, removed before it was released or
+ * deprecated, changed outside its lifetime. `itgen release` never writes such a lock; a hand edit
+ * or a pull request does, and then the removal guard and the notes would rest on it.
+ */
+export function lockContradictions(loaded: LoadedLock): Diagnostic[] {
+  const { lock, src } = loaded;
+  const out: Diagnostic[] = [];
+  const hint = 'the release lock is written by `itgen release` and is append-only: restore it from the base branch (git checkout <base> -- <lock>)';
+  const released = new Set(lock.releases);
+  lock.releases.forEach((v, i) => {
+    if (i > 0 && compareVersions(lock.releases[i - 1]!, v) >= 0)
+      out.push(diag('IT7108', `releases: \`${v}\` is not newer than \`${lock.releases[i - 1]!}\` before it`, locate(src, ['releases', i]), { hint }));
+  });
+  const seen = new Map<string, number>();
+  lock.objects.forEach((o, i) => {
+    const at = (field: string | (string | number)[]): SourceRange => locate(src, ['objects', i, ...(Array.isArray(field) ? field : [field])]);
+    const k = key(o.kind, o.name);
+    const first = seen.get(k);
+    if (first !== undefined) {
+      out.push(
+        diag('IT7108', `${o.kind} \`${o.name}\` has two entries in the lock`, at('name'), {
+          hint,
+          related: [{ message: 'first entry', location: locate(src, ['objects', first, 'name']) }],
+        }),
+      );
+      return;
+    }
+    seen.set(k, i);
+    const unknown = (field: string | (string | number)[], v: string): void => {
+      out.push(
+        diag('IT7108', `${o.kind} \`${o.name}\`: ${v} is not a release of this lock (releases: ${lock.releases.join(', ') || 'none'})`, at(field), { hint }),
+      );
+    };
+    const versions: [string | (string | number)[], string | undefined][] = [
+      ['released', o.released],
+      ['deprecated', o.deprecated],
+      ['removed', o.removed],
+      ...(o.changed ?? []).map((c, j): [(string | number)[], string] => [['changed', j, 'release'], c.release]),
+    ];
+    let bad = false;
+    for (const [field, v] of versions) {
+      if (v !== undefined && !released.has(v)) {
+        unknown(field, v);
+        bad = true;
+      }
+    }
+    if (bad) return;
+    const before = (a: string, b: string): boolean => compareVersions(a, b) < 0;
+    if (o.deprecated !== undefined && before(o.deprecated, o.released))
+      out.push(diag('IT7108', `${o.kind} \`${o.name}\` is deprecated in ${o.deprecated}, before it was released in ${o.released}`, at('deprecated'), { hint }));
+    if (o.removed !== undefined && !before(o.released, o.removed))
+      out.push(diag('IT7108', `${o.kind} \`${o.name}\` is removed in ${o.removed}, not after it was released in ${o.released}`, at('removed'), { hint }));
+    if (o.removed !== undefined && o.deprecated !== undefined && !before(o.deprecated, o.removed))
+      out.push(diag('IT7108', `${o.kind} \`${o.name}\` is removed in ${o.removed}, not after it was deprecated in ${o.deprecated}`, at('removed'), { hint }));
+    (o.changed ?? []).forEach((c, j) => {
+      if (!before(o.released, c.release) || (o.removed !== undefined && !before(c.release, o.removed)))
+        out.push(
+          diag(
+            'IT7108',
+            `${o.kind} \`${o.name}\` is changed in ${c.release}, outside its life (released ${o.released}${o.removed ? `, removed ${o.removed}` : ''})`,
+            at(['changed', j, 'release']),
+            { hint },
+          ),
+        );
+    });
+  });
+  return out;
+}

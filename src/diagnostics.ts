@@ -15,6 +15,7 @@ export const DIAGNOSTIC_CODES = {
   IT1008: 'no catalog files found',
   IT1009: 'generator file is invalid',
   IT1010: 'the project layout prevents writing the output',
+  IT1011: 'the command line cannot be run (an unknown option, command, directory or object name)',
   // IT12xx: catalog schema
   IT1201: 'unknown document kind',
   IT1202: 'unknown key',

@@ -4,9 +4,11 @@
  * vendor is refused.
  */
 import { spawnSync } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { writeFilesAtomic } from '../src/emit/write';
 import { runInProcess, type CliRun } from './e2e-helpers';
 import { readDirTree } from './helpers';
 
@@ -55,7 +57,7 @@ describe('itgen init', () => {
     const before = readDirTree(dir);
     const r = itgen(dir, 'init', '--name', 'acme');
     expect(r.code).toBe(1);
-    expect(r.text).toContain('error: generators/acme.yaml exists: a project named acme is already here; choose another with --name');
+    expect(r.text).toContain('error IT1010 generators/acme.yaml exists: a project named acme is already here; choose another with --name; nothing written');
     expect(r.text).toContain('nothing written');
     expect(readDirTree(dir)).toEqual(before);
   });
@@ -85,7 +87,7 @@ describe('itgen init', () => {
     expect(readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe('# Our GitOps repository\n');
     expect(readFileSync(path.join(dir, '.github', 'workflows', 'itgen.yaml'), 'utf8')).toBe('name: ours\n');
     expect(readFileSync(path.join(dir, 'gitops', 'argocd', `${name}-instancetypes.yaml`), 'utf8')).toContain(
-      'repoURL: https://git.example.com/acme/gitops.git',
+      'repoURL: "https://git.example.com/acme/gitops.git"',
     );
     for (const command of ['generate', 'validate', 'check']) expect([command, itgen(dir, command)]).toEqual([command, expect.objectContaining({ code: 0 })]);
     // The Application deploys the base, and the root kustomization too: nothing undeployed (IT5012).
@@ -123,5 +125,123 @@ describe('itgen init', () => {
     const r = itgen(dir, 'init', 'other', '--vendor', 'kubevirt.io');
     expect(r.code).toBe(1);
     expect(r.text).toContain("--vendor kubevirt.io is KubeVirt's own");
+  });
+});
+
+describe('itgen init in a repository with links, CRLF files and hand-written YAML', () => {
+  let dir: string;
+  let outside: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'itgen-init-'));
+    outside = mkdtempSync(path.join(os.tmpdir(), 'itgen-outside-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['generators', (): void => symlinkSync(outside, path.join(dir, 'generators')), '`generators` leads out of the repository through a symbolic link'],
+    ['catalogs', (): void => symlinkSync(outside, path.join(dir, 'catalogs')), '`catalogs` leads out of the repository through a symbolic link'],
+    [
+      'a dangling catalogs',
+      (): void => symlinkSync(path.join(outside, 'gone'), path.join(dir, 'catalogs')),
+      '`catalogs` is a symbolic link that leads nowhere',
+    ],
+  ])('refuses when %s would take the generator or catalog elsewhere, exit 1, and writes nothing, not even an empty directory', (_what, plant, message) => {
+    plant();
+    const before = readdirSync(dir).sort();
+    for (const format of ['text', 'json']) {
+      const r = itgen(dir, 'init', '--name', 'acme', '--format', format);
+      expect(r.code).toBe(1);
+      expect(r.text).toContain(message);
+      if (format === 'json') expect(JSON.parse(r.out)).toMatchObject({ diagnostics: [{ code: 'IT1010' }] });
+    }
+    expect(readdirSync(dir).sort()).toEqual(before);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it('says a link out of the repository is not followed, where it used to say "exists"', () => {
+    writeFileSync(path.join(outside, 'gitignore'), 'theirs\n');
+    symlinkSync(path.join(outside, 'gitignore'), path.join(dir, '.gitignore'));
+    mkdirSync(path.join(outside, 'wf'));
+    mkdirSync(path.join(dir, '.github'));
+    symlinkSync(path.join(outside, 'wf'), path.join(dir, '.github', 'workflows'));
+    const r = itgen(dir, 'init', '--name', 'acme');
+    expect(r.code).toBe(0);
+    expect(r.text).toContain('left as it was: .gitignore (not written: `.gitignore` leads out of the repository through a symbolic link)');
+    expect(r.text).toContain(
+      'left as it was: .github/workflows/itgen.yaml (not written: `.github/workflows` leads out of the repository through a symbolic link)',
+    );
+    expect(readFileSync(path.join(outside, 'gitignore'), 'utf8')).toBe('theirs\n');
+    expect(readdirSync(path.join(outside, 'wf'))).toEqual([]);
+  });
+
+  it('appends to a CRLF .gitignore with CRLF lines', () => {
+    writeFileSync(path.join(dir, '.gitignore'), 'dist/\r\n.env\r\n');
+    expect(itgen(dir, 'init', '--name', 'acme').code).toBe(0);
+    expect(readFileSync(path.join(dir, '.gitignore'), 'utf8')).toBe('dist/\r\n.env\r\n# itgen\r\nnode_modules/\r\n_build/\r\n');
+  });
+
+  it.each([
+    [
+      'a block list with comments and quotes',
+      '# The platform root.\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\ncommonLabels: {team: "platform", tier: \'infra\'}\nresources:\n  - "apps"   # our apps\n  - ./flux-system\n# trailing comment\n',
+      '# The platform root.\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\ncommonLabels: {team: "platform", tier: \'infra\'}\nresources:\n  - "apps"   # our apps\n  - ./flux-system\n  - output/acme\n# trailing comment\n',
+    ],
+    [
+      'a flow list',
+      'kind: Kustomization\nresources: [apps, "infra"]  # two\npatches: []\n',
+      'kind: Kustomization\nresources: [apps, "infra", output/acme]  # two\npatches: []\n',
+    ],
+    ['no resources, CRLF', 'kind: Kustomization\r\nnamespace: x\r\n', 'kind: Kustomization\r\nnamespace: x\r\nresources:\r\n  - output/acme\r\n'],
+    ['an unindented block list', 'resources:\n- apps\n', 'resources:\n- apps\n- output/acme\n'],
+  ])('adds one resource to %s and leaves every other byte as it was', (_what, before, after) => {
+    writeFileSync(path.join(dir, 'kustomization.yaml'), before);
+    const r = itgen(dir, 'init', '--name', 'acme');
+    expect(r.code).toBe(0);
+    expect(r.text).toContain('merged: kustomization.yaml: added output/acme to resources');
+    expect(readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8')).toBe(after);
+  });
+
+  it('writes --repo-url quoted, and refuses one that would inject keys', () => {
+    const url = 'https://git.example.com/acme/gitops.git#main';
+    expect(itgen(dir, 'init', '--name', 'acme', '--gitops', 'flux', '--repo-url', url).code).toBe(0);
+    const objects = parseAllDocuments(readFileSync(path.join(dir, 'gitops', 'flux', 'acme-instancetypes.yaml'), 'utf8')).map(
+      (d) => d.toJS() as Record<string, unknown>,
+    );
+    expect(objects[0]).toMatchObject({ kind: 'GitRepository', spec: { url } });
+    for (const bad of ['https://x.example/r.git\n  secretRef: {name: stolen}', 'https://x.example/r.git #cut', 'not a url']) {
+      const other = mkdtempSync(path.join(os.tmpdir(), 'itgen-init-'));
+      try {
+        const r = itgen(other, 'init', '--name', 'acme', '--gitops', 'argocd', '--repo-url', bad);
+        expect([bad, r.code]).toEqual([bad, 1]);
+        expect(r.text).toMatch(/--repo-url (holds whitespace or a control character|is not a repository URL)/);
+        expect(readdirSync(other)).toEqual([]);
+      } finally {
+        rmSync(other, { recursive: true, force: true });
+      }
+    }
+  });
+});
+
+describe('writeFilesAtomic', () => {
+  it('removes the directories it made when a write fails, and only those', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'itgen-atomic-'));
+    try {
+      mkdirSync(path.join(dir, 'kept'));
+      writeFileSync(path.join(dir, 'file'), 'x');
+      expect(() =>
+        writeFilesAtomic(dir, [
+          { path: 'kept/new/a.txt', content: 'a' },
+          { path: 'made/deep/b.txt', content: 'b' },
+          { path: 'file/c.txt', content: 'c' },
+        ]),
+      ).toThrow();
+      expect(readDirTree(dir)).toEqual([{ path: 'file', content: 'x' }]);
+      expect(readdirSync(dir).sort()).toEqual(['file', 'kept']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -14,6 +14,7 @@ const FIXTURES = path.join(REPO, 'test', 'fixtures');
 /** Codes no project input can produce, and the test that shows each one instead. */
 const SHOWN_ELSEWHERE: Readonly<Partial<Record<DiagnosticCode, { readonly test: string; readonly why: string }>>> = {
   IT1010: { test: 'test/hardening.test.ts', why: 'a leftover lock that is a directory or a link: a layout of the output directory, not catalog input' },
+  IT1011: { test: 'test/adversarial-3.test.ts', why: 'about the command line (an unknown option, command, -C directory or explain name), not project input' },
   IT2020: {
     test: 'test/catalog-imports.test.ts',
     why: 'catalog imports are shown with scratch projects (a package import needs node_modules, which git ignores)',

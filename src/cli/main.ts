@@ -5,7 +5,8 @@ import { readBounded } from '../load/limits';
 import { guardOutput, printable, WORKFLOW_COMMAND_LINE } from './format';
 import path from 'node:path';
 import { parseCommandLine } from './args';
-import { EXIT_INTERNAL, EXIT_OK, EXIT_USER, type Command, type Io } from './command';
+import { EXIT_INTERNAL, EXIT_OK, EXIT_USER, report, type Command, type Io } from './command';
+import { diag } from '../diagnostics';
 import { COMMANDS } from './commands';
 import { commandUsage, usage } from './help';
 import { VERSION } from '../version';
@@ -67,8 +68,7 @@ export function run(argv: readonly string[], unguarded: Io): number {
   const parsed = parseCommandLine(argv, [...COMMANDS, HELP]);
   if ('error' in parsed) {
     // A mistake in one command's arguments gets that command's usage; anything else the command list.
-    io.err(`${parsed.error}\n\n${parsed.command && parsed.command !== HELP ? commandUsage(parsed.command) : usage(COMMANDS)}`);
-    return EXIT_USER;
+    return commandLineError(io, argv, parsed.error, parsed.command && parsed.command !== HELP ? commandUsage(parsed.command) : usage(COMMANDS));
   }
   if ('help' in parsed) return printHelp(io, parsed.topic);
   const { command } = parsed;
@@ -85,10 +85,33 @@ export function run(argv: readonly string[], unguarded: Io): number {
         ? path.resolve(io.cwd)
         : findProjectRoot(io.cwd);
   if (!command.projectless && (!existsSync(root) || !statSync(root).isDirectory())) {
-    io.err(`-C ${line.global.root}: no such directory`);
-    return EXIT_USER;
+    return commandLineError(io, argv, `-C ${line.global.root}: no such directory`);
   }
   return command.run({ io, line, global: line.global, root });
+}
+
+/** The `--format` an argument list asks for, read without the parser (which may be what failed). */
+function requestedFormat(argv: readonly string[]): string {
+  let format = 'text';
+  argv.forEach((a, i) => {
+    if (a === '--format' && i + 1 < argv.length) format = argv[i + 1]!;
+    else if (a.startsWith('--format=')) format = a.slice('--format='.length);
+  });
+  return format;
+}
+
+/**
+ * A command line itgen cannot run (IT1011): in `--format json` or `github` a diagnostic like any
+ * other, so a CI step that reads JSON never meets prose; in text the message and the usage.
+ */
+function commandLineError(io: Io, argv: readonly string[], message: string, usageText?: string): number {
+  const format = requestedFormat(argv);
+  if (format === 'json' || format === 'github') {
+    report(io, format, [diag('IT1011', message)], io.cwd);
+    return EXIT_USER;
+  }
+  io.err(usageText === undefined ? message : `${message}\n\n${usageText}`);
+  return EXIT_USER;
 }
 
 /** The process entry: real stdio, exit code on the process. Also the snapshot's main. */

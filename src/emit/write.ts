@@ -11,6 +11,7 @@ import {
   existsSync,
   readdirSync,
   readFileSync,
+  rmdirSync,
   unlinkSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
@@ -311,10 +312,13 @@ export function writeFilesAtomic(dir: string, files: readonly OutputFile[]): voi
   const abs = path.resolve(dir);
   const tag = `${process.pid}-${Date.now().toString(36)}`;
   const written: string[] = [];
+  // Directories this call made (the first of each chain), removed again when it fails.
+  const made: string[] = [];
   try {
     for (const f of files) {
       const target = path.join(abs, f.path);
-      mkdirSync(path.dirname(target), { recursive: true });
+      const first = mkdirSync(path.dirname(target), { recursive: true });
+      if (first !== undefined) made.push(first);
       const tmp = path.join(path.dirname(target), `.${path.basename(target)}.itgen-new-${tag}`);
       written.push(tmp);
       writeFileSync(tmp, f.content);
@@ -322,7 +326,24 @@ export function writeFilesAtomic(dir: string, files: readonly OutputFile[]): voi
     files.forEach((f, i) => renameSync(written[i]!, path.join(abs, f.path)));
   } catch (e) {
     for (const t of written) rmSync(t, { force: true });
+    for (const d of made.reverse()) removeEmptyDirs(d);
     throw e;
+  }
+}
+
+/** Removes `dir` and the directories under it when they hold nothing else (what a failed write made). */
+function removeEmptyDirs(dir: string): void {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) if (e.isDirectory()) removeEmptyDirs(path.join(dir, e.name));
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty: something else is there, keep it
   }
 }
 

@@ -32,7 +32,9 @@ export function setDefaultInstanceSpec(spec: JsonObject, cluster: ClusterDefault
   if (!nonEmpty(spec['architecture'])) spec['architecture'] = cluster.architecture;
   const domain = child(spec, 'domain');
   const machine = child(domain, 'machine');
-  const machineType = cluster.machineType ?? MACHINE_TYPES[String(spec['architecture'])];
+  const arch = String(spec['architecture']);
+  // An own key only: an architecture named `constructor` has no machine type.
+  const machineType = cluster.machineType ?? (Object.hasOwn(MACHINE_TYPES, arch) ? MACHINE_TYPES[arch] : undefined);
   if (!nonEmpty(machine['type']) && machineType !== undefined) machine['type'] = machineType;
   // Go's Resources is a struct, not a pointer: it is always there, `{}` when empty.
   const resources = child(domain, 'resources');

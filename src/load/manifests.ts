@@ -75,8 +75,14 @@ export function loadManifests(root: string, inputs: readonly string[], stdin: ()
     }
     const abs = locateInput(absRoot, input, cwd);
     // Inside the project a file is named by its project path; outside, as the operator gave it.
+    // A file found under an operand directory is named from the operand as typed, never by the
+    // absolute path the walk reached it by (a linked directory would reveal the machine's layout).
     const shownAs = (file: string): string =>
-      outsideProject(absRoot, file) === undefined && within(absRoot, file) ? relativePath(absRoot, file) : file === abs ? input : file;
+      outsideProject(absRoot, file) === undefined && within(absRoot, file)
+        ? relativePath(absRoot, file)
+        : file === abs
+          ? input
+          : `${input.replace(/\/+$/, '')}/${relativePath(abs, file)}`;
     let files: string[];
     try {
       if (input.includes('\0')) throw new Error('NUL');

@@ -108,7 +108,7 @@ export function diffMarkdown(title: string, changes: readonly ReviewedChange[], 
       .map((f: FieldChange) => `${code(f.path)}: ${code(valueText(f.before))} → ${code(valueText(f.after))}`)
       .join('<br>');
     const more = c.fields.length > maxFields ? `<br>and ${c.fields.length - maxFields} more` : '';
-    return `| ${c.change} | ${KIND_SHORT[c.kind] ?? mdText(c.kind)} | ${code(c.name)} | ${resourceCell(c.before, c.after, 'vcpu', String)} | ${resourceCell(c.before, c.after, 'memory', String)} | ${resourceCell(c.before, c.after, 'hugepages', String)} | ${resourceCell(c.before, c.after, 'dedicatedCpus', () => 'yes')} | ${resourceCell(c.before, c.after, 'gpus', String)} | ${fields}${more} |`;
+    return `| ${c.change} | ${Object.hasOwn(KIND_SHORT, c.kind) ? KIND_SHORT[c.kind] : mdText(c.kind)} | ${code(c.name)} | ${resourceCell(c.before, c.after, 'vcpu', String)} | ${resourceCell(c.before, c.after, 'memory', String)} | ${resourceCell(c.before, c.after, 'hugepages', String)} | ${resourceCell(c.before, c.after, 'dedicatedCpus', () => 'yes')} | ${resourceCell(c.before, c.after, 'gpus', String)} | ${fields}${more} |`;
   });
   const table = [
     '| change | kind | name | vCPU | memory | hugepages | dedicated CPUs | GPUs | changed fields |',

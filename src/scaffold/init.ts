@@ -5,10 +5,11 @@
  * exists is left as it was and said so. A generator or catalog of the same name is never touched:
  * that is another project, and init refuses.
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { readFileBounded } from '../load/limits';
 import path from 'node:path';
-import { isMap, isSeq, parseDocument } from 'yaml';
+import { isMap, isSeq, parseDocument, type YAMLSeq } from 'yaml';
+import { realLocation, within } from '../load/files';
 import type { OutputFile } from '../emit/layout';
 import { filesInTheWay } from '../emit/write';
 import { scaffoldFiles, type ScaffoldOptions } from './index';
@@ -68,8 +69,22 @@ rules:
   document-start: disable
 `;
 
+/**
+ * Why a repository URL cannot go into the GitOps objects, or undefined: it is written as a YAML
+ * double-quoted string, and refused when it holds whitespace or control characters (a line break
+ * would inject keys) or is not a URL Git and the GitOps tools read (scheme://..., or user@host:path).
+ */
+export function repoUrlProblem(url: string): string | undefined {
+  if (/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(url)) return '--repo-url holds whitespace or a control character';
+  if (url.length > 2048) return '--repo-url is longer than 2,048 characters';
+  if (!/^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]+|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:)\S*$/i.test(url))
+    return '--repo-url is not a repository URL (https://host/org/repo.git, ssh://git@host/org/repo.git or git@host:org/repo.git)';
+  return undefined;
+}
+
 function gitopsFiles(o: InitOptions): OutputFile[] {
-  const repo = o.repoUrl ?? 'https://git.example.com/your-org/your-repo.git';
+  // A double-quoted YAML scalar (JSON's escapes are YAML's): " #" or a quote cannot cut or extend it.
+  const repo = JSON.stringify(o.repoUrl ?? 'https://git.example.com/your-org/your-repo.git');
   const replace = o.repoUrl ? '' : "  # Replace with this repository's URL.\n";
   if (o.gitops === 'argocd') {
     return [
@@ -191,12 +206,25 @@ export function planInit(dir: string, o: InitOptions): InitPlan {
       /* absent: good */
     }
   }
+  if (o.repoUrl !== undefined) {
+    const problem = repoUrlProblem(o.repoUrl);
+    if (problem) return { files: [], merged: [], kept: [], refused: problem };
+  }
   const files: OutputFile[] = [];
   const merged: string[] = [];
   const kept: string[] = [];
   // Files that exist, or whose path leads out of the directory through a link.
   const inTheWay = new Set(filesInTheWay(dir, wanted).map((f) => f.path));
   for (const f of wanted) {
+    // A link on the way (leading out, or nowhere) is never followed: the generator and catalog
+    // cannot go elsewhere, so init refuses; anything else is left for the user, who is told why.
+    const blocked = blockedPath(dir, f.path);
+    if (blocked !== undefined) {
+      if (f.path.startsWith('generators/') || f.path.startsWith('catalogs/'))
+        return { files: [], merged: [], kept: [], refused: `${blocked}: init writes the generator and catalog only inside the repository` };
+      kept.push(`${f.path} (not written: ${blocked})`);
+      continue;
+    }
     if (!inTheWay.has(f.path)) {
       files.push(f);
       continue;
@@ -207,7 +235,9 @@ export function planInit(dir: string, o: InitOptions): InitPlan {
       const missing = IGNORED.filter((l) => !have.has(l) && !have.has(l.replace(/\/$/, '')) && !have.has(`/${l}`));
       if (missing.length === 0) kept.push('.gitignore (it already ignores what itgen needs)');
       else {
-        files.push({ path: '.gitignore', content: `${current}${current.endsWith('\n') || current === '' ? '' : '\n'}# itgen\n${missing.join('\n')}\n` });
+        const eol = current.includes('\r\n') ? '\r\n' : '\n';
+        const lead = current.endsWith('\n') || current === '' ? '' : eol;
+        files.push({ path: '.gitignore', content: `${current}${lead}# itgen${eol}${missing.join(eol)}${eol}` });
         merged.push(`.gitignore: added ${missing.join(', ')}`);
       }
       continue;
@@ -225,9 +255,12 @@ export function planInit(dir: string, o: InitOptions): InitPlan {
         kept.push(`kustomization.yaml (it already deploys ${entry})`);
         continue;
       }
-      if (isSeq(resources)) resources.add(doc.createNode(entry) as never);
-      else doc.set('resources', doc.createNode([entry]));
-      files.push({ path: 'kustomization.yaml', content: doc.toString() });
+      const edited = withResource(current, isSeq(resources) ? resources : undefined, entry);
+      if (edited === undefined) {
+        kept.push(`kustomization.yaml (add ${entry} to its resources yourself: itgen cannot add one line to it without rewriting it)`);
+        continue;
+      }
+      files.push({ path: 'kustomization.yaml', content: edited });
       merged.push(`kustomization.yaml: added ${entry} to resources`);
       continue;
     }
@@ -240,4 +273,66 @@ export function planInit(dir: string, o: InitOptions): InitPlan {
     else if (!gitlab.includes('ci/itgen.gitlab-ci.yml')) kept.push('.gitlab-ci.yml (add `include: [{local: ci/itgen.gitlab-ci.yml}]` to it)');
   }
   return { files, merged, kept };
+}
+
+/**
+ * Why a path of the repository cannot be written where it is named: a link on the way that leads
+ * out of the repository, or nowhere (dangling), or a file where a directory must be; undefined
+ * when every existing part of the path is a directory (or, last, anything) inside it.
+ */
+function blockedPath(dir: string, rel: string): string | undefined {
+  const realDir = realLocation(dir);
+  const parts = rel.split('/');
+  for (let i = 1; i <= parts.length; i++) {
+    const shown = parts.slice(0, i).join('/');
+    const p = path.join(dir, ...parts.slice(0, i));
+    let st;
+    try {
+      st = lstatSync(p);
+    } catch {
+      return undefined; // absent from here on: created inside
+    }
+    if (st.isSymbolicLink()) {
+      let real: string;
+      try {
+        real = realpathSync.native(p);
+      } catch {
+        return `\`${shown}\` is a symbolic link that leads nowhere`;
+      }
+      if (!within(realDir, real)) return `\`${shown}\` leads out of the repository through a symbolic link`;
+      st = statSync(p);
+    }
+    if (i < parts.length && !st.isDirectory()) return `\`${shown}\` is a file, not a directory`;
+  }
+  return undefined;
+}
+
+/**
+ * The kustomization text with one resource added, everything else byte for byte as the user wrote
+ * it (comments, quotes, flow maps, line endings): a line after the last item of a block sequence,
+ * an item before the `]` of a flow sequence, or a `resources:` block at the end. Undefined when the
+ * sequence's layout is not one of those (the user is told to add it).
+ */
+function withResource(text: string, resources: YAMLSeq | undefined, entry: string): string | undefined {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  if (resources === undefined) return `${text}${text === '' || text.endsWith('\n') ? '' : eol}resources:${eol}  - ${entry}${eol}`;
+  const range = resources.range;
+  if (!range) return undefined;
+  if (resources.flow) {
+    const close = text.lastIndexOf(']', range[1]);
+    if (close < range[0]) return undefined;
+    const inside = text.slice(range[0] + 1, close).trim();
+    return `${text.slice(0, close)}${inside === '' ? entry : `, ${entry}`}${text.slice(close)}`;
+  }
+  const last = resources.items[resources.items.length - 1] as { range?: [number, number, number] } | undefined;
+  if (!last?.range) return undefined;
+  // The item's `- ` starts its line: its indentation is the sequence's.
+  const lineStart = text.lastIndexOf('\n', range[0]) + 1;
+  const indent = /^[ ]*/.exec(text.slice(lineStart))![0];
+  if (text.slice(lineStart + indent.length, lineStart + indent.length + 2) !== '- ') return undefined;
+  // After the line that holds the end of the last item.
+  const endOfLast = text.indexOf('\n', Math.max(last.range[1] - 1, 0));
+  const at = endOfLast === -1 ? text.length : endOfLast + 1;
+  const before = text.slice(0, at);
+  return `${before}${before.endsWith('\n') ? '' : eol}${indent}- ${entry}${eol}${text.slice(at)}`;
 }

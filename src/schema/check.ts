@@ -261,7 +261,7 @@ function quantityDiag(where: string, found: unknown, at: ReturnType<typeof locat
   let hint = 'a quantity is a number with an optional suffix: Ki, Mi, Gi, Ti (powers of 1024) or k, M, G, T (powers of 1000)';
   if (typeof found === 'string') {
     const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]+)\s*$/.exec(found);
-    const suffix = m ? QUANTITY_SUFFIXES[m[2]!.toLowerCase()] : undefined;
+    const suffix = m && Object.hasOwn(QUANTITY_SUFFIXES, m[2]!.toLowerCase()) ? QUANTITY_SUFFIXES[m[2]!.toLowerCase()] : undefined;
     if (m && suffix) hint = `did you mean \`${m[1]}${suffix}\`?`;
   }
   return diag('IT1205', `${where}: ${describeFound(found)} is not a Kubernetes quantity (like \`4Gi\` or \`512Mi\`)`, at, { hint });

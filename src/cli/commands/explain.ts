@@ -1,4 +1,4 @@
-import { didYouMean } from '../../diagnostics';
+import { diag, didYouMean } from '../../diagnostics';
 import { explainObject } from '../../render/explain';
 import { KIND_ORDER, kindByName } from '../../schema/kubevirt-api';
 import { optionValue } from '../args';
@@ -24,9 +24,14 @@ export const explain: Command = {
     const { results, diagnostics } = compileAll(ctx);
     const matches = results.flatMap((r) => r.objects.filter((o) => o.manifest.metadata.name === name && (kind === undefined || o.manifest.kind === kind)));
     if (matches.length === 0) {
-      report(io, global.format, diagnostics, root);
       const suggestion = didYouMean(name, new Set(results.flatMap((r) => r.objects.map((o) => o.manifest.metadata.name))));
-      io.err(`no object named \`${name}\`${kind !== undefined ? ` of kind ${kind}` : ''}${suggestion ? `; ${suggestion}` : ''}`);
+      const missing = diag(
+        'IT1011',
+        `no object named \`${name}\`${kind !== undefined ? ` of kind ${kind}` : ''}`,
+        undefined,
+        suggestion ? { hint: suggestion } : {},
+      );
+      report(io, global.format, [...diagnostics, missing], root);
       return EXIT_USER;
     }
     // Every object of the name: the cluster object and its namespaced twin are both what users deploy.

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { diag } from '../../diagnostics';
 import { writeFilesAtomic } from '../../emit/write';
 import { defaultVendor, scaffoldProblem } from '../../scaffold';
 import { planInit } from '../../scaffold/init';
@@ -52,7 +53,7 @@ export const init: Command = {
     const vendor = optionValue(line, '--vendor') ?? defaultVendor(name);
     const problem = scaffoldProblem({ name, vendor });
     if (problem) {
-      io.err(`error: ${problem}`);
+      report(io, global.format, [diag('IT1203', problem)], dir);
       return EXIT_USER;
     }
     const ci = optionValue(line, '--ci') as 'github' | 'gitlab' | 'none' | undefined;
@@ -60,7 +61,7 @@ export const init: Command = {
     const repoUrl = optionValue(line, '--repo-url');
     const plan = planInit(dir, { name, vendor, ...(ci ? { ci } : {}), ...(gitops ? { gitops } : {}), ...(repoUrl ? { repoUrl } : {}) });
     if (plan.refused !== undefined) {
-      io.err(`error: ${plan.refused}\nnothing written`);
+      report(io, global.format, [diag('IT1010', `${plan.refused}; nothing written`)], dir);
       return EXIT_USER;
     }
     try {

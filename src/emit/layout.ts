@@ -51,12 +51,50 @@ export function serializeObjects(objects: readonly RenderedObject[]): [ManifestK
   });
 }
 
+/** How large one file of a base may grow before the next part starts. */
+export interface PartLimits {
+  readonly bytes: number;
+  readonly documents: number;
+}
+
+/**
+ * Every file itgen writes, it must read back: `check`, `diff` and the next `generate` read the base
+ * under load/limits.ts's bounds (8 MiB, 50,000 documents per file). A kind with more than fits in
+ * one file (a 40,000-object catalog writes 9 MB for one kind) is split at document boundaries into
+ * `<kind>s.yaml`, `<kind>s-2.yaml`, ..., each well inside the bounds, all listed by the kind's
+ * kustomization. A catalog of ordinary size keeps one file per kind.
+ */
+export const PART_LIMITS: PartLimits = { bytes: 4 * 1024 * 1024, documents: 20_000 };
+
+function splitParts(docs: readonly string[], limits: PartLimits): string[][] {
+  const parts: string[][] = [];
+  let current: string[] = [];
+  let bytes = 0;
+  for (const d of docs) {
+    const size = Buffer.byteLength(d) + 5;
+    if (current.length > 0 && (bytes + size > limits.bytes || current.length >= limits.documents)) {
+      parts.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(d);
+    bytes += size;
+  }
+  if (current.length > 0) parts.push(current);
+  return parts;
+}
+
 /**
  * The kustomize base: one directory per kind, each a kustomization of its own so a consumer can
  * take cluster-scoped or namespaced objects alone (and a `namespace:` overlay on the namespaced
  * ones never touches cluster-scoped kinds), plus a kustomization over the four.
  */
-export function layoutBase(objects: readonly RenderedObject[], kinds: readonly ManifestKind[] = KIND_ORDER, extra: readonly OutputFile[] = []): OutputFile[] {
+export function layoutBase(
+  objects: readonly RenderedObject[],
+  kinds: readonly ManifestKind[] = KIND_ORDER,
+  extra: readonly OutputFile[] = [],
+  part: PartLimits = PART_LIMITS,
+): OutputFile[] {
   const byKind = new Map<ManifestKind, string[]>();
   for (const k of kinds) byKind.set(k, []);
   for (const [kind, doc] of serializeObjects(objects)) byKind.get(kind)?.push(doc);
@@ -64,11 +102,11 @@ export function layoutBase(objects: readonly RenderedObject[], kinds: readonly M
   const dirs: string[] = [];
   for (const kind of kinds) {
     const dir = KIND_DIRS[kind];
-    const docs = byKind.get(kind)!;
-    const file = `${kind.toLowerCase()}s.yaml`;
+    const parts = splitParts(byKind.get(kind)!, part);
+    const names = parts.map((_, i) => `${kind.toLowerCase()}s${i === 0 ? '' : `-${i + 1}`}.yaml`);
     dirs.push(dir);
-    files.push({ path: `${dir}/kustomization.yaml`, content: kustomization(docs.length > 0 ? [file] : []) });
-    if (docs.length > 0) files.push({ path: `${dir}/${file}`, content: serializeStream(docs) });
+    files.push({ path: `${dir}/kustomization.yaml`, content: kustomization(names) });
+    parts.forEach((docs, i) => files.push({ path: `${dir}/${names[i]!}`, content: serializeStream(docs) }));
   }
   files.push({ path: 'kustomization.yaml', content: kustomization(dirs) });
   files.push(...extra);

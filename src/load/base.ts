@@ -6,7 +6,7 @@
  *   kustomization.yaml         byte for byte the kustomization itgen writes over kind directories
  *   README.md, CHANGELOG.md    regular files (the docs and, with a release lock, the changelog)
  *   VirtualMachine<Kind>s/     one per kind, holding only regular files named
- *     kustomization.yaml       and virtualmachine<kind>s.yaml
+ *     kustomization.yaml       and virtualmachine<kind>s.yaml (-2, -3... for a kind too large for one file)
  *
  * The top kustomization is the signature: no hand-written kustomization lists only itgen's kind
  * directories in itgen's exact bytes. Inside a base so proved, a file at one of itgen's own paths
@@ -53,14 +53,17 @@ function isOwnKustomization(text: string | undefined, allowed: (name: string) =>
 
 /** The entries of one kind directory that are not itgen's (paths relative to the base). */
 function foreignInKindDir(abs: string, dir: string): string[] {
-  const own = new Set(['kustomization.yaml', `${dir.toLowerCase()}.yaml`]);
+  const stem = dir.toLowerCase();
+  // `<kind>s.yaml`, and for a kind too large for one file `<kind>s-2.yaml`, ... (emit/layout.ts).
+  const own = (name: string): boolean =>
+    name === 'kustomization.yaml' || name === `${stem}.yaml` || (name.startsWith(`${stem}-`) && /^[1-9][0-9]{0,5}\.yaml$/.test(name.slice(stem.length + 1)));
   let names: string[];
   try {
     names = readdirSync(abs).sort();
   } catch {
     return [`${dir}/ (unreadable)`];
   }
-  return names.filter((name) => !(own.has(name) && isRegularFile(path.join(abs, name)))).map((name) => `${dir}/${name}`);
+  return names.filter((name) => !(own(name) && isRegularFile(path.join(abs, name)))).map((name) => `${dir}/${name}`);
 }
 
 function isRegularFile(abs: string): boolean {

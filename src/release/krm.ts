@@ -49,8 +49,12 @@ export function withoutOrchestratorAnnotations(o: JsonObject): JsonObject {
   return { ...o, metadata: Object.keys(ann).length > 0 ? { ...rest, annotations: ann } : rest };
 }
 
-/** The files `itgen generate` (and this function) put objects in. */
-const OUR_FILES: ReadonlySet<string> = new Set(Object.entries(KIND_DIRS).map(([kind, dir]) => `${dir}/${kind.toLowerCase()}s.yaml`));
+/** The files `itgen generate` (and this function) put objects in: `<kind>s.yaml` and its parts `<kind>s-2.yaml`... (emit/layout.ts). */
+const OUR_FILE = new RegExp(
+  `^(?:${Object.entries(KIND_DIRS)
+    .map(([kind, dir]) => `${dir}/${kind.toLowerCase()}s`)
+    .join('|')})(?:-[1-9][0-9]{0,5})?\\.yaml$`,
+);
 
 /**
  * Input items that are this generator's earlier output, to be replaced: any object it generates
@@ -66,7 +70,7 @@ function isOurs(item: JsonObject, generated: ReadonlySet<string>): boolean {
   const ann = meta['annotations'];
   if (!isObject(ann)) return false;
   const file = ann['internal.config.kubernetes.io/path'] ?? ann['config.kubernetes.io/path'];
-  return typeof file === 'string' && OUR_FILES.has(file);
+  return typeof file === 'string' && OUR_FILE.test(file);
 }
 
 /**

@@ -245,3 +245,78 @@ describe('writeFilesAtomic', () => {
     }
   });
 });
+
+describe('itgen init --gitops flux in a repository Flux already syncs', () => {
+  /** A Flux bootstrap repository (clusters/prod) whose `platform` Kustomization applies the root. */
+  const FLUX: Record<string, string> = {
+    'clusters/prod/flux-system/gotk-sync.yaml':
+      'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  interval: 1m0s\n  ref:\n    branch: main\n  secretRef:\n    name: flux-system\n  url: ssh://git@gitlab.example.com/acme/gitops.git\n---\n' +
+      'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: flux-system\n  namespace: flux-system\nspec:\n  interval: 10m0s\n  path: ./clusters/prod\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n',
+    'clusters/prod/platform.yaml':
+      'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: platform\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n',
+    'kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - apps\n',
+    'apps/kustomization.yaml': 'resources: []\n',
+  };
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'itgen-flux-'));
+    for (const [f, text] of Object.entries(FLUX)) {
+      mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      writeFileSync(path.join(dir, f), text);
+    }
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const url = 'ssh://git@gitlab.example.com/acme/gitops.git';
+
+  it('wires into the Kustomization that applies the root: no second owner, and says why', () => {
+    const r = itgen(dir, 'init', '--name', 'acme', '--gitops', 'flux', '--ci', 'gitlab', '--repo-url', url);
+    expect(r.code).toBe(0);
+    expect(r.text).toContain('merged: kustomization.yaml: added output/acme to resources');
+    expect(r.text).toContain(
+      'left as it was: gitops/flux/acme-instancetypes.yaml (not written: Flux Kustomization `platform` in clusters/prod/platform.yaml already applies the root kustomization.yaml, which deploys output/acme; a second one would deploy it twice)',
+    );
+    expect(readdirSync(dir)).not.toContain('gitops');
+    expect(itgen(dir, 'generate').code).toBe(0);
+    expect(itgen(dir, 'validate')).toMatchObject({ code: 0, text: '' });
+  });
+
+  it('without one, writes only a Kustomization reading the existing source, where Flux applies it, and validate warns when a second owner appears', () => {
+    rmSync(path.join(dir, 'clusters/prod/platform.yaml'));
+    const r = itgen(dir, 'init', '--name', 'acme', '--gitops', 'flux', '--repo-url', url);
+    expect(r.code).toBe(0);
+    const written = parseAllDocuments(readFileSync(path.join(dir, 'clusters/prod/acme-instancetypes.yaml'), 'utf8')).map(
+      (d) => d.toJS() as Record<string, unknown>,
+    );
+    expect(written).toEqual([
+      expect.objectContaining({
+        kind: 'Kustomization',
+        spec: expect.objectContaining({
+          path: './output/acme',
+          prune: true,
+          sourceRef: { kind: 'GitRepository', name: 'flux-system', namespace: 'flux-system' },
+        }),
+      }),
+    ]);
+    expect(readdirSync(dir)).not.toContain('gitops');
+    expect(itgen(dir, 'generate').code).toBe(0);
+    expect(itgen(dir, 'validate')).toMatchObject({ code: 0, text: '' });
+    // Someone adds a Kustomization over the root as well: one base, two owners.
+    writeFileSync(path.join(dir, 'clusters/prod/platform.yaml'), FLUX['clusters/prod/platform.yaml']!);
+    const v = itgen(dir, 'validate');
+    expect(v.code).toBe(0);
+    expect(v.text).toContain(
+      'clusters/prod/platform.yaml:8:9 warning IT5015 output `output/acme` of generator `acme` is deployed twice: by Flux Kustomization `acme-instancetypes` (path `output/acme`) and by Flux Kustomization `platform` (path `.`)',
+    );
+    expect(v.text).toContain('both prune');
+    expect(itgen(dir, '--strict', 'validate').code).toBe(1);
+  });
+
+  it('in a repository without Flux: its own source, with the deploy key secret for an ssh URL', () => {
+    rmSync(path.join(dir, 'clusters'), { recursive: true });
+    expect(itgen(dir, 'init', '--name', 'acme', '--gitops', 'flux', '--repo-url', url).code).toBe(0);
+    const [source] = parseAllDocuments(readFileSync(path.join(dir, 'gitops/flux/acme-instancetypes.yaml'), 'utf8')).map(
+      (d) => d.toJS() as Record<string, unknown>,
+    );
+    expect(source).toMatchObject({ kind: 'GitRepository', spec: { url, secretRef: { name: 'flux-system' } } });
+  });
+});

@@ -23,6 +23,7 @@ const SHOWN_ELSEWHERE: Readonly<Partial<Record<DiagnosticCode, { readonly test: 
   IT5002: { test: 'test/validation-rules.test.ts', why: 'memory is derived from the ratio unless overridden; the rule guards against resolver bugs' },
   IT5011: { test: 'test/gitops-examples.test.ts', why: 'about Flux and Argo CD objects of the project, not catalog input' },
   IT5012: { test: 'test/trust.test.ts', why: 'about the root kustomization, Flux and Argo CD objects of the project, not catalog input' },
+  IT5015: { test: 'test/init.test.ts', why: 'about the Flux and Argo CD objects of a repository, not catalog input' },
   IT5014: { test: 'test/vendor-week.test.ts', why: 'shown with a scratch catalog whose override makes two sizes alike' },
   IT5013: { test: 'test/trust.test.ts', why: 'about a stale base in the project that a deploy path names' },
   IT7001: { test: 'test/e2e-release.test.ts', why: '`itgen check` compares with an output directory, not catalog input' },

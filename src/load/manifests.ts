@@ -150,7 +150,7 @@ export function loadProjectManifests(root: string, skip: readonly string[]): Sou
       continue;
     }
     const read = readProjectFile(absRoot, file);
-    if (!('bytes' in read) || !/\b(kustomize\.toolkit\.fluxcd\.io|argoproj\.io)\//.test(read.bytes.toString('utf8'))) continue;
+    if (!('bytes' in read) || !/\b(kustomize\.toolkit\.fluxcd\.io|source\.toolkit\.fluxcd\.io|argoproj\.io)\//.test(read.bytes.toString('utf8'))) continue;
     docs.push(...parseSource(relativePath(absRoot, file), read.bytes).docs);
   }
   return docs;

@@ -83,6 +83,75 @@ function reachable(absRoot: string, start: string, seen: Set<string>): void {
   }
 }
 
+/** A Flux Kustomization or Argo CD Application: what applies a path of the repository to clusters. */
+export interface Syncer {
+  readonly tool: 'flux' | 'argocd';
+  readonly name: string;
+  /** Where it is written (project-relative) and its path field. */
+  readonly file: string;
+  readonly dir: string;
+  readonly at: ReturnType<typeof locate>;
+  /** Flux: the source it reads (`spec.sourceRef`). */
+  readonly sourceRef?: { readonly kind: string; readonly name: string; readonly namespace?: string | undefined } | undefined;
+  readonly prune: boolean;
+}
+
+/** The Flux Kustomizations and Argo CD Applications among the project's YAML documents. */
+export function syncersOf(gitops: readonly SourceDoc[]): Syncer[] {
+  const out: Syncer[] = [];
+  for (const src of gitops) {
+    const o = src.value as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown }; spec?: Record<string, unknown> };
+    const api = String(o.apiVersion ?? '');
+    const name = typeof o.metadata?.name === 'string' ? o.metadata.name : '';
+    if (o.kind === 'Kustomization' && api.startsWith('kustomize.toolkit.fluxcd.io/') && typeof o.spec?.['path'] === 'string') {
+      const ref = o.spec['sourceRef'] as { kind?: unknown; name?: unknown; namespace?: unknown } | undefined;
+      out.push({
+        tool: 'flux',
+        name,
+        file: src.file,
+        dir: normal(o.spec['path']),
+        at: locate(src, ['spec', 'path']),
+        sourceRef:
+          typeof ref?.name === 'string'
+            ? {
+                kind: typeof ref.kind === 'string' ? ref.kind : 'GitRepository',
+                name: ref.name,
+                namespace: typeof ref.namespace === 'string' ? ref.namespace : undefined,
+              }
+            : undefined,
+        prune: o.spec['prune'] === true,
+      });
+    }
+    if (o.kind === 'Application' && api.startsWith('argoproj.io/')) {
+      const source = o.spec?.['source'] as Record<string, unknown> | undefined;
+      const automated = (o.spec?.['syncPolicy'] as { automated?: { prune?: unknown } } | undefined)?.automated;
+      const prune = automated?.prune === true;
+      if (typeof source?.['path'] === 'string')
+        out.push({ tool: 'argocd', name, file: src.file, dir: normal(source['path']), at: locate(src, ['spec', 'source', 'path']), prune });
+      const sources = o.spec?.['sources'];
+      if (Array.isArray(sources))
+        sources.forEach((x: unknown, i) => {
+          const p = (x as Record<string, unknown> | null)?.['path'];
+          if (typeof p === 'string') out.push({ tool: 'argocd', name, file: src.file, dir: normal(p), at: locate(src, ['spec', 'sources', i, 'path']), prune });
+        });
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether syncing `from` applies what is in `target`: `target` is reached through kustomization
+ * `resources`, or lies under a directory without a kustomization.yaml (Flux then generates one
+ * over every manifest below it).
+ */
+export function applies(root: string, from: string, target: string): boolean {
+  const absRoot = path.resolve(root);
+  const seen = new Set<string>();
+  reachable(absRoot, normal(from), seen);
+  const t = normal(target);
+  return [...seen].some((d) => d === t || (t.startsWith(d === '.' ? '' : `${d}/`) && kustomizationAt(absRoot, d) === undefined));
+}
+
 /** Whether a deployed directory and a generator's output are one, or one holds the other (`.` holds everything). */
 function related(dir: string, output: string): boolean {
   return dir === '.' || dir === output || dir.startsWith(`${output}/`) || output.startsWith(`${dir}/`);
@@ -130,6 +199,24 @@ export function deployProblems(
         },
       ),
     );
+  }
+  // One base, two owners: two GitOps objects apply it, each pruning what the other adds.
+  const syncers = syncersOf(gitops);
+  for (const g of generators) {
+    const o = normal(g.outputDir);
+    const owners = syncers.filter((x) => applies(absRoot, x.dir, o));
+    if (owners.length < 2 || (g.config.suppressWarnings ?? []).includes('IT5015')) continue;
+    const [first, ...rest] = owners;
+    for (const second of rest) {
+      const describe = (x: Syncer): string => `${x.tool === 'flux' ? 'Flux Kustomization' : 'Argo CD Application'} \`${x.name}\` (path \`${x.dir}\`)`;
+      out.push(
+        diag('IT5015', `output \`${o}\` of generator \`${g.name}\` is deployed twice: by ${describe(first!)} and by ${describe(second)}`, second.at, {
+          severity: 'warning',
+          hint: `${first!.prune && second.prune ? 'both prune: each deletes what the other applies whenever their revisions differ; ' : ''}keep one: drop this one, or take \`${o}\` out of what the other applies`,
+          related: [{ message: 'the first deploys it here', location: first!.at }],
+        }),
+      );
+    }
   }
   // Deployed directories that hold a base itgen wrote (its README's first line says so) which no
   // generator of the project writes any more: a renamed or mistyped output leaves them behind.

@@ -13,6 +13,8 @@ import { realLocation, within } from '../load/files';
 import type { OutputFile } from '../emit/layout';
 import { filesInTheWay } from '../emit/write';
 import { scaffoldFiles, type ScaffoldOptions } from './index';
+import { loadProjectManifests } from '../load/manifests';
+import { applies, syncersOf } from '../release/deploy';
 
 export interface InitOptions extends ScaffoldOptions {
   /** The CI the repository uses: GitHub Actions (default), GitLab CI, or none. */
@@ -119,6 +121,7 @@ ${replace}    repoURL: ${repo}
     ];
   }
   if (o.gitops === 'flux') {
+    const ssh = /^(?:ssh:\/\/|[A-Za-z0-9._-]+@)/.test(o.repoUrl ?? '');
     return [
       {
         path: `gitops/flux/${o.name}-instancetypes.yaml`,
@@ -133,7 +136,7 @@ metadata:
 spec:
   interval: 5m
 ${replace.replace('    ', '  ')}  url: ${repo}
-  ref: {branch: main}
+${ssh ? '  # An ssh URL needs the deploy key: flux bootstrap keeps it in the secret flux-system.\n  secretRef: {name: flux-system}\n' : ''}  ref: {branch: main}
   ignore: |
     /*
     !/output/
@@ -143,24 +146,92 @@ kind: Namespace
 metadata:
   name: vm-templates
 ---
-apiVersion: kustomize.toolkit.fluxcd.io/v1
+${fluxKustomization(o, { kind: 'GitRepository', name: `${o.name}-catalog` })}`,
+      },
+    ];
+  }
+  return [];
+}
+
+/** The Flux Kustomization that applies the base, reading `source`. */
+function fluxKustomization(o: InitOptions, source: { readonly kind: string; readonly name: string; readonly namespace?: string | undefined }): string {
+  const ref = `{kind: ${JSON.stringify(source.kind)}, name: ${JSON.stringify(source.name)}${source.namespace ? `, namespace: ${JSON.stringify(source.namespace)}` : ''}}`;
+  return `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
 metadata:
   name: ${o.name}-instancetypes
   namespace: flux-system
 spec:
   interval: 10m
-  sourceRef: {kind: GitRepository, name: ${o.name}-catalog}
+  sourceRef: ${ref}
   path: ./output/${o.name}
   prune: true
   # Namespaced kinds without a namespace get this one (Flux refuses them without).
   targetNamespace: vm-templates
   retryInterval: 2m
-`,
-      },
-    ];
+`;
+}
+
+/**
+ * How the GitOps objects init was asked for fit what the repository already syncs:
+ * - something already applies the base (a Flux Kustomization or Argo CD Application over the root
+ *   kustomization.yaml, which init makes list the base): nothing more is written, and init says so
+ *   (a second owner would deploy the base twice, both pruning);
+ * - Flux already reads this repository through a GitRepository: only a Kustomization is written,
+ *   reading that source, beside the repository's own Flux Kustomizations (so the Flux that reads
+ *   that directory applies it; listed in its kustomization.yaml when it has one);
+ * - otherwise the full set under gitops/ (a source of its own, with the deploy key for ssh URLs).
+ */
+function fitGitops(dir: string, o: InitOptions, rootListsBase: boolean): { files: OutputFile[]; merged: string[]; kept: string[] } {
+  const wanted = gitopsFiles(o);
+  if (wanted.length === 0) return { files: [], merged: [], kept: [] };
+  const docs = loadProjectManifests(dir, ['node_modules', '.git']);
+  const syncers = syncersOf(docs);
+  const base = `output/${o.name}`;
+  const owners = syncers.filter((x) => applies(dir, x.dir, base) || (rootListsBase && applies(dir, x.dir, '.')));
+  if (owners.length > 0) {
+    const x = owners[0]!;
+    return {
+      files: [],
+      merged: [],
+      kept: [
+        `${wanted[0]!.path} (not written: ${x.tool === 'flux' ? 'Flux Kustomization' : 'Argo CD Application'} \`${x.name}\` in ${x.file} already applies ${applies(dir, x.dir, base) ? base : `the root kustomization.yaml, which deploys ${base}`}; a second one would deploy it twice)`,
+      ],
+    };
   }
-  return [];
+  if (o.gitops !== 'flux') return { files: wanted, merged: [], kept: [] };
+  const source = docs
+    .map((d) => d.value as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } })
+    .find((v) => v.kind === 'GitRepository' && String(v.apiVersion ?? '').startsWith('source.toolkit.fluxcd.io/') && typeof v.metadata?.name === 'string');
+  // The directory Flux itself applies from that source (flux bootstrap's `flux-system`
+  // Kustomization over clusters/<name>): a file there is applied with the rest.
+  const reading = syncers.filter((x) => x.tool === 'flux' && x.sourceRef?.name === source?.metadata?.name && x.dir !== '.');
+  const flux = reading.find((x) => x.name === 'flux-system') ?? reading[0];
+  if (!source || !flux) return { files: wanted, merged: [], kept: [] };
+  const where = flux.dir;
+  const file = `${where === '.' ? '' : `${where}/`}${o.name}-instancetypes.yaml`;
+  const content = `# Flux: the instance types and preferences itgen generates (${base}), from the repository's
+# own source. Make it depend on the Kustomization that installs KubeVirt (dependsOn).
+${fluxKustomization(o, { kind: 'GitRepository', name: source.metadata!.name as string, namespace: typeof source.metadata?.namespace === 'string' ? source.metadata.namespace : undefined })}`;
+  if (exists(path.join(dir, file))) return { files: [], merged: [], kept: [`${file} (exists; add a Flux Kustomization for ${base} yourself)`] };
+  const out: { files: OutputFile[]; merged: string[]; kept: string[] } = { files: [{ path: file, content }], merged: [], kept: [] };
+  // The directory's own kustomization.yaml decides what Flux applies there: list the new file.
+  const k = path.posix.join(where, 'kustomization.yaml');
+  const current = read(path.join(dir, k));
+  if (current !== undefined) {
+    const doc = parseDocument(current);
+    const resources = isMap(doc.contents) ? doc.contents.get('resources', true) : undefined;
+    const edited =
+      doc.errors.length === 0 && (resources === undefined || isSeq(resources))
+        ? withResource(current, isSeq(resources) ? resources : undefined, path.posix.basename(file))
+        : undefined;
+    if (edited === undefined) out.kept.push(`${k} (add ${path.posix.basename(file)} to its resources yourself)`);
+    else {
+      out.files.push({ path: k, content: edited });
+      out.merged.push(`${k}: added ${path.posix.basename(file)} to resources`);
+    }
+  }
+  return out;
 }
 
 /** Whether anything (a file, a directory, a link) is at this path. */
@@ -190,7 +261,6 @@ export function planInit(dir: string, o: InitOptions): InitPlan {
     ...base,
     ...((o.ci ?? 'github') === 'gitlab' ? [{ path: 'ci/itgen.gitlab-ci.yml', content: GITLAB_CI() }] : []),
     { path: '.yamllint', content: YAMLLINT },
-    ...gitopsFiles(o),
   ];
   const own = [`generators/${o.name}.yaml`, `catalogs/${o.name}/`];
   for (const p of own) {
@@ -266,6 +336,17 @@ export function planInit(dir: string, o: InitOptions): InitPlan {
     }
     kept.push(`${f.path} (exists${f.path === '.yamllint' ? `; output/${o.name} has lines up to 160 characters` : ''})`);
   }
+  // The root kustomization lists the base after init unless it is one init could not edit.
+  const rootListsBase = !kept.some((k) => k.startsWith('kustomization.yaml (add '));
+  const gitops = fitGitops(dir, o, rootListsBase);
+  for (const f of gitops.files) {
+    const blocked = blockedPath(dir, f.path);
+    if (blocked !== undefined) kept.push(`${f.path} (not written: ${blocked})`);
+    else if (!gitops.merged.some((m) => m.startsWith(`${f.path}:`)) && exists(path.join(dir, f.path))) kept.push(`${f.path} (exists)`);
+    else files.push(f);
+  }
+  merged.push(...gitops.merged);
+  kept.push(...gitops.kept);
   if ((o.ci ?? 'github') === 'gitlab') {
     const gitlab = read(path.join(dir, '.gitlab-ci.yml'));
     if (gitlab === undefined && exists(path.join(dir, '.gitlab-ci.yml'))) kept.push('.gitlab-ci.yml (add `include: [{local: ci/itgen.gitlab-ci.yml}]` to it)');

@@ -14,8 +14,9 @@ import type { RenderedManifest, RenderedObject } from '../render/manifests';
 import { isPlainObject, toLeaves, type JsonObject } from '../resolve/leaves';
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { fastParse } from '../schema/fast';
-import { MANIFEST_KINDS, type ManifestKind } from '../schema/kubevirt-api';
+import { MANIFEST_KINDS } from '../schema/kubevirt-api';
 import { manifestIssues, strict } from '../schema/lazy';
+import { apiServerErrors, crdFieldsAt, formatPath, prunedObject, type FieldPath } from '../kubevirt/crd';
 import type { WrittenGenerator } from '../schema/generator';
 import { fieldLocation } from '../validate/context';
 import { API_RULES } from '../validate/rules-api';
@@ -91,81 +92,81 @@ function asKubevirtWould(d: Diagnostic): Diagnostic {
 const isSpreadTopology = (v: unknown): boolean => v === 'spread' || v === 'preferSpread';
 
 /**
- * The API server's and the object webhook's verdict on one object: strict decoding refuses an
- * unknown field (`kubectl apply` defaults to strict field validation), the CRD schema refuses a
- * value of the wrong type or a missing required field, the webhook an unknown preferredCPUTopology
- * and unsupported spread options. A value outside a list that only itgen's model has (KubeVirt's
- * CRD has no enums) is a warning.
+ * The API server's and the object webhook's verdict on one object, in their words
+ * (kubevirt/crd.ts): strict decoding refuses an unknown field (`kubectl apply`'s default field
+ * validation) and nothing else is checked then; the CRD schema refuses a value of the wrong type,
+ * a missing required field, a value out of its bounds; KubeVirt's webhook fails to decode an
+ * integer out of its Go type's range, and refuses an unknown preferredCPUTopology and unsupported
+ * spread options. A value outside a list that only itgen's model has (KubeVirt's CRD has no enums),
+ * or anything else only itgen's model refuses, is a warning.
  */
 function objectVerdict(r: RenderedObject): Diagnostic[] {
-  const issues = manifestIssues(r.manifest.kind, r.manifest);
+  const kind = r.manifest.kind;
+  const place = (path: FieldPath): SourceRange => (path[0] === 'spec' ? fieldLocation(r.source, path.slice(1).map(String)) : fieldLocation(r.source, []));
+  const server = apiServerErrors(kind, r.manifest);
+  if (server.length > 0) {
+    return server.map((e) => {
+      if (e.stage === 'strict') {
+        const parent = e.path.slice(0, -1);
+        const known = crdFieldsAt(kind, parent);
+        const meant = known ? didYouMean(String(e.path[e.path.length - 1]), known) : undefined;
+        return diag('IT3001', `strict decoding error: ${e.message}`, place(e.path), {
+          hint: `${meant ? `${meant} ` : ''}the API server decodes strictly (kubectl apply's default) and refuses fields KubeVirt's types do not have`,
+        });
+      }
+      return diag('IT3001', e.message, place(e.path.length > 0 ? e.path : ['spec']), {
+        hint:
+          e.stage === 'decode'
+            ? "KubeVirt's webhook decodes the object into its Go types and refuses it"
+            : e.stage === 'metadata'
+              ? 'the API server decodes metadata into ObjectMeta first and refuses the request'
+              : "the API server checks KubeVirt's CRD schema and refuses the object",
+      });
+    });
+  }
+  // What the webhook and itgen's model see: the object as stored, without the nulls the API server pruned.
+  const stored = prunedObject(kind, r.manifest) as RenderedManifest;
+  const issues = manifestIssues(kind, stored);
   if (issues.length === 0) return [];
   const out: Diagnostic[] = [];
-  const spec = (isPlainObject(r.manifest.spec as never) ? r.manifest.spec : {}) as JsonObject;
+  const spec = (isPlainObject(stored.spec as never) ? stored.spec : {}) as JsonObject;
   const spread = isSpreadTopology(((spec['cpu'] ?? {}) as JsonObject)['preferredCPUTopology']);
   for (const issue of issues) {
     const path = issue.path.map(String);
     const inSpec = path[0] === 'spec';
     const at = inSpec ? path.slice(1) : [];
-    const place = (p: readonly string[]): SourceRange => fieldLocation(r.source, p);
-    const found = path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), r.manifest);
-    const dotted = path.join('.');
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of (issue as { keys: string[] }).keys) {
-        const known = knownKeys(r.manifest.kind, path);
-        const meant = known ? didYouMean(key, known) : undefined;
-        out.push(
-          diag('IT3001', `unknown field "${[...path, key].join('.')}"`, place(inSpec ? [...at, key] : at), {
-            hint: `${meant ? `${meant} ` : ''}the API server decodes strictly (kubectl apply's default) and refuses fields KubeVirt's types do not have`,
-          }),
-        );
-      }
-      continue;
-    }
+    const found = path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), stored);
+    const dotted = formatPath(issue.path.map((p) => (typeof p === 'number' ? p : String(p))));
     if (issue.code === 'invalid_value' && dotted === 'spec.cpu.preferredCPUTopology') {
-      out.push(diag('IT4003', `unknown preferredCPUTopology ${String(found)}`, place(at), { hint: 'one of: sockets, cores, threads, spread, any' }));
-      continue;
-    }
-    if (issue.code === 'invalid_value' && dotted === 'spec.cpu.spreadOptions.across' && spread) {
-      out.push(diag('IT4004', `across ${String(found)} is not supported`, place(at), { hint: 'one of: SocketsCores, CoresThreads, SocketsCoresThreads' }));
-      continue;
-    }
-    if (issue.code === 'invalid_value') {
       out.push(
-        diag('IT3001', `\`${dotted}\`: ${issue.message} (KubeVirt stores the object; the value only matters to a VM using it)`, place(at), {
-          severity: 'warning',
+        diag('IT4003', `unknown preferredCPUTopology ${String(found)}`, place(issue.path as FieldPath), {
+          hint: 'one of: sockets, cores, threads, spread, any',
         }),
       );
       continue;
     }
-    // The CRD schema: types, required fields, formats. The API server says `path: Required value`.
-    const message = issue.code === 'invalid_type' && found === undefined ? `${dotted}: Required value` : `${dotted}: Invalid value: ${issue.message}`;
-    out.push(diag('IT3001', message, inSpec ? place(at) : place([]), {}));
+    if (issue.code === 'invalid_value' && dotted === 'spec.cpu.spreadOptions.across' && spread) {
+      out.push(
+        diag('IT4004', `across ${String(found)} is not supported`, place(issue.path as FieldPath), {
+          hint: 'one of: SocketsCores, CoresThreads, SocketsCoresThreads',
+        }),
+      );
+      continue;
+    }
+    // The API server and the webhook's decoding admitted the object: whatever else itgen's model
+    // refuses, KubeVirt stores.
+    out.push(
+      diag(
+        'IT3001',
+        `\`${dotted}\`: ${issue.message} (KubeVirt stores the object; the value only matters to a VM using it)`,
+        inSpec ? fieldLocation(r.source, at) : fieldLocation(r.source, []),
+        {
+          severity: 'warning',
+        },
+      ),
+    );
   }
   return out;
-}
-
-/** The keys KubeVirt's type has at `path` of a manifest (for a did-you-mean on an unknown field). */
-function knownKeys(kind: string, path: readonly string[]): string[] | undefined {
-  let schema: unknown = strict().manifestSchemaFor(kind as ManifestKind);
-  for (const k of path) {
-    schema = unwrap(schema);
-    const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
-    if (!shape || !Object.hasOwn(shape, k)) return undefined;
-    schema = shape[k];
-  }
-  const shape = (unwrap(schema) as { shape?: Record<string, unknown> } | undefined)?.shape;
-  return shape ? Object.keys(shape) : undefined;
-}
-
-function unwrap(schema: unknown): unknown {
-  let s = schema as { unwrap?: () => unknown; def?: { innerType?: unknown } } | undefined;
-  for (let i = 0; i < 5 && s; i++) {
-    if (typeof s.unwrap === 'function') s = s.unwrap() as typeof s;
-    else if (s.def?.innerType) s = s.def.innerType as typeof s;
-    else break;
-  }
-  return s;
 }
 
 /**

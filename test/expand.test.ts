@@ -287,3 +287,18 @@ describe('promises', () => {
     );
   });
 });
+
+describe('ControllerRevision data KubeVirt cannot decode, in its words (test/fixtures/oracle-answers/revision-data-*)', () => {
+  const dir = path.join(REPO, 'test', 'fixtures', 'oracle-answers');
+  const read = (f: string): Record<string, unknown>[] =>
+    readFileSync(path.join(dir, f), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const answers = new Map(read('revision-data-answers.jsonl').map((a) => [a['id'], a]));
+  it.each(read('revision-data-cases.jsonl').map((c) => [c['id'] as string, c] as const))('%s', (id, c) => {
+    const store = objectStore(c['objects'] as JsonObject[]);
+    const r = resolveReferences(c['vm'] as JsonObject, store);
+    expect(r.errors.map((e) => e.message)).toEqual([(answers.get(id)!['expand'] as { error: string }).error]);
+  });
+});

@@ -5,6 +5,7 @@
  */
 import { obj, type Json, type JsonObject, type References, type SpecObject } from './model';
 import { KINDS_OF, MANIFEST_KINDS, type SpecKind } from '../schema/kubevirt-api';
+import { canonicalJson } from '../digest';
 
 const GROUP = 'instancetype.kubevirt.io';
 
@@ -116,20 +117,25 @@ function findRevision(store: ObjectStore, name: string, namespace: string): Json
  */
 function revisionSpec(revision: JsonObject, which: Which, field: string): SpecObject | ReferenceError {
   const data = obj(revision['data']);
-  const kind = typeof data?.['kind'] === 'string' ? data['kind'] : '';
-  const api = typeof data?.['apiVersion'] === 'string' ? data['apiVersion'] : '';
-  const name = String(obj(revision['metadata'])?.['name'] ?? '');
+  // No data at all: the decoded object is nil, and KubeVirt's type switch says so.
+  if (!data) return { message: 'unexpected type in ControllerRevision: <nil>', field };
+  const kind = typeof data['kind'] === 'string' ? data['kind'] : '';
+  const api = typeof data['apiVersion'] === 'string' ? data['apiVersion'] : '';
   const known = [...REVISION_KINDS.instancetype, ...REVISION_KINDS.preference].includes(kind);
-  // KubeVirt v1.9 decodes only v1beta1: v1alpha1 and v1alpha2 left its scheme in v1.7.
-  if (!data || api !== 'instancetype.kubevirt.io/v1beta1' || !known) {
+  // KubeVirt v1.9 decodes only v1beta1: v1alpha1 and v1alpha2 left its scheme in v1.7. The
+  // decoder checks the kind, then the version, and quotes the data as the API server stores it
+  // (keys sorted).
+  if (api !== 'instancetype.kubevirt.io/v1beta1' || !known) {
     const why =
-      !data || kind === ''
-        ? `ControllerRevision ${name} holds no object`
-        : `no kind "${kind}" is registered for version "${api}" in scheme "kubevirt.io/client-go/kubevirt/scheme/register.go:44"`;
+      kind === ''
+        ? `Object 'Kind' is missing in '${canonicalJson(data)}'`
+        : api === ''
+          ? `Object 'apiVersion' is missing in '${canonicalJson(data)}'`
+          : `no kind "${kind}" is registered for version "${api}" in scheme "kubevirt.io/client-go/kubevirt/scheme/register.go:44"`;
     return { message: `failed to decode object in ControllerRevision: ${why}`, field };
   }
   if (!REVISION_KINDS[which].includes(kind)) return { message: `unexpected type in ControllerRevision: *v1beta1.${kind}`, field };
-  return { kind, name, namespace: undefined, spec: obj(data['spec']) ?? {} };
+  return { kind, name: String(obj(revision['metadata'])?.['name'] ?? ''), namespace: undefined, spec: obj(data['spec']) ?? {} };
 }
 
 /**

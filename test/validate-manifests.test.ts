@@ -112,3 +112,15 @@ describe('VirtualMachines: the VM webhook matcher checks and admission', () => {
     );
   });
 });
+
+describe('several files', () => {
+  it('a bad label shared by objects of several files is reported in each file, at its line', () => {
+    const obj = (name: string): string =>
+      `apiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachineClusterInstancetype\nmetadata:\n  name: ${name}\n  labels: {bad key!: v}\nspec:\n  cpu: {guest: 1}\n  memory: {guest: 1Gi}\n`;
+    const r = validate({ 'a.yaml': obj('a'), 'b.yaml': `${obj('b')}---\n${obj('c')}` }, 'a.yaml', 'b.yaml');
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('a.yaml:5:12 error IT3001 instance type `a`: metadata.labels: Invalid value: "bad key!"');
+    expect(r.err).toContain('b.yaml:5:12 error IT3001 instance type `b`: metadata.labels: Invalid value: "bad key!"');
+    expect(r.err).toContain('b.yaml:14:12 error IT3001 instance type `c`: metadata.labels: Invalid value: "bad key!"');
+  });
+});

@@ -54,6 +54,16 @@ export function qualifiedNameProblem(key: string): string | undefined {
 
 /** Where a label or annotation key was written: the object's own document, else the generator. */
 function writtenAt(o: ResolvedObject, which: 'labels' | 'annotations', key: string, generatorSrc: SourceDoc | undefined): SourceRange | undefined {
+  // A manifest (`validate FILE`): its origin is its metadata.name, and its labels sit beside it.
+  const p = o.origin.path;
+  if (p.length >= 2 && p[p.length - 1] === 'name' && p[p.length - 2] === 'metadata') {
+    const meta = p
+      .slice(0, -1)
+      .reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[k] : undefined), o.origin.src.value);
+    const map = meta !== null && typeof meta === 'object' ? (meta as Record<string, unknown>)[which] : undefined;
+    if (map !== null && typeof map === 'object' && Object.prototype.hasOwnProperty.call(map, key))
+      return locate(o.origin.src, [...p.slice(0, -1), which, key], { key: true });
+  }
   for (const src of [o.origin.src, generatorSrc]) {
     const map = src && (src.value as Record<string, unknown>)[which];
     if (src && map !== null && typeof map === 'object' && Object.prototype.hasOwnProperty.call(map, key)) return locate(src, [which, key], { key: true });
@@ -111,7 +121,8 @@ export const API_RULES: readonly Rule[] = [
       const found = new Map<string, { objs: ResolvedObject[]; message: string; location: SourceRange | undefined; hint: string }>();
       const add = (o: ResolvedObject, which: 'labels' | 'annotations', key: string | undefined, message: string, hint: string): void => {
         const location = key !== undefined ? writtenAt(o, which, key, ctx.generatorSrc) : undefined;
-        const k = `${message}|${location ? `${location.file}:${location.line}:${location.col}` : o.kind}`;
+        // Without a place (a derived label), one report per kind and file: objects of other files are never folded into it.
+        const k = `${message}|${location ? `${location.file}:${location.line}:${location.col}` : `${o.kind}|${o.origin.src.file}`}`;
         const entry = found.get(k) ?? { objs: [], message, location, hint };
         entry.objs.push(o);
         found.set(k, entry);

@@ -241,3 +241,39 @@ describe('the CI jobs init writes are a VM gate', () => {
     }
   });
 });
+
+describe('what the API server decodes of a VM (test/fixtures/oracle-answers/vm-metadata-*)', () => {
+  const dir = path.join(REPO, 'test', 'fixtures', 'oracle-answers');
+  const read = (f: string): Record<string, unknown>[] =>
+    readFileSync(path.join(dir, f), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const server = new Map(read('vm-metadata-apiserver.jsonl').map((a) => [a['id'], a as { strictErrors?: string[] }]));
+  const kubevirt = new Map(read('vm-metadata-answers.jsonl').map((a) => [a['id'], a as { expand?: { vm?: Record<string, unknown> } }]));
+
+  it.each(read('vm-metadata-cases.jsonl').map((c) => [c['id'] as string, c] as const))(
+    '%s: the API server’s strict decoding errors, then KubeVirt’s expansion',
+    (id, c) => {
+      const scratch = scratchProject({ 'vm.yaml': JSON.stringify(c['vm']) });
+      try {
+        const r = itgen(scratch, ['expand', 'vm.yaml', '--skip-admission', '-o', 'json']);
+        const strict = server.get(id)!.strictErrors ?? [];
+        const said = [...r.err.matchAll(/error IT8005 VirtualMachine `v`: strict decoding error: (unknown field "[^"]*")/g)].map((m) => m[1]);
+        expect(said.sort()).toEqual([...strict].sort());
+        if (strict.length === 0) {
+          expect(r.code).toBe(0);
+          const vm = JSON.parse(r.out) as Record<string, unknown>;
+          const want = kubevirt.get(id)!.expand!.vm!;
+          // expand-spec never returns a null KubeVirt's types drop (`disk: null`, `creationTimestamp: null`).
+          expect(JSON.stringify(vm)).not.toContain('null');
+          expect((vm['spec'] as { template: unknown }).template).toEqual(
+            expect.objectContaining({ metadata: (want['spec'] as { template: { metadata: unknown } }).template.metadata }),
+          );
+        }
+      } finally {
+        removeDir(scratch);
+      }
+    },
+  );
+});

@@ -5,7 +5,7 @@
  */
 import { diag, didYouMean, type Diagnostic } from '../diagnostics';
 import { locate, type PathSegment, type SourceDoc } from '../load/source';
-import { isPlainObject, type JsonObject } from '../resolve/leaves';
+import { isPlainObject, type Json, type JsonObject } from '../resolve/leaves';
 import { admit, expand, type ExpandOptions } from './expand';
 import { infersFromVolume, mutateOnCreate, type Inference } from './mutate';
 import { fieldPath, unknownVmFields } from './unknown-fields';
@@ -140,7 +140,9 @@ export function expandDocuments(
       };
     }
     // The mutating webhook first (R 0.0): a refusal means the VM is never stored.
-    let vm = f.value;
+    // The API server prunes nulls the VM's CRD does not allow (every field: none is nullable), so
+    // neither the webhooks nor expand-spec see them, and expand never prints `disk: null`.
+    let vm = withoutNulls(f.value) as JsonObject;
     let inferred: Inference[] = [];
     if ((options.mutate ?? 'applied') === 'applied' || infersFromVolume(vm)) {
       const mutated = mutateOnCreate(vm, all, namespace);
@@ -310,4 +312,13 @@ function biggerSizeHint(c: { message: string }, refs: References, store: ObjectS
   const pick = same ?? candidates[0];
   if (!pick) return { hint: "no instance type known here meets the preference's requirements" };
   return { hint: `the smallest ${same ? `${series(it.name)} size` : 'instance type'} that meets the preference's requirements: \`${pick.name}\`` };
+}
+
+/** A value with every null-valued key of its objects removed, at any depth (list items are kept). */
+function withoutNulls(v: Json): Json {
+  if (Array.isArray(v)) return v.map(withoutNulls);
+  if (!isPlainObject(v)) return v;
+  const out: JsonObject = {};
+  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = withoutNulls(x);
+  return out;
 }

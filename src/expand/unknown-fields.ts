@@ -87,6 +87,9 @@ export function unknownFieldsAt(value: Json | undefined, node: number, at: reado
     }
     const fields = shape as Readonly<Record<string, number>>;
     for (const [k, item] of Object.entries(v)) {
+      // An embedded ObjectMeta (template.metadata, dataVolumeTemplates[].metadata): KubeVirt's CRD
+      // keeps it as it comes (x-kubernetes-preserve-unknown-fields), so the API server refuses nothing there.
+      if (k === 'metadata' && p.length > 0 && Object.hasOwn(fields, k)) continue;
       if (Object.hasOwn(fields, k)) stack.push([item, fields[k]!, [...p, k]]);
       else {
         const meant = closest(k, Object.keys(fields));
@@ -108,9 +111,42 @@ export function unknownFieldsAt(value: Json | undefined, node: number, at: reado
  * fields KubeVirt's CRD requires (`spec` itself, `spec.template`, a disk's `name`...).
  */
 export function unknownVmFields(vm: Readonly<Record<string, Json>>, required = false): UnknownField[] {
+  // Strict decoding of the object itself and of its ObjectMeta, as the API server reports them
+  // (itgen-apiserver: `unknown field "metadata.foo"`, `unknown field "extra"`).
+  const outer: UnknownField[] = [];
+  const meta = vm['metadata'];
+  if (isPlainObject(meta))
+    for (const k of Object.keys(meta))
+      if (!OBJECT_META.includes(k)) outer.push({ path: ['metadata', k], ...withMeant(k, OBJECT_META) });
+  for (const k of Object.keys(vm)) if (!TOP_LEVEL.includes(k)) outer.push({ path: [k], ...withMeant(k, TOP_LEVEL) });
   const spec = Object.hasOwn(vm, 'spec') ? vm['spec'] : undefined;
-  if (spec === undefined || spec === null) return required ? [{ path: ['spec'], invalid: 'spec: Required value' }] : [];
-  return unknownFieldsAt(spec, VM_SPEC_ROOT, ['spec'], 20, required);
+  if (spec === undefined || spec === null) return [...outer, ...(required ? [{ path: ['spec'], invalid: 'spec: Required value' }] : [])];
+  return [...outer, ...unknownFieldsAt(spec, VM_SPEC_ROOT, ['spec'], 20, required)];
+}
+
+/** The fields of a Kubernetes object and of its ObjectMeta (k8s.io/apimachinery meta/v1 types.go). */
+const TOP_LEVEL = ['apiVersion', 'kind', 'metadata', 'spec', 'status'];
+const OBJECT_META = [
+  'annotations',
+  'creationTimestamp',
+  'deletionGracePeriodSeconds',
+  'deletionTimestamp',
+  'finalizers',
+  'generateName',
+  'generation',
+  'labels',
+  'managedFields',
+  'name',
+  'namespace',
+  'ownerReferences',
+  'resourceVersion',
+  'selfLink',
+  'uid',
+];
+
+function withMeant(k: string, known: readonly string[]): { meant?: string } {
+  const meant = closest(k, known);
+  return meant !== undefined ? { meant } : {};
 }
 
 /** The node of the VM's `spec.template.spec.domain` (a preset's `spec.domain` is the same type). */

@@ -115,9 +115,7 @@ export function unknownVmFields(vm: Readonly<Record<string, Json>>, required = f
   // (itgen-apiserver: `unknown field "metadata.foo"`, `unknown field "extra"`).
   const outer: UnknownField[] = [];
   const meta = vm['metadata'];
-  if (isPlainObject(meta))
-    for (const k of Object.keys(meta))
-      if (!OBJECT_META.includes(k)) outer.push({ path: ['metadata', k], ...withMeant(k, OBJECT_META) });
+  if (isPlainObject(meta)) for (const k of Object.keys(meta)) if (!OBJECT_META.includes(k)) outer.push({ path: ['metadata', k], ...withMeant(k, OBJECT_META) });
   for (const k of Object.keys(vm)) if (!TOP_LEVEL.includes(k)) outer.push({ path: [k], ...withMeant(k, TOP_LEVEL) });
   const spec = Object.hasOwn(vm, 'spec') ? vm['spec'] : undefined;
   if (spec === undefined || spec === null) return [...outer, ...(required ? [{ path: ['spec'], invalid: 'spec: Required value' }] : [])];

@@ -118,40 +118,116 @@ export function loadManifests(root: string, inputs: readonly string[], stdin: ()
   return { docs, diagnostics };
 }
 
+/** Directories where GitOps repositories keep their Flux and Argo CD objects by convention (flux bootstrap's clusters/<name>/...). */
+const GITOPS_DIRS = ['clusters', 'gitops', 'flux', 'argocd', 'argo'];
+/** Directories whose top-level YAML files are read (Argo CD's app-of-apps keeps its Applications flat in apps/), never their subdirectories. */
+const SHALLOW_DIRS = ['apps', 'applications'];
+/** What one search reads at most: directories, and YAML files of at most 1 MiB each. */
+const MAX_SEARCH_DIRS = 120;
+const MAX_SEARCH_FILES = 2000;
+/** How many directories deep the search follows from where it began (clusters/<name>/flux-system is two). */
+const MAX_FOLLOW = 2;
+const GITOPS_TEXT = /\b(kustomize\.toolkit\.fluxcd\.io|source\.toolkit\.fluxcd\.io|argoproj\.io)\//;
+
+const normalDir = (p: string): string => path.posix.normalize(p.replace(/\\/g, '/')).replace(/^\.\//, '').replace(/\/+$/, '') || '.';
+
 /**
- * The YAML files of the project a GitOps tool may read (Flux Kustomizations, Argo CD Applications):
- * every *.yaml and *.yml but those under node_modules, .git and the directories given (outputs and
- * catalogs, which itgen reads anyway), at most 2,000 files of at most 1 MiB, links not followed.
+ * The project's Flux and Argo CD objects, found by following what deploys rather than by reading
+ * every directory (a GitOps monorepo holds thousands of other kustomizations): from the root
+ * kustomization.yaml, the YAML files at the top of the project, and the conventional GitOps
+ * directories (clusters/, gitops/, flux/, argocd/, argo/), through kustomization `resources` and the
+ * paths the Flux Kustomizations and Argo CD Applications found name (a directory without a
+ * kustomization.yaml is read as Flux reads it: every YAML file below it). Bounded (120 directories,
+ * 2,000 files of at most 1 MiB), links not followed, node_modules, .git and `skip` (outputs,
+ * catalogs) never entered. An object nothing of that reaches is not seen; docs/design.md says why.
  */
 export function loadProjectManifests(root: string, skip: readonly string[]): SourceDoc[] {
   const absRoot = path.resolve(root);
-  const skipped = new Set([...skip.map((d) => path.resolve(absRoot, d)), path.join(absRoot, 'node_modules'), path.join(absRoot, '.git')]);
-  const files: string[] = [];
-  const walkDir = (dir: string, depth = 0): void => {
-    if (files.length >= 2000 || skipped.has(dir) || depth > MAX_DIRECTORY_DEPTH) return;
-    let entries;
+  const skipped = new Set([...skip.map((d) => normalDir(path.relative(absRoot, path.resolve(absRoot, d)))), 'node_modules', '.git']);
+  const docs: SourceDoc[] = [];
+  const seenDirs = new Set<string>();
+  const seenFiles = new Set<string>();
+  // Each directory with how it is read: `flat` (its top-level YAML files: the root, apps/) or in full.
+  // `depth`: directories followed from where the search began (a conventional directory or a path
+  // a GitOps object names); past MAX_FOLLOW only files are read, so an app tree of thousands of
+  // kustomizations is not walked for the GitOps objects it does not hold.
+  const queue: { dir: string; flat: boolean; depth: number }[] = [
+    { dir: '.', flat: true, depth: 0 },
+    ...GITOPS_DIRS.map((dir) => ({ dir, flat: false, depth: 0 })),
+    ...SHALLOW_DIRS.map((dir) => ({ dir, flat: true, depth: 0 })),
+  ];
+  const seenFlat = new Set<string>();
+  const isSkipped = (rel: string): boolean => [...skipped].some((s) => rel === s || rel.startsWith(`${s}/`));
+  const inside = (rel: string): boolean => rel !== '..' && !rel.startsWith('../') && !path.isAbsolute(rel);
+  const readYaml = (rel: string, only?: RegExp): SourceDoc[] => {
+    if (seenFiles.has(rel) || seenFiles.size >= MAX_SEARCH_FILES) return [];
+    seenFiles.add(rel);
+    const abs = path.join(absRoot, rel);
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      const st = lstatSync(abs);
+      if (!st.isFile() || st.size > 1 << 20) return [];
     } catch {
-      return;
+      return [];
     }
-    for (const e of entries.sort(byText((x) => x.name))) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walkDir(p, depth + 1);
-      else if (e.isFile() && /\.ya?ml$/.test(e.name) && files.length < 2000) files.push(p);
+    const read = readProjectFile(absRoot, abs);
+    if (!('bytes' in read)) return [];
+    // Most YAML of a GitOps repository is workloads: parsed only when it can hold what is sought.
+    if (only && !only.test(read.bytes.toString('latin1'))) return [];
+    return parseSource(rel, read.bytes).docs;
+  };
+  /** A Flux Kustomization's or Argo CD Application's path, as a project directory. */
+  const follow = (d: SourceDoc): void => {
+    const o = d.value as { apiVersion?: unknown; kind?: unknown; spec?: Record<string, unknown> } | null;
+    const api = String(o?.apiVersion ?? '');
+    const paths: unknown[] = [];
+    if (o?.kind === 'Kustomization' && api.startsWith('kustomize.toolkit.fluxcd.io/')) paths.push(o.spec?.['path']);
+    if (o?.kind === 'Application' && api.startsWith('argoproj.io/')) {
+      paths.push((o.spec?.['source'] as Record<string, unknown> | undefined)?.['path']);
+      const sources = o.spec?.['sources'];
+      if (Array.isArray(sources)) for (const x of sources) paths.push((x as Record<string, unknown> | null)?.['path']);
+    }
+    for (const p of paths) if (typeof p === 'string') queue.push({ dir: normalDir(p), flat: false, depth: 0 });
+  };
+  const take = (rel: string): void => {
+    for (const d of readYaml(rel, GITOPS_TEXT)) {
+      if (!GITOPS_TEXT.test(String((d.value as { apiVersion?: unknown } | null)?.apiVersion ?? ''))) continue;
+      docs.push(d);
+      follow(d);
     }
   };
-  walkDir(absRoot);
-  const docs: SourceDoc[] = [];
-  for (const file of files) {
+  while (queue.length > 0 && seenDirs.size + seenFlat.size < MAX_SEARCH_DIRS) {
+    const { dir, flat, depth } = queue.shift()!;
+    if (seenDirs.has(dir) || (flat && seenFlat.has(dir)) || !inside(dir) || isSkipped(dir)) continue;
+    let entries;
     try {
-      if (lstatSync(file).size > 1 << 20) continue;
+      if (lstatSync(path.join(absRoot, dir)).isSymbolicLink()) continue;
+      entries = readdirSync(path.join(absRoot, dir), { withFileTypes: true }).sort(byText((x) => x.name));
     } catch {
       continue;
     }
-    const read = readProjectFile(absRoot, file);
-    if (!('bytes' in read) || !/\b(kustomize\.toolkit\.fluxcd\.io|source\.toolkit\.fluxcd\.io|argoproj\.io)\//.test(read.bytes.toString('utf8'))) continue;
-    docs.push(...parseSource(relativePath(absRoot, file), read.bytes).docs);
+    (flat ? seenFlat : seenDirs).add(dir);
+    const join = (name: string): string => (dir === '.' ? name : `${dir}/${name}`);
+    const k = entries.find((e) => e.isFile() && (e.name === 'kustomization.yaml' || e.name === 'kustomization.yml' || e.name === 'Kustomization'));
+    if (k && (!flat || dir === '.')) {
+      // What kustomize builds here (the root's too): its resources, files read, directories followed.
+      const kdoc = readYaml(join(k.name))[0];
+      const resources = (kdoc?.value as { resources?: unknown } | undefined)?.resources;
+      if (Array.isArray(resources))
+        for (const r of resources) {
+          if (typeof r !== 'string' || /^[a-z]+:\/\//.test(r)) continue;
+          const rel = normalDir(path.posix.join(dir, r));
+          if (/\.ya?ml$/.test(rel)) take(rel);
+          else if (depth < MAX_FOLLOW) queue.push({ dir: rel, flat: false, depth: depth + 1 });
+        }
+      // The root's own top-level YAML files too (a repository keeps its Argo CD root app there).
+      if (dir === '.') for (const e of entries) if (e.isFile() && /\.ya?ml$/.test(e.name)) take(e.name);
+      continue;
+    }
+    // No kustomization: Flux reads every YAML file below; a flat visit only the top level.
+    for (const e of entries) {
+      if (e.isFile() && /\.ya?ml$/.test(e.name)) take(join(e.name));
+      else if (e.isDirectory() && !flat && depth < MAX_FOLLOW) queue.push({ dir: join(e.name), flat: false, depth: depth + 1 });
+    }
   }
   return docs;
 }

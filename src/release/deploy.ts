@@ -6,6 +6,7 @@
  * and kustomize all accept while the clusters keep the stale one: the fresh base is deployed by
  * nothing (IT5012) and the deployed one is written by no generator (IT5013).
  */
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { diag, didYouMean, type Diagnostic } from '../diagnostics';
 import { readProjectFile, relativePath, within } from '../load/files';
@@ -24,12 +25,33 @@ const normal = (p: string): string => path.posix.normalize(p.replace(/\\/g, '/')
 /** Kustomization directories followed below a deploy path; a bound against cycles and hostile trees. */
 const MAX_KUSTOMIZATIONS = 200;
 
+/** The kustomization of a directory, read once per check (a GitOps monorepo names the same directories from many places). */
+const kustomizations = new Map<string, SourceDoc | null>();
+
 function kustomizationAt(absRoot: string, dir: string): SourceDoc | undefined {
-  for (const name of ['kustomization.yaml', 'kustomization.yml', 'Kustomization']) {
+  const key = `${absRoot}\u0000${dir}`;
+  const known = kustomizations.get(key);
+  if (known !== undefined) return known ?? undefined;
+  let found: SourceDoc | undefined;
+  // A cheap look for each name (no link resolved) before the guarded read of the one that is there.
+  const name = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'].find((n) => {
+    try {
+      return lstatSync(path.join(absRoot, dir, n)).isFile();
+    } catch {
+      return false;
+    }
+  });
+  if (name !== undefined) {
     const read = readProjectFile(absRoot, path.join(dir, name));
-    if ('bytes' in read) return parseSource(relativePath(absRoot, path.join(absRoot, dir, name)), read.bytes).docs[0];
+    if ('bytes' in read) found = parseSource(relativePath(absRoot, path.join(absRoot, dir, name)), read.bytes).docs[0];
   }
-  return undefined;
+  kustomizations.set(key, found ?? null);
+  return found;
+}
+
+/** Forget what was read: every check of the project starts from the files as they are. */
+function freshReads(): void {
+  kustomizations.clear();
 }
 
 /** Whether `dir` holds a base itgen generated: the first line of its README.md says so. */
@@ -69,19 +91,41 @@ function deployPaths(absRoot: string, gitops: readonly SourceDoc[]): DeployPath[
   return out;
 }
 
-/** Every directory reachable from `start` through kustomization `resources` (inside the project, bounded). */
-function reachable(absRoot: string, start: string, seen: Set<string>): void {
-  const queue = [start];
-  while (queue.length > 0 && seen.size < MAX_KUSTOMIZATIONS) {
+/**
+ * Whether kustomize, from `starts`, reaches a directory for which `found` holds: breadth first
+ * through `resources`, stopping at the first hit, reading at most `limit` kustomizations (each read
+ * once per check). A GitOps monorepo's app tree is thousands of kustomizations that lead nowhere
+ * near a base; the search costs what the answer needs, not what the repository holds.
+ */
+function search(
+  absRoot: string,
+  starts: readonly string[],
+  found: (dir: string) => boolean,
+  limit: number,
+  toward: (dir: string) => boolean = () => true,
+): boolean {
+  const seen = new Set<string>();
+  const queue = [...starts];
+  while (queue.length > 0 && seen.size < limit) {
     const dir = queue.shift()!;
     if (seen.has(dir) || !within(absRoot, path.join(absRoot, dir, 'x'))) continue;
     seen.add(dir);
+    if (found(dir)) return true;
     const k = kustomizationAt(absRoot, dir);
     const resources = (k?.value as { resources?: unknown } | undefined)?.resources;
     if (!Array.isArray(resources)) continue;
-    for (const r of resources) if (typeof r === 'string' && !/^[a-z]+:\/\//.test(r)) queue.push(normal(path.posix.join(dir, r)));
+    for (const r of resources) {
+      if (seen.size + queue.length >= limit) break;
+      if (typeof r !== 'string' || /^[a-z]+:\/\//.test(r)) continue;
+      const next = normal(path.posix.join(dir, r));
+      if (toward(next)) queue.push(next);
+    }
   }
+  return false;
 }
+
+/** How far the search for a second owner of a base goes from each GitOps object (a warning's worth). */
+const MAX_OWNER_SEARCH = 50;
 
 /** A Flux Kustomization or Argo CD Application: what applies a path of the repository to clusters. */
 export interface Syncer {
@@ -144,12 +188,17 @@ export function syncersOf(gitops: readonly SourceDoc[]): Syncer[] {
  * `resources`, or lies under a directory without a kustomization.yaml (Flux then generates one
  * over every manifest below it).
  */
-export function applies(root: string, from: string, target: string): boolean {
+export function applies(root: string, from: string, target: string, fresh = true, limit = MAX_KUSTOMIZATIONS): boolean {
   const absRoot = path.resolve(root);
-  const seen = new Set<string>();
-  reachable(absRoot, normal(from), seen);
+  if (fresh) freshReads();
   const t = normal(target);
-  return [...seen].some((d) => d === t || (t.startsWith(d === '.' ? '' : `${d}/`) && kustomizationAt(absRoot, d) === undefined));
+  // Only what leads toward the target is followed: the target, a directory above it, or one
+  // outside the start's own tree (a `../` that may lead anywhere). A sibling app tree below the
+  // start holds thousands of kustomizations that never reach a base.
+  const start = normal(from);
+  const below = (d: string, top: string): boolean => top === '.' || d === top || d.startsWith(`${top}/`);
+  const toward = (d: string): boolean => below(t, d) || below(d, t) || !below(d, start);
+  return search(absRoot, [start], (d) => d === t || (t.startsWith(d === '.' ? '' : `${d}/`) && kustomizationAt(absRoot, d) === undefined), limit, toward);
 }
 
 /** Whether a deployed directory and a generator's output are one, or one holds the other (`.` holds everything). */
@@ -169,6 +218,7 @@ export function deployProblems(
   otherOutputs: () => readonly string[] = () => [],
 ): Diagnostic[] {
   const absRoot = path.resolve(root);
+  freshReads();
   const paths = deployPaths(absRoot, gitops);
   if (paths.length === 0 || generators.length === 0) return [];
   const outputs = generators.map((g) => normal(g.outputDir));
@@ -177,9 +227,13 @@ export function deployProblems(
   let others: string[] | undefined;
   const ownedByOther = (dir: string): boolean => (others ??= otherOutputs().map(normal)).some((o) => related(dir, o));
   const out: Diagnostic[] = [];
-  const deployed = new Set<string>();
-  for (const p of paths) reachable(absRoot, p.dir, deployed);
-  const isDeployed = (o: string): boolean => [...deployed].some((d) => related(d, o));
+  const isDeployed = (o: string): boolean =>
+    search(
+      absRoot,
+      paths.map((p) => p.dir),
+      (d) => related(d, o),
+      MAX_KUSTOMIZATIONS,
+    );
   for (const g of generators) {
     const o = normal(g.outputDir);
     if (isDeployed(o) || (g.config.suppressWarnings ?? []).includes('IT5012')) continue;
@@ -204,7 +258,7 @@ export function deployProblems(
   const syncers = syncersOf(gitops);
   for (const g of generators) {
     const o = normal(g.outputDir);
-    const owners = syncers.filter((x) => applies(absRoot, x.dir, o));
+    const owners = syncers.filter((x) => applies(absRoot, x.dir, o, false, MAX_OWNER_SEARCH));
     if (owners.length < 2 || (g.config.suppressWarnings ?? []).includes('IT5015')) continue;
     const [first, ...rest] = owners;
     for (const second of rest) {

@@ -230,3 +230,17 @@ describe('an unreadable directory under output/', () => {
     removeDir(dir);
   });
 });
+
+describe('bases written by earlier versions', () => {
+  it('a base whose kustomizations lack the leading --- (itgen before 2026-11-21) is still itgen’s and is replaced', () => {
+    const dir = project('../out');
+    expect(itgen(dir, 'generate').code).toBe(0);
+    for (const f of ['kustomization.yaml', 'VirtualMachinePreferences/kustomization.yaml']) {
+      const p = path.join(dir, 'out', f);
+      writeFileSync(p, readFileSync(p, 'utf8').replace(/^---\n/, ''));
+    }
+    expect(itgen(dir, 'generate').code).toBe(0);
+    expect(readFileSync(path.join(dir, 'out', 'kustomization.yaml'), 'utf8')).toMatch(/^---\n/);
+    removeDir(dir);
+  });
+});

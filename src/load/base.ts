@@ -21,8 +21,11 @@ import path from 'node:path';
 
 /** The kind directories of a base (emit/layout.ts's KIND_DIRS, written out here at the floor). */
 const KIND_DIR = /^VirtualMachine(Cluster)?(Instancetype|Preference)s$/;
-/** How a generated kustomization.yaml reads, byte for byte (emit/layout.ts's `kustomization`). */
-const KUSTOMIZATION = /^---\napiVersion: kustomize\.config\.k8s\.io\/v1beta1\nkind: Kustomization\nresources:(?: \[\]\n|\n((?: {2}- [^\n]+\n)+))$/;
+/**
+ * How a generated kustomization.yaml reads, byte for byte (emit/layout.ts's `kustomization`;
+ * before 2026-11-21 it started without the `---`, and such bases are still itgen's).
+ */
+const KUSTOMIZATION = /^(?:---\n)?apiVersion: kustomize\.config\.k8s\.io\/v1beta1\nkind: Kustomization\nresources:(?: \[\]\n|\n((?: {2}- [^\n]+\n)+))$/;
 /** The first bytes read of the top kustomization: itgen's, over four kind directories, fits. */
 const HEAD_BYTES = 512;
 

@@ -86,6 +86,7 @@ export const DIAGNOSTIC_CODES = {
   IT7106: 'release lock belongs to another generator',
   IT7107: 'bundle is not the recorded release',
   IT7108: 'release lock contradicts itself',
+  IT7109: 'a change rewrites the release history the base branch published',
   IT7201: 'vendor selection matches nothing',
   IT7202: 'a kind would be emitted empty',
   IT7301: 'comparison source cannot be read',

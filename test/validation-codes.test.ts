@@ -29,6 +29,7 @@ const SHOWN_ELSEWHERE: Readonly<Partial<Record<DiagnosticCode, { readonly test: 
   IT7001: { test: 'test/e2e-release.test.ts', why: '`itgen check` compares with an output directory, not catalog input' },
   IT7105: { test: 'test/e2e-release.test.ts', why: 'raised by `itgen release --version`' },
   IT7107: { test: 'test/e2e-release.test.ts', why: 'raised by `itgen bundle --version`' },
+  IT7109: { test: 'test/lock-history.test.ts', why: 'compares the lock with the one a Git revision published (--base REF)' },
   IT7301: { test: 'test/e2e-release.test.ts', why: 'raised by `itgen diff --against`' },
   IT7302: { test: 'test/e2e-krm.test.ts', why: 'raised by `itgen fn` on a KRM ResourceList' },
   IT7401: { test: 'test/removal-guard.test.ts', why: 'compares with the committed output directory, raised by `itgen generate`' },

@@ -7,7 +7,9 @@ import { loadManifests } from '../load/manifests';
 import type { SourceDoc } from '../load/source';
 import type { JsonObject } from '../resolve/leaves';
 import type { CompileResult } from '../pipeline';
-import { compileProject, projectGenerators } from '../release/project';
+import { compileProject, projectGenerators, type ProjectOptions } from '../release/project';
+import { MAX_INPUT_BYTES } from '../load/limits';
+import { readFileAt } from './git';
 import type { CommandLine, CommandShape, GlobalOptions } from './args';
 import { formatGithub, formatJson, formatText, summary, type OutputFormat } from './format';
 
@@ -99,9 +101,23 @@ export function exitCodeFor(diagnostics: readonly Diagnostic[]): number {
   return hasErrors(diagnostics) ? EXIT_USER : EXIT_OK;
 }
 
-/** Compiles every generator the command line names (or all of them), with overlap checks and --strict applied. */
+/** Compiles every generator the command line names (or all of them), with overlap checks, --strict and --base applied. */
 export function compileAll(ctx: CommandContext): { results: CompileResult[]; diagnostics: Diagnostic[] } {
-  return compileProject(ctx.root, { generators: ctx.global.generators, strict: ctx.global.strict });
+  return compileProject(ctx.root, { generators: ctx.global.generators, strict: ctx.global.strict, base: baseOf(ctx) });
+}
+
+/** The option every command that checks the release lock takes: the published history to hold it to. */
+export const BASE_OPTION = {
+  flag: '--base',
+  value: 'REF',
+  help: "the revision the change is made on (origin/main in CI): the release lock may add the next release, never rewrite what REF's lock published",
+} as const;
+
+/** `--base REF` as the project workflows take it: the release lock files as committed at REF. */
+export function baseOf(ctx: CommandContext): ProjectOptions['base'] {
+  const ref = ctx.line.options.get('--base')?.[0];
+  if (ref === undefined) return undefined;
+  return { name: ref, read: (file) => readFileAt(ctx.root, ref, file, MAX_INPUT_BYTES) };
 }
 
 /**

@@ -44,3 +44,19 @@ export function readTreeAt(root: string, ref: string, dir: string): { files: Out
   }
   return { files };
 }
+
+/**
+ * One file as committed at `ref` (a path relative to `root`), bounded like every input: its text,
+ * `undefined` when the commit does not have it, or why it cannot be read.
+ */
+export function readFileAt(root: string, ref: string, file: string, limit: number): { text: string } | undefined | { error: string } {
+  if (ref.startsWith('-')) return { error: `\`${ref}\` is not a Git revision` };
+  const commit = git(root, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+  if (!commit.ok) return { error: `\`${ref}\` is not a commit in this repository` };
+  const object = `${commit.stdout.trim()}:./${file}`;
+  const size = git(root, ['cat-file', '-s', object]);
+  if (!size.ok) return undefined;
+  if (Number(size.stdout.trim()) > limit) return { error: `${file} at ${ref} is larger than the ${limit} bytes itgen reads` };
+  const shown = git(root, ['cat-file', 'blob', object]);
+  return shown.ok ? { text: shown.stdout } : { error: shown.error };
+}

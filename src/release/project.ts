@@ -19,6 +19,9 @@ import { sha256Hex } from '../digest';
 import { printable } from '../printable';
 import { readFileBounded } from '../load/limits';
 import { checkBundleAgainstLock, currentObjects, lockFileFor, recordRelease, serializeLock } from './lock';
+import { lockHistoryProblems } from '../validate/lock';
+import { parseSource } from '../load/source';
+import { checkDocument } from '../schema/lazy';
 import { deployProblems } from './deploy';
 import { generatedObjects, outputDrift, removalsWithoutLock } from './drift';
 import { syncWarnings } from './gitops';
@@ -35,6 +38,12 @@ export interface ProjectOptions {
   readonly vms?: readonly string[];
   /** Where relative `vms` paths were typed. */
   readonly cwd?: string;
+  /**
+   * The release lock as published (the base branch's, in CI): `name` says where it is from, and
+   * `read(file)` gives a lock file's text there, `undefined` when it has none (no release yet), or
+   * why it cannot be read (an error: the check must not be skipped by accident). IT7109.
+   */
+  readonly base?: { readonly name: string; readonly read: (lockFile: string) => { text: string } | undefined | { error: string } } | undefined;
 }
 
 /** The generators named, or else every generator of the project. */
@@ -72,7 +81,33 @@ export function compileProject(root: string, opts: ProjectOptions = {}): { resul
   }
   const results = files.map((f) => withChangelog(compile(root, f)));
   const loaded = results.flatMap((r) => (r.generator ? [r.generator] : []));
-  return { results, diagnostics: strictify([...results.flatMap((r) => r.diagnostics), ...outputOverlaps(loaded)], opts.strict ?? false) };
+  const history = opts.base ? results.flatMap((r) => baseLockProblems(r, opts.base!)) : [];
+  return { results, diagnostics: strictify([...results.flatMap((r) => r.diagnostics), ...outputOverlaps(loaded), ...history], opts.strict ?? false) };
+}
+
+/** The generator's lock held to the one `base` published (IT7109); nothing when the base has none. */
+function baseLockProblems(r: CompileResult, base: NonNullable<ProjectOptions['base']>): Diagnostic[] {
+  if (!r.generator) return [];
+  const file = r.lock?.file ?? lockFileFor(r.generator.file, r.generator.name);
+  const read = base.read(file);
+  if (read === undefined) return [];
+  if ('error' in read)
+    return [
+      diag('IT7109', `cannot read the release lock ${file} at ${base.name}: ${read.error}`, undefined, {
+        hint: 'fetch the base branch (git fetch origin <branch>) so the lock can be held to what it published',
+      }),
+    ];
+  const parsed = parseSource(`${file} at ${base.name}`, Buffer.from(read.text));
+  const doc = parsed.docs[0];
+  const checked = doc ? checkDocument('lock', doc, (zod) => zod.lockSchema) : undefined;
+  if (!checked || !checked.ok) return [diag('IT7109', `the release lock ${file} at ${base.name} is not a release lock itgen can read`, undefined, {})];
+  if (!r.lock)
+    return [
+      diag('IT7109', `${file} is gone, where ${base.name} has published releases ${checked.data.releases.join(', ')}`, undefined, {
+        hint: `restore it: git checkout <base> -- ${file}`,
+      }),
+    ];
+  return lockHistoryProblems(r.lock, checked.data, base.name);
 }
 
 /**

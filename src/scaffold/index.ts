@@ -171,11 +171,16 @@ jobs:
         with:
           node-version: 20
       - run: npm ci
-      # The catalogs, and every VM kept under vms/ judged against them as KubeVirt would on apply.
-      - run: |
+      # The catalogs, and every VM kept under vms/ judged against them as KubeVirt would on apply;
+      # on a pull request the release lock is held to the one its base branch published.
+      - env:
+          BASE_REF: \${{ github.base_ref }}
+        run: |
           vms=""
           if [ -d vms ]; then vms="--vms vms"; fi
-          node_modules/.bin/itgen validate --format github $vms
+          base=""
+          if [ -n "$BASE_REF" ]; then base="--base origin/$BASE_REF"; fi
+          node_modules/.bin/itgen validate --format github $base $vms
       - run: node_modules/.bin/itgen check --format github
       - name: What this pull request changes
         if: always() && github.event_name == 'pull_request'

@@ -48,8 +48,9 @@ itgen:
     - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
   script:
     - npm ci
-    # The catalogs, and every VM kept under vms/ judged against them as KubeVirt would on apply.
-    - vms=""; if [ -d vms ]; then vms="--vms vms"; fi; node_modules/.bin/itgen validate $vms
+    # The catalogs, and every VM kept under vms/ judged against them as KubeVirt would on apply; in a
+    # merge request the release lock is held to the one its target branch published.
+    - vms=""; if [ -d vms ]; then vms="--vms vms"; fi; base=""; if [ -n "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME" ]; then git fetch -q origin "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"; base="--base origin/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"; fi; node_modules/.bin/itgen validate $base $vms
     - node_modules/.bin/itgen check
   after_script:
     # What the merge request changes (objects, and the VMs under vms/ that use them), for review.

@@ -1,4 +1,4 @@
-import { EXIT_OK, exitCodeFor, report, type Command } from '../command';
+import { EXIT_OK, exitCodeFor, report, type Command, BASE_OPTION, baseOf } from '../command';
 import { optionSet, optionValues } from '../args';
 import { generateProject } from '../../release/project';
 
@@ -8,6 +8,7 @@ export const generate: Command = {
   summary: 'validate every generator, then write its kustomize base and README (atomically)',
   generatorArguments: true,
   options: [
+    BASE_OPTION,
     { flag: '--allow-removals', help: 'drop objects the committed base has (before the first release, nothing else stops it)' },
     {
       flag: '--vms',
@@ -24,6 +25,7 @@ export const generate: Command = {
       allowRemovals: optionSet(ctx.line, '--allow-removals'),
       vms: optionValues(ctx.line, '--vms'),
       cwd: io.cwd,
+      base: baseOf(ctx),
     });
     report(io, global.format, diagnostics, root);
     const code = exitCodeFor(diagnostics);

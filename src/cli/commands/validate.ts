@@ -2,7 +2,7 @@ import { validateManifests } from '../../admission';
 import { strictify } from '../../diagnostics';
 import { checkProject } from '../../release/project';
 import { optionSet, optionValues } from '../args';
-import { checkedSummary, EXIT_OK, exitCodeFor, loadManifestInputs, report, type Command } from '../command';
+import { checkedSummary, EXIT_OK, exitCodeFor, loadManifestInputs, report, type Command, BASE_OPTION, baseOf } from '../command';
 
 export const validate: Command = {
   name: 'validate',
@@ -15,6 +15,7 @@ export const validate: Command = {
     'admission against the objects of the files, --with files and the project (when it has generators).',
   ].join('\n'),
   options: [
+    BASE_OPTION,
     { flag: '--with', value: 'FILE', repeatable: true, help: 'instance types and preferences the VMs may reference' },
     { flag: '--allow-removals', help: 'as for generate: accept dropping objects the committed base has (before the first release)' },
     {
@@ -34,6 +35,7 @@ export const validate: Command = {
         allowRemovals: optionSet(line, '--allow-removals'),
         vms: optionValues(line, '--vms'),
         cwd: io.cwd,
+        base: baseOf(ctx),
       });
       report(io, global.format, diagnostics, root);
       const code = exitCodeFor(diagnostics);

@@ -1,6 +1,7 @@
 /** Reading committed files from Git (for `itgen diff --against REF`): the only place itgen runs git. */
 import type * as ChildProcess from 'node:child_process';
 import type { OutputFile } from '../emit/layout';
+import { MAX_INPUT_BYTES } from '../load/limits';
 
 /**
  * child_process is loaded on the first git call, not with the CLI: it brings net, streams and
@@ -9,12 +10,13 @@ import type { OutputFile } from '../emit/layout';
  */
 let childProcess: typeof ChildProcess | undefined;
 
-const MAX_BUFFER = 1 << 30;
+/** What a listing of a tree may print (paths and sizes, not contents). */
+const MAX_BUFFER = 64 << 20;
 
-function git(cwd: string, args: readonly string[]): { ok: true; stdout: string } | { ok: false; error: string } {
+function git(cwd: string, args: readonly string[], maxBuffer = MAX_BUFFER): { ok: true; stdout: string } | { ok: false; error: string } {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   childProcess ??= require('node:child_process') as typeof ChildProcess;
-  const r = childProcess.spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: MAX_BUFFER });
+  const r = childProcess.spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer });
   if (r.error) return { ok: false, error: `cannot run git: ${r.error.message}` };
   if (r.status !== 0) return { ok: false, error: (r.stderr || `git ${args[0]} failed`).trim().split('\n')[0]! };
   return { ok: true, stdout: r.stdout };
@@ -24,23 +26,38 @@ function git(cwd: string, args: readonly string[]): { ok: true; stdout: string }
  * The files under `dir` (relative to `root`) as committed at `ref`, paths relative to `dir`.
  * A directory the commit does not have reads as empty: everything is then "added".
  */
-export function readTreeAt(root: string, ref: string, dir: string): { files: OutputFile[] } | { error: string } {
+export function readTreeAt(root: string, ref: string, dir: string, limit = MAX_INPUT_BYTES): { files: OutputFile[] } | { error: string } {
   if (ref.startsWith('-')) return { error: `\`${ref}\` is not a Git revision` };
   const commit = git(root, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
   if (!commit.ok) return { error: `\`${ref}\` is not a commit in this repository` };
   const sha = commit.stdout.trim();
   const prefix = dir === '.' ? '' : `${dir.replace(/\/+$/, '')}/`;
-  // Paths relative to the working directory (`root`), whatever the repository's top level is.
-  const listed = git(root, ['ls-tree', '-r', '-z', '--name-only', sha, '--', prefix === '' ? '.' : prefix]);
+  // Paths relative to the working directory (`root`), whatever the repository's top level is; with
+  // each blob's mode and size, so that nothing past the input bound is ever read into memory.
+  const listed = git(root, ['ls-tree', '-r', '-z', '-l', sha, '--', prefix === '' ? '.' : prefix]);
   if (!listed.ok) return { error: listed.error };
   const files: OutputFile[] = [];
-  for (const p of listed.stdout
+  const entries = listed.stdout
     .split('\0')
     .filter((s) => s !== '')
-    .sort()) {
-    const shown = git(root, ['show', `${sha}:./${p}`]);
-    if (!shown.ok) return { error: shown.error };
-    files.push({ path: p.startsWith(prefix) ? p.slice(prefix.length) : p, content: shown.stdout });
+    .map((line) => {
+      const tab = line.indexOf('\t');
+      const [mode, type, , size] = line.slice(0, tab).split(/ +/);
+      return { mode: mode ?? '', type: type ?? '', size: Number(size), p: line.slice(tab + 1) };
+    })
+    .sort((a, b) => (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
+  for (const e of entries) {
+    const rel = e.p.startsWith(prefix) ? e.p.slice(prefix.length) : e.p;
+    // As the working tree reads them (emit/write.ts readTree): what is not a file itgen can read is
+    // described, and differs from anything itgen generates.
+    if (e.type !== 'blob') files.push({ path: rel, content: 'not a regular file' });
+    else if (e.mode === '120000') files.push({ path: rel, content: 'a symbolic link' });
+    else if (!(e.size <= limit)) files.push({ path: rel, content: 'a file too large to read' });
+    else {
+      const shown = git(root, ['cat-file', 'blob', `${sha}:./${e.p}`], limit + 1);
+      if (!shown.ok) return { error: shown.error };
+      files.push({ path: rel, content: shown.stdout });
+    }
   }
   return { files };
 }
@@ -57,6 +74,6 @@ export function readFileAt(root: string, ref: string, file: string, limit: numbe
   const size = git(root, ['cat-file', '-s', object]);
   if (!size.ok) return undefined;
   if (Number(size.stdout.trim()) > limit) return { error: `${file} at ${ref} is larger than the ${limit} bytes itgen reads` };
-  const shown = git(root, ['cat-file', 'blob', object]);
+  const shown = git(root, ['cat-file', 'blob', object], limit + 1);
   return shown.ok ? { text: shown.stdout } : { error: shown.error };
 }

@@ -91,8 +91,8 @@ describe('kinds named after members of Object.prototype', () => {
         expect(r.out).not.toMatch(/function|native code|\[object/);
       }
       const md = itgen(dir, ['diff', '-o', 'markdown']).out;
-      expect(md).toContain('| removed | constructor | `z-constructor` |');
-      expect(md).toContain('| removed | toString | `z-tostring` |');
+      expect(md).toContain('| removed | `constructor` | `z-constructor` |');
+      expect(md).toContain('| removed | `toString` | `z-tostring` |');
     } finally {
       removeDir(dir);
     }

@@ -12,7 +12,8 @@ import type { JsonObject } from '../resolve/leaves';
 import { KIND_ORDER } from '../schema/kubevirt-api';
 import type { ReleaseLock } from '../schema/lock';
 import { compareText } from '../order';
-import { mdText } from './review';
+import { md } from './review';
+import { MANIFEST_KINDS } from '../schema/kubevirt-api';
 import { compareVersions } from './lock';
 
 export interface NoteEntry {
@@ -77,7 +78,7 @@ const TITLES: readonly [keyof Omit<ReleaseSection, 'version'>, string][] = [
 
 /** The notes as Markdown: a section per release, newest first, a list per change and kind. */
 export function notesMarkdown(generator: string, sections: readonly ReleaseSection[]): string {
-  const out = [`# Changelog of \`${mdText(generator)}\``, '', '<!-- Written by itgen from the release lock; do not edit. -->', ''];
+  const out = [`# Changelog of ${md(generator, { table: false })}`, '', '<!-- Written by itgen from the release lock; do not edit. -->', ''];
   if (sections.length === 0) out.push('No release recorded yet.', '');
   for (const s of sections) {
     out.push(`## ${s.version}`, '');
@@ -90,8 +91,10 @@ export function notesMarkdown(generator: string, sections: readonly ReleaseSecti
       const kinds = [...new Set(entries.map((e) => e.kind))];
       for (const kind of kinds) {
         const mine = entries.filter((e) => e.kind === kind);
-        out.push(`- ${kind} (${mine.length}):`);
-        for (const e of mine) out.push(`  - \`${mdText(e.name)}\`${e.detail !== undefined ? `: ${mdText(e.detail)}` : ''}`);
+        // A kind the lock's schema admits is one of four fixed words; anything else is input text.
+        out.push(`- ${(MANIFEST_KINDS as readonly string[]).includes(kind) ? kind : md(kind, { table: false })} (${mine.length}):`);
+        for (const e of mine)
+          out.push(`  - ${md(e.name, { table: false })}${e.detail !== undefined && e.detail !== '' ? `: ${md(e.detail, { table: false, max: 300 })}` : ''}`);
       }
       out.push('');
     }

@@ -54,15 +54,33 @@ export function reviewedChanges(diffs: readonly ObjectDiff[], before: readonly K
   return diffs.map((d) => ({ ...d, before: resourcesOf(b.get(key(d.kind, d.name))), after: resourcesOf(a.get(key(d.kind, d.name))) }));
 }
 
-/** Text from the input for a Markdown table cell: one line, no HTML, no table or code-span breaking characters. */
-export function mdText(s: string): string {
-  return printable(s, true)
-    .replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!)
-    .replace(/\|/g, '\\|')
+/**
+ * Characters that show nothing, or look like others' absence, which make a spoofed name read like
+ * a real one (zero-width spaces and joiners, soft hyphen, variation selectors, fillers).
+ */
+const INVISIBLE = /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064\u3164\ufe00-\ufe0f\ufeff\uffa0]/g;
+
+/**
+ * The one way text from the input reaches Markdown: a code span. Inside one, GitHub-flavoured
+ * Markdown makes no HTML, link, image, emphasis or autolink, and GitHub no @mention or #reference;
+ * entities stay literal, so nothing is entity-escaped. The text is one line with control,
+ * bidirectional and invisible characters written as visible escapes, backticks (which would end
+ * the span) as quotes, cut to `max` characters, and in a table cell its pipes escaped (GFM reads
+ * `\|` inside a span as a pipe). test/markdown.test.ts holds it to cmark-gfm's rendering.
+ */
+export function md(s: string, opts: { readonly max?: number; readonly table?: boolean } = {}): string {
+  const max = opts.max ?? 200;
+  let t = printable(s, true)
+    .replace(INVISIBLE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
     .replace(/`/g, "'");
+  if (t.length > max) t = `${t.slice(0, max - 1)}…`;
+  if (opts.table ?? true) t = t.replace(/\|/g, '\\|');
+  // An empty span, or one of spaces only, is not a span in CommonMark.
+  if (t.trim() === '') return '(empty)';
+  return `\`${t}\``;
 }
 
-const code = (s: string): string => `\`${mdText(s)}\``;
+const code = (s: string): string => md(s);
 
 function valueText(v: Json | undefined): string {
   if (v === undefined) return '(absent)';
@@ -74,8 +92,14 @@ function resourceCell(before: Resources, after: Resources, key: keyof Resources,
   const b = before[key];
   const a = after[key];
   if (a === undefined && b === undefined) return '';
-  if (a === b || b === undefined || a === undefined) return show((a ?? b)!);
-  return `${show(b)} → ${show(a)}`;
+  // The values come from committed objects: a plain number or quantity as it is, anything else a
+  // code span like every input text.
+  const cell = (v: NonNullable<Resources[keyof Resources]>): string => {
+    const text = show(v);
+    return /^[0-9]{1,12}(?:\.[0-9]{1,6})?(?:[KMGTPE]i?|[mk])?$/.test(text) || text === 'yes' ? text : md(text, { max: 40 });
+  };
+  if (a === b || b === undefined || a === undefined) return cell((a ?? b)!);
+  return `${cell(b)} → ${cell(a)}`;
 }
 
 const KIND_SHORT: Readonly<Record<string, string>> = {
@@ -100,15 +124,15 @@ export function diffMarkdown(title: string, changes: readonly ReviewedChange[], 
   const maxFields = opts.maxFields ?? 3;
   const foldAbove = opts.foldAbove ?? 15;
   const count = (c: ObjectDiff['change']): number => changes.filter((x) => x.change === c).length;
-  const summary = `**${mdText(title)}**: ${count('added')} added, ${count('removed')} removed, ${count('changed')} changed`;
+  const summary = `**${md(title, { table: false })}**: ${count('added')} added, ${count('removed')} removed, ${count('changed')} changed`;
   if (changes.length === 0) return `${summary} — no object changes.\n`;
   const rows = changes.slice(0, maxRows).map((c) => {
     const fields = c.fields
       .slice(0, maxFields)
-      .map((f: FieldChange) => `${code(f.path)}: ${code(valueText(f.before))} → ${code(valueText(f.after))}`)
+      .map((f: FieldChange) => `${md(f.path, { max: 120 })}: ${code(valueText(f.before))} → ${code(valueText(f.after))}`)
       .join('<br>');
     const more = c.fields.length > maxFields ? `<br>and ${c.fields.length - maxFields} more` : '';
-    return `| ${c.change} | ${Object.hasOwn(KIND_SHORT, c.kind) ? KIND_SHORT[c.kind] : mdText(c.kind)} | ${code(c.name)} | ${resourceCell(c.before, c.after, 'vcpu', String)} | ${resourceCell(c.before, c.after, 'memory', String)} | ${resourceCell(c.before, c.after, 'hugepages', String)} | ${resourceCell(c.before, c.after, 'dedicatedCpus', () => 'yes')} | ${resourceCell(c.before, c.after, 'gpus', String)} | ${fields}${more} |`;
+    return `| ${c.change} | ${Object.hasOwn(KIND_SHORT, c.kind) ? KIND_SHORT[c.kind] : code(c.kind)} | ${code(c.name)} | ${resourceCell(c.before, c.after, 'vcpu', String)} | ${resourceCell(c.before, c.after, 'memory', String)} | ${resourceCell(c.before, c.after, 'hugepages', String)} | ${resourceCell(c.before, c.after, 'dedicatedCpus', () => 'yes')} | ${resourceCell(c.before, c.after, 'gpus', String)} | ${fields}${more} |`;
   });
   const table = [
     '| change | kind | name | vCPU | memory | hugepages | dedicated CPUs | GPUs | changed fields |',
@@ -292,9 +316,9 @@ function unpin(vm: JsonObject): JsonObject {
 }
 
 /** The VM impact as Markdown, for the same comment as the diff. */
-export function impactMarkdown(impacts: readonly VmImpact[], unaffected: number): string {
+export function impactMarkdown(impacts: readonly VmImpact[], unaffected: number, maxRows = 100): string {
   if (impacts.length === 0) return `**VMs**: none of the ${unaffected} VMs given uses an object this change touches.\n`;
-  const rows = impacts.map(
+  const rows = impacts.slice(0, maxRows).map(
     (i) =>
       `| ${code(i.vm)} | ${code(i.file)} | ${i.touched.map((t) => `${t.change} ${code(t.name)}`).join(', ')} | ${i.admittedBefore ? 'yes' : 'no'} → ${i.admittedAfter ? 'yes' : '**no**'} | ${
         i.fields.length === 0
@@ -311,6 +335,7 @@ export function impactMarkdown(impacts: readonly VmImpact[], unaffected: number)
     '| VM | file | what changes for it | admitted | at its next start |',
     '| --- | --- | --- | --- | --- |',
     ...rows,
+    ...(impacts.length > maxRows ? [`\n… and ${impacts.length - maxRows} more VMs: run \`itgen diff --vms\` to see them all.`] : []),
     '',
   ].join('\n');
 }
@@ -340,4 +365,38 @@ export function judgeVms(vmDocs: readonly SourceDoc[], objects: readonly KubeObj
   const skip = new Set(reported.filter((i) => !i.admittedAfter).map((i) => `${i.file}\u0000${i.vm}`));
   const { outcomes } = expandDocuments(vmDocs, objectStore(objects as unknown as JsonObject[]), { admission: true, revisionsInCluster: true });
   return outcomes.filter((o) => !skip.has(`${o.file}\u0000${o.name}`)).flatMap((o) => o.diagnostics);
+}
+
+/**
+ * What refuses the change, as the first section of the comment: a reviewer reading only the
+ * comment sees "this change is refused" and why (a lock error, a VM no longer admitted), each
+ * finding with its place, at most `max` of them.
+ */
+export function problemsMarkdown(diagnostics: readonly Diagnostic[], max = 20): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const warnings = diagnostics.length - errors.length;
+  if (diagnostics.length === 0) return '';
+  const head =
+    errors.length > 0
+      ? `**This change is refused**: ${errors.length} error${errors.length === 1 ? '' : 's'}${warnings > 0 ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}.`
+      : `**${warnings} warning${warnings === 1 ? '' : 's'}** (the change is not refused).`;
+  const shown = [...errors, ...diagnostics.filter((d) => d.severity !== 'error')].slice(0, max);
+  const lines = shown.map((d) => {
+    const at = d.location ? `${d.location.file}:${d.location.line}:${d.location.col}` : '';
+    return `- ${d.severity} ${d.code}${at ? ` at ${md(at, { table: false, max: 160 })}` : ''}: ${md(d.message, { table: false, max: 300 })}`;
+  });
+  const more = diagnostics.length > max ? [`- … and ${diagnostics.length - max} more: run \`itgen validate\` to see them all.`] : [];
+  return [head, '', ...lines, ...more, ''].join('\n');
+}
+
+/** GitHub refuses a comment body over 65,536 characters; the review stays well inside. */
+export const COMMENT_LIMIT = 60_000;
+
+/** A review within `limit` characters: cut at a line, saying that it was cut and where the rest is. */
+export function boundedComment(body: string, limit = COMMENT_LIMIT): string {
+  if (body.length <= limit) return body;
+  const note =
+    "\n\n… the review is longer than a comment may be and was cut here: the full review is in the workflow run's `itgen-review` artifact, or run `itgen diff -o markdown`.\n";
+  const cut = body.lastIndexOf('\n', limit - note.length);
+  return `${body.slice(0, Math.max(cut, 0))}${note}`;
 }

@@ -5,7 +5,7 @@ import type { OutputFile } from '../../emit/layout';
 import { committedObjects, readCommittedBase } from '../../emit/committed';
 import { relativePath } from '../../load/files';
 import { diffObjects, formatDiff, parseObjects, type KubeObject, type ObjectDiff } from '../../release/diff';
-import { diffMarkdown, impactMarkdown, impactOptions, judgeVms, reviewedChanges, vmImpact } from '../../release/review';
+import { boundedComment, diffMarkdown, impactMarkdown, impactOptions, judgeVms, problemsMarkdown, reviewedChanges, vmImpact } from '../../release/review';
 import { loadManifests } from '../../load/manifests';
 import type { CompileResult } from '../../pipeline';
 import { generatedObjects } from '../../release/drift';
@@ -159,7 +159,12 @@ export const diff: Command = {
         const table = diffMarkdown(`${s.generator}: ${s.against} → the catalogs`, reviewedChanges(s.diffs, s.before, s.after));
         return impacts[i] ? `${table}\n${impactMarkdown(impacts[i]!.impacts, impacts[i]!.unaffected)}` : table;
       });
-      writeText(io, `### itgen: what this change does to the instance types and preferences\n\n${parts.join('\n')}`);
+      writeText(
+        io,
+        boundedComment(
+          `### itgen: what this change does to the instance types and preferences\n\n${problemsMarkdown(problems)}${problems.length > 0 ? '\n' : ''}${parts.join('\n')}`,
+        ),
+      );
     } else {
       report(io, global.format, problems, root);
       const text = sections

@@ -95,6 +95,12 @@ const hostile = fc.oneof(
 );
 
 describe('every input text of the review renders inert (cmark-gfm)', () => {
+  it('zero-width characters, which make a spoofed name read like a real one, are shown; &amp; stays literal', () => {
+    expect(md('\u200bu1.medium')).toBe('`\\u200bu1.medium`');
+    expect(md('u1\u2060.med\ufe0fium')).toBe('`u1\\u2060.med\\ufe0fium`');
+    expect(render(md('a &amp; b'))).toBe('<p><code>a &amp;amp; b</code></p>\n');
+  });
+
   it('md alone: one code span, or (empty)', () => {
     fc.assert(
       fc.property(hostile, (s) => {

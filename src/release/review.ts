@@ -58,7 +58,16 @@ export function reviewedChanges(diffs: readonly ObjectDiff[], before: readonly K
  * Characters that show nothing, or look like others' absence, which make a spoofed name read like
  * a real one (zero-width spaces and joiners, soft hyphen, variation selectors, fillers).
  */
-const INVISIBLE = /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064\u3164\ufe00-\ufe0f\ufeff\uffa0]/g;
+const INVISIBLE = new RegExp(
+  [
+    0xad, 0x34f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180b, 0x180c, 0x180d, 0x180e, 0x180f, 0x200b, 0x200c, 0x200d, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0x3164,
+    0xfeff, 0xffa0,
+  ]
+    .concat(Array.from({ length: 16 }, (_, i) => 0xfe00 + i))
+    .map((c) => `\\u${c.toString(16).padStart(4, '0')}`)
+    .join('|'),
+  'g',
+);
 
 /**
  * The one way text from the input reaches Markdown: a code span. Inside one, GitHub-flavoured

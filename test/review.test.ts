@@ -230,8 +230,32 @@ describe("the CI template's review comment", () => {
     await runScript('not-a-pull-request');
     expect(calls).toEqual(['create 7', 'update 2']);
     expect(comments.filter((c) => c.issue === 7 && c.body.startsWith('<!-- itgen-review -->'))).toHaveLength(1);
+    // itgen's own review passes the job's neutralizing unchanged.
     expect(comments.find((c) => c.id === 2)!.body).toBe(`<!-- itgen-review -->\n${golden_small()}`);
     expect(comments.find((c) => c.id === 1)!.body).toBe('a human');
+
+    // A hostile artifact (the pull request controls what writes it): the job itself neutralizes it.
+    const hostile = [
+      '<img src=https://evil.example/t.png> @acme/admins #1 owner/repo#2 GH-3',
+      '[x](javascript:alert(1)) ![i](https://evil.example/i.png) [ref][1]',
+      '',
+      '[1]: https://evil.example/ref',
+      'https://evil.example/bare www.evil.example mail@evil.example',
+      '<details open><summary>s</summary></details> <script>alert(1)</script>',
+      '\u001b]0;title\u0007',
+      'x'.repeat(300_000),
+    ].join('\n');
+    writeFileSync(path.join(work, 'comment.md'), hostile);
+    await runScript('abc123');
+    const posted = comments.find((c) => c.id === 2)!.body;
+    expect(posted.length).toBeLessThanOrEqual(60_000 + '<!-- itgen-review -->\n'.length);
+    expect(posted).toContain('(cut: the comment is bounded');
+    expect(posted).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    const html = spawnSync('cmark-gfm', ['--extension', 'table', '--extension', 'autolink'], { input: posted, encoding: 'utf8' }).stdout;
+    expect(html).not.toMatch(/<(img|a|script|details open)\b/);
+    expect(html).not.toMatch(/@[A-Za-z0-9]|#[0-9]|https?:\/\/|www\./);
+    // Its actions are pinned by commit.
+    for (const step of workflow.jobs.comment.steps) if (step.uses) expect(step.uses).toMatch(/^[\w-]+\/[\w-]+@[0-9a-f]{40}$/);
   });
 });
 

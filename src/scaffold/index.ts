@@ -201,9 +201,13 @@ jobs:
     {
       path: '.github/workflows/itgen-comment.yaml',
       content: `# Posts the review of itgen.yaml as one comment per pull request, updated on every push. It runs
-# with a token that may comment, so it never checks out or runs the pull request's code: it reads
-# the artifact (text itgen wrote, escaped) and finds the pull request by the commit, not by anything
-# the artifact says.
+# with a token that may comment, so it never checks out or runs the pull request's code, and it
+# trusts nothing the artifact says: the pull request wrote it (its own workflow, package.json and
+# lockfile decide what runs), so this job finds the pull request by the commit, reads at most
+# 256 KiB, and neutralizes the text itself before posting: HTML but the review's own tags is shown
+# as text, @mentions, #references, links, images and bare URLs are broken with a zero-width space,
+# control characters dropped, the body bounded below GitHub's 65,536 characters. Its actions are
+# pinned by commit (GitHub's hardening guide for privileged workflows).
 name: itgen comment
 on:
   workflow_run:
@@ -218,12 +222,12 @@ jobs:
     if: github.event.workflow_run.event == 'pull_request'
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/download-artifact@v4
+      - uses: actions/download-artifact@fa0a91b85d4f404e444e00e005971372dc801d16  # v4.1.8
         with:
           name: itgen-review
           run-id: \${{ github.event.workflow_run.id }}
           github-token: \${{ secrets.GITHUB_TOKEN }}
-      - uses: actions/github-script@v7
+      - uses: actions/github-script@60a0d83039c74a4aee543508d2ffcb1c3799cdea  # v7.0.1
         env:
           HEAD_SHA: \${{ github.event.workflow_run.head_sha }}
         with:
@@ -234,8 +238,38 @@ jobs:
             const pulls = await github.paginate(github.rest.pulls.list, { owner, repo, state: 'open' });
             const pull = pulls.find((p) => p.head.sha === process.env.HEAD_SHA);
             if (!pull) return;
-            const text = fs.readFileSync('comment.md', 'utf8').slice(0, 60000);
-            const body = marker + '\\n' + text;
+            // At most 256 KiB of the artifact, whatever its size (a link or a directory reads as nothing).
+            let raw = '';
+            try {
+              const st = fs.lstatSync('comment.md');
+              if (st.isFile()) {
+                const fd = fs.openSync('comment.md', 'r');
+                const buf = Buffer.alloc(262144);
+                const n = fs.readSync(fd, buf, 0, buf.length, 0);
+                fs.closeSync(fd);
+                raw = buf.subarray(0, n).toString('utf8');
+              }
+            } catch (e) {
+              raw = '';
+            }
+            const zw = '\\u200b';
+            const text = raw
+              // No control character but the line break.
+              .replace(/[\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]/g, '')
+              // HTML is text, but for the few tags the review itself writes.
+              .replace(/<(?!\\/?(?:details|summary|br)>)/g, '&lt;')
+              // No @mention, #reference, link, image or bare URL reaches GitHub's renderer whole.
+              .replace(/@(?=[A-Za-z0-9_-])/g, '@' + zw)
+              .replace(/#(?=[0-9])/g, '#' + zw)
+              .replace(/\\]\\(/g, ']' + zw + '(')
+              .replace(/\\]\\[/g, ']' + zw + '[')
+              .replace(/\\]:/g, ']' + zw + ':')
+              .replace(/(https?|ftp|mailto|javascript|data|file):/gi, '$1' + zw + ':')
+              .replace(/www\\./gi, 'www' + zw + '.');
+            const limit = 60000;
+            const note = '\\n\\n(cut: the comment is bounded; the full review is in the itgen-review artifact of the workflow run)\\n';
+            const bounded = text.length > limit ? text.slice(0, limit - note.length) + note : text;
+            const body = marker + '\\n' + bounded;
             const comments = await github.paginate(github.rest.issues.listComments, { owner, repo, issue_number: pull.number });
             const mine = comments.find((c) => c.user && c.user.type === 'Bot' && typeof c.body === 'string' && c.body.startsWith(marker));
             if (mine) await github.rest.issues.updateComment({ owner, repo, comment_id: mine.id, body });

@@ -151,3 +151,22 @@ describe('the CI jobs init writes hold the lock to the base branch', () => {
     }
   });
 });
+
+describe('release tags', () => {
+  it('the lock a release tag holds is history too: a change rewritten on the base branch itself is caught by the tag', () => {
+    const dir = released();
+    try {
+      git(dir, 'tag', 'v1.0.0');
+      // Someone rewrote history on main directly (no pull request saw it): the tag still says otherwise.
+      edit(dir, LOCK, /(name: legacy\n(?: {4}[^\n]*\n)*? {4}released: v1\.0\.0\n)/g, '$1    deprecated: v1.0.0\n');
+      commitAll(dir, 'rewrite');
+      const r = itgen(dir, 'validate', '--base', 'main');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        /error IT7109 VirtualMachineClusterPreference `legacy` is recorded as deprecated in v1\.0\.0, which tag v1\.0\.0 published without it/,
+      );
+    } finally {
+      remove(dir);
+    }
+  });
+});

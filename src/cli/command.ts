@@ -117,7 +117,14 @@ export const BASE_OPTION = {
 export function baseOf(ctx: CommandContext): ProjectOptions['base'] {
   const ref = ctx.line.options.get('--base')?.[0];
   if (ref === undefined) return undefined;
-  return { name: ref, read: (file) => readFileAt(ctx.root, ref, file, MAX_INPUT_BYTES) };
+  return {
+    name: ref,
+    read: (file) => readFileAt(ctx.root, ref, file, MAX_INPUT_BYTES),
+    atTag: (version, file) => {
+      const r = readFileAt(ctx.root, `refs/tags/${version}`, file, MAX_INPUT_BYTES);
+      return r && 'text' in r ? r : undefined;
+    },
+  };
 }
 
 /**

@@ -43,7 +43,14 @@ export interface ProjectOptions {
    * `read(file)` gives a lock file's text there, `undefined` when it has none (no release yet), or
    * why it cannot be read (an error: the check must not be skipped by accident). IT7109.
    */
-  readonly base?: { readonly name: string; readonly read: (lockFile: string) => { text: string } | undefined | { error: string } } | undefined;
+  readonly base?:
+    | {
+        readonly name: string;
+        readonly read: (lockFile: string) => { text: string } | undefined | { error: string };
+        /** The lock file as the release tag `version` holds it, when the repository has that tag. */
+        readonly atTag?: (version: string, lockFile: string) => { text: string } | undefined;
+      }
+    | undefined;
 }
 
 /** The generators named, or else every generator of the project. */
@@ -107,7 +114,24 @@ function baseLockProblems(r: CompileResult, base: NonNullable<ProjectOptions['ba
         hint: `restore it: git checkout <base> -- ${file}`,
       }),
     ];
-  return lockHistoryProblems(r.lock, checked.data, base.name);
+  const found: { d: Diagnostic; source: string }[] = lockHistoryProblems(r.lock, checked.data, base.name).map((d) => ({ d, source: base.name }));
+  // Each release the repository tagged is published too: the lock the tag holds is history as well.
+  for (const version of r.lock.lock.releases) {
+    const tagged = base.atTag?.(version, file);
+    const tagDoc = tagged ? parseSource(`${file} at tag ${version}`, Buffer.from(tagged.text)).docs[0] : undefined;
+    const lock = tagDoc ? checkDocument('lock', tagDoc, (zod) => zod.lockSchema) : undefined;
+    if (lock?.ok) found.push(...lockHistoryProblems(r.lock, lock.data, `tag ${version}`).map((d) => ({ d, source: `tag ${version}` })));
+  }
+  // One mistake, one report: a finding against the base and the same against a tag is said once.
+  const seen = new Set<string>();
+  return found
+    .filter(({ d, source }) => {
+      const k = `${d.location?.line}:${d.location?.col}:${d.message.split(source).join('\u0000')}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    })
+    .map(({ d }) => d);
 }
 
 /**

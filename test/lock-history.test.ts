@@ -170,3 +170,29 @@ describe('release tags', () => {
     }
   });
 });
+
+describe('published bundles (--bundles DIR)', () => {
+  it('the lock must agree with what the bundles shipped, and a bundle must match its checksum', () => {
+    const dir = released();
+    try {
+      expect(itgen(dir, 'bundle', '--version', 'v1.0.0', '--out', 'published').code).toBe(0);
+      expect(itgen(dir, 'validate', '--bundles', 'published')).toMatchObject({ code: 0, stderr: '' });
+      // The attack, with no base branch at hand (a fork's CI, a tarball): the bundles refuse it.
+      edit(dir, LOCK, /(name: legacy\n(?: {4}[^\n]*\n)*? {4}released: v1\.0\.0\n)/g, '$1    deprecated: v1.0.0\n');
+      edit(dir, 'catalogs/small/preferences.yaml', /---\nkind: Preference\nname: legacy[\s\S]*$/, '');
+      const r = itgen(dir, 'validate', '--bundles', 'published');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        /error IT7109 VirtualMachineClusterPreference `legacy` is recorded as deprecated in v1\.0\.0, but the v1\.0\.0 bundle small-instancetypes-all-bundle-v1\.0\.0\.yaml shipped it not deprecated/,
+      );
+      // A bundle edited to match the rewritten lock no longer matches its checksum.
+      const bundle = path.join(dir, 'published', 'small-instancetypes-all-bundle-v1.0.0.yaml');
+      writeFileSync(bundle, readFileSync(bundle, 'utf8').replace(/name: legacy\n/g, 'name: legacy\n  # tampered\n'));
+      const t = itgen(dir, 'validate', '--bundles', 'published');
+      expect(t.code).toBe(1);
+      expect(t.stderr).toContain('error IT7107 published/small-instancetypes-all-bundle-v1.0.0.yaml does not have the sum CHECKSUMS.sha256 records');
+    } finally {
+      remove(dir);
+    }
+  });
+});

@@ -1,8 +1,8 @@
 import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { objectStore, type ObjectStore } from '../expand';
-import { readProjectFile } from '../load/files';
+import { readNamedFile, readProjectFile } from '../load/files';
 import { loadManifests } from '../load/manifests';
 import type { SourceDoc } from '../load/source';
 import type { JsonObject } from '../resolve/leaves';
@@ -103,7 +103,7 @@ export function exitCodeFor(diagnostics: readonly Diagnostic[]): number {
 
 /** Compiles every generator the command line names (or all of them), with overlap checks, --strict and --base applied. */
 export function compileAll(ctx: CommandContext): { results: CompileResult[]; diagnostics: Diagnostic[] } {
-  return compileProject(ctx.root, { generators: ctx.global.generators, strict: ctx.global.strict, base: baseOf(ctx) });
+  return compileProject(ctx.root, { generators: ctx.global.generators, strict: ctx.global.strict, base: baseOf(ctx), bundles: bundlesOf(ctx) });
 }
 
 /** The option every command that checks the release lock takes: the published history to hold it to. */
@@ -112,6 +112,35 @@ export const BASE_OPTION = {
   value: 'REF',
   help: "the revision the change is made on (origin/main in CI): the release lock may add the next release, never rewrite what REF's lock published",
 } as const;
+
+/** The option that names the published bundles the release lock is held to. */
+export const BUNDLES_OPTION = {
+  flag: '--bundles',
+  value: 'DIR',
+  help: 'published release bundles with their CHECKSUMS.sha256 (itgen bundle --out DIR): the release lock must agree with what they shipped',
+} as const;
+
+/** `--bundles DIR` as the project workflows take it: the regular files of the directory, each read bounded. */
+export function bundlesOf(ctx: CommandContext): ProjectOptions['bundles'] {
+  const dir = ctx.line.options.get('--bundles')?.[0];
+  if (dir === undefined) return undefined;
+  const abs = path.resolve(ctx.io.cwd, dir);
+  return {
+    shown: dir.replace(/\/+$/, ''),
+    files: () => {
+      let names: string[];
+      try {
+        names = readdirSync(abs).sort();
+      } catch {
+        names = [];
+      }
+      return names.flatMap((name) => {
+        const read = readNamedFile(path.join(abs, name));
+        return 'bytes' in read ? [{ name, bytes: read.bytes }] : [];
+      });
+    },
+  };
+}
 
 /** `--base REF` as the project workflows take it: the release lock files as committed at REF. */
 export function baseOf(ctx: CommandContext): ProjectOptions['base'] {

@@ -13,8 +13,15 @@ import { serializeObjects } from '../emit/layout';
 import { serializeStream } from '../emit/serialize';
 import type { RenderedObject } from '../render/manifests';
 import type { ManifestKind } from '../schema/manifest';
-import { sha256Hex } from '../digest';
+import { sha256Hex, specDigest } from '../digest';
 import { byText, compareText } from '../order';
+import { objectsInText, type KubeObject } from '../emit/committed';
+import { locate } from '../load/source';
+import { LABEL_PREFIX } from '../render/manifests';
+import type { Json } from '../json';
+import type { LockedObject } from '../schema/lock';
+import type { LoadedLock } from '../validate/lock';
+import { compareVersions } from '../version';
 
 export const CHECKSUMS_FILE = 'CHECKSUMS.sha256';
 
@@ -138,4 +145,125 @@ export function mergedChecksums(
   });
   const lines = [...new Set([...kept, ...fresh.content.split('\n').filter((l) => l !== '')])].sort((a, b) => compareText(a.slice(66), b.slice(66)));
   return { files: files.map((f) => (f.path === CHECKSUMS_FILE ? { path: f.path, content: `${lines.join('\n')}\n` } : f)), changed: changed.sort(compareText) };
+}
+
+/** A published bundle as read back: its version, file name, and objects (or why it cannot be trusted). */
+export interface PublishedBundle {
+  readonly version: string;
+  readonly file: string;
+  readonly objects: readonly KubeObject[];
+}
+
+/** The digest an entry's spec had in release `version` (before any reviewed change recorded after it). */
+function digestAt(e: LockedObject, version: string): string {
+  const later = (e.changed ?? []).find((c) => compareVersions(c.release, version) > 0);
+  return later ? later.from : e.digest;
+}
+
+/**
+ * The release lock held to the bundles that were published (IT7109): each object a release's bundle
+ * holds is in the lock, released no later, deprecated exactly when the bundle labels it so, with
+ * the spec digest the lock says it had then; and every object the lock says that release published
+ * is in its bundle. A pull request that rewrites the lock (a deprecation recorded in a release that
+ * shipped the object plain) is refused by what was shipped.
+ */
+export function bundleHistoryProblems(loaded: LoadedLock, bundles: readonly PublishedBundle[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const entries = new Map<string, { o: LockedObject; i: number }>(loaded.lock.objects.map((o, i) => [`${o.kind}/${o.name}`, { o, i }] as const));
+  const hint = `the bundles are what was shipped; restore ${loaded.file} as the base branch has it, and record changes with \`itgen release\``;
+  for (const b of bundles) {
+    const here = new Set<string>();
+    for (const obj of b.objects) {
+      const k = `${obj.kind}/${obj.metadata.name}`;
+      here.add(k);
+      const found = entries.get(k);
+      const what = `${obj.kind} \`${obj.metadata.name}\``;
+      if (!found) {
+        out.push(
+          diag('IT7109', `${what} is in the published bundle ${b.file} (${b.version}) but not in the release lock`, locate(loaded.src, ['objects']), { hint }),
+        );
+        continue;
+      }
+      const { o, i } = found;
+      const at = (field: string): ReturnType<typeof locate> => locate(loaded.src, ['objects', i, field]);
+      if (compareVersions(o.released, b.version) > 0)
+        out.push(
+          diag('IT7109', `${what} is recorded as released in ${o.released}, but the ${b.version} bundle ${b.file} already has it`, at('released'), { hint }),
+        );
+      const labels = (obj.metadata as { labels?: Record<string, unknown> }).labels ?? {};
+      const shippedDeprecated = labels[`${LABEL_PREFIX}deprecated`] === 'true';
+      const lockDeprecated = o.deprecated !== undefined && compareVersions(o.deprecated, b.version) <= 0;
+      if (shippedDeprecated !== lockDeprecated)
+        out.push(
+          diag(
+            'IT7109',
+            lockDeprecated
+              ? `${what} is recorded as deprecated in ${o.deprecated}, but the ${b.version} bundle ${b.file} shipped it not deprecated`
+              : `${what} is recorded as not deprecated in ${b.version}, but the bundle ${b.file} shipped it deprecated`,
+            at(lockDeprecated ? 'deprecated' : 'name'),
+            { hint },
+          ),
+        );
+      if (specDigest((obj['spec'] ?? {}) as Json) !== digestAt(o, b.version))
+        out.push(
+          diag('IT7109', `${what}: the spec the ${b.version} bundle ${b.file} shipped is not the one the lock records for that release`, at('digest'), {
+            hint,
+          }),
+        );
+    }
+    for (const { o, i } of entries.values()) {
+      const published = compareVersions(o.released, b.version) <= 0 && (o.removed === undefined || compareVersions(o.removed, b.version) > 0);
+      if (published && !here.has(`${o.kind}/${o.name}`) && b.objects.some((x) => x.kind === o.kind))
+        out.push(
+          diag(
+            'IT7109',
+            `${o.kind} \`${o.name}\` is recorded as published in ${b.version}, but the bundle ${b.file} does not have it`,
+            locate(loaded.src, ['objects', i, 'name']),
+            { hint },
+          ),
+        );
+    }
+  }
+  return out;
+}
+
+/**
+ * The published bundles of a generator in a directory (the `-all-bundle-` file of each version),
+ * each verified against the directory's CHECKSUMS.sha256 first: a bundle whose sum is not the
+ * recorded one, or that no CHECKSUMS line covers, is not what was published (IT7107).
+ */
+export function readPublishedBundles(
+  files: readonly { readonly name: string; readonly bytes: Buffer }[],
+  prefix: string,
+  shown: string,
+): { bundles: PublishedBundle[]; diagnostics: Diagnostic[] } {
+  const sums = new Map<string, string>();
+  const checksums = files.find((f) => f.name === CHECKSUMS_FILE);
+  for (const line of checksums?.bytes.toString('utf8').split('\n') ?? []) {
+    const m = /^([0-9a-f]{64}) {2}([^/\\\n]+)$/.exec(line);
+    if (m) sums.set(m[2]!, m[1]!);
+  }
+  const pattern = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-instancetypes-all-bundle-(v\\d+\\.\\d+\\.\\d+(?:-[0-9A-Za-z.-]+)?)\\.yaml$`);
+  const bundles: PublishedBundle[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const f of files) {
+    const m = pattern.exec(f.name);
+    if (!m) continue;
+    const sum = sums.get(f.name);
+    if (sum === undefined || sum !== sha256Hex(f.bytes)) {
+      diagnostics.push(
+        diag(
+          'IT7107',
+          `${shown}/${f.name} ${sum === undefined ? `is not listed in ${CHECKSUMS_FILE}` : `does not have the sum ${CHECKSUMS_FILE} records`}: it is not the bundle that was published`,
+          undefined,
+          {
+            hint: 'fetch the published bundles and their checksums again',
+          },
+        ),
+      );
+      continue;
+    }
+    bundles.push({ version: m[1]!, file: f.name, objects: objectsInText(f.name, f.bytes.toString('utf8')) });
+  }
+  return { bundles: bundles.sort((a, b) => compareVersions(a.version, b.version)), diagnostics };
 }

@@ -12,7 +12,7 @@ import { loadManifests, loadProjectManifests } from '../load/manifests';
 import { impactOptions, judgeVms, vmImpact } from './review';
 import { compile, loadGenerator, outputOverlaps, type CompileResult } from '../pipeline';
 import { bundleSettings } from '../schema/names';
-import { buildBundles, bundleOutProblem, CHECKSUMS_FILE, mergedChecksums } from './bundle';
+import { buildBundles, bundleHistoryProblems, bundleOutProblem, CHECKSUMS_FILE, mergedChecksums, readPublishedBundles } from './bundle';
 import { CHANGELOG_FILE, notesMarkdown, releaseNotes, type ReleaseSection } from './notes';
 import { lstatSync, readdirSync } from 'node:fs';
 import { sha256Hex } from '../digest';
@@ -51,6 +51,8 @@ export interface ProjectOptions {
         readonly atTag?: (version: string, lockFile: string) => { text: string } | undefined;
       }
     | undefined;
+  /** The published bundles (a directory the operator names, with its CHECKSUMS.sha256) the lock is held to (IT7107, IT7109). */
+  readonly bundles?: { readonly shown: string; readonly files: () => readonly { readonly name: string; readonly bytes: Buffer }[] } | undefined;
 }
 
 /** The generators named, or else every generator of the project. */
@@ -88,8 +90,19 @@ export function compileProject(root: string, opts: ProjectOptions = {}): { resul
   }
   const results = files.map((f) => withChangelog(compile(root, f)));
   const loaded = results.flatMap((r) => (r.generator ? [r.generator] : []));
-  const history = opts.base ? results.flatMap((r) => baseLockProblems(r, opts.base!)) : [];
+  const history = [
+    ...(opts.base ? results.flatMap((r) => baseLockProblems(r, opts.base!)) : []),
+    ...(opts.bundles ? results.flatMap((r) => publishedBundleProblems(r, opts.bundles!)) : []),
+  ];
   return { results, diagnostics: strictify([...results.flatMap((r) => r.diagnostics), ...outputOverlaps(loaded), ...history], opts.strict ?? false) };
+}
+
+/** The generator's lock held to its published bundles, each verified by its checksum first. */
+function publishedBundleProblems(r: CompileResult, bundles: NonNullable<ProjectOptions['bundles']>): Diagnostic[] {
+  if (!r.generator || !r.lock) return [];
+  const { filePrefix } = bundleSettings(r.generator.name, r.generator.config);
+  const read = readPublishedBundles(bundles.files(), filePrefix, bundles.shown);
+  return [...read.diagnostics, ...bundleHistoryProblems(r.lock, read.bundles)];
 }
 
 /** The generator's lock held to the one `base` published (IT7109); nothing when the base has none. */

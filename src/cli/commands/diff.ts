@@ -11,7 +11,7 @@ import type { CompileResult } from '../../pipeline';
 import { generatedObjects } from '../../release/drift';
 import { bundleSettings } from '../../schema/names';
 import { optionSet, optionValue, optionValues } from '../args';
-import { compileAll, EXIT_OK, EXIT_USER, exitCodeFor, report, single, writeText, type Command, BASE_OPTION } from '../command';
+import { compileAll, EXIT_OK, EXIT_USER, exitCodeFor, report, single, writeText, type Command, BASE_OPTION, BUNDLES_OPTION } from '../command';
 import { readTreeAt } from '../git';
 
 export const diff: Command = {
@@ -21,6 +21,7 @@ export const diff: Command = {
   generatorArguments: true,
   options: [
     BASE_OPTION,
+    BUNDLES_OPTION,
     { flag: '--against', value: 'REF|FILE', help: 'a Git revision, or a bundle or other YAML file of objects' },
     { flag: '--exit-code', help: 'exit 1 when there are differences' },
     {

@@ -1,4 +1,4 @@
-import { EXIT_OK, exitCodeFor, report, type Command, BASE_OPTION, baseOf } from '../command';
+import { EXIT_OK, exitCodeFor, report, type Command, BASE_OPTION, BUNDLES_OPTION, baseOf, bundlesOf } from '../command';
 import { optionSet, optionValues } from '../args';
 import { generateProject } from '../../release/project';
 
@@ -9,6 +9,7 @@ export const generate: Command = {
   generatorArguments: true,
   options: [
     BASE_OPTION,
+    BUNDLES_OPTION,
     { flag: '--allow-removals', help: 'drop objects the committed base has (before the first release, nothing else stops it)' },
     {
       flag: '--vms',
@@ -26,6 +27,7 @@ export const generate: Command = {
       vms: optionValues(ctx.line, '--vms'),
       cwd: io.cwd,
       base: baseOf(ctx),
+      bundles: bundlesOf(ctx),
     });
     report(io, global.format, diagnostics, root);
     const code = exitCodeFor(diagnostics);

@@ -1,7 +1,7 @@
 import { releaseProject } from '../../release/project';
 import { RELEASE_VERSION } from '../../schema/names';
 import { optionValue, type CommandLine, type OptionSpec } from '../args';
-import { EXIT_OK, exitCodeFor, report, type Command, BASE_OPTION, baseOf } from '../command';
+import { EXIT_OK, exitCodeFor, report, type Command, BASE_OPTION, BUNDLES_OPTION, baseOf, bundlesOf } from '../command';
 
 export const VERSION_OPTION: OptionSpec = {
   flag: '--version',
@@ -20,12 +20,17 @@ export const release: Command = {
   synopsis: 'release --version vX.Y.Z [GENERATOR.yaml]...',
   summary: 'record the current objects in the release lock',
   generatorArguments: true,
-  options: [VERSION_OPTION, BASE_OPTION],
+  options: [VERSION_OPTION, BASE_OPTION, BUNDLES_OPTION],
   accept: (line) => requireVersion('release', line),
   run(ctx) {
     const { io, global, root } = ctx;
     const version = optionValue(ctx.line, '--version')!;
-    const { diagnostics, released } = releaseProject(root, version, { generators: global.generators, strict: global.strict, base: baseOf(ctx) });
+    const { diagnostics, released } = releaseProject(root, version, {
+      generators: global.generators,
+      strict: global.strict,
+      base: baseOf(ctx),
+      bundles: bundlesOf(ctx),
+    });
     report(io, global.format, diagnostics, root);
     const code = exitCodeFor(diagnostics);
     if (global.format === 'text') {

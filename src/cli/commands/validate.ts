@@ -2,7 +2,7 @@ import { validateManifests } from '../../admission';
 import { strictify } from '../../diagnostics';
 import { checkProject } from '../../release/project';
 import { optionSet, optionValues } from '../args';
-import { checkedSummary, EXIT_OK, exitCodeFor, loadManifestInputs, report, type Command, BASE_OPTION, baseOf } from '../command';
+import { checkedSummary, EXIT_OK, exitCodeFor, loadManifestInputs, report, type Command, BASE_OPTION, BUNDLES_OPTION, baseOf, bundlesOf } from '../command';
 
 export const validate: Command = {
   name: 'validate',
@@ -16,6 +16,7 @@ export const validate: Command = {
   ].join('\n'),
   options: [
     BASE_OPTION,
+    BUNDLES_OPTION,
     { flag: '--with', value: 'FILE', repeatable: true, help: 'instance types and preferences the VMs may reference' },
     { flag: '--allow-removals', help: 'as for generate: accept dropping objects the committed base has (before the first release)' },
     {
@@ -36,6 +37,7 @@ export const validate: Command = {
         vms: optionValues(line, '--vms'),
         cwd: io.cwd,
         base: baseOf(ctx),
+        bundles: bundlesOf(ctx),
       });
       report(io, global.format, diagnostics, root);
       const code = exitCodeFor(diagnostics);

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { writeFilesAtomic } from '../src/emit/write';
 import { runInProcess, type CliRun } from './e2e-helpers';
 import { readDirTree } from './helpers';
@@ -318,5 +318,52 @@ describe('itgen init --gitops flux in a repository Flux already syncs', () => {
       (d) => d.toJS() as Record<string, unknown>,
     );
     expect(source).toMatchObject({ kind: 'GitRepository', spec: { url, secretRef: { name: 'flux-system' } } });
+  });
+});
+
+describe('itgen init --ci gitlab in a repository with its own pipeline and YAML', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'itgen-gitlab-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each([
+    ['no stages: the default test stage', 'build:\n  script: [echo build]\n', 'test'],
+    ['its own stages with test', 'stages: [build, test, deploy]\nbuild:\n  stage: build\n  script: [echo build]\n', 'test'],
+    ['its own stages with lint', 'stages: [build, lint, deploy]\nbuild:\n  stage: build\n  script: [echo build]\n', 'lint'],
+    ['its own stages and none that checks', 'stages: [build, deploy]\nbuild:\n  stage: build\n  script: [echo build]\n', 'build'],
+  ])('%s: the job runs in a stage the pipeline declares, and the pipeline includes it', (_what, pipeline, stage) => {
+    writeFileSync(path.join(dir, '.gitlab-ci.yml'), pipeline);
+    const r = itgen(dir, 'init', '--name', 'acme', '--ci', 'gitlab');
+    expect(r.code).toBe(0);
+    expect(r.text).toContain('merged: .gitlab-ci.yml: included ci/itgen.gitlab-ci.yml');
+    const job = parse(readFileSync(path.join(dir, 'ci/itgen.gitlab-ci.yml'), 'utf8')) as { itgen: { stage: string; image: string } };
+    expect(job.itgen).toMatchObject({ stage, image: 'node:24' });
+    const ci = readFileSync(path.join(dir, '.gitlab-ci.yml'), 'utf8');
+    expect(ci.startsWith(pipeline)).toBe(true);
+    expect(parse(ci)).toMatchObject({ include: [{ local: 'ci/itgen.gitlab-ci.yml' }] });
+  });
+
+  it('the .yamllint it adds lints its own files only (the job file passes), and one the repository has is kept', () => {
+    mkdirSync(path.join(dir, 'vms'));
+    writeFileSync(
+      path.join(dir, 'vms', 'web.yaml'),
+      `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: web, labels: {note: "${'x'.repeat(200)}"}}\nspec:\n  running: yes\n`,
+    );
+    expect(itgen(dir, 'init', '--name', 'acme', '--ci', 'gitlab').code).toBe(0);
+    expect(itgen(dir, 'generate').code).toBe(0);
+    const lint = spawnSync('yamllint', ['.'], { cwd: dir, encoding: 'utf8' });
+    if (lint.error === undefined || process.env['ITGEN_REQUIRE_YAMLLINT']) expect([lint.status, lint.stdout]).toEqual([0, '']);
+    for (const line of readFileSync(path.join(dir, 'ci/itgen.gitlab-ci.yml'), 'utf8').split('\n')) expect(line.length).toBeLessThanOrEqual(160);
+    const other = mkdtempSync(path.join(os.tmpdir(), 'itgen-gitlab-'));
+    try {
+      writeFileSync(path.join(other, '.yamllint.yaml'), 'extends: relaxed\n');
+      const r = itgen(other, 'init', '--name', 'acme');
+      expect(r.text).toContain("left as it was: .yamllint (not written: the repository's .yamllint.yaml configures yamllint");
+      expect(readdirSync(other)).not.toContain('.yamllint');
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 });

@@ -169,7 +169,7 @@ jobs:
           fetch-depth: 0
       - uses: actions/setup-node@v4
         with:
-          node-version: 20
+          node-version: 24
       - run: npm ci
       # The catalogs, and every VM kept under vms/ judged against them as KubeVirt would on apply;
       # on a pull request the release lock is held to the one its base branch published.

@@ -39,38 +39,77 @@ export interface InitPlan {
 /** Lines a repository with itgen needs ignored: dependencies and the bundle directory of the README. */
 const IGNORED = ['node_modules/', '_build/'];
 
-const GITLAB_CI = (): string => `# itgen on every merge request and on the default branch: the catalog validates, and the
-# committed base is what it generates. Included from .gitlab-ci.yml (include: [{local: ci/itgen.gitlab-ci.yml}]).
+const GITLAB_CI = (stage: string): string => `# itgen on every merge request and on the default branch: the catalog validates, every VM under
+# vms/ is judged against it, and the committed base is what it generates. Included from
+# .gitlab-ci.yml (include: [{local: ci/itgen.gitlab-ci.yml}]).
 itgen:
-  image: node:20
+  stage: ${stage}
+  image: node:24
   rules:
     - if: $CI_PIPELINE_SOURCE == "merge_request_event"
     - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
   script:
     - npm ci
-    # The catalogs, and every VM kept under vms/ judged against them as KubeVirt would on apply; in a
-    # merge request the release lock is held to the one its target branch published.
-    - vms=""; if [ -d vms ]; then vms="--vms vms"; fi; base=""; if [ -n "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME" ]; then git fetch -q origin "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"; base="--base origin/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"; fi; node_modules/.bin/itgen validate $base $vms
+    # The catalogs, and every VM kept under vms/ judged against them as KubeVirt would on apply;
+    # in a merge request the release lock is held to the one its target branch published.
+    - |
+      vms=""; if [ -d vms ]; then vms="--vms vms"; fi
+      base=""
+      if [ -n "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME" ]; then
+        git fetch -q origin "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"
+        base="--base origin/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"
+      fi
+      node_modules/.bin/itgen validate $base $vms
     - node_modules/.bin/itgen check
   after_script:
     # What the merge request changes (objects, and the VMs under vms/ that use them), for review.
-    - if [ -n "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME" ]; then git fetch -q origin "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"; vms=""; if [ -d vms ]; then vms="--vms vms"; fi; node_modules/.bin/itgen diff -o markdown --against "origin/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME" $vms > itgen-review.md || true; fi
+    - |
+      if [ -n "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME" ]; then
+        git fetch -q origin "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"
+        vms=""; if [ -d vms ]; then vms="--vms vms"; fi
+        target="origin/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"
+        node_modules/.bin/itgen diff -o markdown --against "$target" $vms > itgen-review.md || true
+      fi
   artifacts:
     when: always
     expose_as: itgen review
     paths: [itgen-review.md]
 `;
 
-const YAMLLINT = `# yamllint for a repository with itgen: generated descriptions run past 80 characters, and
-# node_modules is not yours to lint.
+/**
+ * The stage the GitLab job runs in: GitLab refuses a job whose stage the pipeline does not declare,
+ * and a repository that declares its own `stages:` may have no `test`. The default stages have
+ * `test`; else a stage whose name says it checks, else the first one.
+ */
+function gitlabStage(gitlabCi: string | undefined): string {
+  if (gitlabCi === undefined) return 'test';
+  const doc = parseDocument(gitlabCi);
+  const stages = isMap(doc.contents) ? doc.contents.get('stages') : undefined;
+  const list = isSeq(stages) ? stages.items.map((i) => String((i as { value?: unknown }).value ?? i)).filter((x) => x !== '.pre' && x !== '.post') : [];
+  if (list.length === 0) return 'test';
+  return list.find((x) => x === 'test') ?? list.find((x) => /^(validate|verify|check|lint|test.*)$/i.test(x)) ?? list[0]!;
+}
+
+const YAMLLINT = `# yamllint for the files itgen adds (generated descriptions run past 80 characters); the
+# repository's other YAML is left to whoever lints it: everything else is ignored here.
 extends: default
 ignore: |
+  /*
+  !/catalogs/
+  !/generators/
+  !/output/
+  !/ci/
+  !/.github/
+  !/kustomization.yaml
   node_modules/
 rules:
   line-length: {max: 160}
   truthy: {check-keys: false}
   document-start: disable
 `;
+
+/** The names yamllint reads its configuration from, in its order: a repository with one keeps it. */
+const YAMLLINT_CONFIGS = ['.yamllint', '.yamllint.yaml', '.yamllint.yml'];
 
 /**
  * Why a repository URL cannot go into the GitOps objects, or undefined: it is written as a YAML
@@ -260,8 +299,9 @@ export function planInit(dir: string, o: InitOptions): InitPlan {
   const base = scaffoldFiles(o).filter((f) => !f.path.startsWith('.github/workflows/') || (o.ci ?? 'github') === 'github');
   const wanted: OutputFile[] = [
     ...base,
-    ...((o.ci ?? 'github') === 'gitlab' ? [{ path: 'ci/itgen.gitlab-ci.yml', content: GITLAB_CI() }] : []),
-    { path: '.yamllint', content: YAMLLINT },
+    ...((o.ci ?? 'github') === 'gitlab' ? [{ path: 'ci/itgen.gitlab-ci.yml', content: GITLAB_CI(gitlabStage(read(path.join(dir, '.gitlab-ci.yml')))) }] : []),
+    // Only where the repository has no yamllint configuration of its own (which ours would shadow).
+    ...(YAMLLINT_CONFIGS.some((n) => exists(path.join(dir, n))) ? [] : [{ path: '.yamllint', content: YAMLLINT }]),
   ];
   const own = [`generators/${o.name}.yaml`, `catalogs/${o.name}/`];
   for (const p of own) {
@@ -339,6 +379,9 @@ export function planInit(dir: string, o: InitOptions): InitPlan {
   }
   // The root kustomization lists the base after init unless it is one init could not edit.
   const rootListsBase = !kept.some((k) => k.startsWith('kustomization.yaml (add '));
+  const lintConfig = YAMLLINT_CONFIGS.find((n) => n !== '.yamllint' && exists(path.join(dir, n)));
+  if (lintConfig !== undefined && !exists(path.join(dir, '.yamllint')))
+    kept.push(`.yamllint (not written: the repository's ${lintConfig} configures yamllint; output/${o.name} has lines up to 160 characters)`);
   const gitops = fitGitops(dir, o, rootListsBase);
   for (const f of gitops.files) {
     const blocked = blockedPath(dir, f.path);
@@ -352,7 +395,20 @@ export function planInit(dir: string, o: InitOptions): InitPlan {
     const gitlab = read(path.join(dir, '.gitlab-ci.yml'));
     if (gitlab === undefined && exists(path.join(dir, '.gitlab-ci.yml'))) kept.push('.gitlab-ci.yml (add `include: [{local: ci/itgen.gitlab-ci.yml}]` to it)');
     else if (gitlab === undefined) files.push({ path: '.gitlab-ci.yml', content: 'include:\n  - local: ci/itgen.gitlab-ci.yml\n' });
-    else if (!gitlab.includes('ci/itgen.gitlab-ci.yml')) kept.push('.gitlab-ci.yml (add `include: [{local: ci/itgen.gitlab-ci.yml}]` to it)');
+    else if (!gitlab.includes('ci/itgen.gitlab-ci.yml')) {
+      // One line added to the pipeline the repository has (its `include:` list, or a new one).
+      const doc = parseDocument(gitlab);
+      const include = isMap(doc.contents) ? doc.contents.get('include', true) : undefined;
+      const edited =
+        doc.errors.length === 0 && isMap(doc.contents) && (include === undefined || (isSeq(include) && !include.flow))
+          ? withResource(gitlab, isSeq(include) ? include : undefined, 'local: ci/itgen.gitlab-ci.yml', 'include')
+          : undefined;
+      if (edited === undefined) kept.push('.gitlab-ci.yml (add `include: [{local: ci/itgen.gitlab-ci.yml}]` to it)');
+      else {
+        files.push({ path: '.gitlab-ci.yml', content: edited });
+        merged.push('.gitlab-ci.yml: included ci/itgen.gitlab-ci.yml');
+      }
+    }
   }
   return { files, merged, kept };
 }
@@ -395,9 +451,9 @@ function blockedPath(dir: string, rel: string): string | undefined {
  * an item before the `]` of a flow sequence, or a `resources:` block at the end. Undefined when the
  * sequence's layout is not one of those (the user is told to add it).
  */
-function withResource(text: string, resources: YAMLSeq | undefined, entry: string): string | undefined {
+function withResource(text: string, resources: YAMLSeq | undefined, entry: string, key = 'resources'): string | undefined {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  if (resources === undefined) return `${text}${text === '' || text.endsWith('\n') ? '' : eol}resources:${eol}  - ${entry}${eol}`;
+  if (resources === undefined) return `${text}${text === '' || text.endsWith('\n') ? '' : eol}${key}:${eol}  - ${entry}${eol}`;
   const range = resources.range;
   if (!range) return undefined;
   if (resources.flow) {

@@ -277,3 +277,26 @@ describe('what the API server decodes of a VM (test/fixtures/oracle-answers/vm-m
     },
   );
 });
+
+describe('--format gitlab: a Code Quality report for the merge request', () => {
+  it('one issue per finding with path, line, severity and a stable fingerprint; an empty array when sound', () => {
+    const dir = withBundle({ 'vm.yaml': vm('typo', '  instancetype: {name: u1.meduim}\n  preference: {name: fedora}\n') });
+    try {
+      const r = itgen(dir, ['validate', 'vm.yaml', '--with', BUNDLE, '--format', 'gitlab']);
+      expect(r.code).toBe(1);
+      const issues = JSON.parse(r.out) as { check_name: string; severity: string; fingerprint: string; location: { path: string; lines: { begin: number } } }[];
+      expect(issues.map((i) => [i.check_name, i.severity, i.location.path, i.location.lines.begin])).toEqual([
+        ['IT8001', 'major', 'vm.yaml', 6],
+        ['IT8003', 'major', 'vm.yaml', 10],
+      ]);
+      expect(issues.every((i) => /^[0-9a-f]{64}$/.test(i.fingerprint))).toBe(true);
+      const again = JSON.parse(itgen(dir, ['validate', 'vm.yaml', '--with', BUNDLE, '--format', 'gitlab']).out) as { fingerprint: string }[];
+      expect(again.map((i) => i.fingerprint)).toEqual(issues.map((i) => i.fingerprint));
+      writeFileSync(path.join(dir, 'vm.yaml'), vm('ok', '  instancetype: {name: u1.medium}\n  preference: {name: fedora}\n'));
+      const sound = itgen(dir, ['validate', 'vm.yaml', '--with', BUNDLE, '--format', 'gitlab']);
+      expect([sound.code, JSON.parse(sound.out)]).toEqual([0, []]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

@@ -25,9 +25,9 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { flag: '--generator', short: '-g', value: 'FILE', repeatable: true, help: 'generator to use (repeatable); default generators/*.yaml' },
   {
     flag: '--format',
-    value: 'text|json|github',
-    help: 'diagnostics as compiler text (default), JSON, or GitHub annotations',
-    check: (v) => (v === 'text' || v === 'json' || v === 'github' ? undefined : '--format is text, json or github'),
+    value: 'text|json|github|gitlab',
+    help: 'diagnostics as compiler text (default), JSON, GitHub annotations, or a GitLab Code Quality report',
+    check: (v) => (v === 'text' || v === 'json' || v === 'github' || v === 'gitlab' ? undefined : '--format is text, json, github or gitlab'),
   },
   { flag: '--strict', help: 'treat warnings as errors' },
   { flag: '--root', short: '-C', value: 'DIR', help: 'project directory (default: the current directory)' },

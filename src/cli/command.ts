@@ -11,7 +11,7 @@ import { compileProject, projectGenerators, type ProjectOptions } from '../relea
 import { MAX_INPUT_BYTES } from '../load/limits';
 import { readFileAt } from './git';
 import type { CommandLine, CommandShape, GlobalOptions } from './args';
-import { formatGithub, formatJson, formatText, summary, type OutputFormat } from './format';
+import { formatGithub, formatGitlab, formatJson, formatText, summary, type OutputFormat } from './format';
 
 export const EXIT_OK = 0;
 export const EXIT_USER = 1;
@@ -76,6 +76,11 @@ export { writeProblem } from '../emit/write';
 export function report(io: Io, format: OutputFormat, diagnostics: readonly Diagnostic[], root: string, aside = false): void {
   if (format === 'json') {
     (aside ? io.err : io.out)(formatJson(diagnostics));
+    return;
+  }
+  // A Code Quality report is a whole document, empty included: GitLab reads the file the job writes.
+  if (format === 'gitlab') {
+    (aside ? io.err : io.out)(formatGitlab(diagnostics));
     return;
   }
   if (diagnostics.length === 0) return;

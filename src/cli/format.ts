@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics';
 import { printable } from '../printable';
 
 export { guardOutput, printable, WORKFLOW_COMMAND_LINE } from '../printable';
 
-export type OutputFormat = 'text' | 'json' | 'github';
+export type OutputFormat = 'text' | 'json' | 'github' | 'gitlab';
 
 /** Source lines by file, for excerpts under diagnostics. */
 export type SourceLines = (file: string) => readonly string[] | undefined;
@@ -82,4 +83,26 @@ export function summary(diagnostics: readonly Diagnostic[]): string {
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   return `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+}
+
+/**
+ * A GitLab Code Quality report (the JSON array GitLab shows inline on a merge request, from a job's
+ * `artifacts:reports:codequality`): one issue per diagnostic, `description` the message (and hint),
+ * `check_name` the code, `severity` major for errors and minor for warnings, the location's path
+ * and line, and a `fingerprint` that stays the same for the same finding in the same place, so
+ * GitLab tells new findings from old. Text goes through printableDiagnostic like every format.
+ */
+export function formatGitlab(diagnostics: readonly Diagnostic[]): string {
+  const issues = diagnostics.map(printableDiagnostic).map((d) => ({
+    type: 'issue',
+    check_name: d.code,
+    description: d.hint ? `${d.message} (${d.hint})` : d.message,
+    categories: ['Bug Risk'],
+    severity: d.severity === 'error' ? 'major' : 'minor',
+    fingerprint: createHash('sha256')
+      .update(`${d.code}\u0000${d.location?.file ?? ''}\u0000${d.location?.line ?? 0}\u0000${d.message}`)
+      .digest('hex'),
+    location: { path: d.location?.file ?? '.', lines: { begin: d.location?.line ?? 1 } },
+  }));
+  return JSON.stringify(issues, null, 2);
 }

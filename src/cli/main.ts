@@ -106,7 +106,7 @@ function requestedFormat(argv: readonly string[]): string {
  */
 function commandLineError(io: Io, argv: readonly string[], message: string, usageText?: string): number {
   const format = requestedFormat(argv);
-  if (format === 'json' || format === 'github') {
+  if (format === 'json' || format === 'github' || format === 'gitlab') {
     report(io, format, [diag('IT1011', message)], io.cwd);
     return EXIT_USER;
   }

@@ -59,7 +59,11 @@ itgen:
         git fetch -q origin "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"
         base="--base origin/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"
       fi
-      node_modules/.bin/itgen validate $base $vms
+      # The findings as a Code Quality report (shown on the merge request), and readable in the log.
+      if ! node_modules/.bin/itgen validate --format gitlab $base $vms > gl-code-quality-report.json; then
+        node_modules/.bin/itgen validate $base $vms
+        exit 1
+      fi
     - node_modules/.bin/itgen check
   after_script:
     # What the merge request changes (objects, and the VMs under vms/ that use them), for review.
@@ -74,6 +78,8 @@ itgen:
     when: always
     expose_as: itgen review
     paths: [itgen-review.md]
+    reports:
+      codequality: gl-code-quality-report.json
 `;
 
 /**

@@ -66,7 +66,13 @@ describe('itgen check', () => {
     edit(dir, 'catalogs/small/u1.yaml', 'memoryPerCPU: 2Gi', 'memoryPerCPU: 4Gi');
     const json = JSON.parse(itgen(dir, 'check', '--format', 'json').stdout) as { diagnostics: { code: string }[] };
     expect(json.diagnostics.map((d) => d.code)).toContain('IT7001');
-    expect(itgen(dir, 'check', '--format', 'github').stdout).toMatch(/^::error file=output\/small\/[^,]+,line=1,col=1,title=IT7001::output\/small\//m);
+    // Each changed file at its first changed line, with the object it is in.
+    const github = itgen(dir, 'check', '--format', 'github').stdout;
+    expect(github).toMatch(/^::error file=output\/small\/README\.md,line=\d+,col=1,title=IT7001::output\/small\/README\.md differs/m);
+    expect(github).toMatch(
+      /^::error file=output\/small\/VirtualMachineClusterInstancetypes\/virtualmachineclusterinstancetypes\.yaml,line=(\d+),col=1,title=IT7001::output\/small\/VirtualMachineClusterInstancetypes\/virtualmachineclusterinstancetypes\.yaml differs from what the catalog generates, first in VirtualMachineClusterInstancetype `u1\.(large|small)`/m,
+    );
+    expect(github).not.toMatch(/virtualmachineclusterinstancetypes\.yaml,line=1,/);
   });
 });
 

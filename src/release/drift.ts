@@ -19,17 +19,22 @@ export function outputDrift(root: string, r: CompileResult): { diagnostics: Diag
   const dir = r.generator!.outputDir;
   const committed = readCommittedBase(root, dir);
   const changes = diffTrees(committed.files, r.files);
-  const diagnostics = changes.map((c) =>
-    // Files that exist get a location, so GitHub annotations land on them in a pull request.
-    diag(
+  const generatedByPath = new Map(r.files.map((f) => [f.path, f.content] as const));
+  const committedByPath = new Map(committed.files.map((f) => [f.path, f.content] as const));
+  const diagnostics = changes.map((c) => {
+    // Files that exist get a location, so GitHub annotations land on them in a pull request: a
+    // changed file at its first line that differs, with the object that line belongs to.
+    const first = c.change === 'modified' ? firstDifference(committedByPath.get(c.path) ?? '', generatedByPath.get(c.path) ?? '') : undefined;
+    const what = c.change === 'added' ? 'is missing' : c.change === 'removed' ? 'should not exist' : 'differs from what the catalog generates';
+    return diag(
       'IT7001',
-      `${dir}/${c.path} ${c.change === 'added' ? 'is missing' : c.change === 'removed' ? 'should not exist' : 'differs from what the catalog generates'}`,
-      c.change === 'added' ? undefined : { file: `${dir}/${c.path}`, line: 1, col: 1 },
+      `${dir}/${c.path} ${what}${first?.object !== undefined ? `, first in ${first.object}` : ''}`,
+      c.change === 'added' ? undefined : { file: `${dir}/${c.path}`, line: first?.line ?? 1, col: 1 },
       {
         hint: 'run `itgen generate` and commit the result',
       },
-    ),
-  );
+    );
+  });
   return { diagnostics, objects: changes.length > 0 ? diffObjects(committed.objects(), generatedObjects(r)) : [] };
 }
 
@@ -80,4 +85,32 @@ export function removalsWithoutLock(r: CompileResult, committed: (outputDir: str
       },
     ),
   ];
+}
+
+/** The first line (1-based) where the committed text differs from the generated one, and the object (`Kind \`name\``) it is in. */
+function firstDifference(committed: string, generated: string): { line: number; object?: string } {
+  const a = committed.split('\n');
+  const b = generated.split('\n');
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  // The document that line is in: its kind, and its metadata.name (two spaces in, as itgen writes it).
+  let kind: string | undefined;
+  let name: string | undefined;
+  for (let j = Math.min(i, a.length - 1); j >= 0; j--) {
+    const line = a[j]!;
+    if (line === '---') break;
+    const n = /^ {2}name: (.+)$/.exec(line);
+    if (n && name === undefined) name = n[1];
+    const k = /^kind: (.+)$/.exec(line);
+    if (k) kind = k[1];
+  }
+  if (name === undefined)
+    for (let j = i; j < a.length && a[j] !== '---'; j++) {
+      const n = /^ {2}name: (.+)$/.exec(a[j]!);
+      if (n) {
+        name = n[1];
+        break;
+      }
+    }
+  return { line: Math.min(i, a.length - 1) + 1, ...(name !== undefined ? { object: `${kind ?? 'object'} \`${name.slice(0, 100)}\`` } : {}) };
 }

@@ -196,3 +196,25 @@ describe('published bundles (--bundles DIR)', () => {
     }
   });
 });
+
+describe('itgen notes', () => {
+  it('--unreleased previews what the next release records; past releases print even while the lock refuses the working tree', () => {
+    const dir = released();
+    try {
+      edit(dir, 'catalogs/small/preferences.yaml', 'displayName: Legacy Linux\n', 'displayName: Legacy Linux\ndeprecated: {replacement: linux}\n');
+      const preview = itgen(dir, 'notes', '--unreleased');
+      expect(preview.code).toBe(0);
+      expect(preview.stdout).toMatch(/## unreleased\n\n### Deprecated\n\n- VirtualMachineClusterPreference \(1\):\n {2}- `legacy`/);
+      expect(preview.stdout.indexOf('## unreleased')).toBeLessThan(preview.stdout.indexOf('## v1.0.0'));
+      expect(itgen(dir, 'notes').stdout).not.toContain('unreleased');
+      // A published spec changed in place: the lock refuses it, the past notes still print.
+      edit(dir, 'catalogs/small/u1.yaml', 'memoryPerCPU: 2Gi', 'memoryPerCPU: 4Gi');
+      const refused = itgen(dir, 'notes');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('IT7101');
+      expect(refused.stdout).toContain('## v1.0.0');
+    } finally {
+      remove(dir);
+    }
+  });
+});

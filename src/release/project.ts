@@ -358,12 +358,18 @@ export function bundleProject(
 /** What `itgen notes` prints: each generator's release notes from its lock, newest first (after `since`). */
 export function notesProject(
   root: string,
-  opts: ProjectOptions & { readonly since?: string } = {},
+  opts: ProjectOptions & { readonly since?: string; readonly unreleased?: boolean } = {},
 ): { diagnostics: Diagnostic[]; notes: { generator: string; sections: ReleaseSection[] }[] } {
   const { results, diagnostics } = compileProject(root, opts);
-  const notes = results.flatMap((r) =>
-    r.generator && r.lock ? [{ generator: r.generator.name, sections: releaseNotes(r.lock.lock, r.objects, opts.since) }] : [],
-  );
+  const notes = results.flatMap((r) => {
+    if (!r.generator || (!r.lock && !opts.unreleased)) return [];
+    // What the next `itgen release` would record, as a section named `unreleased` above the rest.
+    const next = opts.unreleased && r.files.length > 0 ? recordRelease(r.lock, r.generator.name, currentObjects(r.objects), UNRELEASED) : undefined;
+    const last = r.lock?.lock.releases[r.lock.lock.releases.length - 1];
+    const preview = next?.lock ? releaseNotes(next.lock, r.objects, last).map((x) => (x.version === UNRELEASED ? { ...x, version: 'unreleased' } : x)) : [];
+    const past = r.lock ? releaseNotes(r.lock.lock, r.objects, opts.since) : [];
+    return [{ generator: r.generator.name, sections: [...preview.filter((x) => x.version === 'unreleased'), ...past] }];
+  });
   if (!hasErrors(diagnostics) && notes.length === 0)
     return {
       diagnostics: [
@@ -374,6 +380,9 @@ export function notesProject(
     };
   return { diagnostics, notes };
 }
+
+/** The version the preview of the next release is recorded under; shown as `unreleased`. */
+const UNRELEASED = 'v999999999.0.0';
 
 /**
  * The bytes of a file that is a regular file where it stands (a link, to anywhere, or a directory

@@ -2,7 +2,7 @@ import { hasErrors } from '../../diagnostics';
 import { notesMarkdown } from '../../release/notes';
 import { notesProject } from '../../release/project';
 import { RELEASE_VERSION } from '../../schema/names';
-import { optionValue } from '../args';
+import { optionSet, optionValue } from '../args';
 import { exitCodeFor, report, writeText, type Command } from '../command';
 
 export const notes: Command = {
@@ -19,6 +19,7 @@ export const notes: Command = {
       help: 'only the releases after this one',
       check: (v) => (RELEASE_VERSION.test(v) ? undefined : '--since needs a release version like v1.2.0'),
     },
+    { flag: '--unreleased', help: 'also what the next `itgen release` would record, as a section `unreleased` on top' },
     {
       flag: '--output',
       short: '-o',
@@ -29,9 +30,16 @@ export const notes: Command = {
   ],
   run({ io, global, root, line }) {
     const since = optionValue(line, '--since');
-    const { diagnostics, notes: all } = notesProject(root, { generators: global.generators, strict: global.strict, ...(since ? { since } : {}) });
+    const { diagnostics, notes: all } = notesProject(root, {
+      generators: global.generators,
+      strict: global.strict,
+      unreleased: optionSet(line, '--unreleased'),
+      ...(since ? { since } : {}),
+    });
     report(io, global.format, diagnostics, root, true);
-    if (hasErrors(diagnostics)) return exitCodeFor(diagnostics);
+    // Past releases are the lock's: they print even while the working tree has errors (a lock error
+    // included), which the exit code still reports.
+    if (all.length === 0 && hasErrors(diagnostics)) return exitCodeFor(diagnostics);
     if ((optionValue(line, '--output') ?? 'markdown') === 'json') io.out(JSON.stringify({ generators: all }, null, 2));
     else writeText(io, all.map((n) => notesMarkdown(n.generator, n.sections)).join('\n'));
     return exitCodeFor(diagnostics);

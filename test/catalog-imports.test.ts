@@ -95,3 +95,23 @@ describe('catalog imports', () => {
     }
   });
 });
+
+describe('a package import through a linked node_modules (a hoisted workspace, a scratch clone)', () => {
+  it('is one IT2021 with what to do, and the references to what it would have declared do not each fail', () => {
+    const outside = scratchProject(files('node_modules/acme-base/catalogs/base', BASE));
+    // The catalog's own preferences inherit from the imported ones: each would fail without the stand-in.
+    const acme = `${ACME('  - {package: acme-base, catalog: catalogs/base}\n')}---\nkind: Preference\nname: mylinux2\ndisplayName: Linux 2\ninherits: [mylinux]\n---\nkind: Preference\nname: mywin2\ndisplayName: Windows 2\ninherits: [mywindows]\n`;
+    const dir = scratchProject({ ...GENERATOR, 'catalogs/acme/catalog.yaml': acme });
+    try {
+      symlinkSync(path.join(outside, 'node_modules'), path.join(dir, 'node_modules'));
+      const r = compile(dir, 'generators/acme.yaml');
+      const errors = r.diagnostics.filter((d) => d.severity === 'error');
+      expect(errors.map((d) => d.code)).toEqual(['IT2021']);
+      expect(errors[0]!.message).toBe('import `acme-base/catalogs/base` leads outside the project directory');
+      expect(errors[0]!.hint).toContain('npm install --install-links acme-base');
+    } finally {
+      removeDir(dir);
+      removeDir(outside);
+    }
+  });
+});

@@ -322,14 +322,21 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
     const shown = typeof entry.path === 'string' ? entry.path : `${String(entry.package)}/${String(entry.catalog)}`;
     const rel = path.relative(absRoot, dir);
     if (rel.startsWith('..') || path.isAbsolute(rel) || outsideProject(absRoot, dir) !== undefined) {
+      // One mistake, one report: the stand-in keeps every reference to what it would have
+      // declared from failing on its own.
+      docs.push(...standIns(catalogDoc.file, 'opaque'));
       diagnostics.push(
         diag('IT2021', `import \`${shown}\` leads outside the project directory`, at, {
-          hint: 'imports read only inside the project; install a package with npm (it lands in node_modules) or copy the catalog in',
+          hint:
+            typeof entry.package === 'string'
+              ? `node_modules/${entry.package} resolves outside the project (a hoisted workspace or a linked node_modules); itgen reads only inside it: install the package in this project (npm install --install-links ${entry.package}) or copy the catalog in`
+              : 'imports read only inside the project; install a package with npm (it lands in node_modules) or copy the catalog in',
         }),
       );
       return;
     }
     if (path.resolve(dir) === path.resolve(absRoot, catalogDir)) {
+      docs.push(...standIns(catalogDoc.file, 'opaque'));
       diagnostics.push(diag('IT2021', `import \`${shown}\` is this catalog itself`, at));
       return;
     }

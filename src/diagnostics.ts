@@ -73,6 +73,7 @@ export const DIAGNOSTIC_CODES = {
   IT5013: 'a deployed path that no generator writes',
   IT5014: 'two sizes of a family with the same spec',
   IT5015: 'a generated base deployed twice (two GitOps objects apply it)',
+  IT5016: 'a size deprecated in favour of a family without that size',
   // IT6xxx: target KubeVirt version
   IT6001: 'field newer than the target KubeVirt release',
   IT6002: 'unknown target KubeVirt release',
@@ -142,6 +143,7 @@ export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode
   'IT5012',
   'IT5014',
   'IT5015',
+  'IT5016',
   'IT7104',
   'IT8006',
   'IT8101',

@@ -12,7 +12,7 @@ export function resolveCatalog(model: WrittenModel): { catalog: ResolvedCatalog 
   const out: Sink = [];
   const cat = model.catalog;
   if (!cat) return { catalog: undefined, diagnostics: out };
-  const instancetypes = resolveFamilies(model, out);
+  const instancetypes = sizedReplacements(resolveFamilies(model, out));
   const preferences = resolvePreferences(model, out);
   checkDuplicateNames([...instancetypes, ...preferences], out);
   return {
@@ -47,4 +47,25 @@ function checkDuplicateNames(objects: readonly (ResolvedInstancetype | ResolvedP
       ),
     );
   }
+}
+
+/**
+ * A family deprecated in favour of another family: each size's replacement becomes that family's
+ * object of the same size (and variant), so `o1.large` says `use hm1.large`, not `use hm1`. Where
+ * the replacement family has no such size, the family name stays, and the catalog rule
+ * `deprecation-replacement-size` warns (IT5016).
+ */
+function sizedReplacements(instancetypes: ResolvedInstancetype[]): ResolvedInstancetype[] {
+  const names = new Set(instancetypes.map((it) => it.name));
+  const byFamily = new Map<string, ResolvedInstancetype[]>();
+  for (const it of instancetypes)
+    for (const key of new Set([it.family, `${it.family}${it.version ?? ''}`])) byFamily.set(key, [...(byFamily.get(key) ?? []), it]);
+  return instancetypes.map((it) => {
+    const r = it.deprecated?.replacement;
+    if (r === undefined || names.has(r)) return it;
+    const family = byFamily.get(r);
+    const same =
+      family?.find((x) => x.ladderSize === it.ladderSize && (x.variant ?? '') === (it.variant ?? '')) ?? family?.find((x) => x.ladderSize === it.ladderSize);
+    return same ? { ...it, deprecated: { ...it.deprecated!, replacement: same.name } } : it;
+  });
 }

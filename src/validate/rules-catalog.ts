@@ -223,6 +223,40 @@ export const CATALOG_RULES: readonly Rule[] = [
     },
   },
   {
+    name: 'deprecation-replacement-size',
+    description: 'a size deprecated in favour of a family that has no such size gets no replacement object',
+    check: (ctx) => {
+      const families = new Map<string, Set<string>>();
+      for (const it of ctx.catalog.instancetypes)
+        for (const key of [it.family, `${it.family}${it.version ?? ''}`]) families.set(key, (families.get(key) ?? new Set()).add(it.ladderSize));
+      // One report per place the replacement is written (a family's `deprecated:` reaches every size).
+      const found = new Map<string, { at: SourceRange; replacement: string; names: string[]; sizes: Set<string> }>();
+      for (const it of ctx.catalog.instancetypes) {
+        const r = it.deprecated?.replacement;
+        const sizes = r === undefined ? undefined : families.get(r);
+        if (r === undefined || !sizes || sizes.has(it.ladderSize)) continue;
+        const value = it.origin.src.value as Record<string, unknown>;
+        const own = (value['overrides'] as Record<string, { deprecated?: unknown }> | undefined)?.[it.ladderSize]?.deprecated;
+        const at = locate(it.origin.src, own !== undefined ? ['overrides', it.ladderSize, 'deprecated'] : ['deprecated']);
+        const k = `${at.file}:${at.line}:${at.col}`;
+        const entry = found.get(k) ?? { at, replacement: r, names: [], sizes };
+        entry.names.push(it.name);
+        found.set(k, entry);
+      }
+      return [...found.values()].map((e) =>
+        diag(
+          'IT5016',
+          `${e.names.map((n) => `\`${n}\``).join(', ')} ${e.names.length === 1 ? 'is' : 'are'} deprecated in favour of family \`${e.replacement}\`, which has no such size: ${e.names.length === 1 ? 'its VMs get' : 'their VMs get'} no replacement to move to`,
+          e.at,
+          {
+            severity: 'warning',
+            hint: `${e.replacement} offers ${[...e.sizes].join(', ')}; name the object to move to in a size override (overrides: {<size>: {deprecated: {replacement: <name>}}})`,
+          },
+        ),
+      );
+    },
+  },
+  {
     name: 'requirements-satisfiable',
     description: "each preference's requirements are met by at least one instance type of the catalog",
     check: (ctx) => {

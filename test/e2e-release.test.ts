@@ -393,7 +393,7 @@ memoryPerCPU: 4Gi
     commitAll(dir, 'u2; deprecate u1');
     expect(itgen(dir, 'release', '--version', 'v1.1.0').stderr).toMatch(/release v1\.1\.0: 4 added, 4 newly deprecated, 0 removed, 0 changed/);
     const readme = readFileSync(path.join(dir, 'output/small/README.md'), 'utf8');
-    expect(readme).toMatch(/\| `u1\.large` \| instance type \| v1\.1\.0 \| u2 \|/);
+    expect(readme).toMatch(/\| `u1\.large` \| instance type \| v1\.1\.0 \| u2\.large \|/);
     // Releases only move forward.
     const again = itgen(dir, 'release', '--version', 'v1.0.5');
     expect(again.code).toBe(1);

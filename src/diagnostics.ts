@@ -37,6 +37,7 @@ export const DIAGNOSTIC_CODES = {
   IT2010: 'unknown size ladder',
   IT2011: 'name pattern invalid',
   IT2020: 'catalog import cannot be read',
+  IT2022: 'an architecture override of a base that inheritance would lose',
   IT2021: 'catalog import leads outside the project',
   // IT3xxx: rendered manifests against the KubeVirt API model
   IT3001: 'manifest does not match the KubeVirt API',

@@ -115,3 +115,36 @@ describe('a package import through a linked node_modules (a hoisted workspace, a
     }
   });
 });
+
+describe('inheriting an imported preference with architecture overrides', () => {
+  const RHEL = {
+    'catalog.yaml':
+      'kind: Catalog\nname: base\n---\nkind: SizeLadder\nname: sizes\nsizes: [{name: small, cpu: 1}]\n---\nkind: Family\nname: u\nversion: 1\ndisplayName: U\ndescription: U\nclass: general.purpose\nmemoryPerCPU: 4Gi\n',
+    'preferences.yaml':
+      'kind: Preference\nname: rhel.9\ndisplayName: RHEL 9\narchitectures: [amd64, arm64]\nspec:\n  devices: {preferredDiskBus: virtio}\narchitectureOverrides:\n  amd64:\n    spec:\n      firmware: {preferredEfi: {secureBoot: true}}\n      features: {preferredSmm: {}}\n',
+  };
+  const team = (extra: string): string =>
+    `kind: Catalog\nname: acme\nnaming:\n  preference: "acme.{name}"\nimports:\n  - path: ../base\n---\nkind: Preference\nname: rhel9\ndisplayName: Acme RHEL 9\ninherits: [rhel.9]\n${extra}`;
+
+  it('refuses (IT2022) a child that would silently lose the base’s amd64 Secure Boot and SMM, naming them; one that restates them passes', () => {
+    const dir = scratchProject({ ...GENERATOR, ...files('catalogs/base', RHEL), 'catalogs/acme/catalog.yaml': team('') });
+    try {
+      const r = compile(dir, 'generators/acme.yaml');
+      const errors = r.diagnostics.filter((d) => d.severity === 'error');
+      expect(errors.map((d) => [d.code, d.location?.file, d.message])).toEqual([
+        [
+          'IT2022',
+          'catalogs/acme/catalog.yaml',
+          'preference `rhel9` inherits `rhel.9`, whose amd64 override (features.preferredSmm, firmware.preferredEfi.secureBoot) inheritance does not carry: its amd64 object would silently lose it',
+        ],
+      ]);
+      writeFileSync(
+        path.join(dir, 'catalogs/acme/catalog.yaml'),
+        team('architectureOverrides:\n  amd64:\n    spec:\n      firmware: {preferredEfi: {secureBoot: true}}\n      features: {preferredSmm: {}}\n'),
+      );
+      expect(compile(dir, 'generators/acme.yaml').diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

@@ -41,6 +41,7 @@ export function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPref
       );
       continue;
     }
+    if (reportLostOverrides(model, name, p.architectures ?? [cat.defaultArchitecture], out)) continue;
     const scope: PreferenceScope = { model, decl, base, displayName: p.displayName, what: `preference \`${name}\``, out };
     const variants = variantUses(model, decl, out);
     const usedVariants = new Set<number>();
@@ -274,4 +275,50 @@ function variantUses(model: WrittenModel, decl: Declared<WrittenPreference>, out
     );
   });
   return uses;
+}
+
+/**
+ * Inheritance carries a base's spec, not its `architectureOverrides`: a preference that inherits
+ * from one with an override for an architecture it produces, and overrides nothing there itself,
+ * would silently lose that override (Secure Boot and SMM on amd64, say). IT2022, at the `inherits`
+ * entry, naming the base, the architecture and the fields that would be lost. True when reported.
+ */
+function reportLostOverrides(model: WrittenModel, name: string, arches: readonly Architecture[], out: Sink): boolean {
+  const decl = model.preferences.get(name)!;
+  const own = decl.value.architectureOverrides ?? {};
+  let reported = false;
+  (decl.value.inherits ?? []).forEach((first, i) => {
+    const seen = new Set<string>();
+    const queue = [first];
+    while (queue.length > 0) {
+      const b = queue.shift()!;
+      if (seen.has(b)) continue;
+      seen.add(b);
+      const bd = model.preferences.get(b);
+      if (!bd) continue;
+      for (const arch of arches) {
+        const ov = bd.value.architectureOverrides?.[arch];
+        if (ov === undefined || own[arch] !== undefined) continue;
+        const fields = leafPaths(ov.spec ?? {}).slice(0, 4);
+        out.push(
+          diag(
+            'IT2022',
+            `preference \`${name}\` inherits \`${b}\`, whose ${arch} override${fields.length > 0 ? ` (${fields.join(', ')})` : ''} inheritance does not carry: its ${arch} object would silently lose it`,
+            locate(decl.src, ['inherits', i]),
+            {
+              hint: `repeat what it needs under architectureOverrides: {${arch}: ...} of \`${name}\` (or include a fragment holding it there)`,
+            },
+          ),
+        );
+        reported = true;
+      }
+      queue.push(...(bd.value.inherits ?? []));
+    }
+  });
+  return reported;
+}
+
+function leafPaths(v: unknown, prefix = ''): string[] {
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || Object.keys(v).length === 0) return prefix === '' ? [] : [prefix];
+  return Object.entries(v as Record<string, unknown>).flatMap(([k, x]) => leafPaths(x, prefix === '' ? k : `${prefix}.${k}`));
 }

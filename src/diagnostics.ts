@@ -38,6 +38,7 @@ export const DIAGNOSTIC_CODES = {
   IT2011: 'name pattern invalid',
   IT2020: 'catalog import cannot be read',
   IT2022: 'an architecture override of a base that inheritance would lose',
+  IT2023: 'an import whose Catalog defaults its objects lose',
   IT2021: 'catalog import leads outside the project',
   // IT3xxx: rendered manifests against the KubeVirt API model
   IT3001: 'manifest does not match the KubeVirt API',
@@ -129,6 +130,7 @@ export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
  */
 export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
   'IT1207',
+  'IT2023',
   'IT4004',
   'IT4013',
   'IT4014',

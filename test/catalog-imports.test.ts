@@ -148,3 +148,31 @@ describe('inheriting an imported preference with architecture overrides', () => 
     }
   });
 });
+
+describe("an import's Catalog defaults", () => {
+  it('are named when the importing catalog does not set them (IT2023, a warning), and not when it does', () => {
+    const base = {
+      ...BASE,
+      'catalog.yaml': `kind: Catalog\nname: base\nnaming:\n  defaultArchitectureDisplayName: "{{displayName}} ({{arch}})"\npreferences:\n  annotations:\n    openshift.io/provider-display-name: KubeVirt\n    tags: "hidden,kubevirt"\n---\nkind: SizeLadder\nname: sizes\nsizes: [{name: small, cpu: 1}, {name: large, cpu: 2}]\n`,
+    };
+    const dir = scratchProject({ ...GENERATOR, ...files('catalogs/base', base), 'catalogs/acme/catalog.yaml': ACME('  - path: ../base\n') });
+    try {
+      const warned = compile(dir, 'generators/acme.yaml').diagnostics.filter((d) => d.code === 'IT2023');
+      expect(warned.map((d) => [d.severity, d.location?.file, d.message])).toEqual([
+        [
+          'warning',
+          'catalogs/acme/catalog.yaml',
+          "import `../base`: its Catalog's defaults do not come with it, so its objects lose naming.defaultArchitectureDisplayName, preferences.annotations.openshift.io/provider-display-name, preferences.annotations.tags",
+        ],
+      ]);
+      const keeping = ACME('  - path: ../base\n').replace(
+        'naming:\n  preference: "acme.{name}"\n',
+        'naming:\n  preference: "acme.{name}"\n  defaultArchitectureDisplayName: "{{displayName}} ({{arch}})"\npreferences:\n  annotations:\n    openshift.io/provider-display-name: KubeVirt\n    tags: "hidden,kubevirt"\n',
+      );
+      writeFileSync(path.join(dir, 'catalogs/acme/catalog.yaml'), keeping);
+      expect(compile(dir, 'generators/acme.yaml').diagnostics.filter((d) => d.code === 'IT2023')).toEqual([]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

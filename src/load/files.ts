@@ -375,7 +375,23 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
     for (const d of imported.docs) {
       const v = d.value as { kind?: unknown; name?: unknown; version?: unknown } | null;
       const key = declared(d);
-      if (v?.kind === 'Catalog') continue;
+      if (v?.kind === 'Catalog') {
+        // Its defaults stay behind with it: say which, so that nothing is lost in silence.
+        const dropped = droppedDefaults(v as Record<string, unknown>, (catalogDoc.value ?? {}) as Record<string, unknown>);
+        if (dropped.length > 0)
+          diagnostics.push(
+            diag(
+              'IT2023',
+              `import \`${shown}\`: its Catalog's defaults do not come with it, so its objects lose ${dropped.slice(0, 6).join(', ')}${dropped.length > 6 ? ` and ${dropped.length - 6} more` : ''}`,
+              at,
+              {
+                severity: 'warning',
+                hint: `set them in this catalog's Catalog document (${locate(catalogDoc, []).file}) to keep them, or suppress IT2023 in the generator if dropping them is meant`,
+              },
+            ),
+          );
+        continue;
+      }
       if ((v?.kind === 'Family' || v?.kind === 'Preference') && typeof v.name === 'string') {
         offered[v.kind].add(v.name);
         if (v.kind === 'Family' && v.version !== undefined) offered.Family.add(`${v.name}${String(v.version)}`);
@@ -478,4 +494,21 @@ function packageHint(absRoot: string, pkg: string, catalog: string): string {
   const shipped = [...catalogDirsIn(base, ''), ...catalogDirsIn(path.join(base, 'catalogs'), 'catalogs/')].sort();
   if (shipped.length === 0) return `${pkg} is installed but ships no catalog`;
   return `${didYouMean(catalog, shipped) ?? ''} ${pkg} ships: ${shipped.join(', ')}`.trim();
+}
+
+/**
+ * The defaults of an imported Catalog document (naming, and the labels and annotations it gives its
+ * instance types and preferences) that the importing catalog does not set, as dotted paths: what
+ * the imported objects lose, since only the importing Catalog's defaults apply.
+ */
+function droppedDefaults(imported: Record<string, unknown>, importing: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+  for (const k of Object.keys(obj(imported['naming']))) if (!(k in obj(importing['naming']))) out.push(`naming.${k}`);
+  for (const kind of ['instancetypes', 'preferences'])
+    for (const field of ['labels', 'annotations']) {
+      const have = obj(obj(importing[kind])[field]);
+      for (const k of Object.keys(obj(obj(imported[kind])[field]))) if (!(k in have)) out.push(`${kind}.${field}.${k}`);
+    }
+  return out;
 }

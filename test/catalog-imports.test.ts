@@ -176,3 +176,26 @@ describe("an import's Catalog defaults", () => {
     }
   });
 });
+
+describe('a package import pinned to a version', () => {
+  it('is an error (IT2024) at the pin when another version is installed, with what to review; the installed version passes', () => {
+    const dir = scratchProject({
+      ...GENERATOR,
+      ...files('node_modules/acme-base/catalogs/base', BASE),
+      'node_modules/acme-base/package.json': '{"name": "acme-base", "version": "1.2.0"}\n',
+      'catalogs/acme/catalog.yaml': ACME('  - {package: acme-base, catalog: catalogs/base, version: "1.1.0"}\n'),
+    });
+    try {
+      const r = compile(dir, 'generators/acme.yaml');
+      const errors = r.diagnostics.filter((d) => d.severity === 'error');
+      expect(errors.map((d) => [d.code, d.location?.file, d.location?.line, d.message])).toEqual([
+        ['IT2024', 'catalogs/acme/catalog.yaml', 6, 'import `acme-base/catalogs/base` is pinned to acme-base 1.1.0, but 1.2.0 is installed'],
+      ]);
+      expect(errors[0]!.hint).toContain('set version: "1.2.0"');
+      writeFileSync(path.join(dir, 'catalogs/acme/catalog.yaml'), ACME('  - {package: acme-base, catalog: catalogs/base, version: "1.2.0"}\n'));
+      expect(names(dir)).toContain('c1.small');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

@@ -87,6 +87,13 @@ export const catalogDocSchema = z
             .optional()
             .describe("An installed npm package (in the project's node_modules) that ships the catalog"),
           catalog: z.string().min(1).optional().describe('With package: the catalog directory inside the package, like `catalogs/common-instancetypes`'),
+          version: z
+            .string()
+            .min(1)
+            .optional()
+            .describe(
+              'With package: the package version the import is pinned to; when another version is installed (an upgrade moved the catalog), it is an error until the pin is updated after review',
+            ),
           exclude: z
             .strictObject({
               families: z.array(z.string()).optional().describe('Families not to take (name, or name and version like `u1`)'),

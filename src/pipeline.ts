@@ -54,6 +54,8 @@ export interface CompileResult {
   readonly diagnostics: readonly Diagnostic[];
   /** The generator's release lock, when it has one. */
   readonly lock?: LoadedLock | undefined;
+  /** The npm packages its catalog imports from, with the installed version (for the release lock). */
+  readonly packages?: readonly { readonly package: string; readonly version: string }[];
 }
 
 /**
@@ -178,7 +180,10 @@ export function compileGenerator(root: string, generator: LoadedGenerator): Comp
   // With a lock, the committed base tells which field of a published object changed.
   const previous = lock.lock ? committedSpecs(root, generator.outputDir) : undefined;
   const result = compileDocuments(generator, loaded.docs, [...loaded.diagnostics, ...lock.diagnostics], lock.lock, previous);
-  return { ...result, diagnostics: pointAtImports(result.diagnostics, loaded.imports ?? [], loaded.docs) };
+  const packages = (loaded.imports ?? []).flatMap((i) =>
+    i.package !== undefined && i.installed !== undefined ? [{ package: i.package, version: i.installed }] : [],
+  );
+  return { ...result, diagnostics: pointAtImports(result.diagnostics, loaded.imports ?? [], loaded.docs), ...(packages.length > 0 ? { packages } : {}) };
 }
 
 /**

@@ -4,7 +4,8 @@
  * drops families and preferences, package imports come from the project's node_modules, explain
  * points into the imported files, and nothing outside the project is read.
  */
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { run as runCli } from '../src/cli/main';
 import path from 'node:path';
 import { compile } from '../src/pipeline';
 import { explainObject } from '../src/render/explain';
@@ -194,6 +195,38 @@ describe('a package import pinned to a version', () => {
       expect(errors[0]!.hint).toContain('set version: "1.2.0"');
       writeFileSync(path.join(dir, 'catalogs/acme/catalog.yaml'), ACME('  - {package: acme-base, catalog: catalogs/base, version: "1.2.0"}\n'));
       expect(names(dir)).toContain('c1.small');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('the release lock names the upstream package versions', () => {
+  it('each release records the versions its package imports came from, and the notes say when they moved', () => {
+    const dir = scratchProject({
+      ...GENERATOR,
+      ...files('node_modules/acme-base/catalogs/base', BASE),
+      'node_modules/acme-base/package.json': '{"name": "acme-base", "version": "1.2.0"}\n',
+      'catalogs/acme/catalog.yaml': ACME('  - {package: acme-base, catalog: catalogs/base}\n'),
+    });
+    const run = (...argv: string[]): { code: number; out: string } => {
+      let out = '';
+      const code = runCli(argv, { out: (s) => (out += `${s}\n`), err: (s) => (out += `${s}\n`), cwd: dir, color: false });
+      return { code, out };
+    };
+    try {
+      expect(run('generate').code).toBe(0);
+      expect(run('release', '--version', 'v1.0.0').code).toBe(0);
+      writeFileSync(path.join(dir, 'node_modules/acme-base/package.json'), '{"name": "acme-base", "version": "1.3.0"}\n');
+      expect(run('release', '--version', 'v1.1.0').code).toBe(0);
+      const lock = readFileSync(path.join(dir, 'generators/acme.lock.yaml'), 'utf8');
+      expect(lock).toContain(
+        'imports:\n  - release: v1.0.0\n    package: acme-base\n    version: 1.2.0\n  - release: v1.1.0\n    package: acme-base\n    version: 1.3.0\n',
+      );
+      const notes = run('notes').out;
+      expect(notes).toContain('## v1.1.0\n\nImported catalogs from `acme-base` `1.3.0` (was `1.2.0`).');
+      expect(notes).toContain('## v1.0.0\n\nImported catalogs from `acme-base` `1.2.0`.');
+      expect(run('validate').code).toBe(0);
     } finally {
       removeDir(dir);
     }

@@ -60,7 +60,7 @@ export interface LoadedFiles {
   readonly diagnostics: Diagnostic[];
   readonly files: string[];
   /** The imported catalogs: their directory (project-relative) and the import entry that brought them in. */
-  readonly imports?: readonly { readonly dir: string; readonly at: SourceRange }[];
+  readonly imports?: readonly { readonly dir: string; readonly at: SourceRange; readonly package?: string; readonly installed?: string }[];
 }
 
 /**
@@ -305,7 +305,7 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
   const diagnostics = [...loaded.diagnostics];
   const files = [...loaded.files];
   const absRoot = path.resolve(root);
-  const importedFrom: { dir: string; at: SourceRange }[] = [];
+  const importedFrom: { dir: string; at: SourceRange; package?: string; installed?: string }[] = [];
   (importEntries as ImportEntry[]).forEach((entry, i) => {
     const at = locate(catalogDoc, ['imports', i]);
     let dir: string | undefined;
@@ -384,7 +384,7 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
         );
     }
     const imported = loadCatalogFiles(root, relativePath(absRoot, dir));
-    importedFrom.push({ dir: relativePath(absRoot, dir), at });
+    importedFrom.push({ dir: relativePath(absRoot, dir), at, ...(typeof entry.package === 'string' ? packageVersion(absRoot, entry.package) : {}) });
     diagnostics.push(...imported.diagnostics);
     files.push(...imported.files);
     const excluded = new Set([
@@ -537,4 +537,15 @@ function droppedDefaults(imported: Record<string, unknown>, importing: Record<st
       for (const k of Object.keys(obj(obj(imported[kind])[field]))) if (!(k in have)) out.push(`${kind}.${field}.${k}`);
     }
   return out;
+}
+
+/** The installed version of a package of the project's node_modules, as its package.json says (bounded read, inside the project). */
+function packageVersion(absRoot: string, pkg: string): { package: string; installed?: string } {
+  const manifest = readProjectFile(absRoot, path.join(absRoot, 'node_modules', pkg, 'package.json'));
+  try {
+    const v = 'bytes' in manifest ? (JSON.parse(manifest.bytes.toString('utf8')) as { version?: unknown }).version : undefined;
+    return typeof v === 'string' && v.length <= 64 ? { package: pkg, installed: v } : { package: pkg };
+  } catch {
+    return { package: pkg };
+  }
 }

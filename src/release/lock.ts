@@ -42,6 +42,7 @@ export function recordRelease(
   generatorName: string,
   current: readonly CurrentObject[],
   version: string,
+  packages: readonly { readonly package: string; readonly version: string }[] = [],
 ): { lock?: ReleaseLock; summary?: ReleaseSummary; diagnostics: Diagnostic[] } {
   const lock = previous?.lock ?? emptyLock(generatorName);
   const last = lock.releases[lock.releases.length - 1];
@@ -104,7 +105,17 @@ export function recordRelease(
   const rank = new Map(KIND_ORDER.map((k, i) => [k, i] as const));
   const objects = [...byKey.values()].sort((a, b) => rank.get(a.kind)! - rank.get(b.kind)! || compareText(a.name, b.name));
   return {
-    lock: { apiVersion: GENERATOR_API_VERSION, kind: LOCK_KIND, metadata: { name: generatorName }, releases: [...lock.releases, version], objects },
+    lock: {
+      apiVersion: GENERATOR_API_VERSION,
+      kind: LOCK_KIND,
+      metadata: { name: generatorName },
+      releases: [...lock.releases, version],
+      objects,
+      // Which upstream package versions this release's imported catalogs came from.
+      ...(lock.imports !== undefined || packages.length > 0
+        ? { imports: [...(lock.imports ?? []), ...packages.map((p) => ({ release: version, package: p.package, version: p.version }))] }
+        : {}),
+    },
     summary,
     diagnostics: [],
   };
@@ -128,6 +139,7 @@ export function serializeLock(lock: ReleaseLock): string {
       ...(o.changed !== undefined ? { changed: o.changed.map((c) => ({ release: c.release, from: c.from, reason: c.reason })) } : {}),
     })),
     ...(lock.overrides && lock.overrides.length > 0 ? { overrides: lock.overrides } : {}),
+    ...(lock.imports && lock.imports.length > 0 ? { imports: lock.imports.map((x) => ({ release: x.release, package: x.package, version: x.version })) } : {}),
   };
   return `# Release lock of generator \`${lock.metadata.name}\`: every object it has published, with a digest of its spec.\n# Written by \`itgen release\`; generate fails when a published object changes, disappears\n# without a deprecation release, or a removed name returns with another spec. Review changes.\n${toYaml(ordered)}`;
 }

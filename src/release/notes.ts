@@ -29,6 +29,8 @@ export interface ReleaseSection {
   readonly deprecated: readonly NoteEntry[];
   readonly removed: readonly NoteEntry[];
   readonly changed: readonly NoteEntry[];
+  /** The npm packages (and versions) the release imported catalogs from, with the version before when it moved. */
+  readonly imports?: readonly { readonly package: string; readonly version: string; readonly before?: string }[];
 }
 
 function describe(o: RenderedObject | undefined): string | undefined {
@@ -65,11 +67,26 @@ export function releaseNotes(lock: ReleaseLock, objects: readonly RenderedObject
       if (o.removed === version) removed.push(entry(o.removedReason));
       for (const c of o.changed ?? []) if (c.release === version) changed.push(entry(c.reason));
     }
-    return { version, added: added.sort(order), deprecated: deprecated.sort(order), removed: removed.sort(order), changed: changed.sort(order) };
+    const earlier = (pkg: string): string | undefined =>
+      [...(lock.imports ?? [])].reverse().find((x) => x.package === pkg && compareVersions(x.release, version) < 0)?.version;
+    const imports = (lock.imports ?? [])
+      .filter((x) => x.release === version)
+      .map((x) => {
+        const before = earlier(x.package);
+        return { package: x.package, version: x.version, ...(before !== undefined && before !== x.version ? { before } : {}) };
+      });
+    return {
+      version,
+      added: added.sort(order),
+      deprecated: deprecated.sort(order),
+      removed: removed.sort(order),
+      changed: changed.sort(order),
+      ...(imports.length > 0 ? { imports } : {}),
+    };
   });
 }
 
-const TITLES: readonly [keyof Omit<ReleaseSection, 'version'>, string][] = [
+const TITLES: readonly [keyof Omit<ReleaseSection, 'version' | 'imports'>, string][] = [
   ['added', 'Added'],
   ['deprecated', 'Deprecated'],
   ['removed', 'Removed'],
@@ -82,6 +99,11 @@ export function notesMarkdown(generator: string, sections: readonly ReleaseSecti
   if (sections.length === 0) out.push('No release recorded yet.', '');
   for (const s of sections) {
     out.push(`## ${s.version}`, '');
+    if (s.imports && s.imports.length > 0)
+      out.push(
+        `Imported catalogs from ${s.imports.map((x) => `${md(x.package, { table: false })} ${md(x.version, { table: false })}${x.before !== undefined ? ` (was ${md(x.before, { table: false })})` : ''}`).join(', ')}.`,
+        '',
+      );
     let any = false;
     for (const [key, title] of TITLES) {
       const entries = s[key];

@@ -276,7 +276,7 @@ export function releaseProject(root: string, version: string, opts: ProjectOptio
   if (!hasErrors(all)) {
     for (const r of results) {
       const g = r.generator!;
-      const rec = recordRelease(r.lock, g.name, currentObjects(r.objects), version);
+      const rec = recordRelease(r.lock, g.name, currentObjects(r.objects), version, r.packages ?? []);
       all.push(...rec.diagnostics);
       if (rec.lock)
         updates.push({
@@ -364,7 +364,8 @@ export function notesProject(
   const notes = results.flatMap((r) => {
     if (!r.generator || (!r.lock && !opts.unreleased)) return [];
     // What the next `itgen release` would record, as a section named `unreleased` above the rest.
-    const next = opts.unreleased && r.files.length > 0 ? recordRelease(r.lock, r.generator.name, currentObjects(r.objects), UNRELEASED) : undefined;
+    const next =
+      opts.unreleased && r.files.length > 0 ? recordRelease(r.lock, r.generator.name, currentObjects(r.objects), UNRELEASED, r.packages ?? []) : undefined;
     const last = r.lock?.lock.releases[r.lock.lock.releases.length - 1];
     const preview = next?.lock ? releaseNotes(next.lock, r.objects, last).map((x) => (x.version === UNRELEASED ? { ...x, version: 'unreleased' } : x)) : [];
     const past = r.lock ? releaseNotes(r.lock.lock, r.objects, opts.since) : [];

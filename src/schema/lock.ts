@@ -56,6 +56,10 @@ export const lockSchema = z
     releases: z.array(releaseVersionSchema).describe('Releases so far, oldest first'),
     objects: z.array(lockedObjectSchema).describe('Every object ever published, by kind then name'),
     overrides: z.array(lockOverrideSchema).optional().describe('Exceptions for the next release'),
+    imports: z
+      .array(z.strictObject({ release: releaseVersionSchema, package: z.string().min(1), version: z.string().min(1) }))
+      .optional()
+      .describe('The npm packages (and their versions) each release imported catalogs from, oldest first'),
   })
   .describe('Objects a generator has published; written by `itgen release`');
 export type ReleaseLock = z.infer<typeof lockSchema>;

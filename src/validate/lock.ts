@@ -367,6 +367,21 @@ export function lockHistoryProblems(current: LoadedLock, base: ReleaseLock, base
         ),
       );
   });
+  // The upstream package versions recorded for published releases are history too.
+  (base.imports ?? []).forEach((x, i) => {
+    const y = lock.imports?.[i];
+    if (!y || y.release !== x.release || y.package !== x.package || y.version !== x.version)
+      out.push(
+        diag(
+          'IT7109',
+          `the import of ${x.package} ${x.version} recorded for ${x.release} differs from ${baseName}'s`,
+          locate(src, y ? ['imports', i] : ['releases']),
+          {
+            hint,
+          },
+        ),
+      );
+  });
   const now = new Map(lock.objects.map((o, i) => [key(o.kind, o.name), { o, i }] as const));
   const baseKeys = new Set<string>();
   for (const b of base.objects) {

@@ -11,6 +11,7 @@ import type { JsonObject } from '../src/resolve/leaves';
 import { run } from '../src/cli/main';
 import { explainObject } from '../src/render/explain';
 import { REPO, removeDir, scratchProject } from './helpers';
+import { seriesLabel } from '../src/resolve/naming';
 
 function compiled(generator: string): ReturnType<typeof compile> {
   const r = compile(REPO, generator);
@@ -168,5 +169,40 @@ describe('pairOutcome: the matrix from per-pair facts agrees with admitting a VM
       }
     }
     expect(pairs).toBeGreaterThan(250);
+  });
+});
+
+describe('series labels (what users see of a family)', () => {
+  it('read off the instance type names with the size taken out; the internal key when they disagree', () => {
+    expect(
+      seriesLabel(
+        [
+          { name: 'gn1.xlarge.a10', size: 'xlarge' },
+          { name: 'gn1.large.a10', size: 'large' },
+        ],
+        'gna101',
+      ),
+    ).toBe('gn1.a10');
+    expect(
+      seriesLabel(
+        [
+          { name: 'u1.medium', size: 'medium' },
+          { name: 'u1.2xlarge', size: '2xlarge' },
+        ],
+        'u1',
+      ),
+    ).toBe('u1');
+    expect(seriesLabel([{ name: 'b1.large.arm64', size: 'large' }], 'barm1')).toBe('b1.arm64');
+    expect(seriesLabel([{ name: 'acme-c1.small', size: 'small' }], 'c1')).toBe('acme-c1');
+    expect(
+      seriesLabel(
+        [
+          { name: 'x.large', size: 'large' },
+          { name: 'y.small', size: 'small' },
+        ],
+        'k1',
+      ),
+    ).toBe('k1');
+    expect(seriesLabel([{ name: 'small', size: 'small' }], 'k1')).toBe('k1');
   });
 });

@@ -5,6 +5,7 @@
  * the checks KubeVirt makes when the VM starts that depend only on the pair (threads with dedicated
  * CPUs, hugepage sizes of the architecture), computed from the two specs, not by expanding a VM.
  */
+import { seriesLabel } from '../resolve/naming';
 import { checkRequirements, GoPanic } from '../expand';
 import { guestTopology, spreadProblem } from '../kubevirt/topology';
 import type { JsonObject } from '../resolve/leaves';
@@ -196,6 +197,8 @@ export function formatMatrixText(catalog: ResolvedCatalog): string {
 /** Per preference and family: how many instance types it admits of how many of its architecture. */
 export interface CompatibilitySummary {
   readonly families: readonly string[];
+  /** How each family shows to users: the series its instance type names carry (resolve/naming.ts seriesLabel). */
+  readonly labels?: ReadonlyMap<string, string>;
   readonly preferences: readonly {
     readonly name: string;
     readonly architecture: Architecture;
@@ -242,7 +245,19 @@ export function compatibilitySummary(catalog: ResolvedCatalog): CompatibilitySum
     }
     return { name: p.name, architecture, perFamily: row.perFamily, reason: row.reason };
   });
-  return { families, preferences };
+  const labels = new Map(
+    families.map(
+      (f) =>
+        [
+          f,
+          seriesLabel(
+            catalog.instancetypes.filter((it) => `${it.family}${it.version ?? ''}` === f),
+            f,
+          ),
+        ] as const,
+    ),
+  );
+  return { families, labels, preferences };
 }
 
 /** Preferences that admit no instance type of the catalog at all, with one reason KubeVirt gives. */
@@ -267,7 +282,7 @@ export function formatMatrixMarkdown(summary: CompatibilitySummary): string {
     return `| \`${esc(p.name)}\` | ${cells.join(' | ')} |`;
   });
   return [
-    `| preference | ${summary.families.map((f) => `\`${esc(f)}\``).join(' | ')} |`,
+    `| preference | ${summary.families.map((f) => `\`${esc(summary.labels?.get(f) ?? f)}\``).join(' | ')} |`,
     `| --- | ${summary.families.map(() => ':-:').join(' | ')} |`,
     ...rows,
   ].join('\n');

@@ -4,6 +4,7 @@
  * rendered objects as the manifests, so it can never disagree with them; deterministic like every
  * other output file, and checked by `itgen check`.
  */
+import { seriesLabel } from '../resolve/naming';
 import { getPath, type JsonObject } from '../resolve/leaves';
 import type { Deprecation, ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { formatBinary } from '../quantity';
@@ -99,7 +100,11 @@ function familyGrid(its: readonly ResolvedInstancetype[]): string {
     let row = rows.get(key);
     if (!row) {
       const dep = it.deprecated ? ` (${deprecationNote(it.deprecated)})` : '';
-      row = { label: `${code(key)} ${it.class}${dep}`, cells: new Map() };
+      const series = seriesLabel(
+        its.filter((x) => `${x.family}${x.version ?? ''}` === key),
+        key,
+      );
+      row = { label: `${code(series)} ${it.class}${dep}`, cells: new Map() };
       rows.set(key, row);
     }
     const list = row.cells.get(it.ladderSize) ?? [];

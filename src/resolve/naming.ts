@@ -32,3 +32,21 @@ export function checkName(name: string, out: Diagnostic[], at: SourceRange, patt
   );
   return false;
 }
+
+/**
+ * The series a family's instance types show to users, read off their names with the size taken
+ * out (`gn1.xlarge.a10` and `gn1.large.a10` give `gn1.a10`; `u1.medium` gives `u1`), so tables label
+ * a family as users see it rather than by the catalog's internal key (`gna101`). `fallback` when the
+ * names do not agree on one.
+ */
+export function seriesLabel(members: readonly { readonly name: string; readonly size: string }[], fallback: string): string {
+  const labels = new Set<string>();
+  for (const m of members) {
+    const at = m.size === '' ? -1 : m.name.indexOf(m.size);
+    if (at < 0) return fallback;
+    const rest = `${m.name.slice(0, at)}.${m.name.slice(at + m.size.length)}`.replace(/[.\-_]{2,}/g, (s) => s[0]!).replace(/^[.\-_]+|[.\-_]+$/g, '');
+    if (rest === '') return fallback;
+    labels.add(rest);
+  }
+  return labels.size === 1 ? [...labels][0]! : fallback;
+}

@@ -206,3 +206,33 @@ describe('series labels (what users see of a family)', () => {
     expect(seriesLabel([{ name: 'small', size: 'small' }], 'k1')).toBe('k1');
   });
 });
+
+describe('a variant that names a series of its own ({variant} in the naming pattern)', () => {
+  it('one family, two GPU models: gn1.a10.large and gn1.l4.large, labelled gn1.a10 and gn1.l4 in the README grid', () => {
+    const dir = scratchProject({
+      'generators/t.yaml': 'catalog: ../catalog\noutput: ../output\nvendor: acme.example\nsuppressWarnings: [IT5007]\n',
+      'catalog/catalog.yaml':
+        'kind: Catalog\nname: t\nnaming:\n  instancetype: "{family}{version}.{variant}.{size}"\n---\nkind: SizeLadder\nname: sizes\nsizes: [{name: large, cpu: 2}, {name: xlarge, cpu: 4}]\n---\n' +
+        'kind: Family\nname: gn\nversion: 1\ndisplayName: GPU\ndescription: GPU\nclass: gpu\nmemoryPerCPU: 4Gi\nvariants:\n  - name: a10\n    spec: {gpus: [{name: gpu1, deviceName: nvidia.com/A10}]}\n  - name: l4\n    spec: {gpus: [{name: gpu1, deviceName: nvidia.com/L4}]}\n---\n' +
+        'kind: Preference\nname: linux\ndisplayName: Linux\nspec: {devices: {preferredDiskBus: virtio}}\n',
+    });
+    try {
+      const r = compile(dir, 'generators/t.yaml');
+      expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      expect([...new Set(r.objects.filter((o) => o.manifest.kind.endsWith('Instancetype')).map((o) => o.manifest.metadata.name))].sort()).toEqual([
+        'gn1.a10.large',
+        'gn1.a10.xlarge',
+        'gn1.l4.large',
+        'gn1.l4.xlarge',
+        'gn1.large',
+        'gn1.xlarge',
+      ]);
+      const readme = r.files.find((f) => f.path === 'README.md')!.content;
+      expect(readme).toContain('| `gn1` gpu | `gn1.large` | `gn1.xlarge` |');
+      expect(readme).toContain('| `gn1.a10` gpu | `gn1.a10.large` | `gn1.a10.xlarge` |');
+      expect(readme).toContain('| `gn1.l4` gpu | `gn1.l4.large` | `gn1.l4.xlarge` |');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

@@ -96,15 +96,13 @@ function familyGrid(its: readonly ResolvedInstancetype[]): string {
   const sizes = [...sizeOrder.keys()].sort((a, b) => sizeOrder.get(a)! - sizeOrder.get(b)! || compareText(a, b));
   const rows = new Map<string, { label: string; cells: Map<string, string[]> }>();
   for (const it of its) {
-    const key = `${it.family}${it.version ?? ''}`;
+    // A row per series as users see it in the names: a family, or a variant its naming places as a
+    // series of its own (`gn1.a10`); a variant appended to the size stays in its family's row.
+    const key = seriesLabel([it], `${it.family}${it.version ?? ''}`);
     let row = rows.get(key);
     if (!row) {
       const dep = it.deprecated ? ` (${deprecationNote(it.deprecated)})` : '';
-      const series = seriesLabel(
-        its.filter((x) => `${x.family}${x.version ?? ''}` === key),
-        key,
-      );
-      row = { label: `${code(series)} ${it.class}${dep}`, cells: new Map() };
+      row = { label: `${code(key)} ${it.class}${dep}`, cells: new Map() };
       rows.set(key, row);
     }
     const list = row.cells.get(it.ladderSize) ?? [];

@@ -198,9 +198,14 @@ function resolveFamily(model: WrittenModel, fam: Declared<WrittenFamily>, out: S
 }
 
 /** The object name of a size, or undefined after reporting the pattern (once). */
-function sizeName(scope: FamilyScope, sizeLabel: string): string | undefined {
+function sizeName(scope: FamilyScope, sizeLabel: string, variant: string | undefined): string | undefined {
   const { fam, pattern, out } = scope;
-  const named = expandPattern(pattern, { family: fam.value.name, version: fam.value.version, size: sizeLabel });
+  const expanded = expandPattern(pattern, { family: fam.value.name, version: fam.value.version, size: sizeLabel, variant: variant ?? '' });
+  // `{variant}` empty for the family itself: no doubled or dangling separator is left behind.
+  const named =
+    expanded.ok && pattern.includes('{variant}')
+      ? { ok: true as const, text: expanded.text.replace(/([.-])[.-]+/g, '$1').replace(/^[.-]+|[.-]+$/g, '') }
+      : expanded;
   if (!named.ok) {
     if (!scope.reported.has(pattern)) {
       scope.reported.add(pattern);
@@ -244,8 +249,10 @@ function resolveSize(scope: FamilyScope, variant: Variant, size: string): Resolv
     return undefined;
   }
   const memoryBytes = overrideMem ?? ladderMem ?? ratio * cpu;
-  const sizeLabel = variant.name !== undefined ? `${size}${variant.name}` : size;
-  const name = sizeName(scope, sizeLabel);
+  // A pattern with `{variant}` places the variant itself (a series of its own: `gn1.a10.large`);
+  // otherwise the variant is appended to the size (`cx1.medium1gi`).
+  const sizeLabel = variant.name !== undefined && !scope.pattern.includes('{variant}') ? `${size}${variant.name}` : size;
+  const name = sizeName(scope, sizeLabel, variant.name);
   if (name === undefined) return undefined;
 
   const cpuOrigin: Origin =

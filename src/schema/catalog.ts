@@ -55,7 +55,12 @@ export const catalogDocSchema = z
       ),
     naming: z
       .strictObject({
-        instancetype: z.string().default('{family}{version}.{size}').describe('Instance type name pattern: {family}, {version}, {size}'),
+        instancetype: z
+          .string()
+          .default('{family}{version}.{size}')
+          .describe(
+            'Instance type name pattern: {family}, {version}, {size}, {variant} (a variant placed here names a series of its own; without it the variant is appended to the size)',
+          ),
         preference: z.string().default('{name}').describe('Preference name pattern: {name}'),
         architecture: z.string().default('{name}.{arch}').describe('Name of a non-default architecture variant: {name} (the preference name), {arch}'),
         architectureDisplayName: freeText().default('{{displayName}} ({{arch}})').describe('Display name of a non-default architecture variant (Handlebars)'),

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics';
 import { outsideProject, readNamedFile, readProjectFile, relativePath, within } from './files';
 import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH } from './limits';
-import { parseSource, type SourceDoc } from './source';
+import { locate, parseSource, type SourceDoc } from './source';
 import { byText } from '../order';
 
 const MANIFEST = /\.(ya?ml|json)$/;
@@ -129,7 +129,8 @@ const MAX_SEARCH_FILES = 2000;
 const MAX_FOLLOW = 2;
 const GITOPS_TEXT = /\b(kustomize\.toolkit\.fluxcd\.io|source\.toolkit\.fluxcd\.io|argoproj\.io)\//;
 
-const normalDir = (p: string): string => path.posix.normalize(p.replace(/\\/g, '/')).replace(/^\.\//, '').replace(/\/+$/, '') || '.';
+/** A path as GitOps tools and kustomize name a directory: POSIX, no `./`, no trailing slash, `.` for the root. */
+export const normalDir = (p: string): string => path.posix.normalize(p.replace(/\\/g, '/')).replace(/^\.\//, '').replace(/\/+$/, '') || '.';
 
 /**
  * The project's Flux and Argo CD objects, found by following what deploys rather than by reading
@@ -175,18 +176,9 @@ export function loadProjectManifests(root: string, skip: readonly string[]): Sou
     if (only && !only.test(read.bytes.toString('latin1'))) return [];
     return parseSource(rel, read.bytes).docs;
   };
-  /** A Flux Kustomization's or Argo CD Application's path, as a project directory. */
+  /** A Flux Kustomization's or Argo CD Application's path, as a project directory to read in full. */
   const follow = (d: SourceDoc): void => {
-    const o = d.value as { apiVersion?: unknown; kind?: unknown; spec?: Record<string, unknown> } | null;
-    const api = String(o?.apiVersion ?? '');
-    const paths: unknown[] = [];
-    if (o?.kind === 'Kustomization' && api.startsWith('kustomize.toolkit.fluxcd.io/')) paths.push(o.spec?.['path']);
-    if (o?.kind === 'Application' && api.startsWith('argoproj.io/')) {
-      paths.push((o.spec?.['source'] as Record<string, unknown> | undefined)?.['path']);
-      const sources = o.spec?.['sources'];
-      if (Array.isArray(sources)) for (const x of sources) paths.push((x as Record<string, unknown> | null)?.['path']);
-    }
-    for (const p of paths) if (typeof p === 'string') queue.push({ dir: normalDir(p), flat: false, depth: 0 });
+    for (const x of syncersOf([d])) queue.push({ dir: x.dir, flat: false, depth: 0 });
   };
   const take = (rel: string): void => {
     for (const d of readYaml(rel, GITOPS_TEXT)) {
@@ -230,4 +222,66 @@ export function loadProjectManifests(root: string, skip: readonly string[]): Sou
     }
   }
   return docs;
+}
+
+/** A Flux Kustomization or Argo CD Application: what applies a path of the repository to clusters. */
+export interface Syncer {
+  readonly tool: 'flux' | 'argocd';
+  readonly name: string;
+  /** Where it is written (project-relative) and its path field. */
+  readonly file: string;
+  readonly dir: string;
+  readonly at: ReturnType<typeof locate>;
+  /** Flux: the source it reads (`spec.sourceRef`). */
+  readonly sourceRef?: { readonly kind: string; readonly name: string; readonly namespace?: string | undefined } | undefined;
+  readonly prune: boolean;
+}
+
+/** The Flux Kustomizations and Argo CD Applications among the project's YAML documents. */
+export function syncersOf(gitops: readonly SourceDoc[]): Syncer[] {
+  const out: Syncer[] = [];
+  for (const src of gitops) {
+    const o = src.value as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown }; spec?: Record<string, unknown> };
+    const api = String(o.apiVersion ?? '');
+    const name = typeof o.metadata?.name === 'string' ? o.metadata.name : '';
+    if (o.kind === 'Kustomization' && api.startsWith('kustomize.toolkit.fluxcd.io/') && typeof o.spec?.['path'] === 'string') {
+      const ref = o.spec['sourceRef'] as { kind?: unknown; name?: unknown; namespace?: unknown } | undefined;
+      out.push({
+        tool: 'flux',
+        name,
+        file: src.file,
+        dir: normalDir(o.spec['path']),
+        at: locate(src, ['spec', 'path']),
+        sourceRef:
+          typeof ref?.name === 'string'
+            ? {
+                kind: typeof ref.kind === 'string' ? ref.kind : 'GitRepository',
+                name: ref.name,
+                namespace: typeof ref.namespace === 'string' ? ref.namespace : undefined,
+              }
+            : undefined,
+        prune: o.spec['prune'] === true,
+      });
+    }
+    if (o.kind === 'Application' && api.startsWith('argoproj.io/')) {
+      const source = o.spec?.['source'] as Record<string, unknown> | undefined;
+      const automated = (o.spec?.['syncPolicy'] as { automated?: { prune?: unknown } } | undefined)?.automated;
+      const prune = automated?.prune === true;
+      if (typeof source?.['path'] === 'string')
+        out.push({ tool: 'argocd', name, file: src.file, dir: normalDir(source['path']), at: locate(src, ['spec', 'source', 'path']), prune });
+      const sources = o.spec?.['sources'];
+      if (Array.isArray(sources))
+        sources.forEach((x: unknown, i) => {
+          const p = (x as Record<string, unknown> | null)?.['path'];
+          if (typeof p === 'string')
+            out.push({ tool: 'argocd', name, file: src.file, dir: normalDir(p), at: locate(src, ['spec', 'sources', i, 'path']), prune });
+        });
+    }
+  }
+  return out;
+}
+
+/** How a diagnostic names a GitOps object: `Flux Kustomization \`x\`` or `Argo CD Application \`x\``. */
+export function syncerName(x: Syncer): string {
+  return `${x.tool === 'flux' ? 'Flux Kustomization' : 'Argo CD Application'} \`${x.name}\``;
 }

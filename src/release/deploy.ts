@@ -11,6 +11,7 @@ import path from 'node:path';
 import { diag, didYouMean, type Diagnostic } from '../diagnostics';
 import { readProjectFile, relativePath, within } from '../load/files';
 import { locate, parseSource, type SourceDoc } from '../load/source';
+import { normalDir, syncerName, syncersOf, type Syncer } from '../load/manifests';
 import type { LoadedGenerator } from '../pipeline';
 
 /** A path something deploys, where it is written. */
@@ -20,7 +21,7 @@ interface DeployPath {
   readonly at: ReturnType<typeof locate>;
 }
 
-const normal = (p: string): string => path.posix.normalize(p.replace(/\\/g, '/')).replace(/^\.\//, '').replace(/\/+$/, '') || '.';
+const normal = normalDir;
 
 /** Kustomization directories followed below a deploy path; a bound against cycles and hostile trees. */
 const MAX_KUSTOMIZATIONS = 200;
@@ -70,24 +71,7 @@ function deployPaths(absRoot: string, gitops: readonly SourceDoc[]): DeployPath[
       if (typeof r === 'string' && !/^[a-z]+:\/\//.test(r)) out.push({ dir: normal(r), by: rootK.file, at: locate(rootK, ['resources', i]) });
     });
   }
-  for (const src of gitops) {
-    const o = src.value as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown }; spec?: Record<string, unknown> };
-    const api = String(o.apiVersion ?? '');
-    const name = typeof o.metadata?.name === 'string' ? o.metadata.name : '';
-    if (o.kind === 'Kustomization' && api.startsWith('kustomize.toolkit.fluxcd.io/') && typeof o.spec?.['path'] === 'string')
-      out.push({ dir: normal(o.spec['path']), by: `Flux Kustomization \`${name}\``, at: locate(src, ['spec', 'path']) });
-    if (o.kind === 'Application' && api.startsWith('argoproj.io/')) {
-      const source = o.spec?.['source'] as Record<string, unknown> | undefined;
-      if (typeof source?.['path'] === 'string')
-        out.push({ dir: normal(source['path']), by: `Argo CD Application \`${name}\``, at: locate(src, ['spec', 'source', 'path']) });
-      const sources = o.spec?.['sources'];
-      if (Array.isArray(sources))
-        sources.forEach((s: unknown, i) => {
-          const p = (s as Record<string, unknown> | null)?.['path'];
-          if (typeof p === 'string') out.push({ dir: normal(p), by: `Argo CD Application \`${name}\``, at: locate(src, ['spec', 'sources', i, 'path']) });
-        });
-    }
-  }
+  for (const x of syncersOf(gitops)) out.push({ dir: x.dir, by: syncerName(x), at: x.at });
   return out;
 }
 
@@ -126,62 +110,6 @@ function search(
 
 /** How far the search for a second owner of a base goes from each GitOps object (a warning's worth). */
 const MAX_OWNER_SEARCH = 50;
-
-/** A Flux Kustomization or Argo CD Application: what applies a path of the repository to clusters. */
-export interface Syncer {
-  readonly tool: 'flux' | 'argocd';
-  readonly name: string;
-  /** Where it is written (project-relative) and its path field. */
-  readonly file: string;
-  readonly dir: string;
-  readonly at: ReturnType<typeof locate>;
-  /** Flux: the source it reads (`spec.sourceRef`). */
-  readonly sourceRef?: { readonly kind: string; readonly name: string; readonly namespace?: string | undefined } | undefined;
-  readonly prune: boolean;
-}
-
-/** The Flux Kustomizations and Argo CD Applications among the project's YAML documents. */
-export function syncersOf(gitops: readonly SourceDoc[]): Syncer[] {
-  const out: Syncer[] = [];
-  for (const src of gitops) {
-    const o = src.value as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown }; spec?: Record<string, unknown> };
-    const api = String(o.apiVersion ?? '');
-    const name = typeof o.metadata?.name === 'string' ? o.metadata.name : '';
-    if (o.kind === 'Kustomization' && api.startsWith('kustomize.toolkit.fluxcd.io/') && typeof o.spec?.['path'] === 'string') {
-      const ref = o.spec['sourceRef'] as { kind?: unknown; name?: unknown; namespace?: unknown } | undefined;
-      out.push({
-        tool: 'flux',
-        name,
-        file: src.file,
-        dir: normal(o.spec['path']),
-        at: locate(src, ['spec', 'path']),
-        sourceRef:
-          typeof ref?.name === 'string'
-            ? {
-                kind: typeof ref.kind === 'string' ? ref.kind : 'GitRepository',
-                name: ref.name,
-                namespace: typeof ref.namespace === 'string' ? ref.namespace : undefined,
-              }
-            : undefined,
-        prune: o.spec['prune'] === true,
-      });
-    }
-    if (o.kind === 'Application' && api.startsWith('argoproj.io/')) {
-      const source = o.spec?.['source'] as Record<string, unknown> | undefined;
-      const automated = (o.spec?.['syncPolicy'] as { automated?: { prune?: unknown } } | undefined)?.automated;
-      const prune = automated?.prune === true;
-      if (typeof source?.['path'] === 'string')
-        out.push({ tool: 'argocd', name, file: src.file, dir: normal(source['path']), at: locate(src, ['spec', 'source', 'path']), prune });
-      const sources = o.spec?.['sources'];
-      if (Array.isArray(sources))
-        sources.forEach((x: unknown, i) => {
-          const p = (x as Record<string, unknown> | null)?.['path'];
-          if (typeof p === 'string') out.push({ tool: 'argocd', name, file: src.file, dir: normal(p), at: locate(src, ['spec', 'sources', i, 'path']), prune });
-        });
-    }
-  }
-  return out;
-}
 
 /**
  * Whether syncing `from` applies what is in `target`: `target` is reached through kustomization
@@ -262,7 +190,7 @@ export function deployProblems(
     if (owners.length < 2 || (g.config.suppressWarnings ?? []).includes('IT5015')) continue;
     const [first, ...rest] = owners;
     for (const second of rest) {
-      const describe = (x: Syncer): string => `${x.tool === 'flux' ? 'Flux Kustomization' : 'Argo CD Application'} \`${x.name}\` (path \`${x.dir}\`)`;
+      const describe = (x: Syncer): string => `${syncerName(x)} (path \`${x.dir}\`)`;
       out.push(
         diag('IT5015', `output \`${o}\` of generator \`${g.name}\` is deployed twice: by ${describe(first!)} and by ${describe(second)}`, second.at, {
           severity: 'warning',

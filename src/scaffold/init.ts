@@ -6,15 +6,15 @@
  * that is another project, and init refuses.
  */
 import { lstatSync, realpathSync, statSync } from 'node:fs';
-import { readFileBounded } from '../load/limits';
+import { readRegularFile } from '../load/limits';
 import path from 'node:path';
 import { isMap, isSeq, parseDocument, type YAMLSeq } from 'yaml';
 import { realLocation, within } from '../load/files';
 import type { OutputFile } from '../emit/layout';
 import { filesInTheWay } from '../emit/write';
 import { scaffoldFiles, type ScaffoldOptions } from './index';
-import { loadProjectManifests } from '../load/manifests';
-import { applies, syncersOf } from '../release/deploy';
+import { loadProjectManifests, syncerName, syncersOf } from '../load/manifests';
+import { applies } from '../release/deploy';
 
 export interface InitOptions extends ScaffoldOptions {
   /** The CI the repository uses: GitHub Actions (default), GitLab CI, or none. */
@@ -241,7 +241,7 @@ function fitGitops(dir: string, o: InitOptions, rootListsBase: boolean): { files
       files: [],
       merged: [],
       kept: [
-        `${wanted[0]!.path} (not written: ${x.tool === 'flux' ? 'Flux Kustomization' : 'Argo CD Application'} \`${x.name}\` in ${x.file} already applies ${applies(dir, x.dir, base) ? base : `the root kustomization.yaml, which deploys ${base}`}; a second one would deploy it twice)`,
+        `${wanted[0]!.path} (not written: ${syncerName(x)} in ${x.file} already applies ${applies(dir, x.dir, base) ? base : `the root kustomization.yaml, which deploys ${base}`}; a second one would deploy it twice)`,
       ],
     };
   }
@@ -292,12 +292,7 @@ function exists(file: string): boolean {
 
 /** An existing file of the repository (a regular file, bounded like every read), or undefined. */
 function read(file: string): string | undefined {
-  try {
-    if (!lstatSync(file).isFile()) return undefined;
-    return readFileBounded(file).toString('utf8');
-  } catch {
-    return undefined;
-  }
+  return readRegularFile(file)?.toString('utf8');
 }
 
 /** What `itgen init` would do in `dir`. */

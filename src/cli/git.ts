@@ -27,10 +27,9 @@ function git(cwd: string, args: readonly string[], maxBuffer = MAX_BUFFER): { ok
  * A directory the commit does not have reads as empty: everything is then "added".
  */
 export function readTreeAt(root: string, ref: string, dir: string, limit = MAX_INPUT_BYTES): { files: OutputFile[] } | { error: string } {
-  if (ref.startsWith('-')) return { error: `\`${ref}\` is not a Git revision` };
-  const commit = git(root, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
-  if (!commit.ok) return { error: `\`${ref}\` is not a commit in this repository` };
-  const sha = commit.stdout.trim();
+  const commit = commitOf(root, ref);
+  if ('error' in commit) return commit;
+  const { sha } = commit;
   const prefix = dir === '.' ? '' : `${dir.replace(/\/+$/, '')}/`;
   // Paths relative to the working directory (`root`), whatever the repository's top level is; with
   // each blob's mode and size, so that nothing past the input bound is ever read into memory.
@@ -67,13 +66,19 @@ export function readTreeAt(root: string, ref: string, dir: string, limit = MAX_I
  * `undefined` when the commit does not have it, or why it cannot be read.
  */
 export function readFileAt(root: string, ref: string, file: string, limit: number): { text: string } | undefined | { error: string } {
-  if (ref.startsWith('-')) return { error: `\`${ref}\` is not a Git revision` };
-  const commit = git(root, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
-  if (!commit.ok) return { error: `\`${ref}\` is not a commit in this repository` };
-  const object = `${commit.stdout.trim()}:./${file}`;
+  const commit = commitOf(root, ref);
+  if ('error' in commit) return commit;
+  const object = `${commit.sha}:./${file}`;
   const size = git(root, ['cat-file', '-s', object]);
   if (!size.ok) return undefined;
   if (Number(size.stdout.trim()) > limit) return { error: `${file} at ${ref} is larger than the ${limit} bytes itgen reads` };
   const shown = git(root, ['cat-file', 'blob', object], limit + 1);
   return shown.ok ? { text: shown.stdout } : { error: shown.error };
+}
+
+/** The commit a revision names (never an option: `-x` is refused), or why it names none. */
+function commitOf(root: string, ref: string): { sha: string } | { error: string } {
+  if (ref.startsWith('-')) return { error: `\`${ref}\` is not a Git revision` };
+  const commit = git(root, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+  return commit.ok ? { sha: commit.stdout.trim() } : { error: `\`${ref}\` is not a commit in this repository` };
 }

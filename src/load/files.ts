@@ -361,23 +361,17 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
     // A pinned package: the catalog it ships moves with the package, so another installed version
     // is reviewed before it reaches the base.
     if (typeof entry.package === 'string' && typeof entry.version === 'string') {
-      const manifest = readProjectFile(absRoot, path.join(absRoot, 'node_modules', entry.package, 'package.json'));
-      let installed: unknown;
-      try {
-        installed = 'bytes' in manifest ? (JSON.parse(manifest.bytes.toString('utf8')) as { version?: unknown }).version : undefined;
-      } catch {
-        installed = undefined;
-      }
+      const installed = packageVersion(absRoot, entry.package).installed;
       if (installed !== entry.version)
         diagnostics.push(
           diag(
             'IT2024',
-            `import \`${shown}\` is pinned to ${entry.package} ${entry.version}, but ${typeof installed === 'string' ? `${installed.slice(0, 40)} is installed` : 'no version of it is installed'}`,
+            `import \`${shown}\` is pinned to ${entry.package} ${entry.version}, but ${installed !== undefined ? `${installed} is installed` : 'no version of it is installed'}`,
             locate(catalogDoc, ['imports', i, 'version']),
             {
               hint:
-                typeof installed === 'string'
-                  ? `the imported catalog may have changed with the package: review \`itgen diff\`, then set version: "${installed.slice(0, 40)}" (or install ${entry.package}@${entry.version})`
+                installed !== undefined
+                  ? `the imported catalog may have changed with the package: review \`itgen diff\`, then set version: "${installed}" (or install ${entry.package}@${entry.version})`
                   : `npm install ${entry.package}@${entry.version}`,
             },
           ),

@@ -3,7 +3,7 @@
  * diagnostic beyond these sizes instead of exhausting memory, the stack or the CI job's time.
  * Documented in the README ("Running itgen on untrusted pull requests").
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 
 /** One file or standard input: the largest upstream bundle is about 0.4 MiB. */
 export const MAX_INPUT_BYTES = 8 * 1024 * 1024;
@@ -68,5 +68,18 @@ export function readFileBounded(abs: string, limit = MAX_INPUT_BYTES): Buffer {
     return readBounded(fd, limit);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * The bytes of a regular file where it stands (a link, to anywhere, a directory or a FIFO reads as
+ * nothing), bounded like every input; undefined when it is not one or cannot be read. For files a
+ * writer into someone else's directory must not follow (init, bundle directories).
+ */
+export function readRegularFile(abs: string, limit = MAX_INPUT_BYTES): Buffer | undefined {
+  try {
+    return lstatSync(abs).isFile() ? readFileBounded(abs, limit) : undefined;
+  } catch {
+    return undefined;
   }
 }

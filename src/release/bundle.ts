@@ -25,6 +25,9 @@ import { compareVersions } from '../version';
 
 export const CHECKSUMS_FILE = 'CHECKSUMS.sha256';
 
+/** A `sha256sum` line of a bundle directory: the sum and a plain file name (no directory in it). */
+const CHECKSUM_LINE = /^([0-9a-f]{64}) {2}([^/\\\n]+)$/;
+
 export interface BundleOptions {
   readonly version: string;
   readonly versionLabel: string;
@@ -132,7 +135,7 @@ export function mergedChecksums(
   const written = new Set(files.map((f) => f.path));
   const changed: string[] = [];
   const kept = existing.split('\n').flatMap((l) => {
-    const m = /^([0-9a-f]{64}) {2}([^/\\\n]+)$/.exec(l);
+    const m = CHECKSUM_LINE.exec(l);
     const name = m?.[2];
     if (name === undefined || name === '.' || name === '..' || written.has(name)) return [];
     const sum = currentSum(name);
@@ -240,7 +243,7 @@ export function readPublishedBundles(
   const sums = new Map<string, string>();
   const checksums = files.find((f) => f.name === CHECKSUMS_FILE);
   for (const line of checksums?.bytes.toString('utf8').split('\n') ?? []) {
-    const m = /^([0-9a-f]{64}) {2}([^/\\\n]+)$/.exec(line);
+    const m = CHECKSUM_LINE.exec(line);
     if (m) sums.set(m[2]!, m[1]!);
   }
   const pattern = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-instancetypes-all-bundle-(v\\d+\\.\\d+\\.\\d+(?:-[0-9A-Za-z.-]+)?)\\.yaml$`);

@@ -14,12 +14,13 @@ import { compile, loadGenerator, outputOverlaps, type CompileResult } from '../p
 import { bundleSettings } from '../schema/names';
 import { buildBundles, bundleHistoryProblems, bundleOutProblem, CHECKSUMS_FILE, mergedChecksums, readPublishedBundles } from './bundle';
 import { CHANGELOG_FILE, notesMarkdown, releaseNotes, type ReleaseSection } from './notes';
-import { lstatSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { sha256Hex } from '../digest';
 import { printable } from '../printable';
-import { readFileBounded } from '../load/limits';
+import { readRegularFile } from '../load/limits';
 import { checkBundleAgainstLock, currentObjects, lockFileFor, recordRelease, serializeLock } from './lock';
 import { lockHistoryProblems } from '../validate/lock';
+import type { ReleaseLock } from '../schema/lock';
 import { parseSource } from '../load/source';
 import { checkDocument } from '../schema/lazy';
 import { deployProblems } from './deploy';
@@ -105,6 +106,13 @@ function publishedBundleProblems(r: CompileResult, bundles: NonNullable<ProjectO
   return [...read.diagnostics, ...bundleHistoryProblems(r.lock, read.bundles)];
 }
 
+/** A release lock as another revision holds it, read like the working tree's (the schema's own parse), or undefined when it is not one. */
+function lockFromText(name: string, text: string): { data: ReleaseLock } | undefined {
+  const doc = parseSource(name, Buffer.from(text)).docs[0];
+  const checked = doc ? checkDocument('lock', doc, (zod) => zod.lockSchema) : undefined;
+  return checked?.ok ? { data: checked.data } : undefined;
+}
+
 /** The generator's lock held to the one `base` published (IT7109); nothing when the base has none. */
 function baseLockProblems(r: CompileResult, base: NonNullable<ProjectOptions['base']>): Diagnostic[] {
   if (!r.generator) return [];
@@ -117,10 +125,8 @@ function baseLockProblems(r: CompileResult, base: NonNullable<ProjectOptions['ba
         hint: 'fetch the base branch (git fetch origin <branch>) so the lock can be held to what it published',
       }),
     ];
-  const parsed = parseSource(`${file} at ${base.name}`, Buffer.from(read.text));
-  const doc = parsed.docs[0];
-  const checked = doc ? checkDocument('lock', doc, (zod) => zod.lockSchema) : undefined;
-  if (!checked || !checked.ok) return [diag('IT7109', `the release lock ${file} at ${base.name} is not a release lock itgen can read`, undefined, {})];
+  const checked = lockFromText(`${file} at ${base.name}`, read.text);
+  if (!checked) return [diag('IT7109', `the release lock ${file} at ${base.name} is not a release lock itgen can read`, undefined, {})];
   if (!r.lock)
     return [
       diag('IT7109', `${file} is gone, where ${base.name} has published releases ${checked.data.releases.join(', ')}`, undefined, {
@@ -131,9 +137,8 @@ function baseLockProblems(r: CompileResult, base: NonNullable<ProjectOptions['ba
   // Each release the repository tagged is published too: the lock the tag holds is history as well.
   for (const version of r.lock.lock.releases) {
     const tagged = base.atTag?.(version, file);
-    const tagDoc = tagged ? parseSource(`${file} at tag ${version}`, Buffer.from(tagged.text)).docs[0] : undefined;
-    const lock = tagDoc ? checkDocument('lock', tagDoc, (zod) => zod.lockSchema) : undefined;
-    if (lock?.ok) found.push(...lockHistoryProblems(r.lock, lock.data, `tag ${version}`).map((d) => ({ d, source: `tag ${version}` })));
+    const lock = tagged ? lockFromText(`${file} at tag ${version}`, tagged.text) : undefined;
+    if (lock) found.push(...lockHistoryProblems(r.lock, lock.data, `tag ${version}`).map((d) => ({ d, source: `tag ${version}` })));
   }
   // One mistake, one report: a finding against the base and the same against a tag is said once.
   const seen = new Set<string>();
@@ -326,8 +331,8 @@ export function bundleProject(
   const cfg = bundleSettings(r.generator!.name, r.generator!.config);
   const built = buildBundles(r.objects, { version, versionLabel: cfg.versionLabel, filePrefix: cfg.filePrefix });
   // Bundles of earlier releases in the same directory stay covered by CHECKSUMS.sha256.
-  const { files, changed } = mergedChecksums(regularFileBytes(path.join(outDir, CHECKSUMS_FILE))?.toString('utf8'), built, (name) => {
-    const bytes = regularFileBytes(path.join(outDir, name));
+  const { files, changed } = mergedChecksums(readRegularFile(path.join(outDir, CHECKSUMS_FILE), MAX_BUNDLE_BYTES)?.toString('utf8'), built, (name) => {
+    const bytes = readRegularFile(path.join(outDir, name), MAX_BUNDLE_BYTES);
     return bytes === undefined ? undefined : sha256Hex(bytes);
   });
   if (changed.length > 0) {
@@ -384,21 +389,6 @@ export function notesProject(
 
 /** The version the preview of the next release is recorded under; shown as `unreleased`. */
 const UNRELEASED = 'v999999999.0.0';
-
-/**
- * The bytes of a file that is a regular file where it stands (a link, to anywhere, or a directory
- * reads as nothing), bounded (a bundle of a very large catalog passes the 8 MiB input bound, so
- * the bound here is larger); undefined otherwise. For files of a bundle
- * directory, which a pull request may have committed.
- */
-function regularFileBytes(abs: string): Buffer | undefined {
-  try {
-    if (!lstatSync(abs).isFile()) return undefined;
-    return readFileBounded(abs, MAX_BUNDLE_BYTES);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The largest file of a bundle directory read to hash it. */
 const MAX_BUNDLE_BYTES = 512 * 1024 * 1024;

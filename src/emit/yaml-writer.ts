@@ -40,11 +40,11 @@ const LITERAL_LINE =
 
 function scalar(v: unknown): string {
   if (typeof v === 'string') {
-    // Unprintable characters are escaped inside double quotes, which serialize.ts's toYaml writes.
-    if (holdsUnprintable(v)) throw new Unsupported();
     // Plain unless a YAML 1.1 reader would take it for a number, boolean, date...; then the
     // library double-quotes it, and these characters need no escaping inside double quotes.
     if (PLAIN.test(v)) return readsAsNonString(v) ? `"${v}"` : v;
+    // Unprintable characters (never in a PLAIN string) are escaped inside double quotes, which serialize.ts's toYaml writes.
+    if (holdsUnprintable(v)) throw new Unsupported();
     // Anything the library would not print plain, it quotes the same way in any block context.
     return quotedByLibrary(v);
   }

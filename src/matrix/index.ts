@@ -245,18 +245,15 @@ export function compatibilitySummary(catalog: ResolvedCatalog): CompatibilitySum
     }
     return { name: p.name, architecture, perFamily: row.perFamily, reason: row.reason };
   });
-  const labels = new Map(
-    families.map(
-      (f) =>
-        [
-          f,
-          seriesLabel(
-            catalog.instancetypes.filter((it) => `${it.family}${it.version ?? ''}` === f),
-            f,
-          ),
-        ] as const,
-    ),
-  );
+  // Each family's members, gathered once (a catalog of many families would otherwise be scanned per family).
+  const members = new Map<string, ResolvedInstancetype[]>();
+  for (const it of catalog.instancetypes) {
+    const f = `${it.family}${it.version ?? ''}`;
+    const list = members.get(f);
+    if (list) list.push(it);
+    else members.set(f, [it]);
+  }
+  const labels = new Map(families.map((f) => [f, seriesLabel(members.get(f) ?? [], f)] as const));
   return { families, labels, preferences };
 }
 

@@ -26,7 +26,7 @@ import type { JsonObject } from '../src/resolve/leaves';
 import { canonicalQuantity, formatQuantity } from '../src/quantity';
 import { projectStore, readObjects, UPSTREAM } from './expand-helpers';
 import { mutateOnCreate } from '../src/expand/mutate';
-import { REPO, UPDATE_GOLDEN } from './helpers';
+import { REPO, UPDATE_GOLDEN, oracleAnswers } from './helpers';
 
 const FIXTURES = path.join(REPO, 'test', 'fixtures', 'expand');
 
@@ -289,12 +289,7 @@ describe('promises', () => {
 });
 
 describe('ControllerRevision data KubeVirt cannot decode, in its words (test/fixtures/oracle-answers/revision-data-*)', () => {
-  const dir = path.join(REPO, 'test', 'fixtures', 'oracle-answers');
-  const read = (f: string): Record<string, unknown>[] =>
-    readFileSync(path.join(dir, f), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const read = oracleAnswers;
   const answers = new Map(read('revision-data-answers.jsonl').map((a) => [a['id'], a]));
   it.each(read('revision-data-cases.jsonl').map((c) => [c['id'] as string, c] as const))('%s', (id, c) => {
     const store = objectStore(c['objects'] as JsonObject[]);

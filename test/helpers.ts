@@ -76,3 +76,11 @@ spec:
   devices:
     preferredDiskBus: virtio
 `;
+
+/** The JSON lines of a file of test/fixtures/oracle-answers/ (cases in the oracles' protocol, or their answers). */
+export function oracleAnswers(file: string): Record<string, unknown>[] {
+  return readFileSync(path.join(REPO, 'test', 'fixtures', 'oracle-answers', file), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { runInProcess, type CliRun } from './e2e-helpers';
-import { REFERENCE, removeDir, REPO, scratchProject, TINY_CATALOG } from './helpers';
+import { REFERENCE, removeDir, REPO, scratchProject, TINY_CATALOG, oracleAnswers } from './helpers';
 
 const BUNDLE = 'bundle.yaml';
 const itgen = (cwd: string, argv: string[]): CliRun => runInProcess(cwd, argv);
@@ -243,12 +243,7 @@ describe('the CI jobs init writes are a VM gate', () => {
 });
 
 describe('what the API server decodes of a VM (test/fixtures/oracle-answers/vm-metadata-*)', () => {
-  const dir = path.join(REPO, 'test', 'fixtures', 'oracle-answers');
-  const read = (f: string): Record<string, unknown>[] =>
-    readFileSync(path.join(dir, f), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const read = oracleAnswers;
   const server = new Map(read('vm-metadata-apiserver.jsonl').map((a) => [a['id'], a as { strictErrors?: string[] }]));
   const kubevirt = new Map(read('vm-metadata-answers.jsonl').map((a) => [a['id'], a as { expand?: { vm?: Record<string, unknown> } }]));
 

@@ -3,8 +3,8 @@
 // string, a string for an integer, a float, a negative or huge integer, a bad quantity, a missing
 // required field, a null, an unknown field, an out-of-bounds percentage), made from the upstream
 // common-instancetypes bundle with a fixed seed, then answered by the Kubernetes API server's own CRD
-// validation (itgen-apiserver) and KubeVirt's object webhook (itgen-oracle), both built from
-// ../shared/tools/kubevirt-oracle (never part of the product or its tests).
+// validation (itgen-apiserver) and KubeVirt's object webhook (itgen-oracle), both built outside this
+// repository and named by the APISERVER and ORACLE variables (never part of the product or its tests).
 //
 //   node tools/apiserver-corpus.mjs gen DIR [--seed N] [--count N]   writes DIR/cases.jsonl
 //   APISERVER=... ORACLE=... node tools/apiserver-corpus.mjs answer DIR   writes DIR/answers.jsonl

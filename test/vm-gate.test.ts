@@ -81,7 +81,7 @@ describe('what a VM names', () => {
       );
       expect(cause).toBeGreaterThanOrEqual(0);
       expect(refusal).toBeGreaterThan(cause);
-      expect(r.err).toContain('hint: KubeVirt would store the VM and never start it (FailedFindInstancetype); did you mean `u1.medium`?');
+      expect(r.err).toContain('hint: without it KubeVirt judges the VM on its own, and refuses it (below); did you mean `u1.medium`?');
     } finally {
       removeDir(dir);
     }

@@ -177,7 +177,7 @@ export function expandDocuments(
           // A lookup that failed is the cause (the VM would never start: FailedFindInstancetype or
           // FailedFindPreference); the webhook's refusal that ignored it comes second.
           diagnostics: [
-            ...referenceDiagnostics(resolved.errors, name, at),
+            ...referenceDiagnostics(resolved.errors, name, at, true),
             ...admitted.causes.map((c) =>
               c.type === 'FieldValueInvalid' && c.message.startsWith('VM field(s) ')
                 ? diag('IT8002', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field), {
@@ -187,7 +187,11 @@ export function expandDocuments(
                     'IT8003',
                     `VirtualMachine \`${name}\` would be refused: ${c.message}`,
                     at(c.field.split(', ')[0]!),
-                    c.type === 'InternalError' ? { hint: panicHint } : biggerSizeHint(c, resolved.references, all),
+                    c.type === 'InternalError'
+                      ? { hint: panicHint }
+                      : resolved.errors.some((e) => e.notFound)
+                        ? { hint: 'the webhook judged the VM without the object it could not find (above): name one that exists first' }
+                        : biggerSizeHint(c, resolved.references, all),
                   ),
             ),
           ],
@@ -219,13 +223,21 @@ export function expandDocuments(
     return { file, name, vm: expanded.vm, applied, diagnostics: placementDiagnostics(expanded.vm, resolved.references, name, at) };
   }
 
-  function referenceDiagnostics(errors: readonly ReferenceError[], name: string, at: (field: string) => ReturnType<typeof locate>): Diagnostic[] {
+  function referenceDiagnostics(
+    errors: readonly ReferenceError[],
+    name: string,
+    at: (field: string) => ReturnType<typeof locate>,
+    refused = false,
+  ): Diagnostic[] {
     // KubeVirt stores such a VM (its webhooks ignore the failed lookup), and its VM controller then
-    // never starts it (pkg/instancetype/controller/vm: FailedFindInstancetype, FailedFindPreference).
+    // never starts it (pkg/instancetype/controller/vm: FailedFindInstancetype, FailedFindPreference);
+    // unless the webhook, judging without what it could not find, refuses the VM (reported after).
     const never = (e: ReferenceError): string =>
-      e.notFound
-        ? `KubeVirt would store the VM and never start it (${e.field.startsWith('spec.preference') ? 'FailedFindPreference' : 'FailedFindInstancetype'}); `
-        : '';
+      !e.notFound
+        ? ''
+        : refused
+          ? 'without it KubeVirt judges the VM on its own, and refuses it (below); '
+          : `KubeVirt would store the VM and never start it (${e.field.startsWith('spec.preference') ? 'FailedFindPreference' : 'FailedFindInstancetype'}); `;
     return errors.map((e) => diag('IT8001', `VirtualMachine \`${name}\`: ${e.message}`, at(e.field), { hint: `${never(e)}${referenceHint(e, all)}` }));
   }
 }

@@ -40,6 +40,7 @@ export const DIAGNOSTIC_CODES = {
   IT2022: 'an architecture override of a base that inheritance would lose',
   IT2023: 'an import whose Catalog defaults its objects lose',
   IT2024: 'a package import pinned to another version than the one installed',
+  IT2025: 'a patch on an imported document that patches nothing, or changes what it targets',
   IT2021: 'catalog import leads outside the project',
   // IT3xxx: rendered manifests against the KubeVirt API model
   IT3001: 'manifest does not match the KubeVirt API',

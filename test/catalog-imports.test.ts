@@ -232,3 +232,92 @@ describe('the release lock names the upstream package versions', () => {
     }
   });
 });
+
+describe('patches on imported documents (imports[].patches)', () => {
+  const PATCHED = `  - path: ../base
+    patches:
+      - target: {kind: Family, name: c}
+        patch:
+          deprecated: {replacement: u1, since: v1.1.0}
+          sizes: [large]
+      - target: {kind: Preference, name: mylinux}
+        patch:
+          displayName: Acme Linux
+          labels: {acme.example/tier: gold}
+          spec: {devices: {preferredNetworkInterfaceMultiQueue: true}}
+`;
+  it('deprecates, resizes and relabels imported documents without copying them; explain points at the patch and at the imported file', () => {
+    const dir = scratchProject({ ...GENERATOR, ...files('catalogs/base', BASE), 'catalogs/acme/catalog.yaml': ACME(PATCHED) });
+    try {
+      expect(names(dir)).toEqual(['acme.mylinux', 'acme.mywindows', 'c1.large', 'm1.large', 'm1.small', 'u1.large', 'u1.small']);
+      const r = compile(dir, 'generators/acme.yaml');
+      const c = r.objects.find((o) => o.manifest.metadata.name === 'c1.large')!;
+      expect(c.manifest.metadata.labels?.['instancetype.kubevirt.io/deprecated']).toBe('true');
+      const linux = r.objects.find((o) => o.manifest.metadata.name === 'acme.mylinux')!;
+      expect(linux.manifest.metadata.labels?.['acme.example/tier']).toBe('gold');
+      expect(linux.manifest.metadata.annotations?.['openshift.io/display-name']).toBe('Acme Linux');
+      // The spec still comes from the imported file; what the patch wrote, from the patch.
+      const explained = explainObject(linux);
+      expect(explained).toMatch(/preferredDiskBus: virtio # catalogs\/base\/preferences\.yaml:\d+/);
+      expect(explained).toMatch(/preferredNetworkInterfaceMultiQueue: true # catalogs\/acme\/catalog\.yaml:16:/);
+      const c1 = explainObject(c);
+      expect(c1).toContain('catalogs/base/families.yaml:');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('a patch with an error in what it writes is reported at the patch, and the import line', () => {
+    const dir = scratchProject({
+      ...GENERATOR,
+      ...files('catalogs/base', BASE),
+      'catalogs/acme/catalog.yaml': ACME('  - path: ../base\n    patches:\n      - target: {kind: Family, name: u}\n        patch: {memoryPerCPU: lots}\n'),
+    });
+    try {
+      const r = compile(dir, 'generators/acme.yaml');
+      const errors = r.diagnostics.filter((d) => d.severity === 'error');
+      expect(errors.length).toBeGreaterThan(0);
+      expect(errors[0]!.location).toMatchObject({ file: 'catalogs/acme/catalog.yaml', line: 9 });
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it.each([
+    [
+      'a target the import lacks (with a did-you-mean)',
+      '      - target: {kind: Family, name: cc}\n        patch: {deprecated: {}}\n',
+      /IT2025 imports\[0\]\.patches\[0\]: import `\.\.\/base` has no Family `cc`[^]*did you mean `c`/,
+    ],
+    [
+      'a target the import excludes',
+      '      - target: {kind: Family, name: c}\n        patch: {deprecated: {}}\n    exclude: {families: [c]}\n',
+      /IT2025 imports\[0\]\.patches\[0\] patches Family `c`, which is not imported[^]*the import excludes it/,
+    ],
+    [
+      'a target the catalog declares itself',
+      '      - target: {kind: Preference, name: mywindows}\n        patch: {displayName: X}\n',
+      /IT2025 [^]*which is not imported[^]*this catalog declares it itself/,
+    ],
+    [
+      'a patch that renames',
+      '      - target: {kind: Family, name: c}\n        patch: {name: cc}\n',
+      /IT2025 imports\[0\]\.patches\[0\] changes the `name` of the Family it patches/,
+    ],
+  ])('%s is an error at the patch', (_what, patches, expected) => {
+    const dir = scratchProject({
+      ...GENERATOR,
+      ...files('catalogs/base', BASE),
+      'catalogs/acme/catalog.yaml': ACME(`  - path: ../base\n    patches:\n${patches}`),
+    });
+    try {
+      let out = '';
+      const code = runCli(['validate'], { out: (s) => (out += `${s}\n`), err: (s) => (out += `${s}\n`), cwd: dir, color: false });
+      expect(code).toBe(1);
+      expect(out).toMatch(expected);
+      expect(out).toMatch(/catalogs\/acme\/catalog\.yaml:\d+:\d+ error IT2025/);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

@@ -20,6 +20,7 @@ const SHOWN_ELSEWHERE: Readonly<Partial<Record<DiagnosticCode, { readonly test: 
     why: 'catalog imports are shown with scratch projects (a package import needs node_modules, which git ignores)',
   },
   IT2024: { test: 'test/catalog-imports.test.ts', why: 'a package import needs node_modules, which git ignores' },
+  IT2025: { test: 'test/catalog-imports.test.ts', why: 'each way a patch can land on nothing, at the patch' },
   IT2023: { test: 'test/catalog-imports.test.ts', why: 'catalog imports are shown with scratch projects' },
   IT2022: { test: 'test/catalog-imports.test.ts', why: 'shown with an imported base, as the adopting team met it' },
   IT2021: { test: 'test/catalog-imports.test.ts', why: 'an import out of the project needs a link or a path outside the fixture' },

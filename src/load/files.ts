@@ -2,6 +2,7 @@ import { type Dirent, existsSync, lstatSync, readdirSync, realpathSync, statSync
 import path from 'node:path';
 import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
 import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH, readFileBounded } from './limits';
+import { changesIdentity, patchedDoc } from './patch';
 import { locate, parseSource, type ParsedFile, type SourceDoc } from './source';
 
 /** Project-relative POSIX path used in diagnostics. */
@@ -281,6 +282,29 @@ interface ImportEntry {
   readonly catalog?: unknown;
   readonly version?: unknown;
   readonly exclude?: { readonly families?: unknown; readonly preferences?: unknown };
+  readonly patches?: unknown;
+}
+
+interface ImportPatch {
+  readonly target: { readonly kind: string; readonly name: string; readonly version?: unknown };
+  readonly patch: Record<string, unknown>;
+}
+
+/** The well-formed patches of an import entry, by index (the schema stage reports the others). */
+function importPatches(entry: ImportEntry): { patch: ImportPatch; j: number }[] {
+  if (!Array.isArray(entry.patches)) return [];
+  return (entry.patches as unknown[]).flatMap((p, j) => {
+    const x = p as { target?: { kind?: unknown; name?: unknown; version?: unknown }; patch?: unknown } | null;
+    const ok =
+      x !== null &&
+      typeof x === 'object' &&
+      typeof x.target?.kind === 'string' &&
+      typeof x.target.name === 'string' &&
+      x.patch !== null &&
+      typeof x.patch === 'object' &&
+      !Array.isArray(x.patch);
+    return ok ? [{ patch: x as ImportPatch, j }] : [];
+  });
 }
 
 /** What a document declares: kind and name (and version, for families). */
@@ -387,6 +411,51 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
     ]);
     const used = new Set<string>();
     const offered = { Family: new Set<string>(), Preference: new Set<string>() };
+    const patches = importPatches(entry);
+    const patchedTargets = new Set<number>();
+    /** `d` with the entry's patches that target it merged in, in the order they are written. */
+    const patch = (d: SourceDoc): SourceDoc => {
+      const v = d.value as { kind?: unknown; name?: unknown; version?: unknown } | null;
+      let out = d;
+      for (const { patch: p, j } of patches) {
+        if (p.target.kind !== v?.kind || p.target.name !== v.name) continue;
+        if (p.target.version !== undefined && String(p.target.version) !== String(v.version)) continue;
+        patchedTargets.add(j);
+        const identity = changesIdentity(p.patch);
+        if (identity !== undefined) {
+          diagnostics.push(
+            diag(
+              'IT2025',
+              `imports[${i}].patches[${j}] changes the \`${identity}\` of the ${p.target.kind} it patches`,
+              locate(catalogDoc, ['imports', i, 'patches', j, 'patch', identity], { key: true }),
+              {
+                hint: `a patch changes an imported document in place; to give it another ${identity}, exclude it and declare your own`,
+              },
+            ),
+          );
+          continue;
+        }
+        out = patchedDoc(out, p.patch, catalogDoc, ['imports', i, 'patches', j, 'patch']);
+      }
+      return out;
+    };
+    /** The patches of a document the catalog does not take: each one an error saying why. */
+    const refusePatches = (d: SourceDoc, why: string): void => {
+      const v = d.value as { kind?: unknown; name?: unknown; version?: unknown } | null;
+      for (const { patch: p, j } of patches) {
+        if (p.target.kind !== v?.kind || p.target.name !== v.name) continue;
+        if (p.target.version !== undefined && String(p.target.version) !== String(v.version)) continue;
+        patchedTargets.add(j);
+        diagnostics.push(
+          diag(
+            'IT2025',
+            `imports[${i}].patches[${j}] patches ${p.target.kind} \`${p.target.name}\`, which is not imported`,
+            locate(catalogDoc, ['imports', i, 'patches', j, 'target']),
+            { hint: why },
+          ),
+        );
+      }
+    };
     const drop = (key: string): boolean => {
       if (!excluded.has(key)) return false;
       used.add(key);
@@ -416,11 +485,42 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
         offered[v.kind].add(v.name);
         if (v.kind === 'Family' && v.version !== undefined) offered.Family.add(`${v.name}${String(v.version)}`);
       }
-      if (key !== undefined && own.has(key)) continue;
+      if (key !== undefined && own.has(key)) {
+        refusePatches(d, 'this catalog declares it itself, which replaces the imported one: change your own declaration');
+        continue;
+      }
       // Both tests run, so that an exclude naming a family and one naming its version both count as used.
-      if (v?.kind === 'Family' && [drop(`Family:${String(v.name)}`), drop(`Family:${String(v.name)}${String(v.version ?? '')}`)].some(Boolean)) continue;
-      if (v?.kind === 'Preference' && drop(`Preference:${String(v.name)}`)) continue;
-      docs.push(d);
+      if (v?.kind === 'Family' && [drop(`Family:${String(v.name)}`), drop(`Family:${String(v.name)}${String(v.version ?? '')}`)].some(Boolean)) {
+        refusePatches(d, 'the import excludes it');
+        continue;
+      }
+      if (v?.kind === 'Preference' && drop(`Preference:${String(v.name)}`)) {
+        refusePatches(d, 'the import excludes it');
+        continue;
+      }
+      docs.push(patch(d));
+    }
+    // A patch that patches nothing ships what it was meant to change, unchanged.
+    for (const { patch: p, j } of patches) {
+      if (patchedTargets.has(j) || imported.diagnostics.some((x) => x.severity === 'error')) continue;
+      const names = new Set(
+        imported.docs.flatMap((d) => {
+          const v = d.value as { kind?: unknown; name?: unknown } | null;
+          return v?.kind === p.target.kind && typeof v.name === 'string' ? [v.name] : [];
+        }),
+      );
+      diagnostics.push(
+        diag(
+          'IT2025',
+          `imports[${i}].patches[${j}]: import \`${shown}\` has no ${p.target.kind} \`${p.target.name}\`${p.target.version !== undefined ? ` version ${String(p.target.version)}` : ''}`,
+          locate(catalogDoc, ['imports', i, 'patches', j, 'target']),
+          {
+            hint:
+              didYouMean(p.target.name, names) ??
+              `the import has ${names.size} ${p.target.kind} document${names.size === 1 ? '' : 's'}; a patch names one as the imported catalog does`,
+          },
+        ),
+      );
     }
     // An exclude that names nothing the import has ships what it was meant to drop: the same mistake
     // as a generator's exclude that matches nothing (IT7201), reported the same way.

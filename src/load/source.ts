@@ -21,6 +21,18 @@ export interface SourceDoc {
    * stages use them only to keep references to those declarations from cascading into errors.
    */
   readonly broken?: { readonly kind?: string; readonly name?: string } | 'opaque';
+  /**
+   * Set on an imported document that a catalog's import entry patches (load/patch.ts): where each
+   * part the patch wrote came from, so that locate() points a patched field at its patch.
+   */
+  readonly patched?: readonly PatchOrigin[];
+}
+
+/** A part of a patched document: its path, and where in which document the patch wrote it. */
+export interface PatchOrigin {
+  readonly path: readonly PathSegment[];
+  readonly to: SourceDoc;
+  readonly at: readonly PathSegment[];
 }
 
 /** A document that had errors, with what could be read of it. */
@@ -383,6 +395,13 @@ function describe(value: unknown): string {
  * that exists, so a missing key is reported at its parent mapping.
  */
 export function locate(src: SourceDoc, path: readonly PathSegment[], opts: { key?: boolean } = {}): SourceRange {
+  if (src.patched !== undefined) {
+    // The deepest part a patch wrote that holds the path: the field is where the patch says it.
+    let from: PatchOrigin | undefined;
+    for (const p of src.patched)
+      if (p.path.length <= path.length && p.path.every((seg, i) => String(seg) === String(path[i])) && (from === undefined || p.path.length > from.path.length)) from = p;
+    if (from !== undefined) return locate(from.to, [...from.at, ...path.slice(from.path.length)], opts);
+  }
   const range = (src.fast ? rangeAt(src.fast, path, opts, FAST_TREE) : rangeAt(src.doc.contents, path, opts, LIBRARY_TREE)) ?? [0, 0, 0];
   const start = src.lineCounter.linePos(range[0]);
   const end = src.lineCounter.linePos(range[1]);

@@ -105,6 +105,23 @@ export const catalogDocSchema = z
               preferences: z.array(z.string()).optional().describe('Preferences not to take'),
             })
             .optional(),
+          patches: z
+            .array(
+              z.strictObject({
+                target: z
+                  .strictObject({
+                    kind: z.enum(['SizeLadder', 'Family', 'InstancetypeFragment', 'PreferenceFragment', 'Preference']),
+                    name: z.string().min(1),
+                    version: versionSchema.optional().describe('With kind Family: the version, when the import has several'),
+                  })
+                  .describe('The imported document to change, by kind and name'),
+                patch: z
+                  .record(z.string(), z.unknown())
+                  .describe('A JSON merge patch (RFC 7386) on the document: mappings merge, `null` deletes a key, lists and values replace'),
+              }),
+            )
+            .optional()
+            .describe('Changes to imported documents without copying them (deprecate a family, relabel a preference, drop sizes)'),
         }),
       )
       .optional()

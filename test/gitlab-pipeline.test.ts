@@ -9,8 +9,10 @@
  * `.ci/run` installs both (and rsync, which it copies the work tree with). Without them the test
  * says so and is skipped, unless ITGEN_REQUIRE_GITLAB=1 (as `.ci/run` sets), where it fails.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { runInProcess } from './e2e-helpers';
@@ -85,44 +87,47 @@ describeGitlab('the GitLab job init writes, run by gitlab-ci-local in a Flux rep
     return r.stdout;
   };
   /** gitlab-ci-local in the repository, as a merge request's pipeline unless `push`. */
-  const gcl = (args: string[], event: 'merge_request_event' | 'push' = 'merge_request_event'): { code: number | null; out: string } => {
+  type Event = 'merge_request_event' | 'push' | 'schedule';
+  const gclArgs = (args: string[], event: Event): string[] => {
     const vars =
       event === 'push'
         ? []
-        : // A merge request's pipeline has no CI_COMMIT_BRANCH (GitLab sets it on branch pipelines only).
-          [
-            '--variable',
-            'CI_PIPELINE_SOURCE=merge_request_event',
-            '--variable',
-            'CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main',
-            '--unset-variable',
-            'CI_COMMIT_BRANCH',
-          ];
-    const r = spawnSync(
-      NODE22,
-      [
-        GCL,
-        ...args,
-        ...vars,
-        '--ignore-predefined-vars',
-        'CI_PIPELINE_SOURCE,CI_MERGE_REQUEST_TARGET_BRANCH_NAME',
-        '--no-color',
-        '--home',
-        path.join(top, 'home'),
-      ],
-      // The job's `npm ci` is the stand-in on PATH: it links the itgen under test where npm would install it.
-      { cwd: repo, encoding: 'utf8', env: { ...process.env, PATH: `${stub}:${process.env['PATH'] ?? ''}`, FORCE_COLOR: '0' }, timeout: 120_000 },
-    );
+        : event === 'schedule'
+          ? ['--variable', 'CI_PIPELINE_SOURCE=schedule', '--variable', 'ITGEN_POST_REVIEW=1']
+          : // A merge request's pipeline has no CI_COMMIT_BRANCH (GitLab sets it on branch pipelines only).
+            [
+              '--variable',
+              'CI_PIPELINE_SOURCE=merge_request_event',
+              '--variable',
+              'CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main',
+              '--unset-variable',
+              'CI_COMMIT_BRANCH',
+            ];
+    return [
+      GCL,
+      ...args,
+      ...vars,
+      '--ignore-predefined-vars',
+      'CI_PIPELINE_SOURCE,CI_MERGE_REQUEST_TARGET_BRANCH_NAME,CI_API_V4_URL,CI_PROJECT_ID',
+      '--no-color',
+      '--home',
+      path.join(top, 'home'),
+    ];
+  };
+  // The job's `npm ci` is the stand-in on PATH: it links the itgen under test where npm would install it.
+  const gclEnv = (): NodeJS.ProcessEnv => ({ ...process.env, PATH: `${stub}:${process.env['PATH'] ?? ''}`, FORCE_COLOR: '0' });
+  const gcl = (args: string[], event: Event = 'merge_request_event'): { code: number | null; out: string } => {
+    const r = spawnSync(NODE22, gclArgs(args, event), { cwd: repo, encoding: 'utf8', env: gclEnv(), timeout: 120_000 });
     return { code: r.status, out: `${r.stdout}${r.stderr}` };
   };
   /** The jobs of the pipeline, `name stage`, as `--list-csv` gives them after the rules. */
-  const jobs = (event: 'merge_request_event' | 'push'): string[] => {
+  const jobs = (event: Event): string[] => {
     const lines = gcl(['--list-csv'], event).out.split('\n');
     const header = lines.findIndex((l) => l.startsWith('name;'));
     const cols = lines[header]!.split(';');
     return lines
       .slice(header + 1)
-      .filter((l) => /^[a-z]+;/.test(l))
+      .filter((l) => /^[a-z][a-z-]*;/.test(l))
       .map((l) => l.split(';'))
       .map((row) => `${row[0]} ${row[cols.indexOf('stage')]}`);
   };
@@ -164,6 +169,8 @@ describeGitlab('the GitLab job init writes, run by gitlab-ci-local in a Flux rep
   it('puts the job in a stage the pipeline declares, on merge requests and the default branch only', () => {
     expect(readFileSync(path.join(repo, 'clusters/prod/acme-instancetypes.yaml'), 'utf8')).toContain('path: ./output/acme');
     expect(jobs('push')).toEqual(['itgen lint', 'lint lint', 'deploy deploy']);
+    // The note job only in a schedule of the default branch (where the token is), and the gate not there.
+    expect(jobs('schedule')).toEqual(['itgen-review-note lint', 'lint lint', 'deploy deploy']);
     git('checkout', '-q', '-b', 'topic');
     try {
       expect(jobs('merge_request_event')).toEqual(['itgen lint', 'lint lint']);
@@ -173,7 +180,7 @@ describeGitlab('the GitLab job init writes, run by gitlab-ci-local in a Flux rep
     }
   }, 60_000);
 
-  it('fails the merge request that breaks a VM, with the diagnostic in the log, and passes the one that fixes it', () => {
+  it('fails the merge request that breaks a VM, with the diagnostic in the log, and passes the one that fixes it; the scheduled job posts the review', async () => {
     git('checkout', '-q', '-b', 'resize-web');
     writeFileSync(path.join(repo, 'vms/web.yaml'), vm('c1.meduim'));
     git('commit', '-qam', 'typo');
@@ -190,5 +197,57 @@ describeGitlab('the GitLab job init writes, run by gitlab-ci-local in a Flux rep
     // The review the after_script leaves for the merge request names the VM's change of size.
     const review = readFileSync(path.join(repo, '.gitlab-ci-local/artifacts/itgen/itgen-review.md'), 'utf8');
     expect(review).toContain('itgen: what this change does');
+
+    // The scheduled job posts that review on the merge request (a fake GitLab API stands in).
+    git('checkout', '-q', 'main');
+    const posted: string[] = [];
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        const url = (req.url ?? '').split('?')[0]!;
+        const json = (v: unknown): void => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(v));
+        };
+        if (url === '/api/v4/user') return json({ id: 1 });
+        if (url === '/api/v4/projects/7/merge_requests') return json([{ iid: 4, sha: 'f00' }]);
+        if (url === '/api/v4/projects/7/merge_requests/4/pipelines') return json([{ id: 40, sha: 'f00' }]);
+        if (url === '/api/v4/projects/7/pipelines/40/jobs') return json([{ id: 400, name: 'itgen', status: 'success' }]);
+        if (url === '/api/v4/projects/7/jobs/400/artifacts/itgen-review.md') return res.end(review);
+        if (url === '/api/v4/projects/7/merge_requests/4/notes' && req.method === 'GET') return json([]);
+        if (url === '/api/v4/projects/7/merge_requests/4/notes' && req.method === 'POST') {
+          posted.push((JSON.parse(body) as { body: string }).body);
+          return json({ id: 1 });
+        }
+        res.writeHead(404);
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const args = [
+        'itgen-review-note',
+        '--force-shell-executor',
+        '--variable',
+        `CI_API_V4_URL=http://127.0.0.1:${port}/api/v4`,
+        '--variable',
+        'CI_PROJECT_ID=7',
+        '--variable',
+        'ITGEN_GITLAB_TOKEN=secret',
+      ];
+      const noted = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(NODE22, gclArgs(args, 'schedule'), { cwd: repo, env: gclEnv() });
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+        child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
+        child.on('close', (code) => resolve({ code, out }));
+      });
+      expect([noted.code, noted.out]).toEqual([0, expect.stringContaining('!4: note posted')]);
+      expect(posted).toEqual([`<!-- itgen-review -->\n${review}`]);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   }, 120_000);
 });

@@ -12,6 +12,7 @@ import { isMap, isSeq, parseDocument, type YAMLSeq } from 'yaml';
 import { realLocation, within } from '../load/files';
 import type { OutputFile } from '../emit/layout';
 import { filesInTheWay } from '../emit/write';
+import { GITLAB_NOTE_SCRIPT } from './gitlab-note';
 import { scaffoldFiles, type ScaffoldOptions } from './index';
 import { loadProjectManifests, syncerName, syncersOf } from '../load/manifests';
 import { applies } from '../release/deploy';
@@ -46,6 +47,8 @@ itgen:
   stage: ${stage}
   image: node:24
   rules:
+    - if: $CI_PIPELINE_SOURCE == "schedule"
+      when: never
     - if: $CI_PIPELINE_SOURCE == "merge_request_event"
     - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
   script:
@@ -80,6 +83,20 @@ itgen:
     paths: [itgen-review.md]
     reports:
       codequality: gl-code-quality-report.json
+
+# The review as a note on each open merge request. A merge request's pipeline runs the merge
+# request's own CI files, so no job of it may hold a token that writes notes; this job runs only in
+# a pipeline schedule of the default branch (CI/CD > Schedules, with the variable
+# ITGEN_POST_REVIEW=1), its token ITGEN_GITLAB_TOKEN a protected, masked variable (a project access
+# token, role Reporter, scope api). A schedule runs every job whose rules match it: give jobs that
+# must not run on it \`if: $CI_PIPELINE_SOURCE == "schedule"\` with \`when: never\`.
+itgen-review-note:
+  stage: ${stage}
+  image: node:24
+  rules:
+    - if: $CI_PIPELINE_SOURCE == "schedule" && $ITGEN_POST_REVIEW == "1" && $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
+  script:
+    - node ci/itgen-gitlab-note.mjs
 `;
 
 /**
@@ -300,7 +317,12 @@ export function planInit(dir: string, o: InitOptions): InitPlan {
   const base = scaffoldFiles(o).filter((f) => !f.path.startsWith('.github/workflows/') || (o.ci ?? 'github') === 'github');
   const wanted: OutputFile[] = [
     ...base,
-    ...((o.ci ?? 'github') === 'gitlab' ? [{ path: 'ci/itgen.gitlab-ci.yml', content: GITLAB_CI(gitlabStage(read(path.join(dir, '.gitlab-ci.yml')))) }] : []),
+    ...((o.ci ?? 'github') === 'gitlab'
+      ? [
+          { path: 'ci/itgen.gitlab-ci.yml', content: GITLAB_CI(gitlabStage(read(path.join(dir, '.gitlab-ci.yml')))) },
+          { path: 'ci/itgen-gitlab-note.mjs', content: GITLAB_NOTE_SCRIPT },
+        ]
+      : []),
     // Only where the repository has no yamllint configuration of its own (which ours would shadow).
     ...(YAMLLINT_CONFIGS.some((n) => exists(path.join(dir, n))) ? [] : [{ path: '.yamllint', content: YAMLLINT }]),
   ];

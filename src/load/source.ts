@@ -399,7 +399,8 @@ export function locate(src: SourceDoc, path: readonly PathSegment[], opts: { key
     // The deepest part a patch wrote that holds the path: the field is where the patch says it.
     let from: PatchOrigin | undefined;
     for (const p of src.patched)
-      if (p.path.length <= path.length && p.path.every((seg, i) => String(seg) === String(path[i])) && (from === undefined || p.path.length > from.path.length)) from = p;
+      if (p.path.length <= path.length && p.path.every((seg, i) => String(seg) === String(path[i])) && (from === undefined || p.path.length > from.path.length))
+        from = p;
     if (from !== undefined) return locate(from.to, [...from.at, ...path.slice(from.path.length)], opts);
   }
   const range = (src.fast ? rangeAt(src.fast, path, opts, FAST_TREE) : rangeAt(src.doc.contents, path, opts, LIBRARY_TREE)) ?? [0, 0, 0];

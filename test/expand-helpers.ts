@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { objectStore, type ObjectStore } from '../src/expand';
-import type { JsonObject } from '../src/resolve/leaves';
+import type { JsonObject } from '../src/json';
 import { REFERENCE, REPO } from './helpers';
 
 export function readObjects(text: string): JsonObject[] {

@@ -22,7 +22,7 @@ import {
   type ObjectStore,
 } from '../src/expand';
 import { parseSource } from '../src/load/source';
-import type { JsonObject } from '../src/resolve/leaves';
+import type { JsonObject } from '../src/json';
 import { canonicalQuantity, formatQuantity } from '../src/quantity';
 import { projectStore, readObjects, UPSTREAM } from './expand-helpers';
 import { mutateOnCreate } from '../src/expand/mutate';

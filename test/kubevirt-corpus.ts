@@ -20,7 +20,7 @@ import type { Diagnostic } from '../src/diagnostics';
 import { expandDocuments, objectStore } from '../src/expand';
 import { parseSource } from '../src/load/source';
 import { parseQuantity } from '../src/quantity';
-import type { JsonObject } from '../src/resolve/leaves';
+import type { JsonObject } from '../src/json';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 

@@ -7,7 +7,7 @@ import { compatibilityMatrix, compatibilitySummary, formatMatrixMarkdown, format
 import { admit } from '../src/expand';
 import { dedicatedThreadsProblem, hugepageProblem } from '../src/kubevirt/launch';
 import { preferenceArchitecture } from '../src/validate/rules-kubevirt';
-import type { JsonObject } from '../src/resolve/leaves';
+import type { JsonObject } from '../src/json';
 import { run } from '../src/cli/main';
 import { explainObject } from '../src/render/explain';
 import { REPO, removeDir, scratchProject } from './helpers';

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expandDocuments } from '../src/expand/documents';
 import { checkSpread, guestTopology, objectStore } from '../src/expand';
-import type { JsonObject } from '../src/expand/model';
+import type { JsonObject } from '../src/json';
 import { writeFilesAtomic, readTree } from '../src/emit/write';
 import { loadManifests } from '../src/load/manifests';
 import { parseSource } from '../src/load/source';

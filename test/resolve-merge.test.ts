@@ -4,7 +4,8 @@
  * and the spec rebuilt; plus the name patterns (src/resolve/naming.ts).
  */
 import { parseSource } from '../src/load/source';
-import { fromLeaves, mergeLevel, originOf, overlay, sortKeysDeep, toLeaves, type JsonObject, type Leaves } from '../src/resolve/leaves';
+import type { JsonObject } from '../src/json';
+import { fromLeaves, mergeLevel, originOf, overlay, sortKeysDeep, toLeaves, type Leaves } from '../src/resolve/leaves';
 import { checkName, expandPattern } from '../src/resolve/naming';
 import type { Diagnostic } from '../src/diagnostics';
 

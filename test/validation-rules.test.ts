@@ -14,7 +14,7 @@ import { fieldDiag } from '../src/validate/context';
 import { labelValueProblem, qualifiedNameProblem } from '../src/validate/rules-api';
 import { guestTopology, spreadDivides, spreadRatio } from '../src/validate/rules-kubevirt';
 import { admit } from '../src/expand';
-import type { JsonObject } from '../src/resolve/leaves';
+import type { JsonObject } from '../src/json';
 import type { ResolvedInstancetype } from '../src/resolve/types';
 import { removeDir, scratchProject } from './helpers';
 

@@ -5,13 +5,14 @@
  * so the KubeVirt API model and the KubeVirt rules (src/validate) run on them unchanged;
  * VirtualMachines get the VM webhook's matcher checks and admission (src/expand).
  */
+import { isPlainObject, type JsonObject } from '../json';
 import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
 import { expandDocuments, type ExpandOptions, type ObjectStore } from '../expand';
 import { manifestObjects, type FoundObject } from '../expand/documents';
 import type { SourceDoc } from '../load/source';
 import { parseQuantity } from '../quantity';
 import type { RenderedManifest, RenderedObject } from '../render/manifests';
-import { isPlainObject, toLeaves, type JsonObject } from '../resolve/leaves';
+import { toLeaves } from '../resolve/leaves';
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { fastParse } from '../schema/fast';
 import { MANIFEST_KINDS } from '../schema/kubevirt-api';

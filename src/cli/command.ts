@@ -1,3 +1,4 @@
+import { type JsonObject } from '../json';
 import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -5,7 +6,7 @@ import { objectStore, type ObjectStore } from '../expand';
 import { readNamedFile, readProjectFile } from '../load/files';
 import { loadManifests } from '../load/manifests';
 import type { SourceDoc } from '../load/source';
-import type { JsonObject } from '../resolve/leaves';
+
 import type { CompileResult } from '../pipeline';
 import { compileProject, projectGenerators, type ProjectOptions } from '../release/project';
 import { MAX_INPUT_BYTES } from '../load/limits';

@@ -6,9 +6,10 @@
  * object is only what has the instancetype API group, a string kind and a string name. Whatever
  * else a file holds differs from what itgen generates and is reported as drift, never trusted.
  */
+import { isPlainObject, type Json } from '../json';
 import path from 'node:path';
 import { parseSource } from '../load/source';
-import { isPlainObject, type Json } from '../resolve/leaves';
+
 import type { OutputFile } from './layout';
 import { readTree } from './write';
 

@@ -2,8 +2,9 @@
  * What VM admission checks beyond applying: spread divisibility before (R 4.1) and the preference's
  * requirements after the defaults (R 5), with KubeVirt's messages and field paths.
  */
+import { obj, type JsonObject } from '../json';
 import { canonicalQuantity, parseQuantity } from '../quantity';
-import { isSet, nonEmpty, obj, type Cause, type JsonObject } from './model';
+import { isSet, nonEmpty, type Cause } from './model';
 import { preferredTopology, spreadOptions, spreadProblem } from '../kubevirt/topology';
 
 /** R 4.1: only with an instancetype and a spreading preference; the arithmetic is kubevirt/topology.ts's. */

@@ -3,8 +3,9 @@
  * steps 3-4), then SetDefaultVirtualMachineInstanceSpec after the instancetype and preference
  * (R 6.1, pkg/defaults/defaults.go), with the cluster configuration given.
  */
+import { list, obj, type JsonObject } from '../json';
 import { canonicalQuantity, quantityCeil } from '../quantity';
-import { child, isSet, list, nonEmpty, nonZero, obj, type ClusterDefaults, type JsonObject } from './model';
+import { child, isSet, nonEmpty, nonZero, type ClusterDefaults } from './model';
 
 /** util.SetDefaultVolumeDisk: a volume without a disk or filesystem of its name gets `{name}`. */
 export function setDefaultVolumeDisks(spec: JsonObject): void {

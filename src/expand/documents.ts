@@ -3,13 +3,14 @@
  * field it is about (file:line:col). Documents that are instancetype objects, PVCs, DataVolumes or
  * DataSources join the object store, so a VM file can carry what it references.
  */
+import { isPlainObject, type Json, type JsonObject, obj } from '../json';
 import { diag, didYouMean, type Diagnostic } from '../diagnostics';
 import { locate, type PathSegment, type SourceDoc } from '../load/source';
-import { isPlainObject, type Json, type JsonObject } from '../resolve/leaves';
+
 import { admit, expand, type ExpandOptions } from './expand';
 import { infersFromVolume, mutateOnCreate, type Inference } from './mutate';
 import { fieldPath, unknownVmFields } from './unknown-fields';
-import { obj, type References, type SpecObject } from './model';
+import { type References, type SpecObject } from './model';
 import { parseQuantity } from '../quantity';
 import { compareText } from '../order';
 import { spreadProblem } from '../kubevirt/topology';

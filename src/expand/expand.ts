@@ -1,10 +1,11 @@
 /**
  * R 0.2 and R 0.3: expand-spec and the instancetype part of VM admission on one VM, over plain JSON.
  */
+import { obj, type JsonObject } from '../json';
 import { checkRequirements, checkSpread } from './admission';
 import { setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDisks } from './defaults';
 import { applyInstancetype, conflictField, conflictMessage } from './instancetype';
-import { child, copy, GoPanic, isSet, KUBEVIRT_DEFAULTS, obj, type Cause, type ClusterDefaults, type JsonObject, type References } from './model';
+import { child, copy, GoPanic, isSet, KUBEVIRT_DEFAULTS, type Cause, type ClusterDefaults, type References } from './model';
 import { applyPreference } from './preference';
 
 export interface ExpandOptions {

@@ -3,8 +3,9 @@
  * authoritative: a VM that already sets the field conflicts, it is never merged. Rule numbers are
  * those of the apply rules (R 2.x) in docs/design.md's expand section.
  */
+import { obj, type Json, type JsonObject } from '../json';
 import { canonicalQuantity, formatQuantity, parseQuantity, quantityFormat } from '../quantity';
-import { child, copy, isSet, nonEmpty, nonZero, obj, type Json, type JsonObject } from './model';
+import { child, copy, isSet, nonEmpty, nonZero } from './model';
 import { guestTopology } from '../kubevirt/topology';
 
 /** A conflict path below the template spec (`domain.cpu.sockets`), or an annotation (`annotations.key`). */

@@ -3,9 +3,7 @@
  * API server would hold them. Only the fields KubeVirt's apply, expand and admission code reads are
  * interpreted; everything else of a VM is carried through untouched.
  */
-import { isPlainObject, type Json, type JsonObject } from '../resolve/leaves';
-
-export type { Json, JsonObject };
+import { obj, type Json, type JsonObject } from '../json';
 
 /** An instancetype or preference object (either scope) as found in manifests. */
 export interface SpecObject {
@@ -44,10 +42,6 @@ export interface Cause {
   readonly message: string;
 }
 
-export function obj(v: Json | undefined): JsonObject | undefined {
-  return isPlainObject(v) ? v : undefined;
-}
-
 /** The object under `key`, created (as `{}`) when absent, as Go code does with `if x == nil { x = &T{} }`. */
 export function child(parent: JsonObject, key: string): JsonObject {
   const existing = obj(parent[key]);
@@ -55,10 +49,6 @@ export function child(parent: JsonObject, key: string): JsonObject {
   const created: JsonObject = {};
   parent[key] = created;
   return created;
-}
-
-export function list(v: Json | undefined): JsonObject[] {
-  return Array.isArray(v) ? v.filter((x): x is JsonObject => isPlainObject(x)) : [];
 }
 
 /** Set in Go terms: not nil (an explicit `{}` or `false` is set). */

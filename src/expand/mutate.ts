@@ -7,7 +7,8 @@
  * sets the template's architecture and machine type and the DataVolumeTemplates' storage class.
  * A refusal means the VM is never stored: neither expand-spec nor admission runs.
  */
-import { copy, list, nonEmpty, obj, type Json, type JsonObject } from './model';
+import { list, obj, type Json, type JsonObject } from '../json';
+import { copy, nonEmpty } from './model';
 import { findSpecObject, type ObjectStore } from './references';
 import type { SpecKind } from '../schema/manifest';
 

@@ -3,7 +3,8 @@
  * unset, except the two fields KubeVirt always overrides (preferredDisableHotplug, preferredAcpi).
  * A preference never conflicts. Rule numbers are those of R 3.x.
  */
-import { child, copy, isSet, list, nonEmpty, obj, type Json, type JsonObject, GoPanic } from './model';
+import { list, obj, type Json, type JsonObject } from '../json';
+import { child, copy, isSet, nonEmpty, GoPanic } from './model';
 
 /** Sets `target[key]` from the preference when the target has none (Go: pointer is nil). */
 function fill(target: JsonObject, key: string, value: Json | undefined): void {

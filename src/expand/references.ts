@@ -3,7 +3,8 @@
  * offline, and `inferFromVolume` (pkg/instancetype/infer) from the labels of a PVC, DataVolume or
  * DataSource given with them. KubeVirt's own messages throughout.
  */
-import { obj, type Json, type JsonObject, type References, type SpecObject } from './model';
+import { obj, type Json, type JsonObject } from '../json';
+import { type References, type SpecObject } from './model';
 import { KINDS_OF, MANIFEST_KINDS, type SpecKind } from '../schema/kubevirt-api';
 import { canonicalJson } from '../digest';
 

@@ -6,9 +6,10 @@
  * a value of the wrong type (`cores: two`), and a field the CRD requires (`spec.template`, a disk's
  * `name`; null counts as absent, the API server drops it), in the API server's words.
  */
+import { isPlainObject, type Json } from '../json';
 import { closest } from '../diagnostics';
 import { isQuantity } from '../quantity';
-import { isPlainObject, type Json } from '../resolve/leaves';
+
 import { VM_FIELD_NODES, VM_REQUIRED, VM_SPEC_ROOT } from './vm-fields';
 
 export interface UnknownField {

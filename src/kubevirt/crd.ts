@@ -10,6 +10,7 @@
  * integer's range fails there with encoding/json's words. Proved against the API server's own code
  * (itgen-apiserver) and KubeVirt's webhook (itgen-oracle): test/fixtures/apiserver-corpus/.
  */
+import { isPlainObject } from '../json';
 import { CRD_SCHEMAS } from './crd-schemas';
 
 export interface CrdSchema {
@@ -47,7 +48,7 @@ export function formatPath(path: FieldPath): string {
   return out;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = isPlainObject;
 
 /** The JSON type name kube-openapi reports for a value: every number is "number", integral or not. */
 function typeName(v: unknown): string {

@@ -5,10 +5,9 @@
  * instancetype apply), and the spread check VM admission makes (R 4.1;
  * instancetype/preference/validation CheckSpreadCPUTopology), in KubeVirt's words.
  */
-import { isPlainObject, type JsonObject } from '../resolve/leaves';
-import { GoPanic } from './panic';
 
-const obj = (v: unknown): JsonObject | undefined => (isPlainObject(v as never) ? (v as JsonObject) : undefined);
+import { obj, type JsonObject } from '../json';
+import { GoPanic } from './panic';
 
 export type Topology = { sockets: number; cores: number; threads: number };
 

@@ -7,9 +7,10 @@
  * every part the patch wrote points at the patch (SourceDoc.patched), so that a diagnostic or
  * `explain` names the line the user wrote.
  */
+import { isPlainObject } from '../json';
 import type { PathSegment, PatchOrigin, SourceDoc } from './source';
 
-const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isMapping = isPlainObject;
 
 /** A value with the nulls of its mappings dropped (what RFC 7386 writes where nothing was to merge into). */
 function withoutNulls(v: unknown): unknown {

@@ -5,10 +5,11 @@
  * the checks KubeVirt makes when the VM starts that depend only on the pair (threads with dedicated
  * CPUs, hugepage sizes of the architecture), computed from the two specs, not by expanding a VM.
  */
+import { type JsonObject } from '../json';
 import { seriesLabel } from '../resolve/naming';
 import { checkRequirements, GoPanic } from '../expand';
 import { guestTopology, spreadProblem } from '../kubevirt/topology';
-import type { JsonObject } from '../resolve/leaves';
+
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { ARCHITECTURES } from '../schema/kubevirt-api';
 import type { Architecture } from '../schema/common';

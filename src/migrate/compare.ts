@@ -4,7 +4,8 @@
  * Compared as KubeVirt reads them: Go's zero values equal absent fields in the merged sections,
  * quantities by value, and two stated equivalences (see `comparable`).
  */
-import { copy, obj, type Json, type JsonObject } from '../expand/model';
+import { obj, type Json, type JsonObject } from '../json';
+import { copy } from '../expand/model';
 import { parseQuantity } from '../quantity';
 import { goNormalize } from './go-values';
 

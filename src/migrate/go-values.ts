@@ -5,8 +5,8 @@
  * and Go's `!=` on two `resource.Quantity` values, which the preset conflict check uses for
  * resource requests and which compares the structs, not the amounts.
  */
+import { isPlainObject, type Json, type JsonObject } from '../json';
 import { isQuantity, parseQuantity } from '../quantity';
-import { isPlainObject, type Json, type JsonObject } from '../resolve/leaves';
 
 /**
  * Keys of pointer-typed scalars in the merged sections (`*bool`, `*int`, `*uint32`): for them

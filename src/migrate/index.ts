@@ -5,9 +5,10 @@
  * compiles to) compared with the one it builds today from the old VM and its presets. The plan is
  * plan.ts, the proof proof.ts, what they share types.ts; this file puts them in order.
  */
+import { list, obj } from '../json';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics';
 import type { OutputFile } from '../emit/layout';
-import { list, obj } from '../expand/model';
+
 import type { SourceDoc } from '../load/source';
 import { nameOf, namespaceOf, readInputs } from './inputs';
 import { at, planMigration } from './plan';

@@ -3,11 +3,12 @@
  * the label-selector parser would), VirtualMachines and VirtualMachineInstances, each with the
  * document and path it stands at.
  */
+import { obj, type Json } from '../json';
 import { z } from 'zod';
 import { diag, type Diagnostic } from '../diagnostics';
 import { domainNode, fieldPath, unknownFieldsAt, unknownVmFields, type UnknownField } from '../expand/unknown-fields';
 import { manifestObjects, type FoundObject } from '../expand/documents';
-import { obj, type Json } from '../expand/model';
+
 import { locate, type SourceDoc } from '../load/source';
 import { isQuantity } from '../quantity';
 import { checkAgainst } from '../schema/check';

@@ -4,8 +4,9 @@
  * itself (a watchdog, a firmware UUID) or reported as not carried (a CPU request). Pure: works on
  * the VM's template spec as written and as the presets left it.
  */
+import { obj, type Json, type JsonObject } from '../json';
 import { overcommittedRequest } from '../expand/instancetype';
-import { copy, isSet, obj, type Json, type JsonObject } from '../expand/model';
+import { copy, isSet } from '../expand/model';
 import { parseQuantity, quantityCeil } from '../quantity';
 import type { MergedSection } from './presets';
 

@@ -3,11 +3,12 @@
  * whether it can be migrated, and the instance type and preference that carry the same, shared by
  * the VMs whose specs are equal; grouped by namespace (or for the cluster).
  */
+import { obj, type JsonObject } from '../json';
 import { diag, type Diagnostic } from '../diagnostics';
 import { setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDisks } from '../expand/defaults';
 import type { FoundObject } from '../expand/documents';
 import { canonicalJson } from '../digest';
-import { copy, isSet, KUBEVIRT_DEFAULTS, obj, type JsonObject } from '../expand/model';
+import { copy, isSet, KUBEVIRT_DEFAULTS } from '../expand/model';
 import { locate, type PathSegment } from '../load/source';
 import { byText, compareText } from '../order';
 import { withoutNulls } from './go-values';

@@ -5,7 +5,8 @@
  * annotation; the VMI refused when two matching presets conflict; each of seven domain sections
  * copied only when the VMI has none, a difference with the VMI's own being a warning.
  */
-import { copy, isSet, obj, type Json, type JsonObject } from '../expand/model';
+import { obj, type Json, type JsonObject } from '../json';
+import { copy, isSet } from '../expand/model';
 import { goNormalize, quantitiesDiffer, semanticEqual } from './go-values';
 
 export const EXCLUDE_ANNOTATION = 'virtualmachineinstancepresets.admission.kubevirt.io/exclude';

@@ -4,10 +4,11 @@
  * after the presets it came from; every preference a Preference. Built as objects and serialized
  * by the YAML writer, never templated.
  */
+import { obj, type JsonObject } from '../json';
 import { GENERATOR_API_VERSION, GENERATOR_KIND } from '../schema/names';
 import { toYaml } from '../emit/serialize';
 import type { OutputFile } from '../emit/layout';
-import { copy, obj, type JsonObject } from '../expand/model';
+import { copy } from '../expand/model';
 import { formatBinary, formatQuantity, parseQuantity, quantityFormat } from '../quantity';
 
 export interface MigratedObject {

@@ -4,11 +4,12 @@
  * would build from it compared with the one it builds today from the old VM and its presets; every
  * difference is IT8206, every value the project cannot carry IT8205.
  */
+import { obj, type JsonObject } from '../json';
 import { diag, type Diagnostic } from '../diagnostics';
 import type { OutputFile } from '../emit/layout';
 import { expand, objectStore, resolveReferences, type ObjectStore } from '../expand';
 import type { FoundObject } from '../expand/documents';
-import { copy, obj, type JsonObject } from '../expand/model';
+import { copy } from '../expand/model';
 import { parseSource, type SourceDoc } from '../load/source';
 import { compileDocuments, type LoadedGenerator } from '../pipeline';
 import { strict } from '../schema/lazy';

@@ -2,7 +2,8 @@
  * MIGRATION.md: per preset and per VM what became what, what could not be carried and why, the
  * VMs left alone and why, and the proof (old and new VMI spec compared) for each migrated VM.
  */
-import type { Json } from '../expand/model';
+
+import { type Json } from '../json';
 import type { PresetInput } from './inputs';
 import type { MigrateOptions, VmRecord } from './types';
 import type { ProjectGroup } from './project';

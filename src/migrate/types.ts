@@ -2,10 +2,11 @@
  * What `migrate presets` takes and gives (options, each VM's outcome, the migration), and what its
  * plan hands to its proof.
  */
+import { type JsonObject } from '../json';
 import type { Diagnostic } from '../diagnostics';
 import type { OutputFile } from '../emit/layout';
 import type { FoundObject } from '../expand/documents';
-import type { JsonObject } from '../expand/model';
+
 import type { Difference } from './compare';
 import type { PresetInput } from './inputs';
 import type { VmPlan } from './mapping';

@@ -3,8 +3,9 @@
  * library, so that every comment, key order and field the migration does not touch stays as the
  * team wrote it.
  */
+import { type Json } from '../json';
 import { Document, isMap, type Node } from 'yaml';
-import type { Json } from '../expand/model';
+
 import type { FoundObject } from '../expand/documents';
 import type { SpecPath, VmPlan } from './mapping';
 

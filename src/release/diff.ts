@@ -3,8 +3,9 @@
  * which fields changed, by kind and name. Works on parsed objects, so formatting, document order
  * and file layout never show up as differences.
  */
+import { isPlainObject, type Json, type JsonObject } from '../json';
 import { parseAllDocuments } from 'yaml';
-import { isPlainObject, sameJson, type Json, type JsonObject } from '../resolve/leaves';
+import { sameJson } from '../resolve/leaves';
 import { KIND_ORDER } from '../schema/kubevirt-api';
 import { compareText } from '../order';
 import { printable } from '../printable';

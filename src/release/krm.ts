@@ -3,12 +3,13 @@
  * list out with this generator's objects in place of any earlier copies. See
  * https://github.com/kubernetes-sigs/kustomize/blob/master/cmd/config/docs/api-conventions/functions-spec.md
  */
+import { isPlainObject, type Json, type JsonObject } from '../json';
 import { parseDocument } from 'yaml';
 import type { Diagnostic } from '../diagnostics';
 import { KIND_DIRS } from '../emit/layout';
 import { toYaml } from '../emit/serialize';
 import type { RenderedObject } from '../render/manifests';
-import { isPlainObject, type Json, type JsonObject } from '../resolve/leaves';
+
 import { INSTANCETYPE_GROUP } from './diff';
 
 export const RESOURCE_LIST_API_VERSION = 'config.kubernetes.io/v1';

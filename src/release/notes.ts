@@ -5,10 +5,11 @@
  * The lock is the record; the current catalog adds what the lock does not hold (specs, the
  * replacement a deprecation names). Existing locks give notes for all their past releases.
  */
+import { type JsonObject } from '../json';
 import { formatBinary, parseQuantity } from '../quantity';
 import { features } from '../render/docs';
 import type { RenderedObject } from '../render/manifests';
-import type { JsonObject } from '../resolve/leaves';
+
 import { KIND_ORDER } from '../schema/kubevirt-api';
 import type { ReleaseLock } from '../schema/lock';
 import { compareText } from '../order';

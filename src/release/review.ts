@@ -4,6 +4,7 @@
  * (expanded before and after), whether KubeVirt still admits it, and what a removal or
  * deprecation means for it. Everything here reads objects and VMs; nothing is written.
  */
+import { type Json, type JsonObject, obj } from '../json';
 import { diag, type Diagnostic } from '../diagnostics';
 import type { KubeObject } from '../emit/committed';
 import { expandDocuments, objectStore } from '../expand';
@@ -11,7 +12,7 @@ import { manifestObjects } from '../expand/documents';
 import { locate, parseSource, type SourceDoc } from '../load/source';
 import { compareText } from '../order';
 import { printable } from '../printable';
-import type { Json, JsonObject } from '../resolve/leaves';
+
 import { diffFields, type FieldChange, type ObjectDiff } from './diff';
 import type { CompileResult } from '../pipeline';
 
@@ -23,8 +24,6 @@ export interface Resources {
   readonly dedicatedCpus?: boolean;
   readonly gpus?: number;
 }
-
-const obj = (v: Json | undefined): JsonObject | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as JsonObject) : undefined);
 
 export function resourcesOf(o: KubeObject | undefined): Resources {
   const spec = obj(o?.['spec']);

@@ -4,8 +4,9 @@
  * rendered objects as the manifests, so it can never disagree with them; deterministic like every
  * other output file, and checked by `itgen check`.
  */
+import { getPath, type JsonObject } from '../json';
 import { seriesLabel } from '../resolve/naming';
-import { getPath, type JsonObject } from '../resolve/leaves';
+
 import type { Deprecation, ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { formatBinary } from '../quantity';
 import type { Scope } from '../schema/generator';

@@ -1,4 +1,5 @@
-import { getPath, sortKeysDeep, type Json, type JsonObject } from '../resolve/leaves';
+import { getPath, type Json, type JsonObject } from '../json';
+import { sortKeysDeep } from '../resolve/leaves';
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { formatBinary, parseQuantity } from '../quantity';
 import type { Scope } from '../schema/generator';

@@ -2,11 +2,12 @@
  * What the family and preference resolvers share: the diagnostic sink, conflicts between sources
  * at one level, free text rendered or reported, and the leaves of included fragments.
  */
+import { type JsonObject } from '../json';
 import { diag, didYouMean, type Diagnostic } from '../diagnostics';
 import { locate, type PathSegment } from '../load/source';
 import { renderText, type TextContext } from './text';
 import { mayBeDeclared, type Declared, type WrittenModel } from '../schema/documents';
-import { toLeaves, type Conflict, type JsonObject, type Leaves } from './leaves';
+import { toLeaves, type Conflict, type Leaves } from './leaves';
 
 export type Sink = Diagnostic[];
 

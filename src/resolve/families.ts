@@ -2,6 +2,7 @@
  * Instance types: every family expanded over its sizes (from its ladder, with per-size overrides) and
  * variants, each spec merged from fragments, the family, the variant and the size, with provenance.
  */
+import { type JsonObject } from '../json';
 import path from 'node:path';
 import { diag, didYouMean, type SourceRange } from '../diagnostics';
 import { locate, type PathSegment } from '../load/source';
@@ -9,7 +10,7 @@ import { formatBinary, parseQuantity } from '../quantity';
 import { type TextContext } from './text';
 import type { WrittenFamily, WrittenSizeLadder } from '../schema/catalog';
 import { mayBeDeclared, type Declared, type WrittenModel } from '../schema/documents';
-import { fromLeaves, leaf, leafKey, mergeLevel, overlay, toLeaves, type JsonObject, type Leaf, type Leaves, type Origin } from './leaves';
+import { fromLeaves, leaf, leafKey, mergeLevel, overlay, toLeaves, type Leaf, type Leaves, type Origin } from './leaves';
 import type { ResolvedInstancetype } from './types';
 import { checkName, expandPattern } from './naming';
 import { conflictDiagnostic, fragmentLeaves, renderOr, renderMap, type Sink } from './common';

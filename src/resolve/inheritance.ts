@@ -1,9 +1,10 @@
 /** Preference inheritance: bases and fragments merged at one level, cycles and disagreements reported. */
+import { type JsonObject } from '../json';
 import { diag, didYouMean } from '../diagnostics';
 import { locate, type PathSegment } from '../load/source';
 import type { WrittenPreference } from '../schema/catalog';
 import { mayBeDeclared, type WrittenModel } from '../schema/documents';
-import { mergeLevel, overlay, toLeaves, type JsonObject, type Leaves } from './leaves';
+import { mergeLevel, overlay, toLeaves, type Leaves } from './leaves';
 import { conflictDiagnostic, fragmentLeaves, type Sink } from './common';
 
 /** A preference as its objects start from: spec and metadata with everything inherited. */

@@ -1,25 +1,10 @@
-import type { Json, JsonObject } from '../json';
+import { isPlainObject, type Json, type JsonObject } from '../json';
 import type { PathSegment, SourceDoc } from '../load/source';
 
 /**
  * Specs are merged as maps of leaves (path -> value) so that every value keeps the place it
  * came from. A leaf is a scalar, an array, or an empty object (`preferredRng: {}`).
  */
-export type { Json, JsonObject };
-
-/**
- * The value at `path` in a JSON object, or undefined when any step is missing. Indexed loops here
- * and in the other helpers every rule calls: most of a run is code not yet optimised, where a
- * for-of loop allocates an iterator result per step.
- */
-export function getPath(obj: JsonObject, path: readonly string[]): Json | undefined {
-  let v: Json | undefined = obj;
-  for (let i = 0; i < path.length; i++) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
-    v = v[path[i]!];
-  }
-  return v;
-}
 
 /** Where a value came from: a node in a catalog document, or a computation explained in words. */
 export interface Origin {
@@ -41,10 +26,6 @@ export type Leaves = ReadonlyMap<string, Leaf>;
 const SEP = '\u0001';
 export function leafKey(path: readonly string[]): string {
   return path.join(SEP);
-}
-
-export function isPlainObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** Break a written spec into leaves; `originPath` is where `value` sits in its document. */

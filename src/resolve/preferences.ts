@@ -2,13 +2,14 @@
  * Preferences: inheritance from bases and fragments at one level, the architecture dimension and
  * variants, display names and metadata from templates, each spec with provenance.
  */
+import { type JsonObject } from '../json';
 import { diag, didYouMean } from '../diagnostics';
 import { locate, type PathSegment, type SourceDoc } from '../load/source';
 import { type TextContext } from './text';
 import type { WrittenCatalog, WrittenPreference, WrittenPreferenceFragment } from '../schema/catalog';
 import type { Architecture } from '../schema/kubevirt-api';
 import { mayBeDeclared, type Declared, type WrittenModel } from '../schema/documents';
-import { fromLeaves, leaf, leafKey, mergeLevel, overlay, toLeaves, type JsonObject, type Leaf, type Leaves, type Origin } from './leaves';
+import { fromLeaves, leaf, leafKey, mergeLevel, overlay, toLeaves, type Leaf, type Leaves, type Origin } from './leaves';
 import type { ResolvedPreference } from './types';
 import { checkName, expandPattern } from './naming';
 import { conflictDiagnostic, fragmentLeaves, renderOr, renderMap, type Sink } from './common';

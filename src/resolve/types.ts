@@ -1,5 +1,6 @@
+import { type JsonObject } from '../json';
 import type { Architecture } from '../schema/common';
-import type { Leaves, JsonObject, Origin } from './leaves';
+import type { Leaves, Origin } from './leaves';
 
 export interface Deprecation {
   readonly replacement?: string | undefined;

@@ -58,7 +58,8 @@ function parser(index: number): Parse {
   return built;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
+/** A mapping made by a literal or JSON.parse (no class instance): what the fast checks accept. */
+function isLiteralObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v) as unknown;
   return proto === Object.prototype || proto === null;
@@ -180,7 +181,7 @@ function shape(node: ModelNode): Parse {
       const key = parser(node.k);
       const value = parser(node.v);
       return (v) => {
-        if (!isPlainObject(v)) return FAIL;
+        if (!isLiteralObject(v)) return FAIL;
         const out: Record<string, unknown> = {};
         const keys = Object.keys(v);
         for (let i = 0; i < keys.length; i++) {
@@ -224,7 +225,7 @@ function objectParser(node: Extract<ModelNode, { t: 'object' }>): Parse {
   const known = new Set(node.s.map(([name]) => name));
   const rest = typeof node.x === 'number' ? parser(node.x) : node.x;
   return (v) => {
-    if (!isPlainObject(v) || Object.hasOwn(v, '__proto__')) return FAIL;
+    if (!isLiteralObject(v) || Object.hasOwn(v, '__proto__')) return FAIL;
     const out: Record<string, unknown> = {};
     for (let i = 0; i < fields.length; i++) {
       const f = fields[i]!;

@@ -1,7 +1,8 @@
+import { getPath } from '../json';
 import { diag, type Diagnostic, type DiagnosticCode, type Severity, type SourceRange } from '../diagnostics';
 import { locate, type SourceDoc } from '../load/source';
 import type { RenderedObject } from '../render/manifests';
-import { getPath, originOf } from '../resolve/leaves';
+import { originOf } from '../resolve/leaves';
 import type { ResolvedCatalog, ResolvedObject } from '../resolve/types';
 import type { WrittenGenerator } from '../schema/generator';
 

@@ -3,6 +3,7 @@
  * what a change may not do to what was released (IT7101-IT7107), with the overrides that allow it.
  * Recording a release and writing the lock are release/lock.ts's.
  */
+import { isPlainObject } from '../json';
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { specDigest } from '../digest';
 import { locate, type SourceDoc } from '../load/source';
@@ -68,7 +69,7 @@ export const key = (kind: string, name: string): string => `${kind}/${name}`;
 
 /** The path of the first field where two specs differ (keys in the new spec's order), or undefined. */
 function firstDifference(before: unknown, after: unknown, path: string[]): string[] | undefined {
-  const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const isObj = isPlainObject;
   if (isObj(before) && isObj(after)) {
     for (const k of [...Object.keys(after), ...Object.keys(before).filter((x) => !(x in after))]) {
       const d = firstDifference(before[k], after[k], [...path, k]);

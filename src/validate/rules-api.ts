@@ -1,8 +1,9 @@
+import { type Json } from '../json';
 import { onePerSource } from '../render/manifests';
 import { manifestIssues } from '../schema/lazy';
 import type { Diagnostic, SourceRange } from '../diagnostics';
 import { diag } from '../diagnostics';
-import { originOf, type Json } from '../resolve/leaves';
+import { originOf } from '../resolve/leaves';
 import {
   DNS_SUBDOMAIN,
   compareRelease,

@@ -1,6 +1,7 @@
+import { getPath, type JsonObject } from '../json';
 import { formatBinary, MiB, parseQuantity } from '../quantity';
 import type { Diagnostic } from '../diagnostics';
-import { getPath, originOf, type JsonObject } from '../resolve/leaves';
+import { originOf } from '../resolve/leaves';
 import type { ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { DEPRECATED_FIELDS, DEPRECATED_TOPOLOGIES, VIDEO_TYPES_BY_ARCHITECTURE, type Architecture } from '../schema/kubevirt-api';
 import { fieldDiag, fieldLocation, get, groupBy, type Rule, type RuleContext } from './context';

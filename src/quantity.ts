@@ -113,3 +113,25 @@ export function quantityCeil(value: string | number): number | undefined {
   const factor = suffix in BINARY ? BINARY[suffix] : suffix in DECIMAL ? DECIMAL[suffix] : /^[eE]/.test(suffix) ? 10 ** Number(suffix.slice(1)) : undefined;
   return factor === undefined ? undefined : Math.ceil(Number(m[1]) * factor - 1e-9);
 }
+
+/**
+ * A quantity in thousandths, exact (a CPU quantity in millicores: `650m` is 650, `2` is 2000), rounded
+ * up as Quantity.MilliValue() does; undefined when the text is not a quantity.
+ */
+export function parseMilli(value: string | number): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? Math.ceil(value * 1000 - 1e-9) : undefined;
+  const text = value.trim();
+  if (!QUANTITY_RE.test(text)) return undefined;
+  const m = /^([+-]?[0-9.]+)(.*)$/.exec(text);
+  if (!m) return undefined;
+  const suffix = m[2] ?? '';
+  const factor = suffix in BINARY ? BINARY[suffix] : suffix in DECIMAL ? DECIMAL[suffix] : /^[eE]/.test(suffix) ? 10 ** Number(suffix.slice(1)) : undefined;
+  if (factor === undefined) return undefined;
+  const milli = Number(m[1]) * factor * 1000;
+  return Number.isFinite(milli) ? Math.ceil(milli - 1e-6) : undefined;
+}
+
+/** Thousandths printed as Kubernetes prints a DecimalSI CPU quantity: `650m`, `2`, `1500m`. */
+export function formatMilli(milli: number): string {
+  return milli % 1000 === 0 ? String(milli / 1000) : `${milli}m`;
+}

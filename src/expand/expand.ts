@@ -3,7 +3,7 @@
  */
 import { obj, type JsonObject } from '../json';
 import { checkRequirements, checkSpread } from './admission';
-import { setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDisks } from './defaults';
+import { setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDisks } from '../kubevirt/defaults';
 import { applyInstancetype, conflictField, conflictMessage } from './instancetype';
 import { child, copy, GoPanic, isSet, KUBEVIRT_DEFAULTS, type Cause, type ClusterDefaults, type References } from './model';
 import { applyPreference } from './preference';

@@ -5,7 +5,7 @@
  */
 import { obj, type JsonObject } from '../json';
 import { diag, type Diagnostic } from '../diagnostics';
-import { setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDisks } from '../expand/defaults';
+import { setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDisks } from '../kubevirt/defaults';
 import type { FoundObject } from '../expand/documents';
 import { canonicalJson } from '../digest';
 import { copy, isSet, KUBEVIRT_DEFAULTS } from '../expand/model';

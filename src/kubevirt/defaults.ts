@@ -4,8 +4,9 @@
  * (R 6.1, pkg/defaults/defaults.go), with the cluster configuration given.
  */
 import { list, obj, type JsonObject } from '../json';
-import { canonicalQuantity, quantityCeil } from '../quantity';
-import { child, isSet, nonEmpty, nonZero, type ClusterDefaults } from './model';
+import { canonicalQuantity, parseMilli, quantityCeil } from '../quantity';
+import type { ClusterDefaults } from './config';
+import { child, isSet, nonEmpty, nonZero } from './go';
 
 /** util.SetDefaultVolumeDisk: a volume without a disk or filesystem of its name gets `{name}`. */
 export function setDefaultVolumeDisks(spec: JsonObject): void {
@@ -35,13 +36,20 @@ export function setDefaultInstanceSpec(spec: JsonObject, cluster: ClusterDefault
   const machine = child(domain, 'machine');
   const arch = String(spec['architecture']);
   // An own key only: an architecture named `constructor` has no machine type.
-  const machineType = cluster.machineType ?? (Object.hasOwn(MACHINE_TYPES, arch) ? MACHINE_TYPES[arch] : undefined);
+  const own = (m: Readonly<Record<string, string>> | undefined): string | undefined => (m && Object.hasOwn(m, arch) ? m[arch] : undefined);
+  const machineType = cluster.machineType ?? own(cluster.machineTypes) ?? own(MACHINE_TYPES);
   if (!nonEmpty(machine['type']) && machineType !== undefined) machine['type'] = machineType;
   // Go's Resources is a struct, not a pointer: it is always there, `{}` when empty.
   const resources = child(domain, 'resources');
   const limits = obj(resources['limits']);
   const requests = obj(resources['requests']);
   if (isSet(limits?.['cpu']) && !isSet(requests?.['cpu'])) child(resources, 'requests')['cpu'] = limits!['cpu']!;
+  // setDefaultResourceRequests: a cluster CPU request other than KubeVirt's 100m goes to every VMI
+  // without one, but those with dedicated CPUs.
+  const cpuRequest = cluster.cpuRequest;
+  if (cpuRequest !== undefined && parseMilli(cpuRequest) !== 100 && !Object.hasOwn(obj(resources['requests']) ?? {}, 'cpu')) {
+    if (obj(domain['cpu'])?.['dedicatedCpuPlacement'] !== true) child(resources, 'requests')['cpu'] = cpuRequest;
+  }
   const memory = child(domain, 'memory');
   if (!isSet(memory['guest'])) {
     const from = [requests?.['memory'], limits?.['memory'], obj(memory['hugepages'])?.['pageSize']].find(

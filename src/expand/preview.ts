@@ -1,0 +1,188 @@
+/**
+ * What a VM runs as (issue 31): the VirtualMachineInstance KubeVirt creates when it starts, through
+ * its own start path. In KubeVirt's order: the rest of the VM mutating webhook on CREATE (the
+ * firmware UUID and serial, `SetVirtualMachineDefaults`, the PCI topology annotation), then the VM
+ * controller's `startVMI` (pkg/virt-controller/watch/vm/vm.go: `SetupVMIFromVM`, the start
+ * revision and generation annotation, the controller finalizer, `ApplyAutoAttachPreferences`,
+ * `AutoAttachInputDevice`, `SetDefaultNetworkInterface`, `ApplyToVMI` with its annotations), then
+ * the VMI mutating webhook (kubevirt/vmi.ts). Values KubeVirt draws at random or from the running
+ * cluster are the fixed placeholders of PREVIEW_PLACEHOLDERS.
+ */
+import { obj, type JsonObject } from '../json';
+import type { ClusterDefaults } from '../kubevirt/config';
+import { setDefaultNetworkInterface, setDefaultVolumeDisks } from '../kubevirt/defaults';
+import { child, copy, isSet, nonEmpty } from '../kubevirt/go';
+import { mutateNewVmi } from '../kubevirt/vmi';
+import { applyInstancetype, conflictField } from './instancetype';
+import { admit } from './expand';
+import type { References } from './model';
+import { mutateOnCreate } from './mutate';
+import { resolveReferences, type ObjectStore } from './references';
+import { applyPreference } from './preference';
+
+/** What KubeVirt would draw at random or take from the cluster, fixed (`itgen help expand` names them). */
+export const PREVIEW_PLACEHOLDERS = {
+  vmiUid: '00000000-0000-0000-0000-000000000001',
+  vmUid: '00000000-0000-0000-0000-000000000002',
+  firmwareUuid: '00000000-0000-0000-0000-000000000003',
+  firmwareSerial: '00000000-0000-0000-0000-000000000004',
+} as const;
+
+export type StartResult = { readonly vmi: JsonObject; readonly notes: readonly string[] } | { readonly error: string; readonly stage: 'startVMI' };
+
+/** SupportsPCIeHotplug on a template spec (as the VM webhook asks it). */
+function supportsPcieHotplug(spec: JsonObject): boolean {
+  const arch = spec['architecture'];
+  if (!(arch === 'amd64' || arch === 'arm64' || arch === '' || arch === undefined)) return false;
+  const type = obj(obj(spec['domain'])?.['machine'])?.['type'];
+  return !(typeof type === 'string' && !type.includes('q35') && !type.startsWith('virt'));
+}
+
+const MACHINE_TYPES: Readonly<Record<string, string>> = { amd64: 'q35', arm64: 'virt', s390x: 's390-ccw-virtio' };
+
+/**
+ * The VM mutating webhook's part after the instancetype mutator (mutate.ts): a firmware UUID and
+ * serial where the template has none, the default architecture and machine type, and the template's
+ * PCI topology annotation. `vm` is changed in place.
+ */
+export function finishVmMutation(vm: JsonObject, config: ClusterDefaults): void {
+  const template = obj(obj(vm['spec'])?.['template']);
+  if (!template) return;
+  const spec = child(template, 'spec');
+  const firmware = child(child(spec, 'domain'), 'firmware');
+  if (!nonEmpty(firmware['uuid'])) firmware['uuid'] = PREVIEW_PLACEHOLDERS.firmwareUuid;
+  if (!nonEmpty(firmware['serial'])) firmware['serial'] = PREVIEW_PLACEHOLDERS.firmwareSerial;
+  if (!nonEmpty(spec['architecture'])) spec['architecture'] = config.architecture;
+  const machine = child(child(spec, 'domain'), 'machine');
+  if (!nonEmpty(machine['type'])) {
+    const arch = String(spec['architecture']);
+    const own = (m: Readonly<Record<string, string>> | undefined): string | undefined => (m && Object.hasOwn(m, arch) ? m[arch] : undefined);
+    // GetMachineType: the cluster's, else the architecture's, amd64's for any other.
+    machine['type'] = config.machineType ?? own(config.machineTypes) ?? own(MACHINE_TYPES) ?? config.machineTypes?.['amd64'] ?? 'q35';
+  }
+  if (supportsPcieHotplug(spec)) {
+    const annotations = child(child(template, 'metadata'), 'annotations');
+    if (!isSet(annotations['kubevirt.io/pci-topology-version'])) annotations['kubevirt.io/pci-topology-version'] = 'v3';
+  }
+}
+
+/** The name of the annotation ApplyToVMI sets for a matcher's kind (pkg/instancetype/annotations). */
+function matcherAnnotation(kind: unknown, which: 'instancetype' | 'preference'): string | undefined {
+  const k = typeof kind === 'string' ? kind.toLowerCase() : '';
+  const namespaced =
+    which === 'instancetype' ? ['virtualmachineinstancetypes', 'virtualmachineinstancetype'] : ['virtualmachinepreferences', 'virtualmachinepreference'];
+  const cluster =
+    which === 'instancetype'
+      ? ['', 'virtualmachineclusterinstancetypes', 'virtualmachineclusterinstancetype']
+      : ['', 'virtualmachineclusterpreferences', 'virtualmachineclusterpreference'];
+  if (namespaced.includes(k)) return which === 'instancetype' ? 'kubevirt.io/instancetype-name' : 'kubevirt.io/preference-name';
+  if (cluster.includes(k)) return which === 'instancetype' ? 'kubevirt.io/cluster-instancetype-name' : 'kubevirt.io/cluster-preference-name';
+  return undefined;
+}
+
+const AUTOATTACH: readonly [string, string][] = [
+  ['preferredAutoattachGraphicsDevice', 'autoattachGraphicsDevice'],
+  ['preferredAutoattachMemBalloon', 'autoattachMemBalloon'],
+  ['preferredAutoattachPodInterface', 'autoattachPodInterface'],
+  ['preferredAutoattachSerialConsole', 'autoattachSerialConsole'],
+  ['preferredAutoattachInputDevice', 'autoattachInputDevice'],
+];
+
+/**
+ * The VMI the VM controller creates for a stored VM (`finishVmMutation` done) and the VMI
+ * webhook's defaults on it. `refs`: the instance type and preference the VM names, found.
+ */
+export function startVmi(stored: JsonObject, refs: References, config: ClusterDefaults): StartResult {
+  const notes: string[] = [];
+  const meta = obj(stored['metadata']) ?? {};
+  const vmSpec = obj(stored['spec']) ?? {};
+  const template = obj(vmSpec['template']) ?? {};
+  const name = String(meta['name'] ?? '');
+  const runStrategy = vmSpec['runStrategy'] ?? (vmSpec['running'] === true ? 'Always' : vmSpec['running'] === false ? 'Halted' : undefined);
+  if (runStrategy === 'Halted' || runStrategy === 'Manual')
+    notes.push(`runStrategy ${String(runStrategy)}: previewed as started (virtctl start), since the VM does not start by itself`);
+  // SetupVMIFromVM
+  const vmiMeta: JsonObject = copy(obj(template['metadata']) ?? {});
+  delete vmiMeta['generateName'];
+  vmiMeta['name'] = name;
+  vmiMeta['namespace'] = meta['namespace'] ?? 'default';
+  if (isSet(obj(template['metadata'])?.['labels'])) vmiMeta['labels'] = copy(obj(template['metadata'])!['labels']!);
+  else delete vmiMeta['labels'];
+  vmiMeta['ownerReferences'] = [
+    {
+      apiVersion: 'kubevirt.io/v1',
+      blockOwnerDeletion: true,
+      controller: true,
+      kind: 'VirtualMachine',
+      name,
+      uid: typeof meta['uid'] === 'string' ? meta['uid'] : PREVIEW_PLACEHOLDERS.vmUid,
+    },
+  ];
+  const spec: JsonObject = copy(obj(template['spec']) ?? {});
+  setDefaultVolumeDisks(spec);
+  const vmUid = typeof meta['uid'] === 'string' ? meta['uid'] : PREVIEW_PLACEHOLDERS.vmUid;
+  const generation = typeof meta['generation'] === 'number' ? meta['generation'] : 1;
+  const status: JsonObject = { virtualMachineRevisionName: `revision-start-vm-${vmUid}-${generation}` };
+  child(vmiMeta, 'annotations')['kubevirt.io/vm-generation'] = String(generation);
+  vmiMeta['finalizers'] = [...(Array.isArray(vmiMeta['finalizers']) ? vmiMeta['finalizers'] : []), 'kubevirt.io/virtualMachineControllerFinalize'];
+  // ApplyAutoAttachPreferences: only when the VM names a preference.
+  const prefDevices = obj(refs.preference?.spec['devices']);
+  if (isSet(vmSpec['preference']) && prefDevices) {
+    const devices = child(child(spec, 'domain'), 'devices');
+    for (const [from, to] of AUTOATTACH) if (isSet(prefDevices[from]) && !isSet(devices[to])) devices[to] = prefDevices[from]!;
+  }
+  // AutoAttachInputDevice
+  const devices = child(child(spec, 'domain'), 'devices');
+  if (devices['autoattachInputDevice'] === true && !(Array.isArray(devices['inputs']) && devices['inputs'].length > 0))
+    devices['inputs'] = [{ name: 'default-0' }];
+  setDefaultNetworkInterface(spec, config);
+  // ApplyToVMI
+  if (refs.instancetype || refs.preference) {
+    const im = obj(vmSpec['instancetype']);
+    const pm = obj(vmSpec['preference']);
+    const itKey = im ? matcherAnnotation(im['kind'], 'instancetype') : undefined;
+    const prefKey = pm ? matcherAnnotation(pm['kind'], 'preference') : undefined;
+    if (im) child(vmiMeta, 'annotations');
+    if (itKey) child(vmiMeta, 'annotations')[itKey] = im!['name'] ?? '';
+    if (pm) child(vmiMeta, 'annotations');
+    if (prefKey) child(vmiMeta, 'annotations')[prefKey] = pm!['name'] ?? '';
+    if (refs.instancetype) {
+      const conflicts = applyInstancetype(spec, vmiMeta, refs.instancetype.spec, refs.preference?.spec);
+      if (conflicts.length > 0)
+        return { error: `VMI conflicts with instancetype spec in fields: [${conflicts.map((c) => conflictField('spec', c)).join(', ')}]`, stage: 'startVMI' };
+    }
+    if (refs.preference) applyPreference(spec, vmiMeta, refs.preference.spec);
+  }
+  const vmi: JsonObject = {
+    apiVersion: 'kubevirt.io/v1',
+    kind: 'VirtualMachineInstance',
+    metadata: { ...vmiMeta, uid: PREVIEW_PLACEHOLDERS.vmiUid },
+    spec,
+    status,
+  };
+  return { vmi: mutateNewVmi(vmi, config), notes };
+}
+
+export type PreviewResult =
+  | { readonly vm: JsonObject; readonly vmi: JsonObject; readonly pod?: JsonObject; readonly notes: readonly string[] }
+  | { readonly error: string; readonly stage: 'mutate' | 'admit' | 'startVMI' };
+
+/**
+ * A VM as a user submits it, started: the mutating webhook, admission, the VM controller's start
+ * and the VMI webhook. `namespace`: the request's, for a VM without one.
+ */
+export function previewVm(vm: JsonObject, store: ObjectStore, config: ClusterDefaults, namespace: string): PreviewResult {
+  const mutated = mutateOnCreate(vm, store, namespace);
+  if ('causes' in mutated) return { error: mutated.causes.map((c) => c.message).join(', '), stage: 'mutate' };
+  const stored = mutated.vm;
+  const meta = child(stored, 'metadata');
+  if (typeof meta['namespace'] !== 'string') meta['namespace'] = namespace;
+  finishVmMutation(stored, config);
+  const ns = String(meta['namespace']);
+  const resolved = resolveReferences(stored, store, ns, false);
+  const admitted = admit(stored, resolved.references, { cluster: config });
+  if (admitted.causes.length > 0) return { error: admitted.causes.map((c) => c.message).join(', '), stage: 'admit' };
+  const started = startVmi(stored, resolved.references, config);
+  if ('error' in started) return started;
+  return { vm: stored, vmi: started.vmi, notes: started.notes };
+}

@@ -1,0 +1,151 @@
+/**
+ * The cluster configuration KubeVirt's code reads (pkg/virt-config): KubeVirt's defaults, or a
+ * KubeVirt CR's `spec.configuration` laid over them as `setConfigFromKubeVirt` does (the CR's
+ * configuration unmarshalled onto the default one: mappings merge key by key, lists and values
+ * replace). A configuration `validateConfig` refuses leaves the defaults in force, as on a cluster.
+ */
+import { isPlainObject, obj, type Json, type JsonObject } from '../json';
+
+/** What KubeVirt's cluster configuration decides for expansion and the start of a VM. */
+export interface ClusterDefaults {
+  /** The architecture a VM gets when it names none (virt-api's own, amd64 on most clusters). */
+  readonly architecture: string;
+  /** `spec.configuration.machineType`, when the cluster sets one (it wins over every architecture's). */
+  readonly machineType?: string | undefined;
+  /** `architectureConfiguration.<arch>.machineType`; absent: KubeVirt's (q35, virt, s390-ccw-virtio). */
+  readonly machineTypes?: Readonly<Record<string, string>> | undefined;
+  /** The default pod network binding: `bridge` (KubeVirt's default) or `masquerade`. */
+  readonly podBinding: 'bridge' | 'masquerade';
+  /** `spec.configuration.evictionStrategy`; KubeVirt's default configuration says None. */
+  readonly evictionStrategy: string;
+  /** `cpuModel`: the CPU model a VMI without one gets ('' = KubeVirt's host-model). */
+  readonly cpuModel?: string | undefined;
+  /** `cpuRequest` (100m by default): a VMI's CPU request when it sets none and the cluster's is not 100m. */
+  readonly cpuRequest?: string | undefined;
+  /** `developerConfiguration.cpuAllocationRatio` (10): vCPUs per requested CPU. */
+  readonly cpuAllocationRatio?: number | undefined;
+  /** `developerConfiguration.memoryOvercommit` (100): the percentage of guest memory the pod requests is 100/this. */
+  readonly memoryOvercommit?: number | undefined;
+  /** `developerConfiguration.featureGates`. */
+  readonly featureGates?: readonly string[] | undefined;
+  /** `vmRolloutStrategy` (LiveUpdate): CPU and memory hotplug are set up only under LiveUpdate. */
+  readonly vmRolloutStrategy?: string | undefined;
+  /** `liveUpdateConfiguration`: maxCpuSockets, maxGuest, maxHotplugRatio (4). */
+  readonly maxCpuSockets?: number | undefined;
+  readonly maxGuest?: string | undefined;
+  readonly maxHotplugRatio?: number | undefined;
+  /** `additionalGuestMemoryOverheadRatio`, as written (a decimal string). */
+  readonly additionalGuestMemoryOverheadRatio?: string | undefined;
+  /** `supportContainerResources`: per support container type, its requests and limits. */
+  readonly supportContainerResources?: readonly JsonObject[] | undefined;
+  /** `permittedHostDevices`. */
+  readonly permittedHostDevices?: JsonObject | undefined;
+  /** `developerConfiguration.nodeSelectors`: added to every launcher pod. */
+  readonly nodeSelectors?: Readonly<Record<string, string>> | undefined;
+  /** The KubeVirt CR's own annotations (some enable behaviour, e.g. the emulator thread parity). */
+  readonly annotations?: Readonly<Record<string, string>> | undefined;
+  /** `spec.workloadUpdateStrategy.workloadUpdateMethods` (none by default). */
+  readonly workloadUpdateMethods?: readonly string[] | undefined;
+}
+
+export const KUBEVIRT_DEFAULTS: ClusterDefaults = { architecture: 'amd64', podBinding: 'bridge', evictionStrategy: 'None' };
+
+/** KubeVirt's default configuration, as much of it as itgen reads (pkg/virt-config/configuration.go). */
+const DEFAULT_CONFIGURATION: JsonObject = {
+  cpuRequest: '100m',
+  developerConfiguration: { memoryOvercommit: 100, cpuAllocationRatio: 10, featureGates: [] },
+  evictionStrategy: 'None',
+  network: { defaultNetworkInterface: 'bridge', permitBridgeInterfaceOnPodNetwork: true },
+  architectureConfiguration: {
+    amd64: { machineType: 'q35' },
+    arm64: { machineType: 'virt' },
+    s390x: { machineType: 's390-ccw-virtio' },
+  },
+  liveUpdateConfiguration: { maxHotplugRatio: 4 },
+  vmRolloutStrategy: 'LiveUpdate',
+};
+
+/** encoding/json onto an existing value: mappings merge key by key, anything else replaces. */
+function unmarshalOnto(base: Json | undefined, over: Json): Json {
+  if (!isPlainObject(over) || !isPlainObject(base)) return over;
+  const out: JsonObject = { ...base };
+  for (const [k, v] of Object.entries(over)) if (v !== null) out[k] = unmarshalOnto(base[k], v);
+  return out;
+}
+
+const strings = (v: Json | undefined): Record<string, string> | undefined => {
+  const o = obj(v);
+  if (!o) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(o)) if (typeof x === 'string') out[k] = x;
+  return out;
+};
+
+/**
+ * The configuration a cluster with this KubeVirt CR runs with (`kubectl get kubevirt -n kubevirt
+ * kubevirt -o yaml`); without one, KubeVirt's defaults. `problems` says why a CR's configuration
+ * was not taken (KubeVirt keeps its defaults then, silently).
+ */
+export function kubevirtConfig(cr: JsonObject | null | undefined): { config: ClusterDefaults; problems: string[] } {
+  const problems: string[] = [];
+  const spec = obj(cr?.['spec']);
+  const given = obj(spec?.['configuration']) ?? {};
+  let c = obj(unmarshalOnto(DEFAULT_CONFIGURATION, given))!;
+  const dev = obj(c['developerConfiguration']) ?? {};
+  const invalid =
+    typeof dev['memoryOvercommit'] !== 'number' || dev['memoryOvercommit'] <= 0
+      ? `invalid memoryOvercommit in ConfigMap: ${String(dev['memoryOvercommit'])}`
+      : typeof dev['cpuAllocationRatio'] !== 'number' || dev['cpuAllocationRatio'] <= 0
+        ? `invalid cpu allocation ratio in ConfigMap: ${String(dev['cpuAllocationRatio'])}`
+        : !['', 'bridge', 'slirp', 'masquerade'].includes(String(obj(c['network'])?.['defaultNetworkInterface'] ?? ''))
+          ? `invalid default-network-interface in config: ${String(obj(c['network'])?.['defaultNetworkInterface'])}`
+          : undefined;
+  if (invalid) {
+    problems.push(invalid);
+    c = DEFAULT_CONFIGURATION;
+  }
+  const d = obj(c['developerConfiguration']) ?? {};
+  const arch = obj(c['architectureConfiguration']) ?? {};
+  const live = obj(c['liveUpdateConfiguration']);
+  const machineTypes: Record<string, string> = {};
+  for (const a of ['amd64', 'arm64', 's390x']) {
+    const t = obj(arch[a])?.['machineType'];
+    if (typeof t === 'string') machineTypes[a] = t;
+  }
+  // virt-operator sets the CR's status.defaultArchitecture from the configuration, else its own (amd64).
+  const defaultArch = obj(given['architectureConfiguration'])?.['defaultArchitecture'];
+  const binding = obj(c['network'])?.['defaultNetworkInterface'];
+  const num = (v: Json | undefined): number | undefined => (typeof v === 'number' ? v : undefined);
+  const str = (v: Json | undefined): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
+  const config: ClusterDefaults = {
+    architecture: typeof defaultArch === 'string' && defaultArch !== '' ? defaultArch : 'amd64',
+    ...(typeof c['machineType'] === 'string' && c['machineType'] !== '' ? { machineType: c['machineType'] } : {}),
+    machineTypes,
+    podBinding: binding === 'masquerade' ? 'masquerade' : 'bridge',
+    evictionStrategy: typeof c['evictionStrategy'] === 'string' ? c['evictionStrategy'] : 'None',
+    cpuModel: typeof c['cpuModel'] === 'string' ? c['cpuModel'] : '',
+    cpuRequest: str(c['cpuRequest']) ?? '100m',
+    cpuAllocationRatio: num(d['cpuAllocationRatio']) ?? 10,
+    memoryOvercommit: num(d['memoryOvercommit']) ?? 100,
+    featureGates: Array.isArray(d['featureGates']) ? d['featureGates'].filter((g): g is string => typeof g === 'string') : [],
+    vmRolloutStrategy: typeof c['vmRolloutStrategy'] === 'string' ? c['vmRolloutStrategy'] : 'LiveUpdate',
+    ...(num(live?.['maxCpuSockets']) !== undefined ? { maxCpuSockets: num(live?.['maxCpuSockets'])! } : {}),
+    ...(str(live?.['maxGuest']) !== undefined ? { maxGuest: str(live?.['maxGuest'])! } : {}),
+    // GetMaxHotplugRatio: 1 without a liveUpdateConfiguration, else its ratio (0 when unset there).
+    maxHotplugRatio: live ? (num(live['maxHotplugRatio']) ?? 0) : 1,
+    ...(typeof c['additionalGuestMemoryOverheadRatio'] === 'string' ? { additionalGuestMemoryOverheadRatio: c['additionalGuestMemoryOverheadRatio'] } : {}),
+    supportContainerResources: Array.isArray(c['supportContainerResources']) ? c['supportContainerResources'].filter(isPlainObject) : [],
+    ...(obj(c['permittedHostDevices']) ? { permittedHostDevices: obj(c['permittedHostDevices'])! } : {}),
+    nodeSelectors: strings(d['nodeSelectors']) ?? {},
+    annotations: strings(obj(cr?.['metadata'])?.['annotations']) ?? {},
+    workloadUpdateMethods: Array.isArray(obj(spec?.['workloadUpdateStrategy'])?.['workloadUpdateMethods'])
+      ? (obj(spec!['workloadUpdateStrategy'])!['workloadUpdateMethods'] as Json[]).filter((m): m is string => typeof m === 'string')
+      : [],
+  };
+  return { config, problems };
+}
+
+/** Whether a feature gate is on (`developerConfiguration.featureGates`). */
+export function gateEnabled(config: ClusterDefaults, gate: string): boolean {
+  return (config.featureGates ?? []).includes(gate);
+}

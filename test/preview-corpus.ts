@@ -1,0 +1,81 @@
+/**
+ * Replays the preview corpus (test/fixtures/preview-corpus/, made by tools/preview-corpus.mjs and
+ * answered by the oracle's `preview` mode: KubeVirt's own start path, VMI webhooks and
+ * RenderLaunchManifest) through itgen's library and compares the VMI by value.
+ */
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { isPlainObject, type Json, type JsonObject } from '../src/json';
+import { kubevirtConfig } from '../src/kubevirt/config';
+import { previewVm } from '../src/expand/preview';
+import { objectStore } from '../src/expand';
+
+export interface PreviewCase {
+  readonly id: string;
+  readonly category: string;
+  readonly vm: JsonObject;
+  readonly objects: JsonObject[];
+  readonly objectSets?: string[];
+  readonly kubevirt: JsonObject | null;
+  readonly namespace?: string;
+}
+export interface PreviewAnswer {
+  readonly id: string;
+  readonly vmi?: JsonObject;
+  readonly pod?: JsonObject;
+  readonly memoryOverhead?: string;
+  readonly error?: { stage: string; message: string };
+}
+
+export function readJsonLines(file: string): unknown[] {
+  const raw = readFileSync(file);
+  return (file.endsWith('.gz') ? gunzipSync(raw) : raw)
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as unknown);
+}
+
+/** Differences between two JSON values, as paths (at most `limit`). */
+export function jsonDiff(a: Json | undefined, b: Json | undefined, path = '', out: string[] = [], limit = 20): string[] {
+  if (out.length >= limit) return out;
+  if (isPlainObject(a) && isPlainObject(b)) {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) jsonDiff(a[k], b[k], path ? `${path}.${k}` : k, out, limit);
+    return out;
+  }
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
+    a.forEach((x, i) => jsonDiff(x, b[i], `${path}[${i}]`, out, limit));
+    return out;
+  }
+  if (JSON.stringify(a) !== JSON.stringify(b)) out.push(`${path}: itgen ${JSON.stringify(a)?.slice(0, 120)} kubevirt ${JSON.stringify(b)?.slice(0, 120)}`);
+  return out;
+}
+
+export function replayPreview(dir: string, which: 'vmi' | 'pod' = 'vmi'): { id: string; category: string; agree: boolean; why: string[] }[] {
+  const cases = readJsonLines(`${dir}/cases.jsonl.gz`) as (PreviewCase & { mode: string; objects: JsonObject[] })[];
+  const answers = new Map((readJsonLines(`${dir}/answers.jsonl.gz`) as PreviewAnswer[]).map((a) => [a.id, a]));
+  const bundle = cases.find((c) => c.mode === 'objects-set')!;
+  const bundleStore = objectStore(bundle.objects);
+  const out: { id: string; category: string; agree: boolean; why: string[] }[] = [];
+  for (const c of cases) {
+    if (c.mode !== 'preview') continue;
+    const a = answers.get(c.id)!;
+    if (!a.vmi || a.error) continue;
+    const { config } = kubevirtConfig(c.kubevirt);
+    const caseStore = objectStore(c.objects);
+    const store = {
+      specObjects: [...caseStore.specObjects, ...bundleStore.specObjects],
+      volumes: [...caseStore.volumes, ...bundleStore.volumes],
+      revisions: [],
+    };
+    const r = previewVm(c.vm, store, config, c.namespace ?? 'default');
+    if ('error' in r) {
+      out.push({ id: c.id, category: c.category, agree: false, why: [`itgen refused: ${r.error}`] });
+      continue;
+    }
+    const mine = which === 'vmi' ? r.vmi : r.pod;
+    const why = jsonDiff(mine, which === 'vmi' ? a.vmi : a.pod);
+    out.push({ id: c.id, category: c.category, agree: why.length === 0, why });
+  }
+  return out;
+}

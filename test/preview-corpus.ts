@@ -43,7 +43,12 @@ export function jsonDiff(a: Json | undefined, b: Json | undefined, path = '', ou
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) jsonDiff(a[k], b[k], path ? `${path}.${k}` : k, out, limit);
     return out;
   }
-  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) {
+      const names = (l: Json[]): string => l.map((x) => (isPlainObject(x) ? String(x['name'] ?? '?') : '?')).join(',');
+      out.push(`${path}: itgen ${a.length} [${names(a)}] kubevirt ${b.length} [${names(b)}]`);
+      return out;
+    }
     a.forEach((x, i) => jsonDiff(x, b[i], `${path}[${i}]`, out, limit));
     return out;
   }
@@ -62,20 +67,64 @@ export function replayPreview(dir: string, which: 'vmi' | 'pod' = 'vmi'): { id: 
     const a = answers.get(c.id)!;
     if (!a.vmi || a.error) continue;
     const { config } = kubevirtConfig(c.kubevirt);
-    const caseStore = objectStore(c.objects);
+    const caseStore = objectStore(c.objects ?? []);
     const store = {
       specObjects: [...caseStore.specObjects, ...bundleStore.specObjects],
       volumes: [...caseStore.volumes, ...bundleStore.volumes],
       revisions: [],
+      cluster: caseStore.cluster ?? [],
     };
     const r = previewVm(c.vm, store, config, c.namespace ?? 'default');
     if ('error' in r) {
       out.push({ id: c.id, category: c.category, agree: false, why: [`itgen refused: ${r.error}`] });
       continue;
     }
-    const mine = which === 'vmi' ? r.vmi : r.pod;
-    const why = jsonDiff(mine, which === 'vmi' ? a.vmi : a.pod);
+    const why =
+      which === 'vmi'
+        ? jsonDiff(r.vmi, a.vmi)
+        : [
+            ...jsonDiff(r.pod, projectPod(a.pod!, r.pod)),
+            ...(r.memoryOverhead === a.memoryOverhead ? [] : [`memoryOverhead: itgen ${r.memoryOverhead} kubevirt ${a.memoryOverhead}`]),
+          ];
     out.push({ id: c.id, category: c.category, agree: why.length === 0, why });
   }
   return out;
+}
+
+/** KubeVirt's pod reduced to what itgen renders (the fields `mine` has, containers by name and resources). */
+export function projectPod(pod: JsonObject, mine: JsonObject): JsonObject {
+  const pick = (from: Json | undefined, like: Json | undefined): Json | undefined => {
+    if (!isPlainObject(like) || !isPlainObject(from))
+      return Array.isArray(like) && Array.isArray(from) ? (from.map((x, i) => pick(x, like[i] ?? like[0])) as Json[]) : from;
+    const out: JsonObject = {};
+    for (const k of Object.keys(like)) if (from[k] !== undefined) out[k] = pick(from[k], like[k])!;
+    return out;
+  };
+  const meta = pod['metadata'] as JsonObject;
+  const spec = pod['spec'] as JsonObject;
+  const containers = (v: Json | undefined): Json[] | undefined =>
+    Array.isArray(v) ? v.map((c) => ({ name: (c as JsonObject)['name']!, resources: (c as JsonObject)['resources']! })) : undefined;
+  const mySpec = mine['spec'] as JsonObject;
+  const outSpec: JsonObject = {};
+  for (const k of Object.keys(mySpec)) {
+    if (k === 'containers' || k === 'initContainers') outSpec[k] = containers(spec[k]) ?? null;
+    else if (spec[k] !== undefined) outSpec[k] = spec[k]!;
+  }
+  for (const k of [
+    'initContainers',
+    'affinity',
+    'tolerations',
+    'schedulerName',
+    'priorityClassName',
+    'topologySpreadConstraints',
+    'runtimeClassName',
+    'overhead',
+  ])
+    if (spec[k] !== undefined && outSpec[k] === undefined) outSpec[k] = k.endsWith('ontainers') ? (containers(spec[k]) ?? null) : spec[k]!;
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: pick(meta, mine['metadata'])!,
+    spec: outSpec,
+  };
 }

@@ -12,6 +12,8 @@ import { obj, type JsonObject } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { setDefaultNetworkInterface, setDefaultVolumeDisks } from '../kubevirt/defaults';
 import { child, copy, isSet, nonEmpty } from '../kubevirt/go';
+import { renderLauncherPod } from '../kubevirt/pod';
+import { validateInstanceSpec, validatePerArch } from '../kubevirt/spec-validation';
 import { mutateNewVmi } from '../kubevirt/vmi';
 import { applyInstancetype, conflictField } from './instancetype';
 import { admit } from './expand';
@@ -164,8 +166,8 @@ export function startVmi(stored: JsonObject, refs: References, config: ClusterDe
 }
 
 export type PreviewResult =
-  | { readonly vm: JsonObject; readonly vmi: JsonObject; readonly pod?: JsonObject; readonly notes: readonly string[] }
-  | { readonly error: string; readonly stage: 'mutate' | 'admit' | 'startVMI' };
+  | { readonly vm: JsonObject; readonly vmi: JsonObject; readonly pod: JsonObject; readonly memoryOverhead: string; readonly notes: readonly string[] }
+  | { readonly error: string; readonly stage: 'mutate' | 'admit' | 'startVMI' | 'vmiAdmit' | 'render' };
 
 /**
  * A VM as a user submits it, started: the mutating webhook, admission, the VM controller's start
@@ -182,7 +184,23 @@ export function previewVm(vm: JsonObject, store: ObjectStore, config: ClusterDef
   const resolved = resolveReferences(stored, store, ns, false);
   const admitted = admit(stored, resolved.references, { cluster: config });
   if (admitted.causes.length > 0) return { error: admitted.causes.map((c) => c.message).join(', '), stage: 'admit' };
+  // ValidateVirtualMachineSpec on the template as admission expanded it.
+  const template = obj(obj(obj((admitted.vm ?? stored)['spec'])?.['template'])?.['spec']);
+  const specCauses = template ? validateInstanceSpec(template, config, 'spec.template.spec') : [];
+  if (specCauses.length > 0) return { error: specCauses.map((c) => c.message).join(', '), stage: 'admit' };
   const started = startVmi(stored, resolved.references, config);
   if ('error' in started) return started;
-  return { vm: stored, vmi: started.vmi, notes: started.notes };
+  // The VMI create webhook.
+  const vmiSpec = obj(started.vmi['spec']) ?? {};
+  const vmiCauses = [...validateInstanceSpec(vmiSpec, config, 'spec'), ...validatePerArch(vmiSpec, 'spec')];
+  if (vmiCauses.length > 0) return { error: vmiCauses.map((c) => c.message).join(', '), stage: 'vmiAdmit' };
+  // The API server gives a namespaced object created without a namespace the request's.
+  const cluster = (store.cluster ?? []).map((o) =>
+    o['kind'] === 'Node' || o['kind'] === 'Namespace' || typeof obj(o['metadata'])?.['namespace'] === 'string'
+      ? o
+      : { ...o, metadata: { ...(obj(o['metadata']) ?? {}), namespace: ns } },
+  );
+  const rendered = renderLauncherPod(started.vmi, config, cluster);
+  if ('error' in rendered) return { error: rendered.error, stage: 'render' };
+  return { vm: stored, vmi: started.vmi, pod: rendered.pod, memoryOverhead: rendered.memoryOverhead, notes: [...started.notes, ...rendered.notes] };
 }

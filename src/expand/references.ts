@@ -19,15 +19,19 @@ export interface ObjectStore {
   readonly volumes: readonly JsonObject[];
   /** ControllerRevisions (apps/v1), as `kubectl get controllerrevision -o yaml` exports them: what a VM's revisionName names. */
   readonly revisions?: readonly JsonObject[];
+  /** Namespaces, ResourceQuotas and Nodes: what the launcher pod's render reads of the cluster. */
+  readonly cluster?: readonly JsonObject[];
 }
 
 const SPEC_KINDS: ReadonlySet<string> = new Set(MANIFEST_KINDS);
 const VOLUME_KINDS = new Set(['PersistentVolumeClaim', 'DataVolume', 'DataSource', 'VolumeSnapshot']);
+const CLUSTER_KINDS = new Set(['Namespace', 'ResourceQuota', 'Node']);
 
 export function objectStore(objects: readonly JsonObject[]): ObjectStore {
   const specObjects: SpecObject[] = [];
   const volumes: JsonObject[] = [];
   const revisions: JsonObject[] = [];
+  const cluster: JsonObject[] = [];
   // `kubectl get -o yaml` prints a List: its items are the objects.
   const flat = objects.flatMap((o) =>
     o['kind'] === 'List' && Array.isArray(o['items'])
@@ -47,8 +51,9 @@ export function objectStore(objects: readonly JsonObject[]): ObjectStore {
       });
     else if (VOLUME_KINDS.has(kind)) volumes.push(o);
     else if (kind === 'ControllerRevision') revisions.push(o);
+    else if (CLUSTER_KINDS.has(kind)) cluster.push(o);
   }
-  return { specObjects, volumes, revisions };
+  return { specObjects, volumes, revisions, cluster };
 }
 
 type Which = SpecKind;

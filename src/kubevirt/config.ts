@@ -6,6 +6,8 @@
  */
 import { isPlainObject, obj, type Json, type JsonObject } from '../json';
 
+const isSet = (v: Json | undefined): boolean => v !== undefined && v !== null;
+
 /** What KubeVirt's cluster configuration decides for expansion and the start of a VM. */
 export interface ClusterDefaults {
   /** The architecture a VM gets when it names none (virt-api's own, amd64 on most clusters). */
@@ -26,8 +28,9 @@ export interface ClusterDefaults {
   readonly cpuAllocationRatio?: number | undefined;
   /** `developerConfiguration.memoryOvercommit` (100): the percentage of guest memory the pod requests is 100/this. */
   readonly memoryOvercommit?: number | undefined;
-  /** `developerConfiguration.featureGates`. */
+  /** `developerConfiguration.featureGates` and `disabledFeatureGates`. */
   readonly featureGates?: readonly string[] | undefined;
+  readonly disabledFeatureGates?: readonly string[] | undefined;
   /** `vmRolloutStrategy` (LiveUpdate): CPU and memory hotplug are set up only under LiveUpdate. */
   readonly vmRolloutStrategy?: string | undefined;
   /** `liveUpdateConfiguration`: maxCpuSockets, maxGuest, maxHotplugRatio (4). */
@@ -44,6 +47,12 @@ export interface ClusterDefaults {
   readonly nodeSelectors?: Readonly<Record<string, string>> | undefined;
   /** The KubeVirt CR's own annotations (some enable behaviour, e.g. the emulator thread parity). */
   readonly annotations?: Readonly<Record<string, string>> | undefined;
+  /** `virtualMachineOptions.disableSerialConsoleLog` is set: no guest console log container. */
+  readonly serialConsoleLogDisabled?: boolean | undefined;
+  /** `developerConfiguration.minimumClusterTSCFrequency`. */
+  readonly minimumClusterTSCFrequency?: number | undefined;
+  /** `defaultRuntimeClass`: the launcher pod's runtime class. */
+  readonly defaultRuntimeClass?: string | undefined;
   /** `spec.workloadUpdateStrategy.workloadUpdateMethods` (none by default). */
   readonly workloadUpdateMethods?: readonly string[] | undefined;
 }
@@ -128,6 +137,7 @@ export function kubevirtConfig(cr: JsonObject | null | undefined): { config: Clu
     cpuAllocationRatio: num(d['cpuAllocationRatio']) ?? 10,
     memoryOvercommit: num(d['memoryOvercommit']) ?? 100,
     featureGates: Array.isArray(d['featureGates']) ? d['featureGates'].filter((g): g is string => typeof g === 'string') : [],
+    disabledFeatureGates: Array.isArray(d['disabledFeatureGates']) ? d['disabledFeatureGates'].filter((g): g is string => typeof g === 'string') : [],
     vmRolloutStrategy: typeof c['vmRolloutStrategy'] === 'string' ? c['vmRolloutStrategy'] : 'LiveUpdate',
     ...(num(live?.['maxCpuSockets']) !== undefined ? { maxCpuSockets: num(live?.['maxCpuSockets'])! } : {}),
     ...(str(live?.['maxGuest']) !== undefined ? { maxGuest: str(live?.['maxGuest'])! } : {}),
@@ -137,6 +147,9 @@ export function kubevirtConfig(cr: JsonObject | null | undefined): { config: Clu
     supportContainerResources: Array.isArray(c['supportContainerResources']) ? c['supportContainerResources'].filter(isPlainObject) : [],
     ...(obj(c['permittedHostDevices']) ? { permittedHostDevices: obj(c['permittedHostDevices'])! } : {}),
     nodeSelectors: strings(d['nodeSelectors']) ?? {},
+    serialConsoleLogDisabled: isSet(obj(c['virtualMachineOptions'])?.['disableSerialConsoleLog']),
+    ...(num(d['minimumClusterTSCFrequency']) !== undefined ? { minimumClusterTSCFrequency: num(d['minimumClusterTSCFrequency'])! } : {}),
+    ...(typeof c['defaultRuntimeClass'] === 'string' && c['defaultRuntimeClass'] !== '' ? { defaultRuntimeClass: c['defaultRuntimeClass'] } : {}),
     annotations: strings(obj(cr?.['metadata'])?.['annotations']) ?? {},
     workloadUpdateMethods: Array.isArray(obj(spec?.['workloadUpdateStrategy'])?.['workloadUpdateMethods'])
       ? (obj(spec!['workloadUpdateStrategy'])!['workloadUpdateMethods'] as Json[]).filter((m): m is string => typeof m === 'string')
@@ -145,7 +158,45 @@ export function kubevirtConfig(cr: JsonObject | null | undefined): { config: Clu
   return { config, problems };
 }
 
-/** Whether a feature gate is on (`developerConfiguration.featureGates`). */
+/**
+ * Feature gates whose state is not Alpha (pkg/virt-config/featuregate): a GA gate is always on, a
+ * Beta gate on unless `disabledFeatureGates` names it; an Alpha gate only when listed.
+ */
+const GATE_STATES: Readonly<Record<string, 'GA' | 'Beta'>> = {
+  ImageVolume: 'Beta',
+  Snapshot: 'Beta',
+  WorkloadEncryptionSEV: 'Beta',
+  KubevirtSeccompProfile: 'Beta',
+  NodeRestriction: 'Beta',
+  GPUsWithDRA: 'Beta',
+  HostDevicesWithDRA: 'Beta',
+  DecentralizedLiveMigration: 'Beta',
+  DeclarativeHotplugVolumes: 'Beta',
+  PasstBinding: 'Beta',
+  PodSecondaryInterfaceNamingUpgrade: 'Beta',
+  ExternalNetResourceInjection: 'Beta',
+  RebootPolicy: 'Beta',
+  Template: 'Beta',
+  OptOutRoleAggregation: 'Beta',
+  LiveMigration: 'GA',
+  SRIOVLiveMigration: 'GA',
+  NonRoot: 'GA',
+  CPUNodeDiscovery: 'GA',
+  NUMA: 'GA',
+  GPU: 'GA',
+  VMLiveUpdateFeatures: 'GA',
+  AutoResourceLimitsGate: 'GA',
+  VMPersistentState: 'GA',
+  PersistentReservation: 'GA',
+  ExpandDisks: 'GA',
+  PanicDevices: 'GA',
+};
+
+/** featuregate.IsEnabled: whether a feature gate is on in this configuration. */
 export function gateEnabled(config: ClusterDefaults, gate: string): boolean {
-  return (config.featureGates ?? []).includes(gate);
+  const state = Object.hasOwn(GATE_STATES, gate) ? GATE_STATES[gate] : undefined;
+  if (state === 'GA') return true;
+  if ((config.featureGates ?? []).includes(gate)) return true;
+  if ((config.disabledFeatureGates ?? []).includes(gate)) return false;
+  return state === 'Beta';
 }

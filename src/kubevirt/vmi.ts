@@ -273,7 +273,8 @@ export function mutateNewVmi(vmi: JsonObject, config: ClusterDefaults): JsonObje
   )
     annotations()['kubevirt.io/emulator-thread-complete-to-even-parity'] = '';
   if (isSet(obj(domain['launchSecurity'])?.['tdx'])) annotations()['kubevirt.io/qgs-socket-path'] = '/var/run/tdx-qgs/qgs.socket';
-  if (!gateEnabled(config, 'Root')) status['runtimeUser'] = 107;
+  // RuntimeUser is not omitempty: 0 (root) under the Root feature gate.
+  status['runtimeUser'] = gateEnabled(config, 'Root') ? 0 : 107;
   // Mutate: the foreground finalizer and the Pending phase.
   meta['finalizers'] = [...(Array.isArray(meta['finalizers']) ? meta['finalizers'] : []), 'kubevirt.io/foregroundDeleteVirtualMachine'];
   status['phase'] = 'Pending';

@@ -1,0 +1,163 @@
+/**
+ * A part of KubeVirt's VirtualMachineInstance spec validation (pkg/virt-api/webhooks/
+ * validating-webhook/admitters/vmi-create-admitter.go `ValidateVirtualMachineInstanceSpec`, which
+ * the VM webhook runs on the template with its instance type and preference applied, and the VMI
+ * webhook on the VMI; and `ValidateVirtualMachineInstancePerArch`, the VMI webhook's). Only the
+ * rules below are modelled, in KubeVirt's order; docs/design.md says which are not. Each cause
+ * carries KubeVirt's type, field and message, and a reason tag (house style 35).
+ */
+import { list, obj, type Json, type JsonObject } from '../json';
+import { gateEnabled, type ClusterDefaults } from './config';
+import { isSet } from './go';
+
+export interface SpecCause {
+  readonly reason: 'emulated-machine' | 'disk-not-found' | 'boot-order' | 'host-devices-gate' | 'video-autoattach' | 'arch-setting' | 'arch-unsupported';
+  readonly type: 'FieldValueInvalid' | 'FieldValueNotSupported';
+  readonly field: string;
+  readonly message: string;
+}
+
+/** GetEmulatedMachines: the machine type patterns an architecture allows (virt-config defaults). */
+const EMULATED_MACHINES: Readonly<Record<string, readonly string[]>> = { amd64: ['q35*', 'pc-q35*'], arm64: ['virt*'], s390x: ['s390-ccw-virtio*'] };
+
+/** filepath.Match for the patterns KubeVirt writes (`*` only). */
+function globMatch(pattern: string, text: string): boolean {
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^/]*')}$`,
+  );
+  return re.test(text);
+}
+
+/** ValidateVirtualMachineInstanceSpec, the modelled rules; `field` is the spec's path (`spec`, `spec.template.spec`). */
+export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, field: string): SpecCause[] {
+  const causes: SpecCause[] = [];
+  const domain = obj(spec['domain']) ?? {};
+  const devices = obj(domain['devices']) ?? {};
+  // validateEmulatedMachine
+  const machineType = obj(domain['machine'])?.['type'];
+  if (typeof machineType === 'string' && machineType !== '') {
+    const arch = typeof spec['architecture'] === 'string' ? spec['architecture'] : '';
+    const supported = EMULATED_MACHINES[Object.hasOwn(EMULATED_MACHINES, arch) ? arch : 'amd64']!;
+    if (!supported.some((p) => globMatch(p, machineType)))
+      causes.push({
+        reason: 'emulated-machine',
+        type: 'FieldValueInvalid',
+        field: `${field}.domain.machine.type`,
+        message: `${field}.domain.machine.type is not supported: ${machineType} (allowed values: [${supported.join(' ')}])`,
+      });
+  }
+  // validateBootOrder: disks naming no volume, and boot orders used twice.
+  const volumes = new Map(list(spec['volumes']).map((v) => [v['name'], v]));
+  const orders = new Set<number>();
+  list(devices['disks']).forEach((disk, i) => {
+    const at = `${field}.domain.devices.disks[${i}]`;
+    if (!volumes.has(disk['name']) && !isSet(disk['cdrom']))
+      causes.push({
+        reason: 'disk-not-found',
+        type: 'FieldValueInvalid',
+        field: `${at}.name`,
+        message: `${at}.Name '${String(disk['name'] ?? '')}' not found.`,
+      });
+    const order = disk['bootOrder'];
+    if (typeof order === 'number') {
+      if (orders.has(order))
+        causes.push({
+          reason: 'boot-order',
+          type: 'FieldValueInvalid',
+          field: `${at}.bootOrder`,
+          message: `Boot order for ${at}.bootOrder already set for a different device.`,
+        });
+      orders.add(order);
+    }
+  });
+  list(devices['interfaces']).forEach((iface, i) => {
+    const order = iface['bootOrder'];
+    if (typeof order !== 'number') return;
+    if (order < 1)
+      causes.push({
+        reason: 'boot-order',
+        type: 'FieldValueInvalid',
+        field: `${field}[${i}].bootOrder`,
+        message: `${field}[${i}] must have a boot order > 0, if supplied`,
+      });
+    else {
+      const at = `${field}.domain.devices.interfaces[${i}].bootOrder`;
+      if (orders.has(order))
+        causes.push({ reason: 'boot-order', type: 'FieldValueInvalid', field: at, message: `Boot order for ${at} already set for a different device.` });
+      orders.add(order);
+    }
+  });
+  // validateHostDevicesWithPassthroughEnabled
+  if (isSet(devices['hostDevices']) && !gateEnabled(config, 'HostDevices'))
+    causes.push({
+      reason: 'host-devices-gate',
+      type: 'FieldValueInvalid',
+      field: `${field}.HostDevices`,
+      message: 'Host Devices feature gate is not enabled in kubevirt-config',
+    });
+  // validateVideoConfig
+  if (isSet(devices['video']) && devices['autoattachGraphicsDevice'] === false)
+    causes.push({
+      reason: 'video-autoattach',
+      type: 'FieldValueInvalid',
+      field: `${field}.video`,
+      message: 'Video configuration is not allowed when autoattachGraphicsDevice is set to false',
+    });
+  return causes;
+}
+
+const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
+
+/** ValidateVirtualMachineInstancePerArch (the VMI webhook): amd64, arm64 and s390x settings. */
+export function validatePerArch(spec: JsonObject, field: string): SpecCause[] {
+  const causes: SpecCause[] = [];
+  const domain = obj(spec['domain']) ?? {};
+  const devices = obj(domain['devices']) ?? {};
+  const video = obj(devices['video']);
+  const notSupported = (at: string, message: string): void => {
+    causes.push({ reason: 'arch-setting', type: 'FieldValueNotSupported', field: at, message });
+  };
+  switch (spec['architecture']) {
+    case 'amd64': {
+      const wd = obj(devices['watchdog']);
+      if (wd && !(isSet(wd['i6300esb']) && !isSet(wd['diag288'])))
+        notSupported(`${field}.domain.devices.watchdog`, 'amd64 only supports I6300ESB watchdog device');
+      if (video && !['vga', 'cirrus', 'virtio', 'ramfb', 'bochs'].includes(str(video['type'])))
+        notSupported(`${field}.domain.devices.video.type`, `video model '${str(video['type'])}' is not supported on amd64 architecture`);
+      break;
+    }
+    case 'arm64': {
+      if (isSet(obj(obj(domain['firmware'])?.['bootloader'])?.['bios']))
+        notSupported(`${field}.domain.firmware.bootloader.bios`, 'Arm64 does not support bios boot, please change to uefi boot');
+      const model = str(obj(domain['cpu'])?.['model']);
+      if (model !== '' && model !== 'host-passthrough')
+        notSupported(`${field}.domain.cpu.model`, 'currently, host-passthrough is the only model supported on Arm64');
+      list(devices['disks']).forEach((d, i) => {
+        for (const target of ['disk', 'cdrom', 'lun']) {
+          const t = obj(d[target]);
+          const bus = str(t?.['bus']);
+          if (t && !(bus === '' || bus === 'virtio' || bus === 'scsi'))
+            notSupported(`${field}.domain.devices.disks[${i}].${target}.bus`, 'Arm64 not support this disk bus type, please use virtio or scsi');
+        }
+      });
+      if (isSet(devices['watchdog'])) notSupported(`${field}.domain.devices.watchdog`, 'Arm64 not support Watchdog device');
+      if (isSet(devices['sound'])) notSupported(`${field}.domain.devices.sound`, 'Arm64 not support sound device');
+      if (video && !['virtio', 'ramfb'].includes(str(video['type'])))
+        notSupported(`${field}.domain.devices.video.type`, `video model '${str(video['type'])}' is not supported on arm64 architecture`);
+      break;
+    }
+    case 's390x':
+      break;
+    default:
+      causes.push({
+        reason: 'arch-unsupported',
+        type: 'FieldValueInvalid',
+        field: `${field}.architecture`,
+        message: `unsupported architecture: ${str(spec['architecture'])}`,
+      });
+  }
+  return causes;
+}

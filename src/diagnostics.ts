@@ -105,6 +105,8 @@ export const DIAGNOSTIC_CODES = {
   IT8005: 'a VM names its instance type or preference wrongly',
   IT8006: 'a VM apiVersion KubeVirt does not serve, or has deprecated',
   IT8007: 'a VM placed on nodes of another architecture than its guest',
+  IT8008: 'a VM KubeVirt stores but cannot start: the VM controller, the VMI webhooks or the launcher pod render refuse it',
+  IT8009: 'a --kubevirt file that holds no KubeVirt CR, or a configuration KubeVirt would not take',
   // IT81xx: the compatibility matrix
   IT8101: 'a preference admits no instance type of the catalog',
   // IT83xx: what a catalog change does to the VMs that use it (--vms)

@@ -44,6 +44,8 @@ const SHOWN_ELSEWHERE: Readonly<Partial<Record<DiagnosticCode, { readonly test: 
   IT8005: { test: 'test/validate-manifests.test.ts', why: 'raised by `itgen validate FILE` on VirtualMachine manifests' },
   IT8006: { test: 'test/vm-gate.test.ts', why: 'raised by `itgen expand` and `validate` on VirtualMachine manifests' },
   IT8007: { test: 'test/vm-gate.test.ts', why: 'raised by `itgen expand` and `validate` on VirtualMachine manifests' },
+  IT8008: { test: 'test/expand-preview.test.ts', why: 'raised by `itgen expand --as vmi|pod` on VirtualMachine manifests' },
+  IT8009: { test: 'test/expand-preview.test.ts', why: 'raised by `itgen expand --kubevirt FILE`' },
   IT8301: { test: 'test/review.test.ts', why: 'raised by `itgen diff --vms` on VirtualMachines kept in Git' },
   IT8302: { test: 'test/review.test.ts', why: 'raised by `itgen diff --vms` on VirtualMachines kept in Git' },
   IT8303: { test: 'test/review.test.ts', why: 'raised by `itgen diff --vms` on VirtualMachines kept in Git' },

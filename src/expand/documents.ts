@@ -16,12 +16,28 @@ import { compareText } from '../order';
 import { spreadProblem } from '../kubevirt/topology';
 import { objectStore, resolveReferences, type ObjectStore, type ReferenceError } from './references';
 import { ARCH_LABEL, architectureSelectorConflict, vmApiVersionProblem } from '../kubevirt/placement';
+import { kubevirtConfig, type ClusterDefaults } from '../kubevirt/config';
+import { startStored } from './preview';
+
+const STAGE_WORDS: Readonly<Record<string, string>> = {
+  mutate: 'the mutating webhook',
+  startVMI: "the VM controller's start",
+  vmiAdmit: 'the VirtualMachineInstance webhook',
+  render: "the launcher pod's render",
+};
+
+const KUBEVIRT_CONFIG = kubevirtConfig(null).config;
 
 export interface ExpandOutcome {
   readonly file: string;
   readonly name: string;
   /** The expanded VM; absent when expansion or admission failed. */
   readonly vm?: JsonObject;
+  /** With `as: vmi|pod`: the VMI it starts as, its launcher pod, the pod's memory overhead, and what was assumed. */
+  readonly vmi?: JsonObject;
+  readonly pod?: JsonObject;
+  readonly memoryOverhead?: string;
+  readonly notes?: readonly string[];
   /** What was applied to it: the objects (kind and name, or the ControllerRevision), and inferences from volumes. */
   readonly applied?: { readonly instancetype?: string; readonly preference?: string; readonly inferred: readonly Inference[] };
   readonly diagnostics: Diagnostic[];
@@ -221,7 +237,42 @@ export function expandDocuments(
       ...(preference ? { preference: `${preference.kind} ${preference.name}` } : {}),
       inferred,
     };
-    return { file, name, vm: expanded.vm, applied, diagnostics: placementDiagnostics(expanded.vm, resolved.references, name, at) };
+    const placed = placementDiagnostics(expanded.vm, resolved.references, name, at);
+    if (options.as === 'vmi' || options.as === 'pod') {
+      const started = startStored(vm, resolved.references, options.kubevirt ?? KUBEVIRT_CONFIG, all);
+      if ('error' in started) {
+        const vmField = (f: string): string =>
+          f.startsWith('spec.template') || f.startsWith('spec.instancetype') || f.startsWith('spec.preference')
+            ? f
+            : f.replace(/^spec\b/, 'spec.template.spec');
+        return {
+          file,
+          name,
+          diagnostics: started.causes.map((c) =>
+            started.stage === 'admit'
+              ? diag('IT8003', `VirtualMachine \`${name}\` would be refused: ${c.message}`, at(vmField(c.field)))
+              : diag('IT8008', `VirtualMachine \`${name}\` would be stored but not start: ${STAGE_WORDS[started.stage]}: ${c.message}`, at(vmField(c.field)), {
+                  hint:
+                    started.stage === 'render'
+                      ? "virt-controller's VMI condition says `failed to render launch manifest: ...`"
+                      : 'KubeVirt keeps the VM and reports the failure on it',
+                }),
+          ),
+        };
+      }
+      return {
+        file,
+        name,
+        vm: expanded.vm,
+        vmi: started.vmi,
+        pod: started.pod,
+        memoryOverhead: started.memoryOverhead,
+        notes: started.notes,
+        applied,
+        diagnostics: placed,
+      };
+    }
+    return { file, name, vm: expanded.vm, applied, diagnostics: placed };
   }
 
   function referenceDiagnostics(
@@ -334,4 +385,42 @@ function withoutNulls(v: Json): Json {
   const out: JsonObject = {};
   for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = withoutNulls(x);
   return out;
+}
+
+/**
+ * The cluster configuration of the KubeVirt CR in `docs` (`kubectl get kubevirt -n kubevirt kubevirt
+ * -o yaml`, or a List holding it): IT8009 when there is none or several, and a warning with
+ * KubeVirt's words when KubeVirt would not take its configuration (it keeps its defaults then).
+ */
+export function kubevirtFromDocuments(docs: readonly SourceDoc[], file: string): { config?: ClusterDefaults; diagnostics: Diagnostic[] } {
+  const found = manifestObjects(docs).filter((f) => f.value['kind'] === 'KubeVirt');
+  if (found.length !== 1) {
+    const at = found[1] ? locate(found[1].src, [...found[1].path, 'kind']) : docs[0] ? { file: docs[0].file, line: 1, col: 1 } : undefined;
+    return {
+      diagnostics: [
+        diag(
+          'IT8009',
+          found.length === 0 ? `\`${file}\` holds no KubeVirt object` : `\`${file}\` holds ${found.length} KubeVirt objects; KubeVirt reads one`,
+          at,
+          {
+            hint: 'kubectl get kubevirt -n kubevirt kubevirt -o yaml > kubevirt.yaml',
+          },
+        ),
+      ],
+    };
+  }
+  const { config, problems } = kubevirtConfig(found[0]!.value);
+  return {
+    config,
+    diagnostics: problems.map((p) =>
+      diag(
+        'IT8009',
+        `KubeVirt would not take this configuration (${p}) and keeps its defaults`,
+        locate(found[0]!.src, [...found[0]!.path, 'spec', 'configuration']),
+        {
+          severity: 'warning',
+        },
+      ),
+    ),
+  };
 }

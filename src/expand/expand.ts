@@ -30,6 +30,12 @@ export interface ExpandOptions {
    * VM is judged against the object its matcher names. Default: KubeVirt's NotFound.
    */
   readonly revisionsInCluster?: boolean;
+  /**
+   * `vmi` or `pod`: also start each admitted VM as KubeVirt does (expand/preview.ts), with the
+   * cluster configuration `kubevirt` (KubeVirt's defaults without one).
+   */
+  readonly as?: 'vm' | 'vmi' | 'pod';
+  readonly kubevirt?: ClusterDefaults;
 }
 
 /** `panic`: KubeVirt's Go code panics on this input (see GoPanic); the error says where. */

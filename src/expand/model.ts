@@ -21,7 +21,6 @@ export interface References {
   readonly preference?: SpecObject | undefined;
 }
 
-
 export { GoPanic } from '../kubevirt/panic';
 
 /** A field KubeVirt reports, with the path it names (`spec.template.spec.domain.cpu.sockets`). */
@@ -30,9 +29,3 @@ export interface Cause {
   readonly field: string;
   readonly message: string;
 }
-
-
-
-
-
-

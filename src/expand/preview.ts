@@ -167,7 +167,12 @@ export function startVmi(stored: JsonObject, refs: References, config: ClusterDe
 
 export type PreviewResult =
   | { readonly vm: JsonObject; readonly vmi: JsonObject; readonly pod: JsonObject; readonly memoryOverhead: string; readonly notes: readonly string[] }
-  | { readonly error: string; readonly stage: 'mutate' | 'admit' | 'startVMI' | 'vmiAdmit' | 'render' };
+  | {
+      readonly error: string;
+      readonly stage: 'mutate' | 'admit' | 'startVMI' | 'vmiAdmit' | 'render';
+      /** KubeVirt's causes, each with the field it names (of the VM, or `spec...` of the VMI). */
+      readonly causes: readonly { readonly field: string; readonly message: string }[];
+    };
 
 /**
  * A VM as a user submits it, started: the mutating webhook, admission, the VM controller's start
@@ -175,25 +180,36 @@ export type PreviewResult =
  */
 export function previewVm(vm: JsonObject, store: ObjectStore, config: ClusterDefaults, namespace: string): PreviewResult {
   const mutated = mutateOnCreate(vm, store, namespace);
-  if ('causes' in mutated) return { error: mutated.causes.map((c) => c.message).join(', '), stage: 'mutate' };
+  if ('causes' in mutated) return { error: mutated.causes.map((c) => c.message).join(', '), stage: 'mutate', causes: mutated.causes };
   const stored = mutated.vm;
   const meta = child(stored, 'metadata');
   if (typeof meta['namespace'] !== 'string') meta['namespace'] = namespace;
-  finishVmMutation(stored, config);
-  const ns = String(meta['namespace']);
-  const resolved = resolveReferences(stored, store, ns, false);
+  const resolved = resolveReferences(stored, store, String(meta['namespace']), false);
   const admitted = admit(stored, resolved.references, { cluster: config });
-  if (admitted.causes.length > 0) return { error: admitted.causes.map((c) => c.message).join(', '), stage: 'admit' };
+  if (admitted.causes.length > 0) return { error: admitted.causes.map((c) => c.message).join(', '), stage: 'admit', causes: admitted.causes };
+  return startStored(stored, resolved.references, config, store);
+}
+
+/**
+ * A VM KubeVirt's instancetype admission accepted (`stored`: as the API server keeps it, with its
+ * namespace), started: the rest of the VM webhooks, the VM controller, the VMI webhooks and the
+ * launcher pod's render. `stored` is not changed.
+ */
+export function startStored(storedVm: JsonObject, refs: References, config: ClusterDefaults, store: ObjectStore): PreviewResult {
+  const stored = copy(storedVm);
+  finishVmMutation(stored, config);
+  const ns = String(obj(stored['metadata'])?.['namespace'] ?? 'default');
   // ValidateVirtualMachineSpec on the template as admission expanded it.
+  const admitted = admit(stored, refs, { cluster: config });
   const template = obj(obj(obj((admitted.vm ?? stored)['spec'])?.['template'])?.['spec']);
   const specCauses = template ? validateInstanceSpec(template, config, 'spec.template.spec') : [];
-  if (specCauses.length > 0) return { error: specCauses.map((c) => c.message).join(', '), stage: 'admit' };
-  const started = startVmi(stored, resolved.references, config);
-  if ('error' in started) return started;
+  if (specCauses.length > 0) return { error: specCauses.map((c) => c.message).join(', '), stage: 'admit', causes: specCauses };
+  const started = startVmi(stored, refs, config);
+  if ('error' in started) return { ...started, causes: [{ field: 'spec.template.spec', message: started.error }] };
   // The VMI create webhook.
   const vmiSpec = obj(started.vmi['spec']) ?? {};
   const vmiCauses = [...validateInstanceSpec(vmiSpec, config, 'spec'), ...validatePerArch(vmiSpec, 'spec')];
-  if (vmiCauses.length > 0) return { error: vmiCauses.map((c) => c.message).join(', '), stage: 'vmiAdmit' };
+  if (vmiCauses.length > 0) return { error: vmiCauses.map((c) => c.message).join(', '), stage: 'vmiAdmit', causes: vmiCauses };
   // The API server gives a namespaced object created without a namespace the request's.
   const cluster = (store.cluster ?? []).map((o) =>
     o['kind'] === 'Node' || o['kind'] === 'Namespace' || typeof obj(o['metadata'])?.['namespace'] === 'string'
@@ -201,6 +217,6 @@ export function previewVm(vm: JsonObject, store: ObjectStore, config: ClusterDef
       : { ...o, metadata: { ...(obj(o['metadata']) ?? {}), namespace: ns } },
   );
   const rendered = renderLauncherPod(started.vmi, config, cluster);
-  if ('error' in rendered) return { error: rendered.error, stage: 'render' };
+  if ('error' in rendered) return { error: rendered.error, stage: 'render', causes: [{ field: 'spec.template.spec.domain.devices', message: rendered.error }] };
   return { vm: stored, vmi: started.vmi, pod: rendered.pod, memoryOverhead: rendered.memoryOverhead, notes: [...started.notes, ...rendered.notes] };
 }

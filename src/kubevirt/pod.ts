@@ -29,6 +29,13 @@ function quantities(o: Json | undefined): Resources {
   return out;
 }
 
+/** A string map with its keys sorted, as encoding/json writes a Go map. */
+function sortedMap(m: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const k of Object.keys(m).sort()) out[k] = m[k]!;
+  return out;
+}
+
 function asJson(r: Resources): JsonObject {
   const out: JsonObject = {};
   for (const k of [...r.keys()].sort()) out[k] = qString(r.get(k)!);
@@ -410,7 +417,7 @@ export function renderLauncherPod(vmi: JsonObject, config: ClusterDefaults, clus
   const podSpec: JsonObject = {
     containers,
     ...(initContainers.length > 0 ? { initContainers } : {}),
-    nodeSelector: nodeSelector(spec, config, tsc.frequency),
+    nodeSelector: sortedMap(nodeSelector(spec, config, tsc.frequency)),
     ...(affinity ? { affinity } : {}),
     ...(isSet(spec['tolerations']) ? { tolerations: structuredClone(spec['tolerations']!) } : {}),
     ...(str(spec['schedulerName']) !== '' ? { schedulerName: str(spec['schedulerName']) } : {}),
@@ -424,7 +431,7 @@ export function renderLauncherPod(vmi: JsonObject, config: ClusterDefaults, clus
     kind: 'Pod',
     metadata: {
       generateName: `virt-launcher-${name}-`,
-      labels,
+      labels: sortedMap(labels),
       annotations: { 'kubevirt.io/memory-overhead-bytes': String(value(overhead)) },
       ownerReferences: [
         { apiVersion: 'kubevirt.io/v1', blockOwnerDeletion: true, controller: true, kind: 'VirtualMachineInstance', name, uid: str(meta['uid']) },

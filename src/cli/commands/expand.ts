@@ -1,12 +1,15 @@
 import { hasErrors, strictify } from '../../diagnostics';
 import { mappingToYaml } from '../../emit/serialize';
-import { expandDocuments, type ExpandOutcome } from '../../expand/documents';
+import type { Diagnostic } from '../../diagnostics';
+import { expandDocuments, kubevirtFromDocuments, type ExpandOutcome } from '../../expand/documents';
+import type { ClusterDefaults } from '../../kubevirt/config';
+import { loadManifests } from '../../load/manifests';
 import { optionSet, optionValue, optionValues } from '../args';
-import { EXIT_OK, exitCodeFor, loadManifestInputs, report, writeText, type Command } from '../command';
+import { EXIT_OK, exitCodeFor, loadManifestInputs, report, writeText, type Command, type CommandContext } from '../command';
 
 export const expand: Command = {
   name: 'expand',
-  synopsis: 'expand [FILE|DIR|-]... [--with FILE]... [-n NS] [--stored] [-o yaml|json] [--skip-admission]',
+  synopsis: 'expand [FILE|DIR|-]... [--with FILE]... [-n NS] [--stored] [--as vm|vmi|pod] [--kubevirt FILE] [-o yaml|json] [--skip-admission]',
   summary: 'what VirtualMachines become with their instance type and preference, and whether KubeVirt admits them',
   details: [
     'Prints each VirtualMachine as the expand-spec subresource returns it (virtctl expand), offline. The',
@@ -19,6 +22,23 @@ export const expand: Command = {
     '(default: `default`, as kubectl without a context namespace). VM admission runs as well (spread,',
     'conflicts, preference requirements); --skip-admission prints exactly what expand-spec returns.',
     'Errors quote KubeVirt and point at the VM field.',
+    '',
+    '--as vmi prints the VirtualMachineInstance each VM starts as (the VM controller\'s start, then the',
+    "VMI webhooks: KubeVirt's defaults, CPU model, machine type, hotplug limits, status memory and",
+    'topology); --as pod the virt-launcher pod KubeVirt renders for it, reduced to what decides where',
+    "and whether it is scheduled: every container's and init container's resources (the memory",
+    "request includes KubeVirt's overhead, also in the kubevirt.io/memory-overhead-bytes annotation),",
+    'the node selector, affinity, tolerations, scheduler, priority and runtime class. --kubevirt FILE',
+    "is the cluster's KubeVirt CR (kubectl get kubevirt -n kubevirt kubevirt -o yaml): its",
+    'spec.configuration changes the answers; without it, KubeVirt\'s defaults on amd64. Namespaces,',
+    'ResourceQuotas and Nodes given with --with count as KubeVirt reads them (auto limits, TSC).',
+    'What KubeVirt draws at random or from the running cluster is a fixed placeholder: the VMI UID',
+    '00000000-0000-0000-0000-000000000001, the VM UID ...0002 (when the VM has none), the firmware',
+    'UUID ...0003 and serial ...0004 (when the VM sets none); the start ControllerRevision is named',
+    'from those; the launcher image and qemu timeout are not printed. What the answer assumes is',
+    'printed as a comment (-o json: `notes`). Where KubeVirt would refuse to start the VM (the VMI',
+    'webhook, or the render: "GPU ... is not permitted in permittedHostDevices configuration") it is',
+    'an error (IT8008) in its words, exit 1.',
   ].join('\n'),
   options: [
     { flag: '--with', value: 'FILE', repeatable: true, help: 'instance types and preferences (and PVCs, DataSources) to resolve against' },
@@ -32,6 +52,13 @@ export const expand: Command = {
     { flag: '--skip-admission', help: 'only expand, as the expand-spec subresource does' },
     { flag: '--namespace', short: '-n', value: 'NS', help: 'the namespace of VMs that name none (default: default)' },
     { flag: '--stored', help: 'VMs as the cluster stores them: skip the mutating webhook unless a matcher infers from a volume' },
+    {
+      flag: '--as',
+      value: 'vm|vmi|pod',
+      help: 'print the VM expanded (default), the VMI it starts as, or its virt-launcher pod',
+      check: (v) => (v === 'vm' || v === 'vmi' || v === 'pod' ? undefined : '--as is vm, vmi or pod'),
+    },
+    { flag: '--kubevirt', value: 'FILE', help: "the cluster's KubeVirt CR, whose configuration KubeVirt starts VMs with" },
   ],
   accept: (line) => (line.positionals.length === 0 ? 'expand needs VirtualMachine files, directories, or - for standard input' : undefined),
   run(ctx) {
@@ -41,12 +68,30 @@ export const expand: Command = {
       report(io, global.format, problems, root, true);
       return exitCodeFor(problems);
     }
+    const as = (optionValue(line, '--as') ?? 'vm') as 'vm' | 'vmi' | 'pod';
+    const kubevirtFile = optionValue(line, '--kubevirt');
+    const cr = kubevirtFile !== undefined ? loadKubevirt(ctx, kubevirtFile) : { diagnostics: [] };
+    if (hasErrors(cr.diagnostics)) {
+      report(io, global.format, cr.diagnostics, root, true);
+      return exitCodeFor(cr.diagnostics);
+    }
     const { outcomes, diagnostics } = expandDocuments(docs, store, {
       admission: !optionSet(line, '--skip-admission'),
       namespace: optionValue(line, '--namespace') ?? 'default',
       mutate: optionSet(line, '--stored') ? 'stored' : 'applied',
+      as,
+      ...(cr.config ? { kubevirt: cr.config, cluster: cr.config } : {}),
     });
-    const all = strictify([...problems, ...diagnostics, ...outcomes.flatMap((o) => o.diagnostics)], global.strict);
+    const all = strictify([...problems, ...cr.diagnostics, ...diagnostics, ...outcomes.flatMap((o) => o.diagnostics)], global.strict);
+    if (as !== 'vm') {
+      const started = outcomes.filter((o) => (as === 'vmi' ? o.vmi : o.pod));
+      const objects = started.map((o) => (as === 'vmi' ? o.vmi! : o.pod!));
+      if (optionValue(line, '--output') === 'json')
+        io.out(JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects, notes: started.map((o) => ({ name: o.name, memoryOverhead: o.memoryOverhead, notes: o.notes ?? [] })) }, null, 2));
+      else if (objects.length > 0) writeText(io, started.map((o, i) => `${previewComment(o, as)}${mappingToYaml(objects[i]!)}`).join('---\n'));
+      report(io, global.format, all, root, true);
+      return hasErrors(all) ? exitCodeFor(all) : EXIT_OK;
+    }
     const done = outcomes.filter((o) => o.vm);
     const vms = done.map((o) => o.vm!);
     if (vms.length > 0) {
@@ -65,6 +110,22 @@ export const expand: Command = {
     return hasErrors(all) ? exitCodeFor(all) : EXIT_OK;
   },
 };
+
+/** What a preview assumed, as comments above the object (the memory overhead for a pod). */
+function previewComment(o: ExpandOutcome, as: 'vmi' | 'pod'): string {
+  const lines = [
+    `# ${o.name}: the ${as === 'vmi' ? 'VirtualMachineInstance it starts as' : `virt-launcher pod KubeVirt renders for it (memory overhead ${o.memoryOverhead ?? '?'})`}`,
+    ...(o.notes ?? []).map((n) => `# note: ${n}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** The KubeVirt CR named by --kubevirt (the operator's file, read wherever it is). */
+function loadKubevirt(ctx: CommandContext, file: string): { config?: ClusterDefaults; diagnostics: Diagnostic[] } {
+  const read = loadManifests(ctx.root, [file], () => (ctx.io.stdin ? ctx.io.stdin() : ''), ctx.io.cwd);
+  if (hasErrors(read.diagnostics)) return { diagnostics: read.diagnostics };
+  return kubevirtFromDocuments(read.docs, file);
+}
 
 /** `# expanded with VirtualMachineClusterInstancetype u1.medium and VirtualMachineClusterPreference fedora (preference inferred from volume rootdisk: DataSource fedora)` */
 function appliedComment(o: ExpandOutcome): string {

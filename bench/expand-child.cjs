@@ -1,13 +1,16 @@
 // Child of bench/expand.mjs: in one fresh process, compile the common-instancetypes catalog and
-// expand and admit N VirtualMachines (built in memory) against it through the library. Prints one
+// expand and admit N VirtualMachines (built in memory) against it through the library, or (mode
+// `pod`) start each as KubeVirt does, to its VMI and virt-launcher pod. Prints one
 // JSON line: the expand-and-admit time, the whole process time and the peak RSS.
 'use strict';
 const started = process.hrtime.bigint();
 const path = require('node:path');
-const [root, count] = [process.argv[2], Number(process.argv[3])];
+const [root, count, mode] = [process.argv[2], Number(process.argv[3]), process.argv[4] ?? 'expand'];
 const dist = path.join(__dirname, '..', 'dist');
 const { compile } = require(path.join(dist, 'pipeline.js'));
 const { admit, expand, objectStore, resolveReferences } = require(path.join(dist, 'expand', 'index.js'));
+const { previewVm } = require(path.join(dist, 'expand', 'preview.js'));
+const { kubevirtConfig } = require(path.join(dist, 'kubevirt', 'config.js'));
 const compiled = compile(root, 'generators/common-instancetypes.yaml');
 const store = objectStore(compiled.objects.map((o) => o.manifest));
 const names = (kind) => compiled.objects.filter((o) => o.manifest.kind === kind).map((o) => o.manifest.metadata.name);
@@ -36,7 +39,15 @@ const vms = Array.from({ length: count }, (_, i) => ({
 const t0 = process.hrtime.bigint();
 let expanded = 0;
 let refused = 0;
+const config = kubevirtConfig(null).config;
 for (const vm of vms) {
+  if (mode === 'pod') {
+    // The whole start: webhooks, the VM controller, the VMI webhooks and the launcher pod's render.
+    const r = previewVm(vm, store, config, 'bench');
+    if ('pod' in r) expanded++;
+    else refused++;
+    continue;
+  }
   const { references, errors } = resolveReferences(vm, store);
   if (errors.length > 0) throw new Error(errors[0].message);
   const admitted = admit(vm, references);

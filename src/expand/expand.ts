@@ -72,7 +72,10 @@ function tidyMetadata(result: JsonObject, input: JsonObject): void {
 }
 
 function clusterOf(options: ExpandOptions): ClusterDefaults {
-  return { ...KUBEVIRT_DEFAULTS, ...options.cluster };
+  // A whole configuration (kubevirtConfig's) is taken as it is: no copy per VM.
+  const c = options.cluster;
+  if (c && c.architecture !== undefined && c.podBinding !== undefined && c.evictionStrategy !== undefined) return c as ClusterDefaults;
+  return { ...KUBEVIRT_DEFAULTS, ...c };
 }
 
 /**

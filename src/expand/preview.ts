@@ -187,7 +187,7 @@ export function previewVm(vm: JsonObject, store: ObjectStore, config: ClusterDef
   const resolved = resolveReferences(stored, store, String(meta['namespace']), false);
   const admitted = admit(stored, resolved.references, { cluster: config });
   if (admitted.causes.length > 0) return { error: admitted.causes.map((c) => c.message).join(', '), stage: 'admit', causes: admitted.causes };
-  return startStored(stored, resolved.references, config, store);
+  return startStored(stored, resolved.references, config, store, admitted.vm);
 }
 
 /**
@@ -195,13 +195,14 @@ export function previewVm(vm: JsonObject, store: ObjectStore, config: ClusterDef
  * namespace), started: the rest of the VM webhooks, the VM controller, the VMI webhooks and the
  * launcher pod's render. `stored` is not changed.
  */
-export function startStored(storedVm: JsonObject, refs: References, config: ClusterDefaults, store: ObjectStore): PreviewResult {
+export function startStored(storedVm: JsonObject, refs: References, config: ClusterDefaults, store: ObjectStore, admittedVm?: JsonObject): PreviewResult {
   const stored = copy(storedVm);
   finishVmMutation(stored, config);
   const ns = String(obj(stored['metadata'])?.['namespace'] ?? 'default');
-  // ValidateVirtualMachineSpec on the template as admission expanded it.
-  const admitted = admit(stored, refs, { cluster: config });
-  const template = obj(obj(obj((admitted.vm ?? stored)['spec'])?.['template'])?.['spec']);
+  // ValidateVirtualMachineSpec on the template as admission expanded it (the firmware the webhook
+  // draws changes nothing it checks).
+  const checked = admittedVm ?? admit(stored, refs, { cluster: config }).vm ?? stored;
+  const template = obj(obj(obj(checked['spec'])?.['template'])?.['spec']);
   const specCauses = template ? validateInstanceSpec(template, config, 'spec.template.spec') : [];
   if (specCauses.length > 0) return { error: specCauses.map((c) => c.message).join(', '), stage: 'admit', causes: specCauses };
   const started = startVmi(stored, refs, config);

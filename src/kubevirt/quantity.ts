@@ -20,9 +20,21 @@ const RE = /^([+-]?)([0-9]+)?(?:\.([0-9]*))?([a-zA-Z]*|[eE][+-]?[0-9]+)$/;
 
 export const ZERO: Quantity = { nano: 0n, format: 'DecimalSI' };
 
+/** Parsed quantities by text: a pod render parses the same few dozen constants and sizes again and again. */
+const parsedCache = new Map<string, Quantity | undefined>();
+
 /** resource.ParseQuantity (rounding up past nano precision), or undefined. */
 export function parseQ(text: string | number): Quantity | undefined {
-  const s = String(text).trim();
+  const key = String(text);
+  if (parsedCache.has(key)) return parsedCache.get(key);
+  if (parsedCache.size > 4096) parsedCache.clear();
+  const parsed = parseText(key);
+  parsedCache.set(key, parsed);
+  return parsed;
+}
+
+function parseText(text: string): Quantity | undefined {
+  const s = text.trim();
   const m = RE.exec(s);
   if (!m || (m[2] === undefined && (m[3] === undefined || m[3] === ''))) return undefined;
   const sign = m[1] === '-' ? -1n : 1n;
@@ -103,8 +115,20 @@ const DEC_SUFFIX: readonly [number, string][] = [
   [-9, 'n'],
 ];
 
+const printed: Record<Format, Map<bigint, string>> = { DecimalSI: new Map(), BinarySI: new Map(), DecimalExponent: new Map() };
+
 /** Quantity.String(): the canonical form. */
 export function qString(a: Quantity): string {
+  const cache = printed[a.format];
+  const hit = cache.get(a.nano);
+  if (hit !== undefined) return hit;
+  if (cache.size > 4096) cache.clear();
+  const text = canonicalText(a);
+  cache.set(a.nano, text);
+  return text;
+}
+
+function canonicalText(a: Quantity): string {
   if (a.nano === 0n) return '0';
   const neg = a.nano < 0n ? '-' : '';
   const abs = a.nano < 0n ? -a.nano : a.nano;

@@ -21,13 +21,18 @@ export interface SpecCause {
 const EMULATED_MACHINES: Readonly<Record<string, readonly string[]>> = { amd64: ['q35*', 'pc-q35*'], arm64: ['virt*'], s390x: ['s390-ccw-virtio*'] };
 
 /** filepath.Match for the patterns KubeVirt writes (`*` only). */
+const globs = new Map<string, RegExp>();
 function globMatch(pattern: string, text: string): boolean {
-  const re = new RegExp(
-    `^${pattern
-      .split('*')
-      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('[^/]*')}$`,
-  );
+  let re = globs.get(pattern);
+  if (re === undefined) {
+    re = new RegExp(
+      `^${pattern
+        .split('*')
+        .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]*')}$`,
+    );
+    globs.set(pattern, re);
+  }
   return re.test(text);
 }
 

@@ -232,11 +232,12 @@ function supportsPcieHotplug(spec: JsonObject): boolean {
 }
 
 /**
- * The VMI mutating webhook on CREATE, on a copy of `vmi` (as virt-controller sends it): the VMI as the
- * API server stores it. Phase transition timestamps are left out (they hold the time of the request).
+ * The VMI mutating webhook on CREATE, on `vmi` itself (as virt-controller sends it; changed in place
+ * and returned): the VMI as the API server stores it. Phase transition timestamps are left out (they
+ * hold the time of the request).
  */
 export function mutateNewVmi(vmi: JsonObject, config: ClusterDefaults): JsonObject {
-  const out = structuredClone(vmi);
+  const out = vmi;
   const spec = child(out, 'spec');
   const meta = child(out, 'metadata');
   const status = child(out, 'status');

@@ -18,6 +18,9 @@ import { loadCatalogFiles, withImports, loadOptionalDocument, loadSingleDocument
 import { vetGenerator } from './load/generator';
 import { locate, type SourceDoc } from './load/source';
 import { DOCS_FILE, renderDocs } from './render/docs';
+import { catalogFacts, factsMarkdown } from './expand/facts';
+import { kubevirtConfig } from './kubevirt/config';
+import type { JsonObject } from './json';
 import { renderCatalog, type RenderedObject } from './render/manifests';
 import { KIND_ORDER } from './schema/kubevirt-api';
 import { applyNamespace } from './render/namespace';
@@ -266,6 +269,7 @@ export function compileDocuments(
         vendor: config.vendor,
         scopes: config.scopes,
         namespace: config.namespace,
+        launcher: launcherSection(objects),
         compatibility: matrix
           ? matrix.families.length <= GRID_MAX_FAMILIES
             ? formatMatrixMarkdown(matrix)
@@ -282,4 +286,16 @@ export function compileDocuments(
   placed.push(...suppressionProblems(generator));
   const sorted = sortDiagnostics(oneReportPerCause(placed.filter((d) => d.severity === 'error' || !suppressed.has(d.code))));
   return { generator, catalog, objects, files: hasErrors(sorted) ? [] : files, diagnostics: sorted, lock };
+}
+
+/** Past this many instance types the README points at `itgen facts` instead of listing them. */
+const LAUNCHER_MAX_INSTANCETYPES = 400;
+
+/** The README's launcher section for the rendered objects. */
+function launcherSection(objects: readonly RenderedObject[]): string | undefined {
+  const manifests = objects.map((o) => o.manifest as unknown as JsonObject);
+  const its = manifests.filter((m) => String(m['kind']).endsWith('Instancetype'));
+  if (its.length === 0) return undefined;
+  if (its.length > LAUNCHER_MAX_INSTANCETYPES * 2) return `${its.length} instance types are too many to list here: \`itgen facts\` exports them.`;
+  return factsMarkdown(catalogFacts(manifests, kubevirtConfig(null).config, 'instancetypes'));
 }

@@ -2,7 +2,7 @@
  * `itgen expand --as vmi|pod [--kubevirt FILE]`: the VMI and the virt-launcher pod a VM starts as,
  * through the CLI (the corpus, test/preview-corpus.test.ts, proves the values against KubeVirt).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
@@ -120,5 +120,31 @@ describe('itgen expand --as vmi|pod', () => {
       'would be stored but not start: the VirtualMachineInstance webhook: Arm64 not support this disk bus type, please use virtio or scsi',
     );
     expect(parseAllDocuments(r.out)).toHaveLength(0);
+  });
+});
+
+describe('itgen facts and the launcher table', () => {
+  it('exports, per instance type and preference, the pod requests and node labels (csv, json); explain ends with them', () => {
+    const csv = runInProcess(REPO, ['facts', '-g', 'generators/common-instancetypes.yaml', '-o', 'csv']);
+    expect(csv.code).toBe(0);
+    const rows = csv.out.trim().split('\n');
+    expect(rows[0]).toBe('generator,kind,name,cpu,memory,memoryOverhead,hugepages,devices,nodeLabels,overheadDelta,refused');
+    expect(rows.find((r) => r.includes(',cx1.large,'))).toMatch(/,cx1\.large,3,396Mi,396Mi,hugepages-2Mi=4Gi,.*kubevirt\.io\/cpumanager=true/);
+    const json = JSON.parse(runInProcess(REPO, ['facts', '-g', 'generators/common-instancetypes.yaml', '-o', 'json']).out) as {
+      generators: { facts: { name: string; overheadDelta?: string; refused?: string }[] }[];
+    };
+    const all = json.generators[0]!.facts;
+    expect(all.find((f) => f.name === 'windows.11')?.overheadDelta).toBe('53Mi');
+    expect(all.filter((f) => f.refused !== undefined)).toEqual([]);
+    const explained = runInProcess(REPO, ['explain', 'cx1.large', '--kind', 'VirtualMachineClusterInstancetype']).out;
+    expect(explained).toMatch(
+      /# launcher pod \(itgen expand --as pod\) of a VM of this instance type alone[^\n]*\n# {3}requests CPU 3, memory 396Mi \(overhead 396Mi\), hugepages-2Mi 4Gi/,
+    );
+  });
+
+  it('the generated README lists what each instance type asks of a node', () => {
+    const readme = readFileSync(path.join(REPO, 'output', 'common-instancetypes', 'README.md'), 'utf8');
+    expect(readme).toContain('## What a VM of each instance type asks of a node');
+    expect(readme).toContain('| `cx1.large` | CPU 3, memory 396Mi (overhead 396Mi), hugepages-2Mi 4Gi | `kubevirt.io/cpumanager` |');
   });
 });

@@ -138,7 +138,7 @@ describe('schema, explain and wording', () => {
         '# VirtualMachineInstancetype c1.large:',
       ]);
       for (const k of ['vmf', 'VirtualMachineInstancetypes', 'vminstancetype'])
-        expect(itgen(dir, ['explain', 'c1.large', '--kind', k]).out.match(/^# \S+/gm)).toEqual(['# VirtualMachineInstancetype']);
+        expect(itgen(dir, ['explain', 'c1.large', '--kind', k]).out.match(/^# Virtual\S+/gm)).toEqual(['# VirtualMachineInstancetype']);
       expect(itgen(dir, ['explain', 'c1.large', '--kind', 'vmcf']).out).toMatch(/^# VirtualMachineClusterInstancetype c1\.large/);
       expect(itgen(dir, ['explain', 'c1.large', '--kind', 'vmx']).err).toContain('unknown kind `vmx`');
     } finally {

@@ -28,6 +28,8 @@ export interface DocsOptions {
    * rendering in the pipeline: passed in as text so that render/ does not depend on a later stage.
    */
   readonly compatibility?: string | undefined;
+  /** What each instance type's launcher pod requests (expand/facts.ts, a later stage: passed in as text). */
+  readonly launcher?: string | undefined;
 }
 
 const get = getPath;
@@ -170,6 +172,10 @@ export function renderDocs(catalog: ResolvedCatalog, objects: readonly RenderedO
     out.push(`## Instance types\n\n${instancetypeTable(catalog.instancetypes)}`);
     out.push(`## Family x size\n\n${familyGrid(catalog.instancetypes)}`);
   }
+  if (opts.launcher !== undefined)
+    out.push(
+      `## What a VM of each instance type asks of a node\n\nThe virt-launcher pod KubeVirt renders for a VM of the instance type alone (a pod network and a graphics device, KubeVirt's default configuration), as \`itgen expand --as pod\` does: what it requests (the memory includes KubeVirt's overhead) and the node labels it needs besides \`kubevirt.io/schedulable\`, the architecture and the machine type. Every pod also takes one \`devices.kubevirt.io/kvm\` (and \`tun\`, \`vhost-net\` for the pod network). \`itgen facts\` exports it for every instance type and preference.\n\n${opts.launcher}\n`,
+    );
   if (catalog.preferences.length > 0) out.push(`## Preferences\n\n${preferenceTable(catalog.preferences)}`);
   if (opts.compatibility !== undefined) {
     out.push(

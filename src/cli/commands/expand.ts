@@ -23,14 +23,14 @@ export const expand: Command = {
     'conflicts, preference requirements); --skip-admission prints exactly what expand-spec returns.',
     'Errors quote KubeVirt and point at the VM field.',
     '',
-    '--as vmi prints the VirtualMachineInstance each VM starts as (the VM controller\'s start, then the',
+    "--as vmi prints the VirtualMachineInstance each VM starts as (the VM controller's start, then the",
     "VMI webhooks: KubeVirt's defaults, CPU model, machine type, hotplug limits, status memory and",
     'topology); --as pod the virt-launcher pod KubeVirt renders for it, reduced to what decides where',
     "and whether it is scheduled: every container's and init container's resources (the memory",
     "request includes KubeVirt's overhead, also in the kubevirt.io/memory-overhead-bytes annotation),",
     'the node selector, affinity, tolerations, scheduler, priority and runtime class. --kubevirt FILE',
     "is the cluster's KubeVirt CR (kubectl get kubevirt -n kubevirt kubevirt -o yaml): its",
-    'spec.configuration changes the answers; without it, KubeVirt\'s defaults on amd64. Namespaces,',
+    "spec.configuration changes the answers; without it, KubeVirt's defaults on amd64. Namespaces,",
     'ResourceQuotas and Nodes given with --with count as KubeVirt reads them (auto limits, TSC).',
     'What KubeVirt draws at random or from the running cluster is a fixed placeholder: the VMI UID',
     '00000000-0000-0000-0000-000000000001, the VM UID ...0002 (when the VM has none), the firmware',
@@ -87,7 +87,18 @@ export const expand: Command = {
       const started = outcomes.filter((o) => (as === 'vmi' ? o.vmi : o.pod));
       const objects = started.map((o) => (as === 'vmi' ? o.vmi! : o.pod!));
       if (optionValue(line, '--output') === 'json')
-        io.out(JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects, notes: started.map((o) => ({ name: o.name, memoryOverhead: o.memoryOverhead, notes: o.notes ?? [] })) }, null, 2));
+        io.out(
+          JSON.stringify(
+            {
+              apiVersion: 'v1',
+              kind: 'List',
+              items: objects,
+              notes: started.map((o) => ({ name: o.name, memoryOverhead: o.memoryOverhead, notes: o.notes ?? [] })),
+            },
+            null,
+            2,
+          ),
+        );
       else if (objects.length > 0) writeText(io, started.map((o, i) => `${previewComment(o, as)}${mappingToYaml(objects[i]!)}`).join('---\n'));
       report(io, global.format, all, root, true);
       return hasErrors(all) ? exitCodeFor(all) : EXIT_OK;

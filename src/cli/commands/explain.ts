@@ -1,4 +1,8 @@
 import { diag, didYouMean } from '../../diagnostics';
+import { factsComment, launcherFacts } from '../../expand/facts';
+import { objectStore } from '../../expand/references';
+import type { JsonObject } from '../../json';
+import { kubevirtConfig } from '../../kubevirt/config';
 import { explainObject } from '../../render/explain';
 import { KIND_ORDER, kindByName } from '../../schema/kubevirt-api';
 import { optionValue } from '../args';
@@ -35,7 +39,19 @@ export const explain: Command = {
       return EXIT_USER;
     }
     // Every object of the name: the cluster object and its namespaced twin are both what users deploy.
-    io.out(matches.map(explainObject).join('---\n'));
+    // What a VM of it asks of a node (the same code as `expand --as pod`), after each object.
+    const launcher = (m: (typeof matches)[number]): string => {
+      const owner = results.find((r) => r.objects.includes(m))!;
+      const manifests = owner.objects.map((o) => o.manifest as unknown as JsonObject);
+      const f = launcherFacts(
+        [m.manifest as unknown as JsonObject],
+        objectStore(manifests),
+        kubevirtConfig(null).config,
+        String((m.manifest.metadata as { namespace?: string }).namespace ?? 'default'),
+      )[0];
+      return f ? `${factsComment(f)}\n` : '';
+    };
+    io.out(matches.map((m) => `${explainObject(m)}${launcher(m)}`).join('---\n'));
     return EXIT_OK;
   },
 };

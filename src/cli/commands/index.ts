@@ -6,6 +6,7 @@ import { diff } from './diff';
 import { docs } from './docs';
 import { expand } from './expand';
 import { explain } from './explain';
+import { facts } from './facts';
 import { fn } from './fn';
 import { generate } from './generate';
 import { init } from './init';
@@ -32,6 +33,7 @@ export const COMMANDS: readonly Command[] = [
   explain,
   expand,
   matrix,
+  facts,
   migrate,
   schema,
 ];

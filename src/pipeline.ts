@@ -13,7 +13,7 @@ import {
 import { layoutBase, type OutputFile } from './emit/layout';
 import { committedSpecs } from './emit/committed';
 import { compatibilitySummary, formatMatrixMarkdown, GRID_MAX_FAMILIES, preferencesAdmittingNone, type CompatibilitySummary } from './matrix';
-import { objectDiag } from './validate/context';
+import { objectDiag, type Finding } from './validate/context';
 import { loadCatalogFiles, withImports, loadOptionalDocument, loadSingleDocument, relativePath } from './load/files';
 import { vetGenerator } from './load/generator';
 import { locate, type SourceDoc } from './load/source';
@@ -101,7 +101,7 @@ function oneReportPerCause(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const kept = diagnostics.filter((d) => !causes.has(`${place(d)}|${d.code}`));
   const upstream = kept.filter((d) => d.code === 'IT5006');
   if (upstream.length <= 3) return kept;
-  const names = upstream.flatMap((d) => [...d.message.matchAll(/`([^`]+)`/g)].map((m) => m[1]!));
+  const names = upstream.flatMap((d) => ((d as Finding).subject ? [(d as Finding).subject!.name] : []));
   const first = upstream[0]!;
   const merged = diag(
     'IT5006',

@@ -132,7 +132,13 @@ describe('KubeVirt unit tests: preference requirements (pkg/instancetype/prefere
   it.each(load<RequirementCase>('kubevirt/requirements.yaml').map((c) => [c.source, c] as const))('%s', (_name, c) => {
     const cause = checkRequirements(c.instancetype, c.preference, c.vmi);
     if (c.pass) expect(cause).toBeUndefined();
-    else expect(cause).toEqual({ type: 'FieldValueNotFound', field: c.fields!.join(', '), message: `failure checking preference requirements: ${c.error}` });
+    else
+      expect(cause).toEqual({
+        type: 'FieldValueNotFound',
+        field: c.fields!.join(', '),
+        message: `failure checking preference requirements: ${c.error}`,
+        reason: c.fields![0] === 'spec.instancetype' ? 'requirements-instancetype' : 'requirements',
+      });
   });
 });
 
@@ -143,6 +149,7 @@ describe('KubeVirt unit tests: VM admission spread check (pkg/instancetype/webho
       type: 'FieldValueInvalid',
       field: 'instancetype.spec.cpu.guest',
       message: c.message,
+      reason: 'spread',
     });
     // Admission stops there: nothing is applied.
     const vm = { kind: 'VirtualMachine', spec: { instancetype: { name: 'i' }, preference: { name: 'p' }, template: { spec: { domain: {} } } } };
@@ -240,10 +247,10 @@ describe('references (pkg/instancetype/find)', () => {
     const ok = inferred({ persistentVolumeClaim: { claimName: 'disk' } });
     expect('vm' in ok && resolveReferences(ok.vm, both).references.instancetype?.name).toBe('c');
     expect(inferred({ persistentVolumeClaim: { claimName: 'other' } })).toEqual({
-      causes: [{ message: 'persistentvolumeclaims "other" not found', field: 'spec.instancetype.inferFromVolume' }],
+      causes: [{ message: 'persistentvolumeclaims "other" not found', field: 'spec.instancetype.inferFromVolume', reason: 'infer' }],
     });
     expect(inferred({ containerDisk: { image: 'x' } })).toEqual({
-      causes: [{ message: 'unable to infer defaults from volume root as type is not supported', field: 'spec.instancetype.inferFromVolume' }],
+      causes: [{ message: 'unable to infer defaults from volume root as type is not supported', field: 'spec.instancetype.inferFromVolume', reason: 'infer' }],
     });
     // Ignore: an ignorable failure clears the matcher.
     const ignored = inferred({ containerDisk: { image: 'x' } }, 'Ignore');

@@ -19,7 +19,7 @@ import { MANIFEST_KINDS } from '../schema/kubevirt-api';
 import { manifestIssues, strict } from '../schema/lazy';
 import { apiServerErrors, crdFieldsAt, formatPath, prunedObject, type FieldPath } from '../kubevirt/crd';
 import type { WrittenGenerator } from '../schema/generator';
-import { fieldLocation } from '../validate/context';
+import { fieldLocation, type Finding } from '../validate/context';
 import { API_RULES } from '../validate/rules-api';
 import { KUBEVIRT_RULES } from '../validate/rules-kubevirt';
 import { runRules } from '../validate';
@@ -86,7 +86,7 @@ const WEBHOOK_CODES: ReadonlySet<string> = new Set(['IT4001', 'IT4002', 'IT4003'
  */
 function asKubevirtWould(d: Diagnostic): Diagnostic {
   if (d.severity !== 'error') return d;
-  if (WEBHOOK_CODES.has(d.code) || (d.code === 'IT4004' && d.message.includes('only a ratio of 2 (1 core 2 threads)'))) return d;
+  if (WEBHOOK_CODES.has(d.code) || (d as Finding).reason === 'webhook-coresthreads-ratio') return d;
   return { ...d, severity: 'warning', message: `${d.message} (KubeVirt stores the object; a VM using it is refused when it is admitted or started)` };
 }
 

@@ -11,7 +11,7 @@ import { preferredTopology, spreadOptions, spreadProblem } from '../kubevirt/top
 export function checkSpread(instancetype: JsonObject, preference: JsonObject): Cause | undefined {
   const g = typeof obj(instancetype['cpu'])?.['guest'] === 'number' ? (obj(instancetype['cpu'])!['guest'] as number) : 0;
   const message = spreadProblem(g, preference);
-  return message === undefined ? undefined : { type: 'FieldValueInvalid', field: 'instancetype.spec.cpu.guest', message };
+  return message === undefined ? undefined : { type: 'FieldValueInvalid', field: 'instancetype.spec.cpu.guest', message, reason: 'spread' };
 }
 
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
@@ -97,6 +97,11 @@ export function checkRequirements(instancetype: JsonObject | undefined, preferen
   if (!preference || !isSet(preference['requirements'])) return undefined;
   const failure = checkCpu(instancetype, preference, spec) ?? checkMemory(instancetype, preference, spec) ?? checkArchitecture(preference, spec);
   return failure
-    ? { type: 'FieldValueNotFound', field: failure.fields.join(', '), message: `failure checking preference requirements: ${failure.message}` }
+    ? {
+        type: 'FieldValueNotFound',
+        field: failure.fields.join(', '),
+        message: `failure checking preference requirements: ${failure.message}`,
+        reason: failure.fields[0] === 'spec.instancetype' ? 'requirements-instancetype' : 'requirements',
+      }
     : undefined;
 }

@@ -168,7 +168,7 @@ export function expandDocuments(
           file,
           name,
           diagnostics: mutated.causes.map((c) =>
-            c.field.endsWith('.inferFromVolume') && !/^Invalid value/.test(c.message)
+            c.reason === 'infer'
               ? diag('IT8001', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field), {
                   hint: 'pass the PersistentVolumeClaim, DataVolume, DataSource or VolumeSnapshot with --with FILE',
                 })
@@ -196,7 +196,7 @@ export function expandDocuments(
           diagnostics: [
             ...referenceDiagnostics(resolved.errors, name, at, true),
             ...admitted.causes.map((c) =>
-              c.type === 'FieldValueInvalid' && c.message.startsWith('VM field(s) ')
+              c.reason === 'conflict'
                 ? diag('IT8002', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field), {
                     hint: 'remove the field from the VM: the instance type provides it',
                   })
@@ -351,11 +351,10 @@ function referenceHint(e: ReferenceError, store: ObjectStore): string {
  * smallest instance type of the same series (the part of the name before the first `.`) that meets
  * them and the spread, as the matrix would pair them; else the smallest of any series.
  */
-function biggerSizeHint(c: { message: string }, refs: References, store: ObjectStore): { hint?: string } {
+function biggerSizeHint(c: { message: string; reason?: string }, refs: References, store: ObjectStore): { hint?: string } {
   const it = refs.instancetype;
   const pref = refs.preference?.spec;
-  if (!it || !pref || !/^failure checking preference requirements: insufficient (CPU|Memory) resources of .* provided by instance type/.test(c.message))
-    return {};
+  if (!it || !pref || c.reason !== 'requirements-instancetype') return {};
   const cpuOf = (spec: JsonObject): number => (typeof obj(spec['cpu'])?.['guest'] === 'number' ? (obj(spec['cpu'])!['guest'] as number) : 0);
   const memOf = (spec: JsonObject): number => parseQuantity(String(obj(spec['memory'])?.['guest'] ?? 0)) ?? 0;
   const req = obj(pref['requirements']);

@@ -137,10 +137,11 @@ export function admit(vm: JsonObject, refs: References, options: ExpandOptions =
     }
     conflicts = applyTo(spec, meta, refs);
   } catch (e) {
-    if (e instanceof GoPanic) return { causes: [{ type: 'InternalError', field: e.field, message: e.message }] };
+    if (e instanceof GoPanic) return { causes: [{ type: 'InternalError', field: e.field, message: e.message, reason: 'panic' }] };
     throw e;
   }
-  if (conflicts.length > 0) return { causes: conflicts.map((field) => ({ type: 'FieldValueInvalid', field, message: conflictMessage([field]) })) };
+  if (conflicts.length > 0)
+    return { causes: conflicts.map((field) => ({ type: 'FieldValueInvalid', field, message: conflictMessage([field]), reason: 'conflict' })) };
   setDefaultInstanceSpec(spec, cluster);
   const failed = checkRequirements(refs.instancetype?.spec, refs.preference?.spec, spec);
   return failed ? { vm: result, causes: [failed] } : { vm: result, causes: [] };

@@ -28,4 +28,9 @@ export interface Cause {
   readonly type: 'FieldValueInvalid' | 'FieldValueNotFound' | 'FieldValueNotSupported' | 'FieldValueRequired' | 'InternalError';
   readonly field: string;
   readonly message: string;
+  /**
+   * Why, as a tag beside KubeVirt's words, for code that branches on the cause (house style 35):
+   * `spread`, `conflict`, `requirements` (the instance type provides too little: `requirements-instancetype`).
+   */
+  readonly reason?: 'spread' | 'conflict' | 'requirements' | 'requirements-instancetype' | 'panic';
 }

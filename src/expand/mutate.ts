@@ -14,7 +14,7 @@ import type { SpecKind } from '../schema/manifest';
 
 export interface MutationRefusal {
   /** The webhook's causes, in its order; the response message joins them with `, `. */
-  readonly causes: readonly { readonly message: string; readonly field: string }[];
+  readonly causes: readonly { readonly message: string; readonly field: string; readonly reason?: 'infer' }[];
 }
 
 const MATCHER: Readonly<Record<SpecKind, string>> = { instancetype: 'InstancetypeMatcher', preference: 'PreferenceMatcher' };
@@ -154,7 +154,7 @@ export function mutateOnCreate(vm: JsonObject, store: ObjectStore, namespace: st
   const inferred: Inference[] = [];
   for (const which of ['instancetype', 'preference'] as const) {
     const error = inferMatcher(store, out, which, ns, inferred);
-    if (error !== undefined) return { causes: [{ message: error, field: `spec.${which}.inferFromVolume` }] };
+    if (error !== undefined) return { causes: [{ message: error, field: `spec.${which}.inferFromVolume`, reason: 'infer' }] };
   }
   const pm = obj(obj(out['spec'])?.['preference']);
   const found = pm && nonEmpty(pm['name']) ? findSpecObject(store, 'preference', pm['name'] as string, pm['kind'], ns) : undefined;

@@ -35,7 +35,8 @@ export interface Subject {
  * the same finding about every size of a family into one diagnostic at the line that causes it
  * (`mergeSubjects`, which also drops the subject: it never reaches the output).
  */
-export type Finding = Diagnostic & { readonly subject?: Subject };
+/** A rule's finding: the object it is about and, where code branches on it, a reason tag (house style 35). */
+export type Finding = Diagnostic & { readonly subject?: Subject; readonly reason?: string };
 
 function about(d: Diagnostic, obj: ResolvedObject, rest: string): Finding {
   return { ...d, subject: { what: obj.kind === 'instancetype' ? 'instance type' : 'preference', name: obj.name, rest } };
@@ -47,13 +48,15 @@ export function fieldDiag(
   obj: ResolvedObject,
   path: readonly string[],
   message: string,
-  extra: { hint?: string; severity?: Severity; related?: Diagnostic['related'] } = {},
+  extra: { hint?: string; severity?: Severity; related?: Diagnostic['related']; reason?: string } = {},
 ): Finding {
   const l = path.length > 0 ? originOf(obj.leaves, path) : undefined;
   const location = l ? locate(l.origin.src, l.origin.path) : locate(obj.origin.src, obj.origin.path);
   const what = obj.kind === 'instancetype' ? 'instance type' : 'preference';
   const field = path.length > 0 ? ` \`spec.${path.join('.')}\`` : '';
-  return about(diag(code, `${what} \`${obj.name}\`${field}: ${message}`, location, extra), obj, `${field}: ${message}`);
+  const { reason, ...rest } = extra;
+  const found = about(diag(code, `${what} \`${obj.name}\`${field}: ${message}`, location, rest), obj, `${field}: ${message}`);
+  return reason !== undefined ? { ...found, reason } : found;
 }
 
 /** Diagnostic about a resolved object as a whole, placed at its declaration. */

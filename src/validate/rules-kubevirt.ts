@@ -512,6 +512,8 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
           'only a ratio of 2 (1 core 2 threads) is allowed when spreading vCPUs over cores and threads',
           {
             hint: 'set `spreadOptions.ratio: 2`, or spread across SocketsCores',
+            // KubeVirt's preference webhook refuses this one itself (admission/index.ts keeps it an error).
+            reason: 'webhook-coresthreads-ratio',
           },
         ),
       );

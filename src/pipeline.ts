@@ -18,7 +18,9 @@ import { loadCatalogFiles, withImports, loadOptionalDocument, loadSingleDocument
 import { vetGenerator } from './load/generator';
 import { locate, type SourceDoc } from './load/source';
 import { DOCS_FILE, renderDocs } from './render/docs';
-import { catalogFacts, factsMarkdown } from './expand/facts';
+import { catalogFacts, factsMarkdown, type LauncherFacts } from './expand/facts';
+import { kubevirtFromDocuments } from './expand/documents';
+import type { ClusterDefaults } from './kubevirt/config';
 import { kubevirtConfig } from './kubevirt/config';
 import type { JsonObject } from './json';
 import { renderCatalog, type RenderedObject } from './render/manifests';
@@ -48,6 +50,8 @@ export interface LoadedGenerator {
 }
 
 export interface CompileResult {
+  /** The KubeVirt configuration of the clusters the generator ships to (its `kubevirt:` CR), when it names one. */
+  readonly kubevirt?: ClusterDefaults;
   readonly generator: LoadedGenerator | undefined;
   /** The catalog as this generator ships it: resolved, then selected and renamed by vendor options. */
   readonly catalog: ResolvedCatalog | undefined;
@@ -182,7 +186,8 @@ export function compileGenerator(root: string, generator: LoadedGenerator): Comp
   const lock = loadLock(root, generator);
   // With a lock, the committed base tells which field of a published object changed.
   const previous = lock.lock ? committedSpecs(root, generator.outputDir) : undefined;
-  const result = compileDocuments(generator, loaded.docs, [...loaded.diagnostics, ...lock.diagnostics], lock.lock, previous);
+  const cr = generatorKubevirt(root, generator);
+  const result = compileDocuments(generator, loaded.docs, [...loaded.diagnostics, ...lock.diagnostics, ...cr.diagnostics], lock.lock, previous, cr.config);
   const packages = (loaded.imports ?? []).flatMap((i) =>
     i.package !== undefined && i.installed !== undefined ? [{ package: i.package, version: i.installed }] : [],
   );
@@ -233,6 +238,7 @@ export function compileDocuments(
   initial: readonly Diagnostic[] = [],
   lock?: LoadedLock,
   previous?: Pick<ReadonlyMap<string, unknown>, 'get'>,
+  kubevirt?: ClusterDefaults,
 ): CompileResult {
   const diagnostics: Diagnostic[] = [...initial];
   const { model, diagnostics: schemaDiags } = readDocuments(docs);
@@ -262,6 +268,21 @@ export function compileDocuments(
     const matrix = !hasErrors(diagnostics) && catalog.instancetypes.length > 0 && catalog.preferences.length > 0 ? compatibilitySummary(catalog) : undefined;
     if (matrix) diagnostics.push(...admitsNone(catalog, matrix, diagnostics));
     if (!hasErrors(diagnostics)) {
+      const launcher = launcherSection(objects, kubevirt);
+      // With the clusters' KubeVirt CR named, an instance type a VM cannot start with is said.
+      if (kubevirt && generator.config.kubevirt !== undefined)
+        for (const f of launcher?.refused ?? [])
+          diagnostics.push(
+            diag(
+              'IT8008',
+              `instance type \`${f.name}\`: a VM of it would be stored but not start on the clusters of ${generator.config.kubevirt}: ${f.refused ?? ''}`,
+              locate(generator.src, ['kubevirt']),
+              {
+                severity: 'warning',
+                hint: 'change the instance type, or the cluster configuration (feature gates, permittedHostDevices) the generator names',
+              },
+            ),
+          );
       const readme = renderDocs(catalog, objects, {
         generator: generator.name,
         generatorFile: generator.file,
@@ -269,7 +290,7 @@ export function compileDocuments(
         vendor: config.vendor,
         scopes: config.scopes,
         namespace: config.namespace,
-        launcher: launcherSection(objects),
+        launcher: launcher?.markdown,
         compatibility: matrix
           ? matrix.families.length <= GRID_MAX_FAMILIES
             ? formatMatrixMarkdown(matrix)
@@ -285,17 +306,37 @@ export function compileDocuments(
   const suppressed = new Set(generator.config.suppressWarnings ?? []);
   placed.push(...suppressionProblems(generator));
   const sorted = sortDiagnostics(oneReportPerCause(placed.filter((d) => d.severity === 'error' || !suppressed.has(d.code))));
-  return { generator, catalog, objects, files: hasErrors(sorted) ? [] : files, diagnostics: sorted, lock };
+  return { generator, catalog, objects, files: hasErrors(sorted) ? [] : files, diagnostics: sorted, lock, ...(kubevirt ? { kubevirt } : {}) };
 }
 
 /** Past this many instance types the README points at `itgen facts` instead of listing them. */
 const LAUNCHER_MAX_INSTANCETYPES = 400;
 
-/** The README's launcher section for the rendered objects. */
-function launcherSection(objects: readonly RenderedObject[]): string | undefined {
+/** The README's launcher section for the rendered objects, under the generator's KubeVirt configuration, and the instance types KubeVirt would not start. */
+function launcherSection(
+  objects: readonly RenderedObject[],
+  kubevirt: ClusterDefaults | undefined,
+): { markdown: string; refused: LauncherFacts[] } | undefined {
   const manifests = objects.map((o) => o.manifest as unknown as JsonObject);
   const its = manifests.filter((m) => String(m['kind']).endsWith('Instancetype'));
   if (its.length === 0) return undefined;
-  if (its.length > LAUNCHER_MAX_INSTANCETYPES * 2) return `${its.length} instance types are too many to list here: \`itgen facts\` exports them.`;
-  return factsMarkdown(catalogFacts(manifests, kubevirtConfig(null).config, 'instancetypes'));
+  if (its.length > LAUNCHER_MAX_INSTANCETYPES * 2)
+    return { markdown: `${its.length} instance types are too many to list here: \`itgen facts\` exports them.`, refused: [] };
+  const facts = catalogFacts(manifests, kubevirt ?? kubevirtConfig(null).config, 'instancetypes');
+  const seen = new Set<string>();
+  return { markdown: factsMarkdown(facts), refused: facts.filter((f) => f.refused !== undefined && !seen.has(f.name) && (seen.add(f.name), true)) };
+}
+
+/**
+ * The KubeVirt CR the generator names (`kubevirt:`, inside the project), read and taken as
+ * KubeVirt takes it; with it, an instance type a VM could not start with on those clusters is
+ * IT8008 (a warning), at the generator's line.
+ */
+function generatorKubevirt(root: string, generator: LoadedGenerator): { config?: ClusterDefaults; diagnostics: Diagnostic[] } {
+  const named = generator.config.kubevirt;
+  if (named === undefined) return { diagnostics: [] };
+  const rel = relativePath(root, path.resolve(root, path.dirname(generator.file), named));
+  const loaded = loadSingleDocument(root, rel);
+  if (!loaded.doc) return { diagnostics: loaded.diagnostics.map((d) => (d.location ? d : { ...d, location: locate(generator.src, ['kubevirt']) })) };
+  return kubevirtFromDocuments([loaded.doc], rel);
 }

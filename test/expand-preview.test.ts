@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { runInProcess } from './e2e-helpers';
+import { removeDir, scratchProject } from './helpers';
 
 const REPO = path.resolve(__dirname, '..');
 const VM = (extra = ''): string => `apiVersion: kubevirt.io/v1
@@ -146,5 +147,35 @@ describe('itgen facts and the launcher table', () => {
     const readme = readFileSync(path.join(REPO, 'output', 'common-instancetypes', 'README.md'), 'utf8');
     expect(readme).toContain('## What a VM of each instance type asks of a node');
     expect(readme).toContain('| `cx1.large` | CPU 3, memory 396Mi (overhead 396Mi), hugepages-2Mi 4Gi | `kubevirt.io/cpumanager` |');
+  });
+});
+
+describe("a generator naming its clusters' KubeVirt CR (kubevirt:)", () => {
+  it('judges every instance type for those clusters: one a VM cannot start with is IT8008, and the README and facts say why', () => {
+    const dir = scratchProject({
+      'generators/acme.yaml':
+        'catalog: ../catalogs/acme\noutput: ../output/acme\nvendor: acme.example\nkubevirt: ../clusters/kubevirt.yaml\nsuppressWarnings: [IT5007, IT5006]\n',
+      'clusters/kubevirt.yaml':
+        'apiVersion: kubevirt.io/v1\nkind: KubeVirt\nmetadata: {name: kubevirt, namespace: kubevirt}\nspec:\n  configuration:\n    permittedHostDevices:\n      pciHostDevices: [{pciVendorSelector: "10DE:2236", resourceName: nvidia.com/GA102GL_A10}]\n',
+      'catalogs/acme/catalog.yaml': 'kind: Catalog\nname: acme\n---\nkind: SizeLadder\nname: sizes\nsizes: [{name: large, cpu: 2}]\n',
+      'catalogs/acme/families.yaml':
+        'kind: Family\nname: g\nversion: 1\ndisplayName: GPU\ndescription: GPU\nclass: gpu\nmemoryPerCPU: 4Gi\nspec:\n  gpus: [{name: gpu1, deviceName: nvidia.com/TU104GL_Tesla_T4}]\n---\nkind: Family\nname: u\nversion: 1\ndisplayName: U\ndescription: U\nclass: general.purpose\nmemoryPerCPU: 4Gi\n',
+      'catalogs/acme/preferences.yaml': 'kind: Preference\nname: linux\ndisplayName: Linux\nspec:\n  devices: {preferredDiskBus: virtio}\n',
+    });
+    try {
+      const v = runInProcess(dir, ['validate']);
+      expect(v.code).toBe(0);
+      expect(v.err).toMatch(
+        /generators\/acme\.yaml:4:11 warning IT8008 instance type `g1\.large`: a VM of it would be stored but not start on the clusters of \.\.\/clusters\/kubevirt\.yaml: GPU nvidia\.com\/TU104GL_Tesla_T4 is not permitted in permittedHostDevices configuration/,
+      );
+      expect(v.err).not.toContain('u1.large');
+      expect(runInProcess(dir, ['generate']).code).toBe(0);
+      const readme = readFileSync(path.join(dir, 'output', 'acme', 'README.md'), 'utf8');
+      expect(readme).toContain('| `g1.large` | not started: GPU nvidia.com/TU104GL_Tesla_T4 is not permitted in permittedHostDevices configuration |');
+      const facts = runInProcess(dir, ['facts', '-o', 'json']);
+      expect(facts.out).toContain('"refused": "GPU nvidia.com/TU104GL_Tesla_T4 is not permitted in permittedHostDevices configuration"');
+    } finally {
+      removeDir(dir);
+    }
   });
 });

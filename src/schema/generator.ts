@@ -107,6 +107,11 @@ export const generatorSchema = z
       .describe(
         'Kinds this generator may knowingly emit none of. Without it an empty base is an error: with pruning, syncing it deletes every object of that kind from the clusters',
       ),
+    kubevirt: projectPath
+      .optional()
+      .describe(
+        "The KubeVirt CR of the clusters this catalog ships to (`kubectl get kubevirt -n kubevirt kubevirt -o yaml`), relative to this file: the README's launcher table, `itgen facts` and the check that every instance type starts use its configuration",
+      ),
     suppressWarnings: z
       .array(z.string().regex(/^IT\d{4}$/, 'a diagnostic code like `IT5007`'))
       .optional()

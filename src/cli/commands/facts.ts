@@ -42,11 +42,12 @@ export const facts: Command = {
     }
     const compiled = compiledOrExit(ctx, true);
     if ('exit' in compiled) return compiled.exit;
+    // --kubevirt, else the CR the generator names, else KubeVirt's defaults.
     const rows = compiled.results.map((r) => ({
       generator: r.generator!.name,
       facts: catalogFacts(
         r.objects.map((o) => o.manifest as never),
-        config,
+        file !== undefined ? config : (r.kubevirt ?? config),
       ),
     }));
     const format = optionValue(line, '--output') ?? 'text';

@@ -84,6 +84,16 @@ describe('itgen expand --as vmi|pod', () => {
     expect(list.notes.map((n) => n.name)).toEqual(['web', 'api']);
   });
 
+  it('says what it assumed: a PVC it was not given, no ResourceQuota', () => {
+    writeFileSync(path.join(dir, 'vm.yaml'), `${VM()}        - name: data\n          persistentVolumeClaim: {claimName: data}\n`);
+    const r = run('expand', 'vm.yaml', '--with', bundle, '--as', 'pod');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(
+      "# note: PersistentVolumeClaim data not given: KubeVirt renders the pod once it exists (a missing one fails the render: didn't find PVC)",
+    );
+    expect(r.out).toContain('# note: no ResourceQuota given for namespace default');
+  });
+
   it("a GPU the cluster does not permit: IT8008 in KubeVirt's words, exit 1, nothing printed", () => {
     writeFileSync(path.join(dir, 'vm.yaml'), VM().replace('cx1.large', 'gpu.large'));
     writeFileSync(

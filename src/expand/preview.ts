@@ -8,7 +8,7 @@
  * the VMI mutating webhook (kubevirt/vmi.ts). Values KubeVirt draws at random or from the running
  * cluster are the fixed placeholders of PREVIEW_PLACEHOLDERS.
  */
-import { obj, type JsonObject } from '../json';
+import { list, obj, type JsonObject } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { setDefaultNetworkInterface, setDefaultVolumeDisks } from '../kubevirt/defaults';
 import { child, copy, isSet, nonEmpty } from '../kubevirt/go';
@@ -219,5 +219,21 @@ export function startStored(storedVm: JsonObject, refs: References, config: Clus
   );
   const rendered = renderLauncherPod(started.vmi, config, cluster);
   if ('error' in rendered) return { error: rendered.error, stage: 'render', causes: [{ field: 'spec.template.spec.domain.devices', message: rendered.error }] };
-  return { vm: stored, vmi: started.vmi, pod: rendered.pod, memoryOverhead: rendered.memoryOverhead, notes: [...started.notes, ...rendered.notes] };
+  // KubeVirt renders the pod only once the PVCs of its volumes exist (it reads each one's volume mode).
+  const claims = new Set(
+    (store.volumes ?? [])
+      .filter((v) => v['kind'] === 'PersistentVolumeClaim' && (obj(v['metadata'])?.['namespace'] ?? ns) === ns)
+      .map((v) => String(obj(v['metadata'])?.['name'])),
+  );
+  const missing = list(vmiSpec['volumes']).flatMap((v) => {
+    const claim = obj(v['persistentVolumeClaim'])?.['claimName'] ?? obj(v['dataVolume'])?.['name'];
+    return typeof claim === 'string' && !claims.has(claim) ? [claim] : [];
+  });
+  const pvcNote =
+    missing.length > 0
+      ? [
+          `PersistentVolumeClaim ${missing.join(', ')} not given: KubeVirt renders the pod once it exists (a missing one fails the render: didn't find PVC), and mounts it by its volume mode`,
+        ]
+      : [];
+  return { vm: stored, vmi: started.vmi, pod: rendered.pod, memoryOverhead: rendered.memoryOverhead, notes: [...started.notes, ...rendered.notes, ...pvcNote] };
 }

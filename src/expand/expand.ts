@@ -2,7 +2,7 @@
  * R 0.2 and R 0.3: expand-spec and the instancetype part of VM admission on one VM, over plain JSON.
  */
 import { obj, type JsonObject } from '../json';
-import { checkRequirements, checkSpread } from './admission';
+import { checkRequirements, checkSpread } from '../kubevirt/requirements';
 import { setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDisks } from '../kubevirt/defaults';
 import { applyInstancetype, conflictField, conflictMessage } from './instancetype';
 import { child, copy, GoPanic, isSet, KUBEVIRT_DEFAULTS, type Cause, type ClusterDefaults, type References } from './model';

@@ -7,6 +7,7 @@ import { originOf } from '../resolve/leaves';
 import type { ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { fieldDiag, fieldLocation, get, groupBy, memoized, objectDiag, type Rule } from './context';
 import { isSpread, spreadDivides, spreadRatio } from './rules-kubevirt';
+import { meetsRequirements, requirementsOf } from '../kubevirt/requirements';
 import { UPSTREAM_INSTANCETYPE_NAMES, UPSTREAM_PREFERENCE_NAMES } from './upstream-names';
 
 /** Vendors whose objects KubeVirt's VMI metrics report by name; any other shows as `<other>`. */
@@ -262,14 +263,13 @@ export const CATALOG_RULES: readonly Rule[] = [
     check: (ctx) => {
       if (ctx.catalog.instancetypes.length === 0) return [];
       return ctx.catalog.preferences.flatMap((p) => {
-        const cpu = get(p.spec, ['requirements', 'cpu', 'guest']);
-        const memQ = get(p.spec, ['requirements', 'memory', 'guest']);
-        const mem = typeof memQ === 'string' || typeof memQ === 'number' ? parseQuantity(memQ) : undefined;
-        if (typeof cpu !== 'number' && mem === undefined) return [];
-        const ok = ctx.catalog.instancetypes.some((it) => (typeof cpu !== 'number' || it.cpu >= cpu) && (mem === undefined || it.memoryBytes >= mem));
+        const req = requirementsOf(p.spec);
+        if (req.cpu === undefined && req.memoryBytes === undefined) return [];
+        const met = ctx.catalog.instancetypes.map((it) => meetsRequirements(req, it));
+        const ok = met.some((m) => m.cpu && m.memory);
         // Point at the requirement no instance type meets on its own (the CPU one when both fail).
-        const cpuUnmet = typeof cpu === 'number' && !ctx.catalog.instancetypes.some((it) => it.cpu >= cpu);
-        const memUnmet = mem !== undefined && !ctx.catalog.instancetypes.some((it) => it.memoryBytes >= mem);
+        const cpuUnmet = !met.some((m) => m.cpu);
+        const memUnmet = !met.some((m) => m.memory);
         const unmet = cpuUnmet ? ['requirements', 'cpu', 'guest'] : memUnmet ? ['requirements', 'memory', 'guest'] : ['requirements'];
         return ok
           ? []
@@ -290,12 +290,11 @@ export const CATALOG_RULES: readonly Rule[] = [
         // Ratio 0 (IT4010) and a CoresThreads ratio other than 2 (IT4004) are errors of their own.
         if (!isSpread(p.spec) || spreadRatio(p.spec) === 0) return [];
         if (get(p.spec, ['cpu', 'spreadOptions', 'across']) === 'CoresThreads' && spreadRatio(p.spec) !== 2) return [];
-        const reqCpu = get(p.spec, ['requirements', 'cpu', 'guest']);
-        const reqMem = get(p.spec, ['requirements', 'memory', 'guest']);
-        const memBytes = typeof reqMem === 'string' || typeof reqMem === 'number' ? parseQuantity(reqMem) : undefined;
-        const bad = ctx.catalog.instancetypes.filter(
-          (it) => (typeof reqCpu !== 'number' || it.cpu >= reqCpu) && (memBytes === undefined || it.memoryBytes >= memBytes) && !spreadDivides(it.cpu, p.spec),
-        );
+        const req = requirementsOf(p.spec);
+        const bad = ctx.catalog.instancetypes.filter((it) => {
+          const met = meetsRequirements(req, it);
+          return met.cpu && met.memory && !spreadDivides(it.cpu, p.spec);
+        });
         if (bad.length === 0) return [];
         const list = bad.map((b) => b.name);
         const smallest = Math.min(...ctx.catalog.instancetypes.filter((it) => spreadDivides(it.cpu, p.spec)).map((it) => it.cpu));

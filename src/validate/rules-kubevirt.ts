@@ -6,6 +6,7 @@ import type { ResolvedInstancetype, ResolvedPreference } from '../resolve/types'
 import { DEPRECATED_FIELDS, DEPRECATED_TOPOLOGIES, VIDEO_TYPES_BY_ARCHITECTURE, type Architecture } from '../schema/kubevirt-api';
 import { fieldDiag, fieldLocation, get, groupBy, type Rule, type RuleContext } from './context';
 import { dedicatedThreadsProblem, HUGEPAGE_SIZES_BY_ARCHITECTURE } from '../kubevirt/launch';
+import { meetsRequirements, requirementsOf } from '../kubevirt/requirements';
 import {
   guestTopology as kubevirtTopology,
   isSpread as isSpreadTopology,
@@ -78,12 +79,8 @@ export function preferenceArchitecture(p: ResolvedPreference): Architecture | un
 
 /** The instance type meets the preference's requirements and its spread, so a user may combine them. */
 export function pairable(p: ResolvedPreference, it: ResolvedInstancetype): boolean {
-  const cpu = get(p.spec, ['requirements', 'cpu', 'guest']);
-  const mem = get(p.spec, ['requirements', 'memory', 'guest']);
-  const memBytes = typeof mem === 'string' || typeof mem === 'number' ? parseQuantity(mem) : undefined;
-  if (typeof cpu === 'number' && it.cpu < cpu) return false;
-  if (memBytes !== undefined && it.memoryBytes < memBytes) return false;
-  return spreadDivides(it.cpu, p.spec);
+  const met = meetsRequirements(requirementsOf(p.spec), it);
+  return met.cpu && met.memory && spreadDivides(it.cpu, p.spec);
 }
 
 /**
@@ -111,9 +108,7 @@ export function pairingClasses(preferences: readonly ResolvedPreference[]): Pair
     { members: ResolvedPreference[]; spec: JsonObject; architecture: Architecture | undefined; reqCpu: number | undefined; reqMemBytes: number | undefined }
   >();
   for (const p of preferences) {
-    const cpu = get(p.spec, ['requirements', 'cpu', 'guest']);
-    const reqCpu = typeof cpu === 'number' ? cpu : undefined;
-    const reqMemBytes = asBytes(get(p.spec, ['requirements', 'memory', 'guest']));
+    const { cpu: reqCpu, memoryBytes: reqMemBytes } = requirementsOf(p.spec);
     const architecture = preferenceArchitecture(p);
     const key = JSON.stringify([
       architecture,

@@ -1,11 +1,14 @@
 /**
- * What VM admission checks beyond applying: spread divisibility before (R 4.1) and the preference's
- * requirements after the defaults (R 5), with KubeVirt's messages and field paths.
+ * A preference's requirements and the spread check (pkg/instancetype/preference/requirements,
+ * webhooks/vm): what VM admission checks beyond applying (spread divisibility before, R 4.1; the
+ * requirements after the defaults, R 5), with KubeVirt's messages and field paths, and the one
+ * reading of `spec.requirements` the catalog rules and the matrix pair instance types by.
  */
 import { obj, type JsonObject } from '../json';
 import { canonicalQuantity, parseQuantity } from '../quantity';
-import { isSet, nonEmpty, type Cause } from './model';
-import { preferredTopology, spreadOptions, spreadProblem } from '../kubevirt/topology';
+import type { Cause } from './cause';
+import { isSet, nonEmpty } from './go';
+import { preferredTopology, spreadOptions, spreadProblem } from './topology';
 
 /** R 4.1: only with an instancetype and a spreading preference; the arithmetic is kubevirt/topology.ts's. */
 export function checkSpread(instancetype: JsonObject, preference: JsonObject): Cause | undefined {
@@ -104,4 +107,23 @@ export function checkRequirements(instancetype: JsonObject | undefined, preferen
         reason: failure.fields[0] === 'spec.instancetype' ? 'requirements-instancetype' : 'requirements',
       }
     : undefined;
+}
+
+/** What a preference requires, read once: vCPUs and bytes of guest memory (either may be absent). */
+export interface Requirements {
+  readonly cpu?: number;
+  readonly memoryBytes?: number;
+}
+
+export function requirementsOf(preference: JsonObject): Requirements {
+  const req = obj(preference['requirements']);
+  const cpu = obj(req?.['cpu'])?.['guest'];
+  const mem = obj(req?.['memory'])?.['guest'];
+  const memoryBytes = typeof mem === 'string' || typeof mem === 'number' ? parseQuantity(mem) : undefined;
+  return { ...(typeof cpu === 'number' ? { cpu } : {}), ...(memoryBytes !== undefined ? { memoryBytes } : {}) };
+}
+
+/** Which requirements an instance type's vCPUs and memory meet (R 5.2 and R 5.3 with an instance type). */
+export function meetsRequirements(req: Requirements, provided: { readonly cpu: number; readonly memoryBytes: number }): { cpu: boolean; memory: boolean } {
+  return { cpu: req.cpu === undefined || provided.cpu >= req.cpu, memory: req.memoryBytes === undefined || provided.memoryBytes >= req.memoryBytes };
 }

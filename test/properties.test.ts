@@ -10,6 +10,9 @@ import { loadCatalogFiles } from '../src/load/files';
 import { parseSource, type SourceDoc } from '../src/load/source';
 import { compileDocuments, loadGenerator } from '../src/pipeline';
 import { REPO } from './helpers';
+import type { JsonObject } from '../src/json';
+import { instancetypePairingKey, preferencePairingKey } from '../src/kubevirt/pairing';
+import { pairOutcome } from '../src/matrix';
 
 const defaultGenerator = loadGenerator(REPO, 'generators/default.yaml').generator!;
 /** Synthetic catalogs may hold only families: this generator accepts an empty preference base. */
@@ -139,5 +142,72 @@ describe('path handling', () => {
   it('diagnostic paths are project-relative', () => {
     const out = compileDocuments(generator, parseSource('catalogs/x/a.yaml', Buffer.from('kind: Nope\n')).docs);
     for (const d of out.diagnostics) if (d.location) expect(path.isAbsolute(d.location.file)).toBe(false);
+  });
+});
+
+describe('the pairing key (kubevirt/pairing.ts): a change outside it changes no pair outcome', () => {
+  const vcpus = fc.integer({ min: 1, max: 16 });
+  const memory = fc.constantFrom('1Gi', '2Gi', '3Gi', '8Gi', '512Mi');
+  const instancetype = fc.record({
+    cpu: fc.record({ guest: vcpus, dedicatedCPUPlacement: fc.boolean() }, { requiredKeys: ['guest'] }),
+    memory: fc.record({ guest: memory, hugepages: fc.record({ pageSize: fc.constantFrom('2Mi', '1Gi', '16Gi') }) }, { requiredKeys: ['guest'] }),
+  });
+  const preference = fc.record(
+    {
+      cpu: fc.record(
+        {
+          preferredCPUTopology: fc.constantFrom('preferSockets', 'preferCores', 'preferThreads', 'preferSpread', 'preferAny', 'spread'),
+          spreadOptions: fc.record({ across: fc.constantFrom('SocketsCores', 'CoresThreads', 'SocketsCoresThreads'), ratio: fc.integer({ min: 1, max: 4 }) }),
+        },
+        { requiredKeys: [] },
+      ),
+      requirements: fc.record({ cpu: fc.record({ guest: vcpus }), memory: fc.record({ guest: memory }) }, { requiredKeys: [] }),
+      preferredArchitecture: fc.constantFrom('amd64', 'arm64'),
+    },
+    { requiredKeys: [] },
+  );
+  // Fields outside the keys: what a preference or instance type sets besides CPU, memory and requirements.
+  const elsewhere = fc.record(
+    {
+      devices: fc.record(
+        { preferredDiskBus: fc.constantFrom('virtio', 'sata', 'scsi'), preferredInterfaceModel: fc.constantFrom('virtio', 'e1000e') },
+        { requiredKeys: [] },
+      ),
+      features: fc.record({ preferredSmm: fc.record({ enabled: fc.boolean() }) }, { requiredKeys: [] }),
+      firmware: fc.record({ preferredUseEfi: fc.boolean(), preferredUseSecureBoot: fc.boolean() }, { requiredKeys: [] }),
+      clock: fc.record({ preferredClockOffset: fc.record({ utc: fc.record({ offsetSeconds: fc.integer({ min: 0, max: 3600 }) }) }) }, { requiredKeys: [] }),
+      machine: fc.record({ preferredMachineType: fc.constantFrom('q35', 'pc-q35-rhel9.4.0') }),
+    },
+    { requiredKeys: [] },
+  );
+  const itElsewhere = fc.record(
+    {
+      ioThreadsPolicy: fc.constantFrom('auto', 'shared'),
+      gpus: fc.constant([{ name: 'gpu1', deviceName: 'nvidia.com/A10' }]),
+      annotations: fc.record({ 'example.com/x': fc.string({ maxLength: 5 }) }),
+      nodeSelector: fc.record({ 'example.com/pool': fc.constantFrom('a', 'b') }),
+    },
+    { requiredKeys: [] },
+  );
+
+  it('holds for random pairs and random changes to every field outside the keys', () => {
+    fc.assert(
+      fc.property(instancetype, preference, elsewhere, itElsewhere, fc.constantFrom('amd64', 'arm64'), (it, p, more, itMore, arch) => {
+        const outcome = pairOutcome(it as JsonObject, p as JsonObject, arch, 'amd64');
+        const changedPref = { ...p, ...more } as JsonObject;
+        const changedIt = { ...it, ...itMore } as JsonObject;
+        expect(preferencePairingKey(changedPref)).toBe(preferencePairingKey(p as JsonObject));
+        expect(instancetypePairingKey(changedIt)).toBe(instancetypePairingKey(it as JsonObject));
+        expect(pairOutcome(changedIt, changedPref, arch, 'amd64')).toEqual(outcome);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('and a change inside a key can change the outcome (the key is not too wide to matter)', () => {
+    const small = { cpu: { guest: 1 }, memory: { guest: '1Gi' } };
+    const needsTwo = { requirements: { cpu: { guest: 2 } } };
+    expect(pairOutcome(small, needsTwo, 'amd64', 'amd64').admitted).toBe(false);
+    expect(pairOutcome({ ...small, cpu: { guest: 2 } }, needsTwo, 'amd64', 'amd64').admitted).toBe(true);
   });
 });

@@ -5,6 +5,7 @@
  * the checks KubeVirt makes when the VM starts that depend only on the pair (threads with dedicated
  * CPUs, hugepage sizes of the architecture), computed from the two specs, not by expanding a VM.
  */
+import { instancetypePairingKey, preferencePairingKey } from '../kubevirt/pairing';
 import { type JsonObject } from '../json';
 import { seriesLabel } from '../resolve/naming';
 import { checkRequirements, GoPanic } from '../expand';
@@ -31,14 +32,9 @@ export interface CompatibilityMatrix {
   readonly pairs: readonly MatrixPair[];
 }
 
-/** What of a spec decides admission: the key under which outcomes are shared between pairs. */
-function instancetypeKey(it: ResolvedInstancetype): string {
-  return JSON.stringify([it.spec['cpu'], it.spec['memory']]);
-}
-
-function preferenceKey(p: ResolvedPreference): string {
-  return JSON.stringify([p.spec['cpu'], p.spec['requirements'], p.spec['preferredArchitecture'], p.spec['preferSpreadSocketToCoreRatio']]);
-}
+/** What of a spec decides admission (kubevirt/pairing.ts): the key under which outcomes are shared between pairs. */
+const instancetypeKey = (it: ResolvedInstancetype): string => instancetypePairingKey(it.spec);
+const preferenceKey = (p: ResolvedPreference): string => preferencePairingKey(p.spec);
 
 /**
  * What KubeVirt answers for a VM that names only `it` and `p` (nothing of its own that could

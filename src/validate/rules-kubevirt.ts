@@ -6,6 +6,7 @@ import type { ResolvedInstancetype, ResolvedPreference } from '../resolve/types'
 import { DEPRECATED_FIELDS, DEPRECATED_TOPOLOGIES, VIDEO_TYPES_BY_ARCHITECTURE, type Architecture } from '../schema/kubevirt-api';
 import { fieldDiag, fieldLocation, get, groupBy, type Rule, type RuleContext } from './context';
 import { dedicatedThreadsProblem, HUGEPAGE_SIZES_BY_ARCHITECTURE } from '../kubevirt/launch';
+import { preferencePairingKey } from '../kubevirt/pairing';
 import { meetsRequirements, requirementsOf } from '../kubevirt/requirements';
 import {
   guestTopology as kubevirtTopology,
@@ -110,14 +111,8 @@ export function pairingClasses(preferences: readonly ResolvedPreference[]): Pair
   for (const p of preferences) {
     const { cpu: reqCpu, memoryBytes: reqMemBytes } = requirementsOf(p.spec);
     const architecture = preferenceArchitecture(p);
-    const key = JSON.stringify([
-      architecture,
-      reqCpu,
-      reqMemBytes,
-      get(p.spec, ['cpu', 'preferredCPUTopology']),
-      get(p.spec, ['cpu', 'spreadOptions']),
-      get(p.spec, ['preferSpreadSocketToCoreRatio']),
-    ]);
+    // The pairing key (kubevirt/pairing.ts), with the architecture the preference resolved to.
+    const key = `${architecture ?? ''}|${preferencePairingKey(p.spec)}`;
     const c = byKey.get(key);
     if (c) c.members.push(p);
     else byKey.set(key, { members: [p], spec: p.spec, architecture, reqCpu, reqMemBytes });

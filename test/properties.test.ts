@@ -195,7 +195,7 @@ describe('the pairing key (kubevirt/pairing.ts): a change outside it changes no 
       fc.property(instancetype, preference, elsewhere, itElsewhere, fc.constantFrom('amd64', 'arm64'), (it, p, more, itMore, arch) => {
         const outcome = pairOutcome(it as JsonObject, p as JsonObject, arch, 'amd64');
         const changedPref = { ...p, ...more } as JsonObject;
-        const changedIt = { ...it, ...itMore } as JsonObject;
+        const changedIt = { ...it, ...itMore } as unknown as JsonObject;
         expect(preferencePairingKey(changedPref)).toBe(preferencePairingKey(p as JsonObject));
         expect(instancetypePairingKey(changedIt)).toBe(instancetypePairingKey(it as JsonObject));
         expect(pairOutcome(changedIt, changedPref, arch, 'amd64')).toEqual(outcome);

@@ -11,15 +11,14 @@ import { expandDocuments, type ExpandOptions, type ObjectStore } from '../expand
 import { manifestObjects, type FoundObject } from '../expand/documents';
 import type { SourceDoc } from '../load/source';
 import { parseQuantity } from '../quantity';
-import type { RenderedManifest, RenderedObject } from '../render/manifests';
+import type { RenderedManifest } from '../render/manifests';
 import { toLeaves } from '../resolve/leaves';
-import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { fastParse } from '../schema/fast';
 import { MANIFEST_KINDS } from '../schema/kubevirt-api';
 import { manifestIssues, strict } from '../schema/lazy';
 import { apiServerErrors, crdFieldsAt, formatPath, prunedObject, type FieldPath } from '../kubevirt/crd';
 import type { WrittenGenerator } from '../schema/generator';
-import { fieldLocation, type Finding } from '../validate/context';
+import { fieldLocation, type Finding, type ObjectRuleContext, type RuleInstancetype, type RulePreference } from '../validate/context';
 import { API_RULES } from '../validate/rules-api';
 import { KUBEVIRT_RULES } from '../validate/rules-kubevirt';
 import { runRules } from '../validate';
@@ -32,47 +31,31 @@ function memoryOf(spec: JsonObject): number {
   return typeof guest === 'string' || typeof guest === 'number' ? (parseQuantity(guest) ?? 0) : 0;
 }
 
-/** A manifest as the resolved object the rules expect, every spec field placed at its line. */
-function resolved(f: FoundObject): RenderedObject {
+/** What the rules read of a manifest (house style 36): kind, name, spec and where each field was written. */
+type ManifestObject = ObjectRuleContext['objects'][number];
+
+function ruleObject(f: FoundObject): ManifestObject {
   const kind = str(f.value['kind']);
   const meta = (isPlainObject(f.value['metadata']) ? f.value['metadata'] : {}) as JsonObject;
   const name = str(meta['name']) || '(unnamed)';
   const spec = (isPlainObject(f.value['spec']) ? f.value['spec'] : {}) as JsonObject;
   const what = `${kind} \`${name}\``;
-  const origin = { src: f.src, path: [...f.path, 'metadata', 'name'], what };
-  const leaves = toLeaves(spec, f.src, [...f.path, 'spec'], what);
-  const labels = (isPlainObject(meta['labels']) ? meta['labels'] : {}) as Record<string, string>;
-  const annotations = (isPlainObject(meta['annotations']) ? meta['annotations'] : {}) as Record<string, string>;
   const common = {
     name,
     spec,
-    labels,
-    annotations,
-    deprecated: undefined,
-    origin,
-    leaves,
-    icon: undefined,
-    displayName: annotations['openshift.io/display-name'] ?? name,
+    labels: (isPlainObject(meta['labels']) ? meta['labels'] : {}) as Record<string, string>,
+    annotations: (isPlainObject(meta['annotations']) ? meta['annotations'] : {}) as Record<string, string>,
+    origin: { src: f.src, path: [...f.path, 'metadata', 'name'], what },
+    leaves: toLeaves(spec, f.src, [...f.path, 'spec'], what),
   };
-  const source: ResolvedInstancetype | ResolvedPreference = kind.endsWith('Instancetype')
+  const source: RuleInstancetype | RulePreference = kind.endsWith('Instancetype')
     ? {
         ...common,
         kind: 'instancetype',
-        family: name,
-        version: undefined,
-        size: '',
-        ladderSize: '',
-        variant: undefined,
-        sizeIndex: 0,
         cpu: typeof (spec['cpu'] as JsonObject | undefined)?.['guest'] === 'number' ? ((spec['cpu'] as JsonObject)['guest'] as number) : 0,
         memoryBytes: memoryOf(spec),
-        description: '',
-        class: '',
-        memoryPerCPUBytes: 0,
-        memoryOverridden: true,
-        architectures: undefined,
       }
-    : { ...common, kind: 'preference', catalogName: name, architecture: undefined, variant: undefined, inherits: [], include: [] };
+    : { ...common, kind: 'preference' };
   return { manifest: f.value as unknown as RenderedManifest, source, scope: kind.includes('Cluster') ? 'cluster' : 'namespaced' };
 }
 
@@ -101,7 +84,7 @@ const isSpreadTopology = (v: unknown): boolean => v === 'spread' || v === 'prefe
  * spread options. A value outside a list that only itgen's model has (KubeVirt's CRD has no enums),
  * or anything else only itgen's model refuses, is a warning.
  */
-function objectVerdict(r: RenderedObject): Diagnostic[] {
+function objectVerdict(r: ManifestObject): Diagnostic[] {
   const kind = r.manifest.kind;
   const place = (path: FieldPath): SourceRange => (path[0] === 'spec' ? fieldLocation(r.source, path.slice(1).map(String)) : fieldLocation(r.source, []));
   const server = apiServerErrors(kind, r.manifest);
@@ -178,13 +161,7 @@ export function validateManifests(docs: readonly SourceDoc[], store: ObjectStore
   const found = manifestObjects(docs);
   const kinds = MANIFEST_KINDS as readonly string[];
   const specObjects = found.filter((f) => kinds.includes(str(f.value['kind'])));
-  const rendered = specObjects.map(resolved);
-  const catalog: ResolvedCatalog = {
-    name: 'manifests',
-    defaultArchitecture: 'amd64',
-    instancetypes: rendered.flatMap((r) => (r.source.kind === 'instancetype' ? [r.source] : [])),
-    preferences: rendered.flatMap((r) => (r.source.kind === 'preference' ? [r.source] : [])),
-  };
+  const rendered = specObjects.map(ruleObject);
   // A generator with every default, as the rules read one.
   const bare = { catalog: '.', output: '.' };
   const generator = (fastParse('generator', bare)?.data ?? strict().generatorSchema.parse(bare)) as WrittenGenerator;
@@ -192,9 +169,9 @@ export function validateManifests(docs: readonly SourceDoc[], store: ObjectStore
   // the object webhook's: those are errors, in their words (objectVerdict). Every other itgen rule
   // runs only on objects the schema admitted, and is a warning that says KubeVirt stores the object
   // and when it refuses what uses it; --strict makes them errors. Catalogs keep them as errors.
-  const contextOf = (objects: readonly RenderedObject[]): Parameters<typeof runRules>[0] => ({
+  const contextOf = (objects: readonly ManifestObject[]): ObjectRuleContext => ({
     catalog: {
-      ...catalog,
+      defaultArchitecture: 'amd64',
       instancetypes: objects.flatMap((r) => (r.source.kind === 'instancetype' ? [r.source] : [])),
       preferences: objects.flatMap((r) => (r.source.kind === 'preference' ? [r.source] : [])),
     },
@@ -202,7 +179,7 @@ export function validateManifests(docs: readonly SourceDoc[], store: ObjectStore
     generator,
   });
   const out: Diagnostic[] = [];
-  const admitted: RenderedObject[] = [];
+  const admitted: ManifestObject[] = [];
   for (const r of rendered) {
     const verdict = objectVerdict(r);
     out.push(...verdict);

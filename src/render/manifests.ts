@@ -150,7 +150,7 @@ export function renderCatalog(catalog: ResolvedCatalog, opts: RenderOptions): Re
  * One rendering of each resolved object: the cluster and namespaced twins share name, metadata and
  * spec, so checks and explanations look at the first of them only.
  */
-export function onePerSource(objects: readonly RenderedObject[]): RenderedObject[] {
+export function onePerSource<T extends { readonly source: object }>(objects: readonly T[]): T[] {
   const seen = new Set<object>();
   return objects.filter((o) => {
     if (seen.has(o.source)) return false;

@@ -2,23 +2,69 @@ import { getPath } from '../json';
 import { diag, type Diagnostic, type DiagnosticCode, type Severity, type SourceRange } from '../diagnostics';
 import { locate, type SourceDoc } from '../load/source';
 import type { RenderedObject } from '../render/manifests';
+type ResolvedObject = RuleObject;
 import { originOf } from '../resolve/leaves';
-import type { ResolvedCatalog, ResolvedObject } from '../resolve/types';
+import type { ResolvedCatalog } from '../resolve/types';
+import type { Leaves, Origin } from '../resolve/leaves';
+import type { JsonObject } from '../json';
+import type { Architecture } from '../schema/common';
+import type { Scope } from '../schema/names';
+import type { RenderedManifest } from '../render/manifests';
 import type { WrittenGenerator } from '../schema/generator';
 
-export interface RuleContext {
-  readonly catalog: ResolvedCatalog;
-  readonly objects: readonly RenderedObject[];
+/**
+ * What a rule about KubeVirt's API or behaviour reads of an object (house style 36): its kind, name
+ * and spec, where each spec field was written (`leaves`, `origin`), and what the spec says of its
+ * size and architecture. A resolved catalog object and a manifest of a cluster both provide it, so
+ * `validate FILE` runs the same rules on manifests without forging catalog objects.
+ */
+interface RuleObjectBase {
+  readonly name: string;
+  readonly spec: JsonObject;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly leaves: Leaves;
+  readonly origin: Origin;
+}
+export interface RuleInstancetype extends RuleObjectBase {
+  readonly kind: 'instancetype';
+  /** spec.cpu.guest and spec.memory.guest in bytes (0 when unset or unreadable). */
+  readonly cpu: number;
+  readonly memoryBytes: number;
+  /** The architectures it is meant for, when its catalog says (a manifest says none). */
+  readonly architectures?: readonly Architecture[] | undefined;
+}
+export interface RulePreference extends RuleObjectBase {
+  readonly kind: 'preference';
+  /** The architecture its catalog made it for, when it says (a manifest says none). */
+  readonly architecture?: Architecture | undefined;
+}
+export type RuleObject = RuleInstancetype | RulePreference;
+
+/** The context of the rules that judge objects by KubeVirt's API and behaviour (API_RULES, KUBEVIRT_RULES). */
+export interface ObjectRuleContext {
+  readonly catalog: {
+    readonly defaultArchitecture: Architecture;
+    readonly instancetypes: readonly RuleInstancetype[];
+    readonly preferences: readonly RulePreference[];
+  };
+  readonly objects: readonly { readonly manifest: RenderedManifest; readonly source: RuleObject; readonly scope: Scope }[];
   readonly generator: WrittenGenerator;
   /** The generator document, for diagnostics about generator settings. */
   readonly generatorSrc?: SourceDoc | undefined;
 }
 
+/** The context of every rule: the catalog rules also read what only a catalog knows (families, sizes). */
+export interface RuleContext extends ObjectRuleContext {
+  readonly catalog: ResolvedCatalog;
+  readonly objects: readonly RenderedObject[];
+}
+
 /** A named semantic check. Rules are pure: context in, diagnostics out. */
-export interface Rule {
+export interface Rule<C extends ObjectRuleContext = RuleContext> {
   readonly name: string;
   readonly description: string;
-  readonly check: (ctx: RuleContext) => Finding[];
+  readonly check: (ctx: C) => Finding[];
 }
 
 export const get = getPath;

@@ -3,14 +3,14 @@ import { diag } from '../diagnostics';
 import { API_RULES } from './rules-api';
 import { CATALOG_RULES } from './rules-catalog';
 import { KUBEVIRT_RULES } from './rules-kubevirt';
-import type { Finding, Rule, RuleContext, Subject } from './context';
+import type { Finding, ObjectRuleContext, Rule, RuleContext, Subject } from './context';
 
-export type { Finding, Rule, RuleContext } from './context';
+export type { Finding, ObjectRuleContext, Rule, RuleContext, RuleInstancetype, RulePreference } from './context';
 
 export const RULES: readonly Rule[] = [...API_RULES, ...KUBEVIRT_RULES, ...CATALOG_RULES];
 
 /** Run every rule; a rule that throws is a bug in itgen, reported as such rather than crashing. */
-export function runRules(ctx: RuleContext, rules: readonly Rule[] = RULES): Diagnostic[] {
+export function runRules<C extends ObjectRuleContext = RuleContext>(ctx: C, rules: readonly Rule<C>[] = RULES as unknown as readonly Rule<C>[]): Diagnostic[] {
   const out: Finding[] = [];
   for (const rule of rules) {
     try {

@@ -15,8 +15,7 @@ import {
   PREFERRED_CPU_TOPOLOGY_SINCE,
 } from '../schema/kubevirt-api';
 import { locate, type SourceDoc } from '../load/source';
-import type { ResolvedObject } from '../resolve/types';
-import { fieldDiag, get, memoized, objectDiag, type Rule } from './context';
+import { fieldDiag, get, memoized, objectDiag, type ObjectRuleContext, type Rule, type RuleObject } from './context';
 
 /** Spec paths of a JSON value in FIELD_SINCE notation (`gpus[].claimName`). */
 function specPaths(v: Json, prefix: string, out: Map<string, string[]>, raw: string[]): void {
@@ -54,7 +53,7 @@ export function qualifiedNameProblem(key: string): string | undefined {
 }
 
 /** Where a label or annotation key was written: the object's own document, else the generator. */
-function writtenAt(o: ResolvedObject, which: 'labels' | 'annotations', key: string, generatorSrc: SourceDoc | undefined): SourceRange | undefined {
+function writtenAt(o: RuleObject, which: 'labels' | 'annotations', key: string, generatorSrc: SourceDoc | undefined): SourceRange | undefined {
   // A manifest (`validate FILE`): its origin is its metadata.name, and its labels sit beside it.
   const p = o.origin.path;
   if (p.length >= 2 && p[p.length - 1] === 'name' && p[p.length - 2] === 'metadata') {
@@ -88,7 +87,7 @@ const NEWEST_SINCE = [
   ...Object.values(PREFERRED_CPU_TOPOLOGY_SINCE),
 ].reduce((a, b) => (compareRelease(a, b) >= 0 ? a : b));
 
-export const API_RULES: readonly Rule[] = [
+export const API_RULES: readonly Rule<ObjectRuleContext>[] = [
   {
     name: 'manifest-schema',
     description: 'every rendered object matches the strict model of the KubeVirt API (all fields, enums)',
@@ -119,8 +118,8 @@ export const API_RULES: readonly Rule[] = [
     description: 'label and annotation keys and values the API server accepts',
     check: (ctx) => {
       // One diagnostic per problem and place, naming every object it affects (a family label reaches every size).
-      const found = new Map<string, { objs: ResolvedObject[]; message: string; location: SourceRange | undefined; hint: string }>();
-      const add = (o: ResolvedObject, which: 'labels' | 'annotations', key: string | undefined, message: string, hint: string): void => {
+      const found = new Map<string, { objs: RuleObject[]; message: string; location: SourceRange | undefined; hint: string }>();
+      const add = (o: RuleObject, which: 'labels' | 'annotations', key: string | undefined, message: string, hint: string): void => {
         const location = key !== undefined ? writtenAt(o, which, key, ctx.generatorSrc) : undefined;
         // Without a place (a derived label), one report per kind and file: objects of other files are never folded into it.
         const k = `${message}|${location ? `${location.file}:${location.line}:${location.col}` : `${o.kind}|${o.origin.src.file}`}`;

@@ -2,9 +2,8 @@ import { getPath, type JsonObject } from '../json';
 import { formatBinary, MiB, parseQuantity } from '../quantity';
 import type { Diagnostic } from '../diagnostics';
 import { originOf } from '../resolve/leaves';
-import type { ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { DEPRECATED_FIELDS, DEPRECATED_TOPOLOGIES, VIDEO_TYPES_BY_ARCHITECTURE, type Architecture } from '../schema/kubevirt-api';
-import { fieldDiag, fieldLocation, get, groupBy, type Rule, type RuleContext } from './context';
+import { fieldDiag, fieldLocation, get, groupBy, type ObjectRuleContext, type Rule, type RuleInstancetype, type RulePreference } from './context';
 import { dedicatedThreadsProblem, HUGEPAGE_SIZES_BY_ARCHITECTURE } from '../kubevirt/launch';
 import { preferencePairingKey } from '../kubevirt/pairing';
 import { meetsRequirements, requirementsOf } from '../kubevirt/requirements';
@@ -26,11 +25,11 @@ import {
  * with each preference whose requirements it meets, because that is what a user will combine.
  */
 
-function instancetypeRule(name: string, description: string, check: (it: ResolvedInstancetype) => Diagnostic[]): Rule {
+function instancetypeRule(name: string, description: string, check: (it: RuleInstancetype) => Diagnostic[]): Rule<ObjectRuleContext> {
   return { name, description, check: (ctx) => ctx.catalog.instancetypes.flatMap(check) };
 }
 
-function preferenceRule(name: string, description: string, check: (p: ResolvedPreference, ctx: RuleContext) => Diagnostic[]): Rule {
+function preferenceRule(name: string, description: string, check: (p: RulePreference, ctx: ObjectRuleContext) => Diagnostic[]): Rule<ObjectRuleContext> {
   return { name, description, check: (ctx) => ctx.catalog.preferences.flatMap((p) => check(p, ctx)) };
 }
 
@@ -73,13 +72,13 @@ export function spreadDivides(guest: number, spec: JsonObject): boolean {
 }
 
 /** Architecture a VM using the preference runs on, when the preference says. */
-export function preferenceArchitecture(p: ResolvedPreference): Architecture | undefined {
+export function preferenceArchitecture(p: RulePreference): Architecture | undefined {
   const a = p.architecture ?? get(p.spec, ['requirements', 'architecture']) ?? get(p.spec, ['preferredArchitecture']);
   return typeof a === 'string' ? (a as Architecture) : undefined;
 }
 
 /** The instance type meets the preference's requirements and its spread, so a user may combine them. */
-export function pairable(p: ResolvedPreference, it: ResolvedInstancetype): boolean {
+export function pairable(p: RulePreference, it: RuleInstancetype): boolean {
   const met = meetsRequirements(requirementsOf(p.spec), it);
   return met.cpu && met.memory && spreadDivides(it.cpu, p.spec);
 }
@@ -91,7 +90,7 @@ export function pairable(p: ResolvedPreference, it: ResolvedInstancetype): boole
  * linear in its size.
  */
 export interface PairingClass {
-  readonly members: readonly ResolvedPreference[];
+  readonly members: readonly RulePreference[];
   /** Spec of the first member: the topology settings all members share. */
   readonly spec: JsonObject;
   readonly architecture: Architecture | undefined;
@@ -99,14 +98,14 @@ export interface PairingClass {
   readonly reqMemBytes: number | undefined;
 }
 
-const classCache = new WeakMap<readonly ResolvedPreference[], PairingClass[]>();
+const classCache = new WeakMap<readonly RulePreference[], PairingClass[]>();
 
-export function pairingClasses(preferences: readonly ResolvedPreference[]): PairingClass[] {
+export function pairingClasses(preferences: readonly RulePreference[]): PairingClass[] {
   const cached = classCache.get(preferences);
   if (cached) return cached;
   const byKey = new Map<
     string,
-    { members: ResolvedPreference[]; spec: JsonObject; architecture: Architecture | undefined; reqCpu: number | undefined; reqMemBytes: number | undefined }
+    { members: RulePreference[]; spec: JsonObject; architecture: Architecture | undefined; reqCpu: number | undefined; reqMemBytes: number | undefined }
   >();
   for (const p of preferences) {
     const { cpu: reqCpu, memoryBytes: reqMemBytes } = requirementsOf(p.spec);
@@ -126,7 +125,7 @@ export function pairingClasses(preferences: readonly ResolvedPreference[]): Pair
  * The instance type meets the class's requirements and spread, and is meant for its architecture
  * (a preference naming none runs on the catalog's default architecture).
  */
-export function classPairable(c: PairingClass, it: ResolvedInstancetype, defaultArchitecture: Architecture): boolean {
+export function classPairable(c: PairingClass, it: RuleInstancetype, defaultArchitecture: Architecture): boolean {
   if (it.architectures !== undefined && !it.architectures.includes(c.architecture ?? defaultArchitecture)) return false;
   if (c.reqCpu !== undefined && it.cpu < c.reqCpu) return false;
   if (c.reqMemBytes !== undefined && it.memoryBytes < c.reqMemBytes) return false;
@@ -138,7 +137,7 @@ function names(list: readonly { name: string }[], max = 6): string {
   return n.length > max ? `${n.slice(0, max).join(', ')} and ${n.length - max} more` : n.join(', ');
 }
 
-function locKey(it: ResolvedInstancetype, path: readonly string[]): string {
+function locKey(it: RuleInstancetype, path: readonly string[]): string {
   const l = fieldLocation(it, path);
   return `${l.file}:${l.line}:${l.col}`;
 }
@@ -147,7 +146,7 @@ function asBytes(v: unknown): number | undefined {
   return typeof v === 'string' || typeof v === 'number' ? parseQuantity(v) : undefined;
 }
 
-export const KUBEVIRT_RULES: readonly Rule[] = [
+export const KUBEVIRT_RULES: readonly Rule<ObjectRuleContext>[] = [
   instancetypeRule('cpu-guest-positive', 'an instance type gives the guest at least one vCPU', (it) =>
     get(it.spec, ['cpu', 'guest']) === 0 ? [fieldDiag('IT4012', it, ['cpu', 'guest'], 'a VM needs at least 1 vCPU')] : [],
   ),
@@ -336,7 +335,7 @@ export const KUBEVIRT_RULES: readonly Rule[] = [
       const out: Diagnostic[] = [];
       const dedicated = ctx.catalog.instancetypes.filter((it) => get(it.spec, ['cpu', 'dedicatedCPUPlacement']) === true);
       if (dedicated.length === 0) return out;
-      const badByClass = new Map<PairingClass, ResolvedInstancetype[]>();
+      const badByClass = new Map<PairingClass, RuleInstancetype[]>();
       for (const c of pairingClasses(ctx.catalog.preferences)) {
         const limit = (c.architecture ?? ctx.catalog.defaultArchitecture) === 'arm64' ? 1 : 2;
         badByClass.set(

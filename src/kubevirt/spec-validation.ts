@@ -11,7 +11,8 @@ import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
 
 export interface SpecCause {
-  readonly reason: 'emulated-machine' | 'disk-not-found' | 'boot-order' | 'host-devices-gate' | 'video-autoattach' | 'arch-setting' | 'arch-unsupported';
+  readonly reason:
+    'emulated-machine' | 'cpu-hotplug' | 'disk-not-found' | 'boot-order' | 'host-devices-gate' | 'video-autoattach' | 'arch-setting' | 'arch-unsupported';
   readonly type: 'FieldValueInvalid' | 'FieldValueNotSupported';
   readonly field: string;
   readonly message: string;
@@ -54,6 +55,15 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
         message: `${field}.domain.machine.type is not supported: ${machineType} (allowed values: [${supported.join(' ')}])`,
       });
   }
+  // validateCPUHotplug
+  const cpu = obj(domain['cpu']);
+  if (cpu && typeof cpu['maxSockets'] === 'number' && cpu['maxSockets'] !== 0 && typeof cpu['sockets'] === 'number' && cpu['sockets'] > cpu['maxSockets'])
+    causes.push({
+      reason: 'cpu-hotplug',
+      type: 'FieldValueInvalid',
+      field: `${field}.domain.cpu.sockets`,
+      message: 'Number of sockets in CPU topology is greater than the maximum sockets allowed',
+    });
   // validateBootOrder: disks naming no volume, and boot orders used twice.
   const volumes = new Map(list(spec['volumes']).map((v) => [v['name'], v]));
   const orders = new Set<number>();

@@ -11,6 +11,7 @@ import { fn } from './fn';
 import { generate } from './generate';
 import { init } from './init';
 import { matrix } from './matrix';
+import { resize } from './resize';
 import { migrate } from './migrate';
 import { notes } from './notes';
 import { release } from './release';
@@ -34,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   expand,
   matrix,
   facts,
+  resize,
   migrate,
   schema,
 ];

@@ -1,0 +1,305 @@
+/**
+ * Resize (issue 32): what KubeVirt does when a running VM's instance type or preference changes.
+ * In KubeVirt's order (v1.9, pkg/virt-controller/watch/vm/vm.go and the VM webhooks on UPDATE):
+ * admission of the edited VM (the matchers, then the instancetype admission: spread, conflicts,
+ * requirements; then the spec rules and the live-update limits), then the VM controller: the new
+ * objects must be found (`FailedFindInstancetype`), `syncRestartRequired` expands the start
+ * revision's spec and the new one, copies the live-updatable fields across (under the LiveUpdate
+ * rollout strategy: CPU sockets, guest memory, node selector, affinity, tolerations) and sets
+ * RestartRequired when anything else differs; otherwise `handleCPUChangeRequest` and
+ * `handleMemoryHotplugRequest` patch the running VMI or set RestartRequired with their reason. A
+ * hotplug completes through a live migration only where the KubeVirt CR lists LiveMigrate in its
+ * workload update methods and the VMI is live-migratable; otherwise it stays pending.
+ */
+import { isPlainObject, obj, type Json, type JsonObject } from '../json';
+import type { ClusterDefaults } from '../kubevirt/config';
+import { copy } from '../kubevirt/go';
+import { parseQ, qString, cmp, type Quantity } from '../kubevirt/quantity';
+import { validateInstanceSpec } from '../kubevirt/spec-validation';
+import { memoryHotplugProblem } from '../kubevirt/vmi';
+import { parseQuantity } from '../quantity';
+import { admit } from './expand';
+import { applyInstancetype } from './instancetype';
+import type { References } from './model';
+import { applyPreference } from './preference';
+import { startStored } from './preview';
+import { resolveReferences, type ObjectStore } from './references';
+
+export type ResizeOutcome = 'live' | 'pending' | 'restart' | 'rejected' | 'failed';
+
+export interface ResizePlan {
+  readonly outcome: ResizeOutcome;
+  /** KubeVirt's admission causes, as its webhook lists them (empty when admitted). */
+  readonly admission: { readonly causes: readonly { readonly type?: string; readonly field: string; readonly message: string }[] };
+  /** KubeVirt's RestartRequired condition, and the fields that set it (itgen's: KubeVirt names none). */
+  readonly restartRequired?: { readonly message: string; readonly fields: readonly string[] };
+  /** The VM controller's error when it cannot apply the change (FailedFindInstancetype, FailedFindPreference). */
+  readonly syncError?: { readonly reason: string; readonly message: string };
+  /** The CPU and memory hotplug the change asks of the running VMI. */
+  readonly hotplug: {
+    readonly sockets?: { readonly from: number; readonly to: number; readonly max?: number };
+    readonly memory?: { readonly from: string; readonly to: string; readonly max?: string };
+  };
+  /** The hotplug is carried out by a live migration (the CR lists LiveMigrate and the VMI can migrate). */
+  readonly migrates: boolean;
+}
+
+export interface ResizeTarget {
+  readonly instancetype?: JsonObject | undefined;
+  readonly preference?: JsonObject | undefined;
+}
+
+export interface ResizeContext {
+  readonly store: ObjectStore;
+  readonly config: ClusterDefaults;
+  /** Whether the running VMI is live-migratable (default: yes). */
+  readonly liveMigratable?: boolean;
+}
+
+/** The template spec with the instance type and preference applied, as ApplyToVM does (no defaults). */
+function applied(vm: JsonObject, refs: References): JsonObject | undefined {
+  const t = copy(obj(obj(vm['spec'])?.['template']) ?? {});
+  const spec = obj(t['spec']) ?? {};
+  const meta = obj(t['metadata']) ?? {};
+  if (refs.instancetype && applyInstancetype(spec, meta, refs.instancetype.spec, refs.preference?.spec).length > 0) return undefined;
+  if (refs.preference) applyPreference(spec, meta, refs.preference.spec);
+  return spec;
+}
+
+const QUANTITY_KEYS = new Set(['guest', 'maxGuest', 'memory', 'cpu', 'capacity', 'addedOverhead']);
+
+/**
+ * equality.Semantic.DeepEqual's differences, as paths: quantities by value, nil and empty lists
+ * alike. `loose`: an empty value and an absent one alike too, as the paths are listed for people
+ * (`preferredSmm: {}` enables SMM, so the decision keeps them apart).
+ */
+function differences(a: Json | undefined, b: Json | undefined, path: string, out: string[], loose = false): void {
+  const empty = (v: Json | undefined): boolean =>
+    v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (loose && isPlainObject(v) && Object.keys(v).length === 0);
+  if (empty(a) && empty(b)) return;
+  if (isPlainObject(a) && isPlainObject(b)) {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) differences(a[k], b[k], `${path}.${k}`, out, loose);
+    return;
+  }
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
+    a.forEach((x, i) => differences(x, b[i], `${path}[${i}]`, out, loose));
+    return;
+  }
+  const key = path.slice(path.lastIndexOf('.') + 1);
+  if ((typeof a === 'string' || typeof a === 'number') && (typeof b === 'string' || typeof b === 'number') && QUANTITY_KEYS.has(key)) {
+    const qa = parseQ(a);
+    const qb = parseQ(b);
+    if (qa && qb && cmp(qa, qb) === 0) return;
+  }
+  if (JSON.stringify(a) !== JSON.stringify(b)) out.push(path);
+}
+
+/**
+ * Whether a template spec differs from the start's after the live-updatable fields are copied
+ * across, and the fields that do (empty and absent alike in the list, never in the decision).
+ */
+function restartFields(start: JsonObject, current: JsonObject, config: ClusterDefaults): { differs: boolean; fields: string[] } {
+  const last = copy(start);
+  if ((config.vmRolloutStrategy ?? 'LiveUpdate') === 'LiveUpdate') {
+    const lastCpu = obj(obj(last['domain'])?.['cpu']);
+    const curCpu = obj(obj(current['domain'])?.['cpu']);
+    if (lastCpu && curCpu) {
+      if (curCpu['sockets'] === undefined) delete lastCpu['sockets'];
+      else lastCpu['sockets'] = curCpu['sockets']!;
+    }
+    const curGuest = obj(obj(current['domain'])?.['memory'])?.['guest'];
+    if (curGuest !== undefined && curGuest !== null) {
+      const domain = obj(last['domain']) ?? (last['domain'] = {});
+      const memory = obj(domain['memory']) ?? (domain['memory'] = {});
+      memory['guest'] = curGuest;
+    }
+    for (const k of ['nodeSelector', 'affinity', 'tolerations']) {
+      if (current[k] === undefined) delete last[k];
+      else last[k] = copy(current[k]!);
+    }
+  }
+  const strict: string[] = [];
+  differences(last, current, 'spec.template.spec', strict);
+  const listed: string[] = [];
+  differences(last, current, 'spec.template.spec', listed, true);
+  return { differs: strict.length > 0, fields: listed.length > 0 ? listed : strict };
+}
+
+/**
+ * What changing a running VM's instance type or preference does. `stored`: the VM as the cluster
+ * stores it (its matchers name the objects it runs with); `to`: the new matchers, each replacing
+ * the stored one whole.
+ */
+export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeContext): ResizePlan {
+  const { store, config } = ctx;
+  const noHotplug = { hotplug: {}, migrates: false };
+  const ns = String(obj(stored['metadata'])?.['namespace'] ?? 'default');
+  const edited = copy(stored);
+  const spec = obj(edited['spec']) ?? (edited['spec'] = {});
+  for (const which of ['instancetype', 'preference'] as const) {
+    const m = to[which];
+    if (m === undefined) continue;
+    spec[which] = copy(m);
+  }
+  // The mutating webhook on UPDATE: a changed name with a revision pinned to the old object.
+  for (const which of ['instancetype', 'preference'] as const) {
+    const before = obj(obj(stored['spec'])?.[which]);
+    const after = obj(spec[which]);
+    if (before && after && typeof after['revisionName'] === 'string' && after['revisionName'] !== '' && after['name'] !== before['name'])
+      return {
+        outcome: 'rejected',
+        admission: { causes: [{ field: `spec.${which}.revisionName`, message: `the Matcher Name has been updated without updating the RevisionName` }] },
+        ...noHotplug,
+      };
+  }
+  // The validating webhook: the instancetype admission, then the spec rules on the expanded template.
+  const newRefs = resolveReferences(edited, store, ns, true);
+  const admitted = admit(edited, newRefs.references, { cluster: config });
+  if (admitted.causes.length > 0) return { outcome: 'rejected', admission: { causes: admitted.causes }, ...noHotplug };
+  const template = obj(obj(obj((admitted.vm ?? edited)['spec'])?.['template'])?.['spec']);
+  const specCauses = template ? [...validateInstanceSpec(template, config, 'spec.template.spec'), ...liveUpdateCauses(template, config)] : [];
+  if (specCauses.length > 0) return { outcome: 'rejected', admission: { causes: specCauses }, ...noHotplug };
+  // The VM controller: the objects the new matchers name must exist.
+  const missing = newRefs.errors.find((e) => e.notFound);
+  if (missing) {
+    const reason = missing.field.startsWith('spec.preference') ? 'FailedFindPreference' : 'FailedFindInstancetype';
+    return { outcome: 'failed', admission: { causes: [] }, syncError: { reason, message: missing.message }, ...noHotplug };
+  }
+  // The running VMI, as the VM started with its current objects.
+  const oldRefs = resolveReferences(stored, store, ns, true).references;
+  const started = startStored(stored, oldRefs, config, store);
+  const startSpec = applied(stored, oldRefs);
+  const currentSpec = applied(edited, newRefs.references);
+  if ('error' in started || !startSpec || !currentSpec) return { outcome: 'live', admission: { causes: [] }, ...noHotplug };
+  const vmi = started.vmi;
+  const { differs, fields } = restartFields(startSpec, currentSpec, config);
+  if (differs)
+    return {
+      outcome: 'restart',
+      admission: { causes: [] },
+      restartRequired: { message: 'a non-live-updatable field was changed in the template spec', fields },
+      ...noHotplug,
+    };
+  if ((config.vmRolloutStrategy ?? 'LiveUpdate') !== 'LiveUpdate') return { outcome: 'live', admission: { causes: [] }, ...noHotplug };
+  const restart = (message: string, field: string): ResizePlan => ({
+    outcome: 'restart',
+    admission: { causes: [] },
+    restartRequired: { message, fields: [field] },
+    ...noHotplug,
+  });
+  // handleCPUChangeRequest
+  const vmiCpu = obj(obj(obj(vmi['spec'])?.['domain'])?.['cpu']) ?? {};
+  const newCpu = obj(obj(currentSpec['domain'])?.['cpu']);
+  const hotplug: { sockets?: { from: number; to: number; max?: number }; memory?: { from: string; to: string; max?: string } } = {};
+  const vmiSockets = typeof vmiCpu['sockets'] === 'number' ? vmiCpu['sockets'] : 0;
+  const maxSockets = typeof vmiCpu['maxSockets'] === 'number' ? vmiCpu['maxSockets'] : 0;
+  if (newCpu && typeof newCpu['sockets'] === 'number' && newCpu['sockets'] !== vmiSockets) {
+    const target = newCpu['sockets'];
+    if (target > maxSockets)
+      return restart("CPU sockets updated in template spec to a value higher than what's available", 'spec.template.spec.domain.cpu.sockets');
+    if (target < vmiSockets) return restart('Reduction of CPU socket count requires a restart', 'spec.template.spec.domain.cpu.sockets');
+    if (stored && obj(obj(obj(stored['spec'])?.['template'])?.['spec'])?.['architecture'] === 'arm64')
+      return restart("ARM doesn't support CPU hotplug", 'spec.template.spec.domain.cpu.sockets');
+    hotplug.sockets = { from: vmiSockets, to: target, max: maxSockets };
+  }
+  // handleMemoryHotplugRequest
+  const vmiMemory = obj(obj(obj(vmi['spec'])?.['domain'])?.['memory']) ?? {};
+  const status = obj(obj(vmi['status'])?.['memory']) ?? {};
+  const newGuest = obj(obj(currentSpec['domain'])?.['memory'])?.['guest'];
+  const q = (v: Json | undefined): Quantity | undefined => (typeof v === 'string' || typeof v === 'number' ? parseQ(v) : undefined);
+  const ng = q(newGuest);
+  const vg = q(vmiMemory['guest']);
+  if (ng && vg && status['guestCurrent'] !== undefined && cmp(ng, vg) !== 0) {
+    const migratable = ctx.liveMigratable ?? true;
+    const field = 'spec.template.spec.domain.memory.guest';
+    if (!migratable) return restart('memory updated in template spec. Memory-hotplug is only available for migratable VMs', field);
+    const maxGuest = q(vmiMemory['maxGuest']);
+    if (!maxGuest) return restart('memory updated in template spec. Memory-hotplug is not available for this VM configuration', field);
+    const problem = memoryHotplugProblem(
+      currentSpec.architecture === undefined ? { ...currentSpec, architecture: String(obj(vmi['spec'])?.['architecture'] ?? 'amd64') } : currentSpec,
+      parseQuantity(qString(maxGuest)),
+    );
+    if (problem) return restart(`memory hotplug not supported, ${problem}`, field);
+    const atBoot = q(status['guestAtBoot']);
+    if (atBoot && cmp(ng, atBoot) < 0) return restart('memory updated in template spec to a value lower than what the VM started with', field);
+    if (cmp(ng, maxGuest) > 0) return restart("memory updated in template spec to a value higher than what's available", field);
+    hotplug.memory = { from: qString(vg), to: qString(ng), max: qString(maxGuest) };
+  }
+  const changes = hotplug.sockets !== undefined || hotplug.memory !== undefined;
+  const migrates = changes && (ctx.liveMigratable ?? true) && (config.workloadUpdateMethods ?? []).includes('LiveMigrate');
+  return { outcome: !changes || migrates ? 'live' : 'pending', admission: { causes: [] }, hotplug, migrates };
+}
+
+/** validateLiveUpdateFeatures (VM admission under LiveUpdate): sockets within maxSockets, memory hotplug possible with maxGuest. */
+function liveUpdateCauses(template: JsonObject, config: ClusterDefaults): { type: string; field: string; message: string }[] {
+  if ((config.vmRolloutStrategy ?? 'LiveUpdate') !== 'LiveUpdate') return [];
+  const out: { type: string; field: string; message: string }[] = [];
+  const cpu = obj(obj(template['domain'])?.['cpu']);
+  if (
+    cpu &&
+    typeof cpu['sockets'] === 'number' &&
+    typeof cpu['maxSockets'] === 'number' &&
+    cpu['sockets'] !== 0 &&
+    cpu['maxSockets'] !== 0 &&
+    cpu['sockets'] > cpu['maxSockets']
+  )
+    out.push({
+      type: 'FieldValueInvalid',
+      field: 'spec.template.spec.domain.cpu.sockets',
+      message: `Number of sockets in CPU topology is greater than the maximum sockets allowed`,
+    });
+  const memory = obj(obj(template['domain'])?.['memory']);
+  const maxGuest = memory?.['maxGuest'];
+  if (typeof maxGuest === 'string' || typeof maxGuest === 'number') {
+    const problem = memoryHotplugProblem(template, parseQuantity(maxGuest));
+    if (problem) out.push({ type: 'FieldValueInvalid', field: 'spec.template.spec.domain.memory.guest', message: problem });
+  }
+  return out;
+}
+
+const KIND_NAMES: Readonly<Record<string, { which: 'instancetype' | 'preference'; kind: string }>> = {
+  virtualmachineinstancetype: { which: 'instancetype', kind: 'VirtualMachineInstancetype' },
+  virtualmachineinstancetypes: { which: 'instancetype', kind: 'VirtualMachineInstancetype' },
+  vmf: { which: 'instancetype', kind: 'VirtualMachineInstancetype' },
+  virtualmachineclusterinstancetype: { which: 'instancetype', kind: 'VirtualMachineClusterInstancetype' },
+  virtualmachineclusterinstancetypes: { which: 'instancetype', kind: 'VirtualMachineClusterInstancetype' },
+  vmcf: { which: 'instancetype', kind: 'VirtualMachineClusterInstancetype' },
+  virtualmachinepreference: { which: 'preference', kind: 'VirtualMachinePreference' },
+  virtualmachinepreferences: { which: 'preference', kind: 'VirtualMachinePreference' },
+  vmp: { which: 'preference', kind: 'VirtualMachinePreference' },
+  virtualmachineclusterpreference: { which: 'preference', kind: 'VirtualMachineClusterPreference' },
+  virtualmachineclusterpreferences: { which: 'preference', kind: 'VirtualMachineClusterPreference' },
+  vmcp: { which: 'preference', kind: 'VirtualMachineClusterPreference' },
+};
+
+/**
+ * A matcher from a command-line NAME: a cluster-wide object, or `KIND/NAME` with kubectl's
+ * resource names (`virtualmachineinstancetype/big`, `vmf/big`); an error for a kind of the other
+ * matcher or none KubeVirt knows.
+ */
+export function matcherFromName(text: string, which: 'instancetype' | 'preference'): JsonObject | { error: string } {
+  const slash = text.indexOf('/');
+  if (slash < 0) return { name: text };
+  const kindText = text.slice(0, slash).toLowerCase();
+  const name = text.slice(slash + 1);
+  const known = Object.hasOwn(KIND_NAMES, kindText) ? KIND_NAMES[kindText] : undefined;
+  if (!known)
+    return {
+      error: `unknown kind \`${text.slice(0, slash)}\`: one of ${Object.keys(KIND_NAMES)
+        .filter((k) => KIND_NAMES[k]!.which === which)
+        .join(', ')}`,
+    };
+  if (known.which !== which)
+    return { error: `\`${text.slice(0, slash)}\` names a ${known.which}, not a${which === 'instancetype' ? 'n instance type' : ' preference'}` };
+  return { name, kind: known.kind };
+}
+
+/** Every instance type of the store as a resize target of `stored`, grouped by outcome (`--plan`). */
+export function resizeOptions(stored: JsonObject, ctx: ResizeContext): { name: string; kind: string; plan: ResizePlan }[] {
+  const ns = String(obj(stored['metadata'])?.['namespace'] ?? 'default');
+  const seen = new Set<string>();
+  return ctx.store.specObjects
+    .filter((o) => o.kind === 'VirtualMachineClusterInstancetype' || (o.kind === 'VirtualMachineInstancetype' && (o.namespace ?? ns) === ns))
+    .filter((o) => (seen.has(`${o.kind}/${o.name}`) ? false : (seen.add(`${o.kind}/${o.name}`), true)))
+    .map((o) => ({ name: o.name, kind: o.kind, plan: resizePlan(stored, { instancetype: { name: o.name, kind: o.kind } }, ctx) }));
+}

@@ -1,0 +1,76 @@
+/**
+ * `itgen resize`: the outcome of a change of instance type or preference, as a person and a UI read
+ * it (the corpus, test/resize-corpus.test.ts, proves the answers against KubeVirt).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runInProcess } from './e2e-helpers';
+
+const REPO = path.resolve(__dirname, '..');
+const BUNDLE = path.join(REPO, 'output', 'common-instancetypes');
+const VM = (it: string, pref: string): string =>
+  `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: web, namespace: default}\nspec:\n  runStrategy: Always\n  instancetype: {name: ${it}}\n  preference: {name: ${pref}}\n  template:\n    spec:\n      domain: {devices: {}}\n      volumes: [{name: rootdisk, containerDisk: {image: "quay.io/containerdisks/fedora:41"}}]\n`;
+
+describe('itgen resize', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'itgen-resize-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const run = (...argv: string[]): ReturnType<typeof runInProcess> => runInProcess(dir, ['resize', 'vm.yaml', '--with', BUNDLE, ...argv]);
+
+  it('u1.medium to u1.large: pending without LiveMigrate in the CR, live with it; u1.2xlarge needs a restart (8 sockets over the 4x limit)', () => {
+    writeFileSync(path.join(dir, 'vm.yaml'), VM('u1.medium', 'fedora'));
+    expect(run('--to', 'u1.large').out).toMatch(
+      /^web: pending: CPU sockets 1 -> 2 \(at most 4\), memory 4Gi -> 8Gi \(at most 16Gi\); the hotplug waits for a live migration/,
+    );
+    writeFileSync(
+      path.join(dir, 'kv.yaml'),
+      'apiVersion: kubevirt.io/v1\nkind: KubeVirt\nmetadata: {name: kubevirt}\nspec:\n  workloadUpdateStrategy: {workloadUpdateMethods: [LiveMigrate]}\n',
+    );
+    expect(run('--to', 'u1.large', '--kubevirt', 'kv.yaml').out).toMatch(/^web: live: .*hotplugged through a live migration/);
+    expect(run('--to', 'u1.2xlarge').out).toBe(
+      `web: restart: RestartRequired: "CPU sockets updated in template spec to a value higher than what's available"; set by spec.template.spec.domain.cpu.sockets\n`,
+    );
+  });
+
+  it('an o1 size and a family change need a restart, naming the fields; a non-migratable VMI cannot hotplug memory', () => {
+    writeFileSync(path.join(dir, 'vm.yaml'), VM('o1.medium', 'fedora'));
+    const json = JSON.parse(run('--to', 'o1.large', '-o', 'json').out) as { outcome: string; restartRequired: { message: string; fields: string[] } };
+    expect(json.outcome).toBe('restart');
+    expect(json.restartRequired.message).toBe('a non-live-updatable field was changed in the template spec');
+    expect(json.restartRequired.fields).toContain('spec.template.spec.domain.resources.requests.memory');
+    writeFileSync(path.join(dir, 'vm.yaml'), VM('u1.medium', 'fedora'));
+    expect(run('--to', 'u1.large', '--not-migratable').out).toContain('Memory-hotplug is only available for migratable VMs');
+  });
+
+  it('a vCPU change under windows.11 needs a restart (it prefers cores), under windows.2k22 it is live or pending', () => {
+    writeFileSync(path.join(dir, 'vm.yaml'), VM('u1.large', 'windows.11'));
+    expect(run('--to', 'u1.xlarge').out).toMatch(/^web: restart: .*spec\.template\.spec\.domain\.cpu\.cores/);
+    writeFileSync(path.join(dir, 'vm.yaml'), VM('u1.large', 'windows.2k22'));
+    expect(run('--to', 'u1.xlarge').out).toMatch(/^web: pending: CPU sockets 2 -> 4/);
+  });
+
+  it('rejected with the admission words, failed for a missing object (FailedFindInstancetype), KIND/NAME with kubectl names', () => {
+    writeFileSync(path.join(dir, 'vm.yaml'), VM('u1.medium', 'fedora'));
+    expect(run('--preference', 'windows.11').out).toContain("web: rejected: KubeVirt's admission refuses it: failure checking preference requirements");
+    // A missing instance type: admission ignores the failed lookup; without a preference's requirements to fail, the VM controller does.
+    writeFileSync(path.join(dir, 'vm.yaml'), VM('u1.medium', 'fedora').replace('  preference: {name: fedora}\n', ''));
+    const missing = JSON.parse(run('--to', 'u1.meduim', '-o', 'json').out) as { outcome: string; syncError: { reason: string } };
+    expect(missing).toMatchObject({ outcome: 'failed', syncError: { reason: 'FailedFindInstancetype' } });
+    expect(run('--to', 'vmcp/fedora').err).toContain('`vmcp` names a preference, not an instance type');
+    expect(run('--to', 'virtualmachineclusterinstancetype/u1.large').out).toMatch(/^web: pending/);
+  });
+
+  it('--plan groups every instance type by outcome, the current one marked', () => {
+    writeFileSync(path.join(dir, 'vm.yaml'), VM('u1.medium', 'fedora'));
+    const r = run('--plan');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^live \(\d+\):\n {2}u1\.medium \(current\): nothing to change on the running VM/);
+    expect(r.out).toMatch(/\npending \(\d+\):\n/);
+    expect(r.out).toMatch(/\nrestart \(\d+\):\n/);
+    const json = JSON.parse(run('--plan', '-o', 'json').out) as { options: { instancetype: { name: string }; outcome: string }[] };
+    expect(json.options.find((o) => o.instancetype.name === 'u1.2xlarge')?.outcome).toBe('restart');
+  });
+});

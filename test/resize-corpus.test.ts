@@ -1,0 +1,25 @@
+/**
+ * Resize against KubeVirt's own answers (test/fixtures/resize-corpus/README.md): the outcome, the
+ * admission's words, the sync error, the RestartRequired message and the fields behind it, and the
+ * hotplug.
+ */
+import path from 'node:path';
+import { replayResize } from './resize-corpus';
+
+describe('the resize corpus (KubeVirt d923fdb815: VM webhooks on UPDATE and the VM controller)', () => {
+  const results = replayResize(path.join(__dirname, 'fixtures', 'resize-corpus'));
+
+  it('covers at least 1,000 cases and every outcome', () => {
+    expect(results.length).toBeGreaterThanOrEqual(1000);
+    expect(new Set(results.map((r) => r.outcome))).toEqual(new Set(['live', 'pending', 'restart', 'rejected', 'failed']));
+  });
+
+  it('agrees with KubeVirt on every case', () => {
+    expect(
+      results
+        .filter((r) => r.why.length > 0)
+        .map((r) => `${r.id} ${r.category}: ${r.why.join(' | ')}`)
+        .slice(0, 10),
+    ).toEqual([]);
+  });
+});

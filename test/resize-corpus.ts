@@ -1,0 +1,83 @@
+/**
+ * Replays the resize corpus (test/fixtures/resize-corpus/, made by tools/resize-corpus.mjs and
+ * answered by the oracle's `resize` mode: KubeVirt's webhooks on UPDATE and its VM controller)
+ * through `resizePlan`.
+ */
+import { objectStore } from '../src/expand';
+import { resizePlan, type ResizePlan } from '../src/expand/resize';
+import type { JsonObject } from '../src/json';
+import { kubevirtConfig } from '../src/kubevirt/config';
+import { readJsonLines } from './preview-corpus';
+
+interface ResizeCase {
+  readonly id: string;
+  readonly mode: string;
+  readonly category: string;
+  readonly vm: JsonObject;
+  readonly to: { instancetype?: JsonObject; preference?: JsonObject };
+  readonly objects?: JsonObject[];
+  readonly kubevirt: JsonObject | null;
+  readonly liveMigratable?: boolean;
+}
+interface ResizeAnswer {
+  readonly id: string;
+  readonly admit: { admitted: boolean; message?: string };
+  readonly restartRequired: { set: boolean; message: string };
+  readonly syncError: { reason: string; message: string } | null;
+  readonly oracleDiff: string[];
+  readonly pendingMigration: boolean;
+  readonly hotplug: { cpu: boolean; memory: boolean };
+  readonly workloadUpdaterMigrates: boolean;
+  readonly error?: { stage: string; message: string };
+}
+
+/** KubeVirt's outcome, in resizePlan's terms. */
+export function kubevirtOutcome(a: ResizeAnswer): ResizePlan['outcome'] {
+  if (!a.admit.admitted) return 'rejected';
+  if (a.syncError) return 'failed';
+  if (a.restartRequired.set) return 'restart';
+  if (a.pendingMigration) return a.workloadUpdaterMigrates ? 'live' : 'pending';
+  return 'live';
+}
+
+export function replayResize(dir: string): { id: string; category: string; outcome: string; why: string[] }[] {
+  const cases = readJsonLines(`${dir}/cases.jsonl.gz`) as ResizeCase[];
+  const answers = new Map((readJsonLines(`${dir}/answers.jsonl.gz`) as ResizeAnswer[]).map((a) => [a.id, a]));
+  const bundle = objectStore((cases[0] as unknown as { objects: JsonObject[] }).objects);
+  const out: { id: string; category: string; outcome: string; why: string[] }[] = [];
+  for (const c of cases) {
+    if (c.mode !== 'resize') continue;
+    const a = answers.get(c.id)!;
+    if (a.error) continue;
+    const own = objectStore(c.objects ?? []);
+    const store = { specObjects: [...own.specObjects, ...bundle.specObjects], volumes: [...own.volumes, ...bundle.volumes], revisions: [] };
+    const plan = resizePlan(c.vm, c.to, {
+      store,
+      config: kubevirtConfig(c.kubevirt).config,
+      ...(c.liveMigratable !== undefined ? { liveMigratable: c.liveMigratable } : {}),
+    });
+    const expected = kubevirtOutcome(a);
+    const why: string[] = [];
+    if (plan.outcome !== expected) why.push(`outcome: itgen ${plan.outcome}, KubeVirt ${expected}`);
+    if (expected === 'rejected' && plan.outcome === 'rejected' && plan.admission.causes.map((x) => x.message).join(', ') !== a.admit.message)
+      why.push(`admission: itgen ${plan.admission.causes.map((x) => x.message).join(', ')} | KubeVirt ${a.admit.message}`);
+    if (expected === 'failed' && plan.syncError && (plan.syncError.reason !== a.syncError!.reason || plan.syncError.message !== a.syncError!.message))
+      why.push(`syncError: itgen ${JSON.stringify(plan.syncError)} | KubeVirt ${JSON.stringify(a.syncError)}`);
+    if (expected === 'restart' && plan.outcome === 'restart') {
+      if (plan.restartRequired!.message !== a.restartRequired.message)
+        why.push(`restart message: itgen ${plan.restartRequired!.message} | KubeVirt ${a.restartRequired.message}`);
+      if (a.oracleDiff.length > 0 && JSON.stringify([...plan.restartRequired!.fields].sort()) !== JSON.stringify([...a.oracleDiff].sort()))
+        why.push(
+          `restart fields: itgen only ${plan.restartRequired!.fields.filter((f) => !a.oracleDiff.includes(f)).join(' ')} | KubeVirt's only ${a.oracleDiff.filter((f) => !plan.restartRequired!.fields.includes(f)).join(' ')}`,
+        );
+    }
+    if (expected === 'live' || expected === 'pending') {
+      if ((plan.hotplug.sockets !== undefined) !== a.hotplug.cpu)
+        why.push(`cpu hotplug: itgen ${plan.hotplug.sockets !== undefined}, KubeVirt ${a.hotplug.cpu}`);
+      if ((plan.hotplug.memory !== undefined) !== a.hotplug.memory)
+        why.push(`memory hotplug: itgen ${plan.hotplug.memory !== undefined}, KubeVirt ${a.hotplug.memory}`);
+    }
+    out.push({ id: c.id, category: c.category, outcome: expected, why });
+  }
+  return out;
+}

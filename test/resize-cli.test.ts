@@ -2,7 +2,8 @@
  * `itgen resize`: the outcome of a change of instance type or preference, as a person and a UI read
  * it (the corpus, test/resize-corpus.test.ts, proves the answers against KubeVirt).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runInProcess } from './e2e-helpers';
@@ -72,5 +73,44 @@ describe('itgen resize', () => {
     expect(r.out).toMatch(/\nrestart \(\d+\):\n/);
     const json = JSON.parse(run('--plan', '-o', 'json').out) as { options: { instancetype: { name: string }; outcome: string }[] };
     expect(json.options.find((o) => o.instancetype.name === 'u1.2xlarge')?.outcome).toBe('restart');
+  });
+});
+
+describe('itgen diff --vms --against REF: the VMs a change switches to another instance type', () => {
+  it('says for each whether applying it is live, pending or a restart, and why', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'itgen-resize-review-'));
+    const git = (...args: string[]): void => {
+      const r = spawnSync('git', ['-c', 'user.email=ci@example.com', '-c', 'user.name=ci', ...args], { cwd: dir, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(r.stderr);
+    };
+    try {
+      cpSync(path.join(REPO, 'catalogs', 'common-instancetypes'), path.join(dir, 'catalogs', 'common-instancetypes'), { recursive: true });
+      mkdirSync(path.join(dir, 'generators'));
+      cpSync(path.join(REPO, 'generators', 'common-instancetypes.yaml'), path.join(dir, 'generators', 'common-instancetypes.yaml'));
+      mkdirSync(path.join(dir, 'vms'));
+      writeFileSync(path.join(dir, 'vms', 'web.yaml'), VM('u1.medium', 'fedora'));
+      writeFileSync(path.join(dir, 'vms', 'api.yaml'), VM('u1.medium', 'fedora').replace('name: web', 'name: api'));
+      expect(runInProcess(dir, ['generate']).code).toBe(0);
+      git('init', '-q', '-b', 'main');
+      git('add', '-A');
+      git('commit', '-qm', 'base');
+      writeFileSync(path.join(dir, 'vms', 'web.yaml'), VM('u1.2xlarge', 'fedora'));
+      writeFileSync(path.join(dir, 'vms', 'api.yaml'), VM('u1.large', 'fedora').replace('name: web', 'name: api'));
+      const md = runInProcess(dir, ['diff', '--against', 'HEAD', '--vms', 'vms', '-o', 'markdown']);
+      expect(md.out).toContain('#### VMs switched to another instance type or preference');
+      expect(md.out).toContain(
+        "| `web` | `u1.medium + fedora` → `u1.2xlarge + fedora` | **restart** | RestartRequired: `CPU sockets updated in template spec to a value higher than what's available`",
+      );
+      expect(md.out).toContain('| `api` | `u1.medium + fedora` → `u1.large + fedora` | **pending** | CPU sockets 1 → 2, memory `4Gi` → `8Gi` |');
+      const json = JSON.parse(runInProcess(dir, ['diff', '--against', 'HEAD', '--vms', 'vms', '-o', 'json']).out) as {
+        resizes: { name: string; plan: { outcome: string } }[];
+      };
+      expect(json.resizes.map((r) => [r.name, r.plan.outcome]).sort()).toEqual([
+        ['api', 'pending'],
+        ['web', 'restart'],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -54,6 +54,8 @@ export interface ResizeContext {
   readonly config: ClusterDefaults;
   /** Whether the running VMI is live-migratable (default: yes). */
   readonly liveMigratable?: boolean;
+  /** The objects the VM runs with, when they are not `store`'s (a review: the base's objects, then the change's). */
+  readonly startStore?: ObjectStore;
 }
 
 /** The template spec with the instance type and preference applied, as ApplyToVM does (no defaults). */
@@ -166,8 +168,9 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
     return { outcome: 'failed', admission: { causes: [] }, syncError: { reason, message: missing.message }, ...noHotplug };
   }
   // The running VMI, as the VM started with its current objects.
-  const oldRefs = resolveReferences(stored, store, ns, true).references;
-  const started = startStored(stored, oldRefs, config, store);
+  const startStore = ctx.startStore ?? store;
+  const oldRefs = resolveReferences(stored, startStore, ns, true).references;
+  const started = startStored(stored, oldRefs, config, startStore);
   const startSpec = applied(stored, oldRefs);
   const currentSpec = applied(edited, newRefs.references);
   if ('error' in started || !startSpec || !currentSpec) return { outcome: 'live', admission: { causes: [] }, ...noHotplug };

@@ -5,7 +5,20 @@ import type { OutputFile } from '../../emit/layout';
 import { committedObjects, readCommittedBase } from '../../emit/committed';
 import { relativePath } from '../../load/files';
 import { diffObjects, formatDiff, parseObjects, type KubeObject, type ObjectDiff } from '../../release/diff';
-import { boundedComment, diffMarkdown, impactMarkdown, impactOptions, judgeVms, problemsMarkdown, reviewedChanges, vmImpact } from '../../release/review';
+import {
+  boundedComment,
+  diffMarkdown,
+  impactMarkdown,
+  impactOptions,
+  judgeVms,
+  problemsMarkdown,
+  resizeMarkdown,
+  reviewedChanges,
+  vmImpact,
+  vmResizes,
+} from '../../release/review';
+import { kubevirtConfig } from '../../kubevirt/config';
+import { parseSource, type SourceDoc } from '../../load/source';
 import { loadManifests } from '../../load/manifests';
 import type { CompileResult } from '../../pipeline';
 import { generatedObjects } from '../../release/drift';
@@ -123,6 +136,26 @@ export const diff: Command = {
     if (vms) problems.push(...vms.diagnostics);
     const impacts = sections.map((s) => (vms ? vmImpact(vms.docs, s.before, s.after, impactOptions(s.result)) : undefined));
     for (const i of impacts) if (i) problems.push(...i.diagnostics);
+    // The VMs the change moves to another instance type or preference: what applying each does,
+    // from the base revision's VM files (--against a Git revision only).
+    const baseVms: SourceDoc[] = [];
+    if (vms && against !== undefined && !(candidate !== undefined && existsSync(candidate) && statSync(candidate).isFile()))
+      for (const d of vmDirs) {
+        const rel = relativePath(root, path.resolve(io.cwd, d));
+        const t = readTreeAt(root, against, rel);
+        if ('error' in t) continue;
+        for (const f of t.files) if (/\.(ya?ml|json)$/.test(f.path)) baseVms.push(...parseSource(`${rel}/${f.path}`, Buffer.from(f.content, 'utf8')).docs);
+      }
+    const resizes =
+      vms && baseVms.length > 0
+        ? vmResizes(
+            baseVms,
+            vms.docs,
+            sections.flatMap((s) => s.before),
+            sections.flatMap((s) => s.after),
+            kubevirtConfig(null).config,
+          )
+        : [];
     // Every VM, touched or not, judged against everything the change generates.
     if (vms)
       problems.push(
@@ -149,6 +182,7 @@ export const diff: Command = {
               diffs: reviewedChanges(s.diffs, s.before, s.after),
               ...(impacts[i] ? { vms: { touched: impacts[i]!.impacts, unaffected: impacts[i]!.unaffected } } : {}),
             })),
+            ...(resizes.length > 0 ? { resizes } : {}),
           },
           null,
           2,
@@ -163,13 +197,19 @@ export const diff: Command = {
       writeText(
         io,
         boundedComment(
-          `### itgen: what this change does to the instance types and preferences\n\n${problemsMarkdown(problems)}${problems.length > 0 ? '\n' : ''}${parts.join('\n')}`,
+          `### itgen: what this change does to the instance types and preferences\n\n${problemsMarkdown(problems)}${problems.length > 0 ? '\n' : ''}${parts.join('\n')}${resizeMarkdown(resizes)}`,
         ),
       );
     } else {
       report(io, global.format, problems, root);
-      const text = sections
-        .map((s) => `${sections.length > 1 ? `# ${s.generator}: from ${s.against} to the catalogs\n` : ''}${formatDiff(s.diffs)}`)
+      const text = [
+        ...sections.map((s) => `${sections.length > 1 ? `# ${s.generator}: from ${s.against} to the catalogs\n` : ''}${formatDiff(s.diffs)}`),
+        ...resizes.map(
+          (r) =>
+            `VirtualMachine ${r.name} (${r.file}): ${r.from} -> ${r.to}: ${r.plan.outcome}${r.plan.restartRequired ? ` (RestartRequired: ${r.plan.restartRequired.message}; ${r.plan.restartRequired.fields.slice(0, 4).join(', ')})` : ''}`,
+        ),
+      ]
+        .filter((t) => t !== '')
         .join('\n');
       if (text !== '') writeText(io, text);
     }

@@ -22,6 +22,8 @@ const TARGET_MS = 2000;
 // Issue 31: 10,000 VMs previewed as pods in one process under 2 s, `itgen expand --as pod` under 3 s.
 const POD_TARGET_MS = 2000;
 const POD_CLI_TARGET_MS = 3000;
+// Issue 32: `itgen resize --plan` over the 244 objects of common-instancetypes for one VM, end to end.
+const PLAN_TARGET_MS = 300;
 const TARGET_MIB = 500;
 const gnuTime = ['/usr/bin/time', '/bin/time'].find((p) => existsSync(p));
 
@@ -111,7 +113,27 @@ spec:
   console.log(
     `| \`itgen expand --as pod\` on a ${count}-document file (target < ${POD_CLI_TARGET_MS} ms) | ${count} | ${podCli[0].expanded} | ${podCli[0].refused} | | ${podCliMs.toFixed(0)} ms | ${Number.isNaN(podCli[0].rss) ? 'n/a' : `${Math.max(...podCli.map((s) => s.rss)).toFixed(0)} MiB`} |`,
   );
+  // resize --plan: one VM against every instance type of the committed common-instancetypes base.
+  writeFileSync(
+    path.join(work, 'vm.yaml'),
+    'apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: web, namespace: default}\nspec:\n  runStrategy: Always\n  instancetype: {name: u1.medium}\n  preference: {name: fedora}\n  template:\n    spec:\n      domain: {devices: {}}\n      volumes: [{name: rootdisk, containerDisk: {image: "quay.io/containerdisks/fedora:41"}}]\n',
+  );
+  const planOnce = () => {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(path.join(repo, 'bin', 'itgen'), ['resize', 'vm.yaml', '--plan', '--with', path.join(repo, 'output', 'common-instancetypes')], {
+      cwd: work,
+      encoding: 'utf8',
+    });
+    if (r.status !== 0) throw new Error(`resize --plan failed: ${r.stderr}`);
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  planOnce();
+  const planMs = median(Array.from({ length: Math.max(runs, 5) }, planOnce));
+  console.log(
+    `| \`itgen resize --plan\`, one VM x the 244 objects of common-instancetypes (target < ${PLAN_TARGET_MS} ms) | 1 | | | | ${planMs.toFixed(0)} ms | |`,
+  );
   const misses = [];
+  if (planMs > PLAN_TARGET_MS) misses.push(`resize --plan ${planMs.toFixed(0)} ms > ${PLAN_TARGET_MS} ms`);
   if (podTotal > POD_TARGET_MS) misses.push(`pod preview library ${podTotal.toFixed(0)} ms > ${POD_TARGET_MS} ms`);
   if (podCliMs > POD_CLI_TARGET_MS) misses.push(`expand --as pod ${podCliMs.toFixed(0)} ms > ${POD_CLI_TARGET_MS} ms`);
   if (libTotal > TARGET_MS) misses.push(`library ${libTotal.toFixed(0)} ms > ${TARGET_MS} ms`);

@@ -114,3 +114,26 @@ describe('itgen diff --vms --against REF: the VMs a change switches to another i
     }
   });
 });
+
+describe('itgen resize --vmi FILE', () => {
+  it("takes the running VMI's sockets, limits and LiveMigratable condition instead of the one the VM starts as", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'itgen-resize-vmi-'));
+    try {
+      writeFileSync(path.join(dir, 'vm.yaml'), VM('u1.medium', 'fedora'));
+      // A VMI that was started with a hotplug limit of 2 sockets and cannot migrate.
+      writeFileSync(
+        path.join(dir, 'vmi.yaml'),
+        'apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstance\nmetadata: {name: web, namespace: default}\nspec:\n  architecture: amd64\n  domain:\n    cpu: {sockets: 1, cores: 1, threads: 1, maxSockets: 2}\n    memory: {guest: 4Gi, maxGuest: 16Gi}\n    devices: {}\nstatus:\n  memory: {guestAtBoot: 4Gi, guestCurrent: 4Gi, guestRequested: 4Gi}\n  conditions: [{type: LiveMigratable, status: "False"}]\n',
+      );
+      const run = (...argv: string[]): string => runInProcess(dir, ['resize', 'vm.yaml', '--with', BUNDLE, '--vmi', 'vmi.yaml', ...argv]).out;
+      expect(run('--to', 'u1.xlarge')).toContain(`RestartRequired: "CPU sockets updated in template spec to a value higher than what's available"`);
+      expect(run('--to', 'u1.large')).toContain('Memory-hotplug is only available for migratable VMs');
+      writeFileSync(path.join(dir, 'other.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n');
+      expect(runInProcess(dir, ['resize', 'vm.yaml', '--with', BUNDLE, '--vmi', 'other.yaml', '--to', 'u1.large']).err).toContain(
+        '`other.yaml` holds no VirtualMachineInstance',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

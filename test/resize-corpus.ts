@@ -18,6 +18,7 @@ interface ResizeCase {
   readonly objects?: JsonObject[];
   readonly kubevirt: JsonObject | null;
   readonly liveMigratable?: boolean;
+  readonly vmi?: JsonObject;
 }
 interface ResizeAnswer {
   readonly id: string;
@@ -55,6 +56,7 @@ export function replayResize(dir: string): { id: string; category: string; outco
       store,
       config: kubevirtConfig(c.kubevirt).config,
       ...(c.liveMigratable !== undefined ? { liveMigratable: c.liveMigratable } : {}),
+      ...(c.vmi ? { vmi: c.vmi } : {}),
     });
     const expected = kubevirtOutcome(a);
     const why: string[] = [];

@@ -56,6 +56,8 @@ export interface ResizeContext {
   readonly liveMigratable?: boolean;
   /** The objects the VM runs with, when they are not `store`'s (a review: the base's objects, then the change's). */
   readonly startStore?: ObjectStore;
+  /** The running VMI (`kubectl get vmi -o yaml`); without it, the one the VM starts as. Its LiveMigratable condition counts unless `liveMigratable` says. */
+  readonly vmi?: JsonObject;
 }
 
 /** The template spec with the instance type and preference applied, as ApplyToVM does (no defaults). */
@@ -173,8 +175,13 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
   const started = startStored(stored, oldRefs, config, startStore);
   const startSpec = applied(stored, oldRefs);
   const currentSpec = applied(edited, newRefs.references);
-  if ('error' in started || !startSpec || !currentSpec) return { outcome: 'live', admission: { causes: [] }, ...noHotplug };
-  const vmi = started.vmi;
+  if ((!ctx.vmi && 'error' in started) || !startSpec || !currentSpec) return { outcome: 'live', admission: { causes: [] }, ...noHotplug };
+  const vmi = ctx.vmi ?? (started as { vmi: JsonObject }).vmi;
+  // A given VMI's LiveMigratable condition, unless the caller says.
+  const condition = Array.isArray(obj(ctx.vmi?.['status'])?.['conditions'])
+    ? (obj(ctx.vmi!['status'])!['conditions'] as Json[]).map((c) => obj(c)).find((c) => c?.['type'] === 'LiveMigratable')
+    : undefined;
+  const liveMigratable = ctx.liveMigratable ?? (condition ? condition['status'] === 'True' : true);
   const { differs, fields } = restartFields(startSpec, currentSpec, config);
   if (differs)
     return {
@@ -213,7 +220,7 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
   const ng = q(newGuest);
   const vg = q(vmiMemory['guest']);
   if (ng && vg && status['guestCurrent'] !== undefined && cmp(ng, vg) !== 0) {
-    const migratable = ctx.liveMigratable ?? true;
+    const migratable = liveMigratable;
     const field = 'spec.template.spec.domain.memory.guest';
     if (!migratable) return restart('memory updated in template spec. Memory-hotplug is only available for migratable VMs', field);
     const maxGuest = q(vmiMemory['maxGuest']);
@@ -229,7 +236,7 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
     hotplug.memory = { from: qString(vg), to: qString(ng), max: qString(maxGuest) };
   }
   const changes = hotplug.sockets !== undefined || hotplug.memory !== undefined;
-  const migrates = changes && (ctx.liveMigratable ?? true) && (config.workloadUpdateMethods ?? []).includes('LiveMigrate');
+  const migrates = changes && liveMigratable && (config.workloadUpdateMethods ?? []).includes('LiveMigrate');
   return { outcome: !changes || migrates ? 'live' : 'pending', admission: { causes: [] }, hotplug, migrates };
 }
 

@@ -9,7 +9,7 @@ import { EXIT_OK, EXIT_USER, exitCodeFor, loadManifestInputs, report, writeText,
 
 export const resize: Command = {
   name: 'resize',
-  synopsis: 'resize VM-FILE [--to NAME] [--preference NAME] [--plan] [--with FILE]... [--kubevirt FILE] [--not-migratable] [-o text|json]',
+  synopsis: 'resize VM-FILE [--to NAME] [--preference NAME] [--plan] [--with FILE]... [--vmi FILE] [--kubevirt FILE] [--not-migratable] [-o text|json]',
   summary: "what changing a running VM's instance type or preference does: live, pending, restart, rejected or failed, and why",
   details: [
     "Runs KubeVirt's webhooks on the edited VM (UPDATE) and its VM controller, offline: `live` (CPU",
@@ -30,7 +30,8 @@ export const resize: Command = {
     { flag: '--plan', help: 'the outcome of every instance type for this VM, grouped' },
     { flag: '--with', value: 'FILE', repeatable: true, help: 'instance types and preferences (a release bundle) besides the project' },
     { flag: '--kubevirt', value: 'FILE', help: "the cluster's KubeVirt CR (rollout strategy, workload update methods, hotplug limits)" },
-    { flag: '--not-migratable', help: 'the running VMI is not live-migratable' },
+    { flag: '--vmi', value: 'FILE', help: 'the running VMI (kubectl get vmi -o yaml); without it, the one the VM starts as' },
+    { flag: '--not-migratable', help: 'the running VMI is not live-migratable (with --vmi, its LiveMigratable condition says)' },
     {
       flag: '--output',
       short: '-o',
@@ -56,6 +57,19 @@ export const resize: Command = {
       const cr = hasErrors(read.diagnostics) ? { diagnostics: read.diagnostics } : kubevirtFromDocuments(read.docs, file);
       diagnostics.push(...cr.diagnostics);
       if ('config' in cr && cr.config) config = cr.config;
+    }
+    let vmi: JsonObject | undefined;
+    const vmiFile = optionValue(line, '--vmi');
+    if (vmiFile !== undefined) {
+      const read = loadManifests(root, [vmiFile], () => (io.stdin ? io.stdin() : ''), io.cwd);
+      diagnostics.push(...read.diagnostics);
+      vmi = manifestObjects(read.docs).find((f) => f.value['kind'] === 'VirtualMachineInstance')?.value;
+      if (!vmi && !hasErrors(read.diagnostics))
+        diagnostics.push(
+          diag('IT8004', `\`${vmiFile}\` holds no VirtualMachineInstance`, read.docs[0] ? { file: read.docs[0].file, line: 1, col: 1 } : undefined, {
+            hint: 'kubectl get vmi NAME -o yaml > vmi.yaml',
+          }),
+        );
     }
     const vms = manifestObjects(docs).filter((f) => f.value['kind'] === 'VirtualMachine');
     if (vms.length !== 1)
@@ -83,7 +97,7 @@ export const resize: Command = {
     }
     const vm = vms[0]!.value;
     const name = String((vm['metadata'] as JsonObject | undefined)?.['name'] ?? '');
-    const context = { store, config, ...(optionSet(line, '--not-migratable') ? { liveMigratable: false } : {}) };
+    const context = { store, config, ...(optionSet(line, '--not-migratable') ? { liveMigratable: false } : {}), ...(vmi ? { vmi } : {}) };
     const json = optionValue(line, '--output') === 'json';
     if (optionSet(line, '--plan')) {
       const options = resizeOptions(vm, context);

@@ -23,8 +23,8 @@ describe('itgen resize', () => {
 
   it('u1.medium to u1.large: pending without LiveMigrate in the CR, live with it; u1.2xlarge needs a restart (8 sockets over the 4x limit)', () => {
     writeFileSync(path.join(dir, 'vm.yaml'), VM('u1.medium', 'fedora'));
-    expect(run('--to', 'u1.large').out).toMatch(
-      /^web: pending: CPU sockets 1 -> 2 \(at most 4\), memory 4Gi -> 8Gi \(at most 16Gi\); the hotplug waits for a live migration/,
+    expect(run('--to', 'u1.large').out).toBe(
+      "web: pending: CPU sockets 1 -> 2 (at most 4, KubeVirt's default ratio), memory 4Gi -> 8Gi (at most 16Gi, KubeVirt's default ratio); the hotplug waits for a live migration the cluster does not do: live with LiveMigrate listed in the KubeVirt CR's spec.workloadUpdateStrategy.workloadUpdateMethods\n",
     );
     writeFileSync(
       path.join(dir, 'kv.yaml'),
@@ -32,7 +32,7 @@ describe('itgen resize', () => {
     );
     expect(run('--to', 'u1.large', '--kubevirt', 'kv.yaml').out).toMatch(/^web: live: .*hotplugged through a live migration/);
     expect(run('--to', 'u1.2xlarge').out).toBe(
-      `web: restart: RestartRequired: "CPU sockets updated in template spec to a value higher than what's available"; set by spec.template.spec.domain.cpu.sockets\n`,
+      `web: restart: RestartRequired: "CPU sockets updated in template spec to a value higher than what's available"; set by spec.template.spec.domain.cpu.sockets (the instance type); live with at most 4 sockets (the running VM's maxSockets, from 4x the sockets it started with); a higher limit takes effect at the next start\n`,
     );
   });
 
@@ -42,13 +42,18 @@ describe('itgen resize', () => {
     expect(json.outcome).toBe('restart');
     expect(json.restartRequired.message).toBe('a non-live-updatable field was changed in the template spec');
     expect(json.restartRequired.fields).toContain('spec.template.spec.domain.resources.requests.memory');
+    expect(
+      (json.restartRequired as unknown as { sources: string[] }).sources[
+        json.restartRequired.fields.indexOf('spec.template.spec.domain.resources.requests.memory')
+      ],
+    ).toBe('instancetype');
     writeFileSync(path.join(dir, 'vm.yaml'), VM('u1.medium', 'fedora'));
     expect(run('--to', 'u1.large', '--not-migratable').out).toContain('Memory-hotplug is only available for migratable VMs');
   });
 
   it('a vCPU change under windows.11 needs a restart (it prefers cores), under windows.2k22 it is live or pending', () => {
     writeFileSync(path.join(dir, 'vm.yaml'), VM('u1.large', 'windows.11'));
-    expect(run('--to', 'u1.xlarge').out).toMatch(/^web: restart: .*spec\.template\.spec\.domain\.cpu\.cores/);
+    expect(run('--to', 'u1.xlarge').out).toMatch(/^web: restart: .*spec\.template\.spec\.domain\.cpu\.cores \(the (instance type|preference)\)/);
     writeFileSync(path.join(dir, 'vm.yaml'), VM('u1.large', 'windows.2k22'));
     expect(run('--to', 'u1.xlarge').out).toMatch(/^web: pending: CPU sockets 2 -> 4/);
   });

@@ -31,18 +31,30 @@ export interface ResizePlan {
   readonly outcome: ResizeOutcome;
   /** KubeVirt's admission causes, as its webhook lists them (empty when admitted). */
   readonly admission: { readonly causes: readonly { readonly type?: string; readonly field: string; readonly message: string }[] };
-  /** KubeVirt's RestartRequired condition, and the fields that set it (itgen's: KubeVirt names none). */
-  readonly restartRequired?: { readonly message: string; readonly fields: readonly string[] };
+  /**
+   * KubeVirt's RestartRequired condition, the fields that set it and, for each, what set it: the
+   * instance type, the preference, or the cluster (itgen's: KubeVirt names none).
+   */
+  readonly restartRequired?: {
+    readonly message: string;
+    readonly fields: readonly string[];
+    readonly sources: readonly ('instancetype' | 'preference' | 'cluster')[];
+  };
+  /** What would make the change live, when it is not. */
+  readonly toLive?: string;
   /** The VM controller's error when it cannot apply the change (FailedFindInstancetype, FailedFindPreference). */
   readonly syncError?: { readonly reason: string; readonly message: string };
   /** The CPU and memory hotplug the change asks of the running VMI. */
   readonly hotplug: {
-    readonly sockets?: { readonly from: number; readonly to: number; readonly max?: number };
-    readonly memory?: { readonly from: string; readonly to: string; readonly max?: string };
+    readonly sockets?: { readonly from: number; readonly to: number; readonly max?: number; readonly maxFrom?: LimitSource };
+    readonly memory?: { readonly from: string; readonly to: string; readonly max?: string; readonly maxFrom?: LimitSource };
   };
   /** The hotplug is carried out by a live migration (the CR lists LiveMigrate and the VMI can migrate). */
   readonly migrates: boolean;
 }
+
+/** Where a hotplug limit of the running VMI came from: the instance type, the cluster's live update configuration, or KubeVirt's default ratio. */
+export type LimitSource = 'instancetype' | 'cluster' | 'default-ratio';
 
 export interface ResizeTarget {
   readonly instancetype?: JsonObject | undefined;
@@ -183,34 +195,69 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
     : undefined;
   const liveMigratable = ctx.liveMigratable ?? (condition ? condition['status'] === 'True' : true);
   const { differs, fields } = restartFields(startSpec, currentSpec, config);
+  // Which object set each field: the one whose change alone changes it.
+  const sourceOf = (field: string): 'instancetype' | 'preference' | 'cluster' => {
+    const alone = (which: 'instancetype' | 'preference'): boolean => {
+      // The change of this object alone, the other one as it is after the change.
+      const before = applied(edited, { ...newRefs.references, [which]: oldRefs[which] });
+      const after = applied(edited, newRefs.references);
+      if (!before || !after) return false;
+      const out: string[] = [];
+      differences(before, after, 'spec.template.spec', out, true);
+      return out.some((f) => f === field || f.startsWith(`${field}.`) || field.startsWith(`${f}.`));
+    };
+    return alone('instancetype') ? 'instancetype' : alone('preference') ? 'preference' : 'cluster';
+  };
   if (differs)
     return {
       outcome: 'restart',
       admission: { causes: [] },
-      restartRequired: { message: 'a non-live-updatable field was changed in the template spec', fields },
+      restartRequired: { message: 'a non-live-updatable field was changed in the template spec', fields, sources: fields.map(sourceOf) },
+      toLive:
+        (config.vmRolloutStrategy ?? 'LiveUpdate') !== 'LiveUpdate'
+          ? 'nothing under the Stage rollout strategy: set spec.configuration.vmRolloutStrategy: LiveUpdate in the KubeVirt CR'
+          : 'a target that differs from the current objects only in vCPUs (as sockets) and guest memory, such as another size of the same series',
       ...noHotplug,
     };
   if ((config.vmRolloutStrategy ?? 'LiveUpdate') !== 'LiveUpdate') return { outcome: 'live', admission: { causes: [] }, ...noHotplug };
-  const restart = (message: string, field: string): ResizePlan => ({
+  const restart = (message: string, field: string, toLive?: string): ResizePlan => ({
     outcome: 'restart',
     admission: { causes: [] },
-    restartRequired: { message, fields: [field] },
+    restartRequired: { message, fields: [field], sources: [sourceOf(field)] },
+    ...(toLive !== undefined ? { toLive } : {}),
     ...noHotplug,
   });
+  // Where the running VMI's hotplug limits came from (setupHotplug): the instance type, the cluster, or the ratio.
+  const socketsFrom: LimitSource =
+    obj(oldRefs.instancetype?.spec['cpu'])?.['maxSockets'] !== undefined ? 'instancetype' : config.maxCpuSockets !== undefined ? 'cluster' : 'default-ratio';
+  const guestFrom: LimitSource =
+    obj(oldRefs.instancetype?.spec['memory'])?.['maxGuest'] !== undefined ? 'instancetype' : config.maxGuest !== undefined ? 'cluster' : 'default-ratio';
   // handleCPUChangeRequest
   const vmiCpu = obj(obj(obj(vmi['spec'])?.['domain'])?.['cpu']) ?? {};
   const newCpu = obj(obj(currentSpec['domain'])?.['cpu']);
-  const hotplug: { sockets?: { from: number; to: number; max?: number }; memory?: { from: string; to: string; max?: string } } = {};
+  const hotplug: {
+    sockets?: { from: number; to: number; max?: number; maxFrom?: LimitSource };
+    memory?: { from: string; to: string; max?: string; maxFrom?: LimitSource };
+  } = {};
   const vmiSockets = typeof vmiCpu['sockets'] === 'number' ? vmiCpu['sockets'] : 0;
   const maxSockets = typeof vmiCpu['maxSockets'] === 'number' ? vmiCpu['maxSockets'] : 0;
   if (newCpu && typeof newCpu['sockets'] === 'number' && newCpu['sockets'] !== vmiSockets) {
     const target = newCpu['sockets'];
     if (target > maxSockets)
-      return restart("CPU sockets updated in template spec to a value higher than what's available", 'spec.template.spec.domain.cpu.sockets');
-    if (target < vmiSockets) return restart('Reduction of CPU socket count requires a restart', 'spec.template.spec.domain.cpu.sockets');
+      return restart(
+        "CPU sockets updated in template spec to a value higher than what's available",
+        'spec.template.spec.domain.cpu.sockets',
+        `at most ${maxSockets} sockets (the running VM's maxSockets, from ${socketsFrom === 'instancetype' ? "the instance type's spec.cpu.maxSockets" : socketsFrom === 'cluster' ? "the KubeVirt CR's liveUpdateConfiguration.maxCpuSockets" : `${config.maxHotplugRatio ?? 4}x the sockets it started with`}); a higher limit takes effect at the next start`,
+      );
+    if (target < vmiSockets)
+      return restart(
+        'Reduction of CPU socket count requires a restart',
+        'spec.template.spec.domain.cpu.sockets',
+        'nothing: KubeVirt only adds CPU sockets live',
+      );
     if (stored && obj(obj(obj(stored['spec'])?.['template'])?.['spec'])?.['architecture'] === 'arm64')
       return restart("ARM doesn't support CPU hotplug", 'spec.template.spec.domain.cpu.sockets');
-    hotplug.sockets = { from: vmiSockets, to: target, max: maxSockets };
+    hotplug.sockets = { from: vmiSockets, to: target, max: maxSockets, maxFrom: socketsFrom };
   }
   // handleMemoryHotplugRequest
   const vmiMemory = obj(obj(obj(vmi['spec'])?.['domain'])?.['memory']) ?? {};
@@ -222,7 +269,12 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
   if (ng && vg && status['guestCurrent'] !== undefined && cmp(ng, vg) !== 0) {
     const migratable = liveMigratable;
     const field = 'spec.template.spec.domain.memory.guest';
-    if (!migratable) return restart('memory updated in template spec. Memory-hotplug is only available for migratable VMs', field);
+    if (!migratable)
+      return restart(
+        'memory updated in template spec. Memory-hotplug is only available for migratable VMs',
+        field,
+        'a live-migratable VM (shared storage: ReadWriteMany volumes)',
+      );
     const maxGuest = q(vmiMemory['maxGuest']);
     if (!maxGuest) return restart('memory updated in template spec. Memory-hotplug is not available for this VM configuration', field);
     const problem = memoryHotplugProblem(
@@ -232,12 +284,30 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
     if (problem) return restart(`memory hotplug not supported, ${problem}`, field);
     const atBoot = q(status['guestAtBoot']);
     if (atBoot && cmp(ng, atBoot) < 0) return restart('memory updated in template spec to a value lower than what the VM started with', field);
-    if (cmp(ng, maxGuest) > 0) return restart("memory updated in template spec to a value higher than what's available", field);
-    hotplug.memory = { from: qString(vg), to: qString(ng), max: qString(maxGuest) };
+    if (cmp(ng, maxGuest) > 0)
+      return restart(
+        "memory updated in template spec to a value higher than what's available",
+        field,
+        `at most ${qString(maxGuest)} of guest memory (the running VM's maxGuest, from ${guestFrom === 'instancetype' ? "the instance type's spec.memory.maxGuest" : guestFrom === 'cluster' ? "the KubeVirt CR's liveUpdateConfiguration.maxGuest" : `${config.maxHotplugRatio ?? 4}x the memory it started with`})`,
+      );
+    hotplug.memory = { from: qString(vg), to: qString(ng), max: qString(maxGuest), maxFrom: guestFrom };
   }
   const changes = hotplug.sockets !== undefined || hotplug.memory !== undefined;
   const migrates = changes && liveMigratable && (config.workloadUpdateMethods ?? []).includes('LiveMigrate');
-  return { outcome: !changes || migrates ? 'live' : 'pending', admission: { causes: [] }, hotplug, migrates };
+  const outcome = !changes || migrates ? 'live' : 'pending';
+  return {
+    outcome,
+    admission: { causes: [] },
+    hotplug,
+    migrates,
+    ...(outcome === 'pending'
+      ? {
+          toLive: liveMigratable
+            ? "LiveMigrate listed in the KubeVirt CR's spec.workloadUpdateStrategy.workloadUpdateMethods"
+            : 'a live-migratable VM (shared storage: ReadWriteMany volumes), and LiveMigrate among the workload update methods',
+        }
+      : {}),
+  };
 }
 
 /** validateLiveUpdateFeatures (VM admission under LiveUpdate): sockets within maxSockets, memory hotplug possible with maxGuest. */

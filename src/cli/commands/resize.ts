@@ -132,6 +132,17 @@ export const resize: Command = {
   },
 };
 
+const LIMIT_WORDS: Readonly<Record<string, string>> = {
+  instancetype: 'from the instance type',
+  cluster: "from the KubeVirt CR's liveUpdateConfiguration",
+  'default-ratio': "KubeVirt's default ratio",
+};
+const SOURCE_WORDS: Readonly<Record<string, string>> = {
+  instancetype: 'the instance type',
+  preference: 'the preference',
+  cluster: "the cluster's configuration",
+};
+
 /** Why, in KubeVirt's words first, then what KubeVirt does not say. */
 function why(p: ResizePlan): string {
   switch (p.outcome) {
@@ -139,15 +150,26 @@ function why(p: ResizePlan): string {
       return `KubeVirt's admission refuses it: ${p.admission.causes.map((c) => c.message).join(', ')}`;
     case 'failed':
       return `admitted, but the VM controller cannot apply it (${p.syncError?.reason ?? ''}): ${p.syncError?.message ?? ''}`;
-    case 'restart':
-      return `RestartRequired: "${p.restartRequired?.message ?? ''}"; set by ${p.restartRequired?.fields.join(', ') ?? ''}`;
+    case 'restart': {
+      const r = p.restartRequired;
+      const set = (r?.fields ?? []).map((f, i) => `${f} (${SOURCE_WORDS[r!.sources[i] ?? 'cluster']})`).join(', ');
+      return `RestartRequired: "${r?.message ?? ''}"; set by ${set}${p.toLive !== undefined ? `; live with ${p.toLive}` : ''}`;
+    }
     default: {
       const parts = [
-        ...(p.hotplug.sockets ? [`CPU sockets ${p.hotplug.sockets.from} -> ${p.hotplug.sockets.to} (at most ${p.hotplug.sockets.max ?? '?'})`] : []),
-        ...(p.hotplug.memory ? [`memory ${p.hotplug.memory.from} -> ${p.hotplug.memory.to} (at most ${p.hotplug.memory.max ?? '?'})`] : []),
+        ...(p.hotplug.sockets
+          ? [
+              `CPU sockets ${p.hotplug.sockets.from} -> ${p.hotplug.sockets.to} (at most ${p.hotplug.sockets.max ?? '?'}, ${LIMIT_WORDS[p.hotplug.sockets.maxFrom ?? 'default-ratio']})`,
+            ]
+          : []),
+        ...(p.hotplug.memory
+          ? [
+              `memory ${p.hotplug.memory.from} -> ${p.hotplug.memory.to} (at most ${p.hotplug.memory.max ?? '?'}, ${LIMIT_WORDS[p.hotplug.memory.maxFrom ?? 'default-ratio']})`,
+            ]
+          : []),
       ];
       if (parts.length === 0) return 'nothing to change on the running VM';
-      return `${parts.join(', ')}${p.outcome === 'live' ? ', hotplugged through a live migration' : '; the hotplug waits for a live migration: the KubeVirt CR does not list LiveMigrate in spec.workloadUpdateStrategy.workloadUpdateMethods (or the VMI cannot migrate)'}`;
+      return `${parts.join(', ')}${p.outcome === 'live' ? ', hotplugged through a live migration' : `; the hotplug waits for a live migration the cluster does not do: live with ${p.toLive ?? ''}`}`;
     }
   }
 }

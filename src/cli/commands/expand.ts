@@ -9,7 +9,7 @@ import { EXIT_OK, exitCodeFor, loadManifestInputs, report, writeText, type Comma
 
 export const expand: Command = {
   name: 'expand',
-  synopsis: 'expand [FILE|DIR|-]... [--with FILE]... [-n NS] [--stored] [--as vm|vmi|pod] [--kubevirt FILE] [-o yaml|json] [--skip-admission]',
+  synopsis: 'expand [FILE|DIR|-]... [--with FILE]... [-n NS] [--stored] [--as vm|vmi|pod] [--kubevirt FILE] [--nodes FILE] [-o yaml|json] [--skip-admission]',
   summary: 'what VirtualMachines become with their instance type and preference, and whether KubeVirt admits them',
   details: [
     'Prints each VirtualMachine as the expand-spec subresource returns it (virtctl expand), offline. The',
@@ -59,11 +59,13 @@ export const expand: Command = {
       check: (v) => (v === 'vm' || v === 'vmi' || v === 'pod' ? undefined : '--as is vm, vmi or pod'),
     },
     { flag: '--kubevirt', value: 'FILE', help: "the cluster's KubeVirt CR, whose configuration KubeVirt starts VMs with" },
+    { flag: '--nodes', value: 'FILE', repeatable: true, help: "the cluster's nodes (kubectl get nodes -o yaml), as a --with file: the pod's TSC selector reads them" },
   ],
   accept: (line) => (line.positionals.length === 0 ? 'expand needs VirtualMachine files, directories, or - for standard input' : undefined),
   run(ctx) {
     const { io, global, root, line } = ctx;
-    const { docs, store, problems, blocking } = loadManifestInputs(ctx, line.positionals, optionValues(line, '--with'));
+    // --nodes is one more --with file: the Node objects the launcher pod's render reads (TSC).
+    const { docs, store, problems, blocking } = loadManifestInputs(ctx, line.positionals, [...optionValues(line, '--with'), ...optionValues(line, '--nodes')]);
     if (blocking) {
       report(io, global.format, problems, root, true);
       return exitCodeFor(problems);

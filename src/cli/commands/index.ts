@@ -7,6 +7,7 @@ import { docs } from './docs';
 import { expand } from './expand';
 import { explain } from './explain';
 import { facts } from './facts';
+import { fit } from './fit';
 import { fn } from './fn';
 import { generate } from './generate';
 import { init } from './init';
@@ -36,6 +37,7 @@ export const COMMANDS: readonly Command[] = [
   matrix,
   facts,
   resize,
+  fit,
   migrate,
   schema,
 ];

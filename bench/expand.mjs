@@ -24,6 +24,9 @@ const POD_TARGET_MS = 2000;
 const POD_CLI_TARGET_MS = 3000;
 // Issue 32: `itgen resize --plan` over the 244 objects of common-instancetypes for one VM, end to end.
 const PLAN_TARGET_MS = 300;
+// Issue 33: `itgen fit`'s capacity table of the 244 objects of common-instancetypes on a 500-node dump
+// with 20,000 running pods (kubectl's List form), end to end.
+const FIT_TARGET_MS = 2000;
 const TARGET_MIB = 500;
 const gnuTime = ['/usr/bin/time', '/bin/time'].find((p) => existsSync(p));
 
@@ -132,7 +135,38 @@ spec:
   console.log(
     `| \`itgen resize --plan\`, one VM x the 244 objects of common-instancetypes (target < ${PLAN_TARGET_MS} ms) | 1 | | | | ${planMs.toFixed(0)} ms | |`,
   );
+  // fit: a 500-node cluster (a third with the CPU manager, hugepages on some, GPU nodes tainted, a
+  // few cordoned) running 20,000 pods (some finished), as kubectl get -o yaml lists them.
+  const nodes = [];
+  for (let i = 0; i < 500; i++)
+    nodes.push(
+      `- apiVersion: v1\n  kind: Node\n  metadata:\n    name: node-${i}\n    labels:\n      kubernetes.io/arch: amd64\n      kubernetes.io/hostname: node-${i}\n      kubernetes.io/os: linux\n      kubevirt.io/schedulable: "true"\n${i % 3 === 0 ? '      kubevirt.io/cpumanager: "true"\n' : ''}      machine-type.node.kubevirt.io/q35: "true"\n      topology.kubernetes.io/zone: zone-${i % 3}\n  spec:\n    unschedulable: ${i % 50 === 0}\n${i % 40 === 1 ? '    taints: [{key: nvidia.com/gpu, effect: NoSchedule}]\n' : ''}  status:\n    allocatable:\n      cpu: "${[32, 64, 96][i % 3]}"\n      memory: ${[128, 256, 512][i % 3]}Gi\n      ephemeral-storage: 400Gi\n      pods: "250"\n      hugepages-2Mi: ${i % 4 === 0 ? '32Gi' : '"0"'}\n      hugepages-1Gi: ${i % 5 === 0 ? '64Gi' : '"0"'}\n      devices.kubevirt.io/kvm: 1k\n      devices.kubevirt.io/tun: 1k\n      devices.kubevirt.io/vhost-net: 1k\n${i % 40 === 1 ? '      nvidia.com/GA102GL_A10: "4"\n' : ''}`,
+    );
+  writeFileSync(path.join(work, 'nodes.yaml'), `apiVersion: v1\nkind: List\nitems:\n${nodes.join('')}`);
+  const running = [];
+  for (let i = 0; i < 20000; i++)
+    running.push(
+      `- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: app-${i}\n    namespace: ns-${i % 40}\n    labels: {app: app-${i % 200}}\n  spec:\n    nodeName: node-${i % 500}\n    containers:\n    - name: app\n      image: registry.example.com/app:${i % 7}\n      resources:\n        requests: {cpu: ${[100, 250, 500, 1000][i % 4]}m, memory: ${[128, 256, 512, 2048][i % 4]}Mi}\n        limits: {memory: ${[256, 512, 1024, 4096][i % 4]}Mi}\n  status:\n    phase: ${i % 30 === 0 ? 'Succeeded' : 'Running'}\n`,
+    );
+  writeFileSync(path.join(work, 'pods.yaml'), `apiVersion: v1\nkind: List\nitems:\n${running.join('')}`);
+  let fitTypes = 0;
+  const fitOnce = () => {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(path.join(repo, 'bin', 'itgen'), ['fit', '--nodes', 'nodes.yaml', '--pods', 'pods.yaml', '--with', path.join(repo, 'output', 'common-instancetypes'), '-o', 'json'], {
+      cwd: work,
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    });
+    if (r.status !== 0) throw new Error(`fit failed: ${r.stderr}`);
+    fitTypes = JSON.parse(r.stdout).instancetypes.length;
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  const fitMs = median(Array.from({ length: runs }, fitOnce));
+  console.log(
+    `| \`itgen fit\` capacity table: ${fitTypes} instance types of common-instancetypes x 500 nodes with 20,000 running pods, -o json (target < ${FIT_TARGET_MS} ms) | ${fitTypes} | | | | ${fitMs.toFixed(0)} ms | |`,
+  );
   const misses = [];
+  if (fitMs > FIT_TARGET_MS) misses.push(`fit capacity ${fitMs.toFixed(0)} ms > ${FIT_TARGET_MS} ms`);
   if (planMs > PLAN_TARGET_MS) misses.push(`resize --plan ${planMs.toFixed(0)} ms > ${PLAN_TARGET_MS} ms`);
   if (podTotal > POD_TARGET_MS) misses.push(`pod preview library ${podTotal.toFixed(0)} ms > ${POD_TARGET_MS} ms`);
   if (podCliMs > POD_CLI_TARGET_MS) misses.push(`expand --as pod ${podCliMs.toFixed(0)} ms > ${POD_CLI_TARGET_MS} ms`);

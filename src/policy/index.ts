@@ -1,0 +1,436 @@
+/**
+ * Admission policies generated from a catalog (issue 34): Kubernetes ValidatingAdmissionPolicies
+ * (admissionregistration.k8s.io/v1, Kubernetes 1.30+) that make the cluster hold VMs to the
+ * catalog it runs, and `judgePolicies`, what they decide for one request, which `validate --vms`
+ * reports and the corpus holds to kube-apiserver's own plugin (test/fixtures/policy-corpus/).
+ *
+ * - `<prefix>.known` (Deny): a VM naming a cluster-wide instance type or preference the catalog
+ *   does not define, with the nearest name the catalog has (one edit away: a letter dropped, added,
+ *   changed, or two swapped).
+ * - `<prefix>.deprecated` (Warn, or Deny): a VM naming a deprecated one, with its replacement.
+ * - `<prefix>.required` (opt-in, Deny): a VM naming no instance type (or preference).
+ * - `<prefix>.allowed` (opt-in, Deny): per profile, the classes, families and names of instance
+ *   types that VMs in a namespace labelled with the profile may use; the profile is a ConfigMap
+ *   the binding names, in the cluster administrators' namespace.
+ *
+ * A CREATE is judged; an UPDATE only where it changes what it names (a VM on a name removed since
+ * keeps working, a deprecated one does not warn on every status write). KubeVirt's own service
+ * accounts are never judged. The CEL is written from a few templates; every value from the catalog
+ * enters it as a string literal (`celString`).
+ */
+import type { JsonObject } from '../json';
+
+export const POLICY_API_VERSION = 'admissionregistration.k8s.io/v1';
+/** The Namespace label whose value names a profile. */
+export const PROFILE_LABEL = 'itgen.dev/instancetype-profile';
+/** Names longer than this get no suggestion (the CEL iterates over a literal list of positions). */
+export const SUGGEST_MAX = 63;
+
+export interface PolicyEntry {
+  readonly name: string;
+  /** Instance types: their family and class. */
+  readonly family?: string;
+  readonly class?: string;
+  /** Deprecated: with the replacement the catalog names, if any. */
+  readonly deprecated?: { readonly replacement?: string };
+}
+
+export interface PolicyCatalog {
+  /** Cluster-wide instance types and preferences, by name. */
+  readonly instancetypes: readonly PolicyEntry[];
+  readonly preferences: readonly PolicyEntry[];
+}
+
+export interface PolicyProfile {
+  readonly classes?: readonly string[];
+  readonly families?: readonly string[];
+  readonly names?: readonly string[];
+}
+
+export interface PolicyOptions {
+  /** The objects' name prefix (`itgen.<generator>`). */
+  readonly prefix: string;
+  /** KubeVirt's namespace: its service accounts there are never judged. */
+  readonly kubevirtNamespace: string;
+  readonly deprecated: 'warn' | 'deny';
+  readonly requireInstancetype: boolean;
+  readonly requirePreference: boolean;
+  /** Allow-lists of instance types, by profile name; none: no allow-list policy. */
+  readonly profiles: Readonly<Record<string, PolicyProfile>>;
+  /** Where the profiles' ConfigMaps live (cluster administrators' namespace). */
+  readonly paramsNamespace: string;
+}
+
+export const DEFAULT_POLICY_OPTIONS: Omit<PolicyOptions, 'prefix'> = {
+  kubevirtNamespace: 'kubevirt',
+  deprecated: 'warn',
+  requireInstancetype: false,
+  requirePreference: false,
+  profiles: {},
+  paramsNamespace: 'kubevirt',
+};
+
+type Which = 'instancetype' | 'preference';
+const CLUSTER_KIND: Record<Which, string> = { instancetype: 'VirtualMachineClusterInstancetype', preference: 'VirtualMachineClusterPreference' };
+const NOUN: Record<Which, string> = { instancetype: 'instance type', preference: 'preference' };
+
+/** A CEL string literal: double-quoted, every character outside printable ASCII escaped. */
+export function celString(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '"' || ch === '\\') out += `\\${ch}`;
+    else if (c >= 0x20 && c < 0x7f) out += ch;
+    else out += c > 0xffff ? `\\U${c.toString(16).padStart(8, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`;
+  }
+  return `${out}"`;
+}
+
+const celMap = (entries: readonly (readonly [string, string])[]): string => (entries.length === 0 ? '{"": ""}' : `{${entries.map(([k, v]) => `${celString(k)}: ${celString(v)}`).join(', ')}}`);
+
+/** Every string one deletion away from `s` (by code point), in order. */
+export function deletions(s: string): string[] {
+  const chars = [...s];
+  return chars.map((_, i) => [...chars.slice(0, i), ...chars.slice(i + 1)].join(''));
+}
+
+/**
+ * The catalog's name nearest to `name`, as the policy's CEL finds it: `name` is one deletion of a
+ * known name (a letter dropped), or one of `name`'s deletions is a known name (a letter added), or
+ * they share a deletion (a letter changed, two letters swapped); the first in the catalog's sorted
+ * order wins. '' when none, or when `name` is longer than SUGGEST_MAX.
+ */
+export function suggestion(name: string, known: readonly string[]): string {
+  const index = deletionIndex(known);
+  if ([...name].length > SUGGEST_MAX) return '';
+  if (index.has(name)) return index.get(name)!;
+  const dels = deletions(name);
+  const set = new Set(known);
+  const added = dels.find((d) => set.has(d));
+  if (added !== undefined) return added;
+  const shared = dels.find((d) => index.has(d));
+  return shared !== undefined ? index.get(shared)! : '';
+}
+
+/** Deletion -> the first known name (sorted) it comes from. */
+function deletionIndex(known: readonly string[]): Map<string, string> {
+  const index = new Map<string, string>();
+  for (const n of [...known].sort()) for (const d of deletions(n)) if (d !== '' && !index.has(d)) index.set(d, n);
+  return index;
+}
+
+/** The matcher's name when it names the cluster-wide kind (KubeVirt: kind empty or the cluster kind, any case, singular or plural). */
+function matcherCel(root: 'object' | 'oldObject', which: Which): string {
+  const m = `${root}.spec.${which}`;
+  const kinds = [CLUSTER_KIND[which].toLowerCase(), `${CLUSTER_KIND[which].toLowerCase()}s`].map(celString).join(', ');
+  const guard = root === 'oldObject' ? 'oldObject != null && ' : '';
+  return `${guard}has(${root}.spec) && has(${m}) && has(${m}.name) && (!has(${m}.kind) || ${m}.kind == "" || ${m}.kind.lowerAscii() in [${kinds}]) ? ${m}.name : ""`;
+}
+
+/** The VM's matcher is judged: it names something, and on UPDATE something else than before. */
+function judgedCel(which: Which): JsonObject[] {
+  return [
+    { name: which, expression: matcherCel('object', which) },
+    { name: `old${which === 'instancetype' ? 'Instancetype' : 'Preference'}`, expression: matcherCel('oldObject', which) },
+  ];
+}
+const changed = (which: Which): string => `variables.${which} != "" && variables.${which} != variables.old${which === 'instancetype' ? 'Instancetype' : 'Preference'}`;
+
+function policy(name: string, spec: JsonObject, extraLabels: Record<string, string> = {}): JsonObject {
+  return { apiVersion: POLICY_API_VERSION, kind: 'ValidatingAdmissionPolicy', metadata: { name, labels: { 'app.kubernetes.io/managed-by': 'itgen', ...extraLabels } }, spec };
+}
+
+function binding(name: string, policyName: string, actions: readonly string[], extra: JsonObject = {}): JsonObject {
+  return {
+    apiVersion: POLICY_API_VERSION,
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name, labels: { 'app.kubernetes.io/managed-by': 'itgen' } },
+    spec: { policyName, validationActions: [...actions], ...extra },
+  };
+}
+
+function baseSpec(opts: PolicyOptions): JsonObject {
+  return {
+    failurePolicy: 'Fail',
+    matchConstraints: {
+      resourceRules: [{ apiGroups: ['kubevirt.io'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['virtualmachines'] }],
+    },
+    matchConditions: [
+      {
+        name: 'not-kubevirt',
+        expression: `!request.userInfo.username.startsWith(${celString(`system:serviceaccount:${opts.kubevirtNamespace}:kubevirt-`)})`,
+      },
+    ],
+  };
+}
+
+const POSITIONS = `[${Array.from({ length: SUGGEST_MAX }, (_, i) => i).join(', ')}]`;
+
+/** The `known` policy's variables and validation for one kind. */
+function knownParts(which: Which, names: readonly string[]): { variables: JsonObject[]; validation: JsonObject } {
+  const cap = which === 'instancetype' ? 'Instancetype' : 'Preference';
+  const it = `variables.${which}`;
+  const known = `variables.known${cap}s`;
+  const dels = `variables.${which}Deletions`;
+  const edits = `variables.${which}Edits`;
+  const unknown = `${changed(which)} && !(${it} in ${known}) && size(${it}) <= ${SUGGEST_MAX}`;
+  const variables: JsonObject[] = [
+    { name: `known${cap}s`, expression: `[${[...names].sort().map(celString).join(', ')}]` },
+    { name: `${which}Deletions`, expression: celMap([...deletionIndex(names)]) },
+    // What the name becomes with one letter dropped, at each position (CEL has no loop: a literal list of positions).
+    { name: `${which}Edits`, expression: `${unknown} ? ${POSITIONS}.filter(i, i < size(${it})).map(i, ${it}.substring(0, i) + ${it}.substring(i + 1)) : []` },
+    {
+      name: `${which}Suggestion`,
+      expression:
+        `!(${unknown}) ? "" : ${it} in ${dels} ? ${dels}[${it}] : ` +
+        `${edits}.exists(d, d in ${known}) ? ${edits}.filter(d, d in ${known})[0] : ` +
+        `${edits}.exists(d, d in ${dels}) ? ${dels}[${edits}.filter(d, d in ${dels})[0]] : ""`,
+    },
+  ];
+  const kindText = CLUSTER_KIND[which];
+  return {
+    variables,
+    validation: {
+      expression: `!(${changed(which)}) || ${it} in ${known}`,
+      messageExpression:
+        `${it} + " is not ${which === 'instancetype' ? 'an' : 'a'} ${NOUN[which]} of this cluster" + ` +
+        `(variables.${which}Suggestion != "" ? "; did you mean " + variables.${which}Suggestion + "?" : "; kubectl get ${kindText.toLowerCase()}s lists them")`,
+      reason: 'Invalid',
+    },
+  };
+}
+
+/** Every object of the policies for `catalog`: policies, bindings and the profiles' ConfigMaps. */
+export function policyObjects(catalog: PolicyCatalog, opts: PolicyOptions): JsonObject[] {
+  const out: JsonObject[] = [];
+  const its = catalog.instancetypes.map((e) => e.name);
+  const prefs = catalog.preferences.map((e) => e.name);
+  // known
+  const kit = knownParts('instancetype', its);
+  const kpref = knownParts('preference', prefs);
+  const known = `${opts.prefix}.catalog`;
+  out.push(
+    policy(known, {
+      ...baseSpec(opts),
+      variables: [...judgedCel('instancetype'), ...judgedCel('preference'), ...kit.variables, ...kpref.variables],
+      validations: [kit.validation, kpref.validation],
+    }),
+    binding(known, known, ['Deny']),
+  );
+  // deprecated
+  const replacements = (entries: readonly PolicyEntry[]): [string, string][] =>
+    entries.filter((e) => e.deprecated).map((e) => [e.name, e.deprecated?.replacement ?? ''] as [string, string]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const depIt = replacements(catalog.instancetypes);
+  const depPref = replacements(catalog.preferences);
+  if (depIt.length + depPref.length > 0) {
+    const deprecated = `${opts.prefix}.deprecation`;
+    const validation = (which: Which, cap: string): JsonObject => ({
+      expression: `!(${changed(which)}) || !(variables.${which} in variables.deprecated${cap}s)`,
+      messageExpression:
+        `variables.${which} + " is a deprecated ${NOUN[which]}" + ` +
+        `(variables.deprecated${cap}s[variables.${which}] != "" ? "; use " + variables.deprecated${cap}s[variables.${which}] + " instead" : "; it will be removed")`,
+      reason: 'Invalid',
+    });
+    out.push(
+      policy(deprecated, {
+        ...baseSpec(opts),
+        variables: [
+          ...judgedCel('instancetype'),
+          ...judgedCel('preference'),
+          { name: 'deprecatedInstancetypes', expression: celMap(depIt) },
+          { name: 'deprecatedPreferences', expression: celMap(depPref) },
+        ],
+        validations: [validation('instancetype', 'Instancetype'), validation('preference', 'Preference')],
+      }),
+      binding(deprecated, deprecated, opts.deprecated === 'deny' ? ['Deny'] : ['Warn']),
+    );
+  }
+  // required
+  if (opts.requireInstancetype || opts.requirePreference) {
+    const required = `${opts.prefix}.required`;
+    const has = (root: string, which: Which): string => `has(${root}.spec) && has(${root}.spec.${which})`;
+    const validations: JsonObject[] = [];
+    for (const which of ['instancetype', 'preference'] as const) {
+      if (which === 'instancetype' ? !opts.requireInstancetype : !opts.requirePreference) continue;
+      validations.push({
+        // A VM without one is refused when created, or when an update removes it.
+        expression: `${has('object', which)} || (oldObject != null && !(${has('oldObject', which)}))`,
+        message: `VMs in this cluster name ${which === 'instancetype' ? 'an instance type (spec.instancetype.name; kubectl get virtualmachineclusterinstancetypes lists them)' : 'a preference (spec.preference.name; kubectl get virtualmachineclusterpreferences lists them)'}`,
+        reason: 'Invalid',
+      });
+    }
+    out.push(policy(required, { ...baseSpec(opts), validations }), binding(required, required, ['Deny']));
+  }
+  // allowed
+  const profiles = Object.keys(opts.profiles).sort();
+  if (profiles.length > 0) {
+    const allowed = `${opts.prefix}.profile`;
+    const familyOf = catalog.instancetypes.map((e) => [e.name, e.family ?? ''] as [string, string]);
+    const classOf = catalog.instancetypes.filter((e) => e.class !== undefined).map((e) => [e.name, e.class!] as [string, string]);
+    const list = (key: string): string =>
+      `has(params.data) && ${celString(key)} in params.data ? params.data[${celString(key)}].split(",").map(s, s.trim()).filter(s, s != "") : []`;
+    const shown = (what: string, v: string): string => `(size(${v}) > 0 ? "${what} " + ${v}.join(", ") : "")`;
+    out.push(
+      policy(allowed, {
+        ...baseSpec(opts),
+        paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+        variables: [
+          ...judgedCel('instancetype'),
+          { name: 'families', expression: celMap(familyOf) },
+          { name: 'classes', expression: celMap(classOf) },
+          { name: 'allowedNames', expression: list('names') },
+          { name: 'allowedFamilies', expression: list('families') },
+          { name: 'allowedClasses', expression: list('classes') },
+          {
+            name: 'allowedText',
+            expression: `[${shown('classes', 'variables.allowedClasses')}, ${shown('families', 'variables.allowedFamilies')}, ${shown('names', 'variables.allowedNames')}].filter(s, s != "").join("; ")`,
+          },
+        ],
+        validations: [
+          {
+            expression:
+              // A name the catalog lacks is the catalog policy's to refuse, with its suggestion.
+              `!(${changed('instancetype')}) || !(variables.instancetype in variables.families) || variables.instancetype in variables.allowedNames || ` +
+              `(variables.instancetype in variables.families && variables.families[variables.instancetype] in variables.allowedFamilies) || ` +
+              `(variables.instancetype in variables.classes && variables.classes[variables.instancetype] in variables.allowedClasses)`,
+            messageExpression:
+              `variables.instancetype + " is not allowed in namespace " + request.namespace + " (profile " + (has(params.data) && "profile" in params.data ? params.data["profile"] : params.metadata.name) + " allows " + ` +
+              `(variables.allowedText != "" ? variables.allowedText : "no instance type") + ")"`,
+            reason: 'Forbidden',
+          },
+        ],
+      }),
+    );
+    for (const p of profiles) {
+      const prof = opts.profiles[p]!;
+      const cm = `${allowed}.${p}`;
+      out.push(
+        binding(cm, allowed, ['Deny'], {
+          paramRef: { name: cm, namespace: opts.paramsNamespace, parameterNotFoundAction: 'Deny' },
+          matchResources: { namespaceSelector: { matchLabels: { [PROFILE_LABEL]: p } } },
+        }),
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: cm, namespace: opts.paramsNamespace, labels: { 'app.kubernetes.io/managed-by': 'itgen' } },
+          data: { profile: p, classes: (prof.classes ?? []).join(', '), families: (prof.families ?? []).join(', '), names: (prof.names ?? []).join(', ') },
+        },
+      );
+    }
+  }
+  return out;
+}
+
+export interface PolicyRequest {
+  readonly operation: 'CREATE' | 'UPDATE';
+  readonly username: string;
+  /** The VM's namespace and its labels (the profile label selects an allow-list). */
+  readonly namespace: string;
+  readonly namespaceLabels: Readonly<Record<string, string>>;
+  readonly object: JsonObject;
+  readonly oldObject?: JsonObject | null;
+}
+
+export interface PolicyVerdict {
+  readonly policy: string;
+  readonly binding: string;
+  readonly message: string;
+  readonly reason: 'Invalid' | 'Forbidden';
+}
+
+export interface PolicyJudgement {
+  /** What a Deny binding refuses the request with, in the policies' order. */
+  readonly denied: readonly PolicyVerdict[];
+  /** What a Warn binding says (kubectl prints it as `Warning: ...`). */
+  readonly warnings: readonly PolicyVerdict[];
+}
+
+const isObj = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The name a matcher gives for the cluster-wide kind, '' when none (matcherCel's meaning). */
+function matcherName(vm: JsonObject | null | undefined, which: Which): string {
+  const spec = isObj(vm) ? vm['spec'] : undefined;
+  const m = isObj(spec) ? spec[which] : undefined;
+  if (!isObj(m) || typeof m['name'] !== 'string') return '';
+  const kind = m['kind'];
+  if (kind !== undefined && kind !== '' && !(typeof kind === 'string' && [CLUSTER_KIND[which].toLowerCase(), `${CLUSTER_KIND[which].toLowerCase()}s`].includes(kind.toLowerCase())))
+    return '';
+  return m['name'];
+}
+
+/**
+ * What the policies of `catalog` decide for one request, by the catalog's meaning (the corpus holds
+ * kube-apiserver's verdict on the generated CEL to it).
+ */
+export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: PolicyRequest): PolicyJudgement {
+  const denied: PolicyVerdict[] = [];
+  const warnings: PolicyVerdict[] = [];
+  if (req.username.startsWith(`system:serviceaccount:${opts.kubevirtNamespace}:kubevirt-`)) return { denied, warnings };
+  const current = { instancetype: matcherName(req.object, 'instancetype'), preference: matcherName(req.object, 'preference') };
+  const before = { instancetype: matcherName(req.oldObject, 'instancetype'), preference: matcherName(req.oldObject, 'preference') };
+  const judged = (which: Which): boolean => current[which] !== '' && current[which] !== before[which];
+  const entries = { instancetype: catalog.instancetypes, preference: catalog.preferences };
+  // known
+  const known = `${opts.prefix}.catalog`;
+  for (const which of ['instancetype', 'preference'] as const) {
+    const names = entries[which].map((e) => e.name);
+    const name = current[which];
+    if (!judged(which) || names.includes(name)) continue;
+    const s = suggestion(name, names);
+    denied.push({
+      policy: known,
+      binding: known,
+      message: `${name} is not ${which === 'instancetype' ? 'an' : 'a'} ${NOUN[which]} of this cluster${s !== '' ? `; did you mean ${s}?` : `; kubectl get ${CLUSTER_KIND[which].toLowerCase()}s lists them`}`,
+      reason: 'Invalid',
+    });
+  }
+  // deprecated
+  if (entries.instancetype.some((e) => e.deprecated) || entries.preference.some((e) => e.deprecated)) {
+    const deprecated = `${opts.prefix}.deprecation`;
+    for (const which of ['instancetype', 'preference'] as const) {
+      const e = entries[which].find((x) => x.name === current[which] && x.deprecated);
+      if (!judged(which) || !e) continue;
+      const r = e.deprecated?.replacement ?? '';
+      const v: PolicyVerdict = { policy: deprecated, binding: deprecated, message: `${e.name} is a deprecated ${NOUN[which]}${r !== '' ? `; use ${r} instead` : '; it will be removed'}`, reason: 'Invalid' };
+      (opts.deprecated === 'deny' ? denied : warnings).push(v);
+    }
+  }
+  // required
+  if (opts.requireInstancetype || opts.requirePreference) {
+    const required = `${opts.prefix}.required`;
+    const has = (vm: JsonObject | null | undefined, which: Which): boolean => isObj(vm) && isObj(vm['spec']) && vm['spec'][which] !== undefined && vm['spec'][which] !== null;
+    for (const which of ['instancetype', 'preference'] as const) {
+      if (which === 'instancetype' ? !opts.requireInstancetype : !opts.requirePreference) continue;
+      if (has(req.object, which) || (isObj(req.oldObject) && !has(req.oldObject, which))) continue;
+      denied.push({
+        policy: required,
+        binding: required,
+        message: `VMs in this cluster name ${which === 'instancetype' ? 'an instance type (spec.instancetype.name; kubectl get virtualmachineclusterinstancetypes lists them)' : 'a preference (spec.preference.name; kubectl get virtualmachineclusterpreferences lists them)'}`,
+        reason: 'Invalid',
+      });
+    }
+  }
+  // allowed
+  const profile = req.namespaceLabels[PROFILE_LABEL];
+  if (profile !== undefined && opts.profiles[profile] !== undefined && judged('instancetype')) {
+    const allowed = `${opts.prefix}.profile`;
+    const p = opts.profiles[profile]!;
+    const name = current.instancetype;
+    const e = entries.instancetype.find((x) => x.name === name);
+    const ok = e === undefined || (p.names ?? []).includes(name) || (e?.family !== undefined && (p.families ?? []).includes(e.family)) || (e?.class !== undefined && (p.classes ?? []).includes(e.class));
+    if (!ok) {
+      const parts = [
+        (p.classes ?? []).length > 0 ? `classes ${p.classes!.join(', ')}` : '',
+        (p.families ?? []).length > 0 ? `families ${p.families!.join(', ')}` : '',
+        (p.names ?? []).length > 0 ? `names ${p.names!.join(', ')}` : '',
+      ].filter((x) => x !== '');
+      denied.push({
+        policy: allowed,
+        binding: `${allowed}.${profile}`,
+        message: `${name} is not allowed in namespace ${req.namespace} (profile ${profile} allows ${parts.length > 0 ? parts.join('; ') : 'no instance type'})`,
+        reason: 'Forbidden',
+      });
+    }
+  }
+  return { denied, warnings };
+}

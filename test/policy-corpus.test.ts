@@ -1,0 +1,31 @@
+/**
+ * The generated admission policies against kube-apiserver's own plugin and type checker
+ * (test/fixtures/policy-corpus/README.md).
+ */
+import path from 'node:path';
+import { replayPolicies } from './policy-corpus';
+
+describe('the policy corpus (kube-apiserver v1.36.4: the ValidatingAdmissionPolicy plugin)', () => {
+  const { sets, cases } = replayPolicies(path.join(__dirname, 'fixtures', 'policy-corpus'));
+
+  it('judges the policies generated today, which type-check against KubeVirt\'s VirtualMachine schema', () => {
+    expect(sets.length).toBe(4);
+    expect(sets.filter((s) => s.why.length > 0)).toEqual([]);
+  });
+
+  it('covers at least 1,000 requests, allowed, denied and warned', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(1000);
+    expect(cases.filter((c) => c.allowed).length).toBeGreaterThan(200);
+    expect(cases.filter((c) => !c.allowed).length).toBeGreaterThan(200);
+    expect(cases.filter((c) => c.warned).length).toBeGreaterThan(30);
+  });
+
+  it('decides every request as the catalog means it', () => {
+    expect(
+      cases
+        .filter((c) => c.why.length > 0)
+        .map((c) => `${c.id}: ${c.why.join(' | ')}`)
+        .slice(0, 10),
+    ).toEqual([]);
+  });
+});

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { policyObjects, DEFAULT_POLICY_OPTIONS, PROFILE_LABEL } = require(path.join(repo, 'dist', 'policy', 'index.js'));
+const { policyCatalogOf, policyObjects, DEFAULT_POLICY_OPTIONS, PROFILE_LABEL } = require(path.join(repo, 'dist', 'policy', 'index.js'));
 
 const [, , mode, dir, ...rest] = process.argv;
 const opt = (name, dflt) => {
@@ -36,44 +36,32 @@ function mulberry32(a) {
   };
 }
 
-/** The cluster-wide objects of the committed common-instancetypes base, as the policy sees them. */
+/** The cluster-wide objects of this repository's common-instancetypes generator, as the policy sees them. */
 function upstreamCatalog() {
-  const names = (dir) => {
-    const text = readFileSync(path.join(repo, 'output', 'common-instancetypes', dir, `${dir.toLowerCase()}.yaml`), 'utf8');
-    return [...text.matchAll(/^ {2}name: (\S+)$/gm)].map((m) => m[1]);
-  };
-  const classes = new Map();
-  const text = readFileSync(path.join(repo, 'output', 'common-instancetypes', 'VirtualMachineClusterInstancetypes', 'virtualmachineclusterinstancetypes.yaml'), 'utf8');
-  for (const doc of text.split(/^---$/m)) {
-    const n = /^ {2}name: (\S+)$/m.exec(doc)?.[1];
-    const c = /instancetype\.kubevirt\.io\/class: (\S+)$/m.exec(doc)?.[1];
-    if (n && c) classes.set(n, c.replace(/^"|"$/g, ''));
-  }
-  return {
-    instancetypes: names('VirtualMachineClusterInstancetypes').map((name) => ({ name, family: name.split('.')[0], class: classes.get(name) ?? 'general' })),
-    preferences: names('VirtualMachineClusterPreferences').map((name) => ({ name })),
-  };
+  const { compileProject } = require(path.join(repo, 'dist', 'release', 'project.js'));
+  const { results } = compileProject(repo, { generators: ['generators/common-instancetypes.yaml'] });
+  return policyCatalogOf(results[0].objects);
 }
 
 /** A small catalog with deprecations (with and without a replacement) and a hostile-looking name. */
 const SMALL = {
   instancetypes: [
-    { name: 'u1.small', family: 'u1', class: 'general' },
-    { name: 'u1.medium', family: 'u1', class: 'general' },
-    { name: 'u1.large', family: 'u1', class: 'general' },
-    { name: 'cx1.large', family: 'cx1', class: 'compute' },
-    { name: 'cx1.xlarge', family: 'cx1', class: 'compute' },
-    { name: 'o1.medium', family: 'o1', class: 'overcommitted', deprecated: { replacement: 'u1.medium' } },
-    { name: 'o1.large', family: 'o1', class: 'overcommitted', deprecated: {} },
-    { name: 'gn1.a10.xlarge', family: 'gn1', class: 'gpu' },
-    { name: 'team"x\\y', family: 'team', class: 'general' },
+    { name: 'u1.small', families: ['u1'], class: 'general' },
+    { name: 'u1.medium', families: ['u1'], class: 'general' },
+    { name: 'u1.large', families: ['u1'], class: 'general' },
+    { name: 'cx1.large', families: ['cx1'], class: 'compute' },
+    { name: 'cx1.xlarge', families: ['cx1'], class: 'compute' },
+    { name: 'o1.medium', families: ['o1'], class: 'overcommitted', deprecated: { replacement: 'u1.medium' } },
+    { name: 'o1.large', families: ['o1'], class: 'overcommitted', deprecated: {} },
+    { name: 'gn1.a10.xlarge', families: ['gn1'], class: 'gpu' },
+    { name: 'team"x\\y', families: ['team'], class: 'general' },
   ],
   preferences: [{ name: 'fedora' }, { name: 'rhel.9' }, { name: 'rhel.8', deprecated: { replacement: 'rhel.9' } }, { name: 'centos.7', deprecated: {} }, { name: 'windows.11' }],
 };
 
 const PROFILES = {
-  gold: { classes: ['general', 'compute'] },
-  silver: { families: ['u1', 'n1'], names: ['cx1.large'] },
+  gold: { classes: ['general', 'compute', 'general.purpose'] },
+  silver: { families: ['u1', 'n', 'n1'], names: ['cx1.large'] },
   none: {},
 };
 
@@ -85,6 +73,11 @@ const SETS = [
     options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.common-instancetypes', requireInstancetype: true, profiles: PROFILES, kubevirtNamespace: 'openshift-cnv', paramsNamespace: 'vm-admin' },
   },
   { set: 'small-warn', catalog: SMALL, options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.small', profiles: PROFILES } },
+  {
+    set: 'small-others',
+    catalog: { ...SMALL, otherNames: ['n1.*', 'rhel.10', 'windows.2k25', 'u1.medium'] },
+    options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.small', profiles: PROFILES },
+  },
   { set: 'small-strict', catalog: SMALL, options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.small', deprecated: 'deny', requireInstancetype: true, requirePreference: true } },
 ];
 
@@ -132,8 +125,9 @@ if (mode === 'gen') {
   const cases = [];
   while (cases.length < count) {
     const s = pick(sets);
-    const its = s.catalog.instancetypes;
-    const prefs = s.catalog.preferences;
+    const others = (s.catalog.otherNames ?? []).map((n) => ({ name: n.endsWith('*') ? `${n.slice(0, -1)}${pick(['large', 'xlarge', ''])}` : n }));
+    const its = [...s.catalog.instancetypes, ...others];
+    const prefs = [...s.catalog.preferences, ...others];
     const name = (entries) => {
       const r = rnd();
       if (r < 0.35) return pick(entries).name;

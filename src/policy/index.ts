@@ -28,8 +28,8 @@ export const SUGGEST_MAX = 63;
 
 export interface PolicyEntry {
   readonly name: string;
-  /** Instance types: their family and class. */
-  readonly family?: string;
+  /** Instance types: the names of their family a profile may use (`u` and `u1`), and their class. */
+  readonly families?: readonly string[];
   readonly class?: string;
   /** Deprecated: with the replacement the catalog names, if any. */
   readonly deprecated?: { readonly replacement?: string };
@@ -39,7 +39,20 @@ export interface PolicyCatalog {
   /** Cluster-wide instance types and preferences, by name. */
   readonly instancetypes: readonly PolicyEntry[];
   readonly preferences: readonly PolicyEntry[];
+  /** Names of either kind something else deploys, or prefixes ending in `*`: known too. */
+  readonly otherNames?: readonly string[];
 }
+
+/** The names a VM may give for one kind, and the prefixes (from `otherNames`). */
+function knownOf(catalog: PolicyCatalog, which: Which): { names: string[]; prefixes: string[] } {
+  const others = catalog.otherNames ?? [];
+  const own = (which === 'instancetype' ? catalog.instancetypes : catalog.preferences).map((e) => e.name);
+  const names = [...new Set([...own, ...others.filter((o) => !o.endsWith('*'))])].sort();
+  const prefixes = [...new Set(others.filter((o) => o.endsWith('*')).map((o) => o.slice(0, -1)))].sort();
+  return { names, prefixes };
+}
+
+const isKnown = (name: string, k: { names: readonly string[]; prefixes: readonly string[] }): boolean => k.names.includes(name) || k.prefixes.some((p) => name.startsWith(p));
 
 export interface PolicyProfile {
   readonly classes?: readonly string[];
@@ -166,14 +179,22 @@ function baseSpec(opts: PolicyOptions): JsonObject {
 
 const POSITIONS = `[${Array.from({ length: SUGGEST_MAX }, (_, i) => i).join(', ')}]`;
 
+/** Whether the judged name is known: in the list of names, or starting with one of the prefixes. */
+function knownCel(which: Which, prefixes: readonly string[]): string {
+  const it = `variables.${which}`;
+  const list = `${it} in variables.known${which === 'instancetype' ? 'Instancetype' : 'Preference'}s`;
+  return prefixes.length === 0 ? list : `(${list} || [${prefixes.map(celString).join(', ')}].exists(p, ${it}.startsWith(p)))`;
+}
+
 /** The `known` policy's variables and validation for one kind. */
-function knownParts(which: Which, names: readonly string[]): { variables: JsonObject[]; validation: JsonObject } {
+function knownParts(which: Which, names: readonly string[], prefixes: readonly string[]): { variables: JsonObject[]; validation: JsonObject } {
   const cap = which === 'instancetype' ? 'Instancetype' : 'Preference';
   const it = `variables.${which}`;
   const known = `variables.known${cap}s`;
   const dels = `variables.${which}Deletions`;
   const edits = `variables.${which}Edits`;
-  const unknown = `${changed(which)} && !(${it} in ${known}) && size(${it}) <= ${SUGGEST_MAX}`;
+  const inKnown = knownCel(which, prefixes);
+  const unknown = `${changed(which)} && !(${inKnown}) && size(${it}) <= ${SUGGEST_MAX}`;
   const variables: JsonObject[] = [
     { name: `known${cap}s`, expression: `[${[...names].sort().map(celString).join(', ')}]` },
     { name: `${which}Deletions`, expression: celMap([...deletionIndex(names)]) },
@@ -191,7 +212,7 @@ function knownParts(which: Which, names: readonly string[]): { variables: JsonOb
   return {
     variables,
     validation: {
-      expression: `!(${changed(which)}) || ${it} in ${known}`,
+      expression: `!(${changed(which)}) || ${inKnown}`,
       messageExpression:
         `${it} + " is not ${which === 'instancetype' ? 'an' : 'a'} ${NOUN[which]} of this cluster" + ` +
         `(variables.${which}Suggestion != "" ? "; did you mean " + variables.${which}Suggestion + "?" : "; kubectl get ${kindText.toLowerCase()}s lists them")`,
@@ -203,11 +224,11 @@ function knownParts(which: Which, names: readonly string[]): { variables: JsonOb
 /** Every object of the policies for `catalog`: policies, bindings and the profiles' ConfigMaps. */
 export function policyObjects(catalog: PolicyCatalog, opts: PolicyOptions): JsonObject[] {
   const out: JsonObject[] = [];
-  const its = catalog.instancetypes.map((e) => e.name);
-  const prefs = catalog.preferences.map((e) => e.name);
+  const its = knownOf(catalog, 'instancetype');
+  const prefs = knownOf(catalog, 'preference');
   // known
-  const kit = knownParts('instancetype', its);
-  const kpref = knownParts('preference', prefs);
+  const kit = knownParts('instancetype', its.names, its.prefixes);
+  const kpref = knownParts('preference', prefs.names, prefs.prefixes);
   const known = `${opts.prefix}.catalog`;
   out.push(
     policy(known, {
@@ -265,7 +286,8 @@ export function policyObjects(catalog: PolicyCatalog, opts: PolicyOptions): Json
   const profiles = Object.keys(opts.profiles).sort();
   if (profiles.length > 0) {
     const allowed = `${opts.prefix}.profile`;
-    const familyOf = catalog.instancetypes.map((e) => [e.name, e.family ?? ''] as [string, string]);
+    // Every known name (the catalog policy refuses the others); a name from otherNames has no family.
+    const familyOf = its.names.map((n) => [n, catalog.instancetypes.find((e) => e.name === n)?.families ?? []] as const);
     const classOf = catalog.instancetypes.filter((e) => e.class !== undefined).map((e) => [e.name, e.class!] as [string, string]);
     const list = (key: string): string =>
       `has(params.data) && ${celString(key)} in params.data ? params.data[${celString(key)}].split(",").map(s, s.trim()).filter(s, s != "") : []`;
@@ -276,7 +298,10 @@ export function policyObjects(catalog: PolicyCatalog, opts: PolicyOptions): Json
         paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
         variables: [
           ...judgedCel('instancetype'),
-          { name: 'families', expression: celMap(familyOf) },
+          {
+            name: 'families',
+            expression: `{${familyOf.map(([n, f]) => `${celString(n)}: [${f.map(celString).join(', ')}]`).join(', ')}}`,
+          },
           { name: 'classes', expression: celMap(classOf) },
           { name: 'allowedNames', expression: list('names') },
           { name: 'allowedFamilies', expression: list('families') },
@@ -290,8 +315,8 @@ export function policyObjects(catalog: PolicyCatalog, opts: PolicyOptions): Json
           {
             expression:
               // A name the catalog lacks is the catalog policy's to refuse, with its suggestion.
-              `!(${changed('instancetype')}) || !(variables.instancetype in variables.families) || variables.instancetype in variables.allowedNames || ` +
-              `(variables.instancetype in variables.families && variables.families[variables.instancetype] in variables.allowedFamilies) || ` +
+              `!(${changed('instancetype')}) || !(${its.prefixes.length === 0 ? 'variables.instancetype in variables.families' : `variables.instancetype in variables.families || [${its.prefixes.map(celString).join(', ')}].exists(p, variables.instancetype.startsWith(p))`}) || variables.instancetype in variables.allowedNames || ` +
+              `(variables.instancetype in variables.families && variables.families[variables.instancetype].exists(f, f in variables.allowedFamilies)) || ` +
               `(variables.instancetype in variables.classes && variables.classes[variables.instancetype] in variables.allowedClasses)`,
             messageExpression:
               `variables.instancetype + " is not allowed in namespace " + request.namespace + " (profile " + (has(params.data) && "profile" in params.data ? params.data["profile"] : params.metadata.name) + " allows " + ` +
@@ -373,10 +398,10 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
   // known
   const known = `${opts.prefix}.catalog`;
   for (const which of ['instancetype', 'preference'] as const) {
-    const names = entries[which].map((e) => e.name);
+    const k = knownOf(catalog, which);
     const name = current[which];
-    if (!judged(which) || names.includes(name)) continue;
-    const s = suggestion(name, names);
+    if (!judged(which) || isKnown(name, k)) continue;
+    const s = suggestion(name, k.names);
     denied.push({
       policy: known,
       binding: known,
@@ -417,7 +442,7 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
     const p = opts.profiles[profile]!;
     const name = current.instancetype;
     const e = entries.instancetype.find((x) => x.name === name);
-    const ok = e === undefined || (p.names ?? []).includes(name) || (e?.family !== undefined && (p.families ?? []).includes(e.family)) || (e?.class !== undefined && (p.classes ?? []).includes(e.class));
+    const ok = !isKnown(name, knownOf(catalog, 'instancetype')) || (p.names ?? []).includes(name) || (e?.families ?? []).some((f) => (p.families ?? []).includes(f)) || (e?.class !== undefined && (p.classes ?? []).includes(e.class));
     if (!ok) {
       const parts = [
         (p.classes ?? []).length > 0 ? `classes ${p.classes!.join(', ')}` : '',
@@ -433,4 +458,65 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
     }
   }
   return { denied, warnings };
+}
+
+/** The policy's view of a generator's rendered objects: the cluster-wide ones, with family, class and deprecation. */
+export function policyCatalogOf(
+  objects: readonly { readonly manifest: { readonly kind: string; readonly metadata: { readonly name: string } }; readonly source: { readonly kind: string; readonly deprecated?: { readonly replacement?: string | undefined } | undefined; readonly family?: string; readonly version?: string | undefined; readonly class?: string } }[],
+  otherNames: readonly string[] = [],
+): PolicyCatalog {
+  const entry = (o: (typeof objects)[number]): PolicyEntry => {
+    const src = o.source;
+    const deprecated = src.deprecated ? { deprecated: src.deprecated.replacement !== undefined ? { replacement: src.deprecated.replacement } : {} } : {};
+    const families = src.family !== undefined ? [...new Set([src.family, `${src.family}${src.version ?? ''}`])] : undefined;
+    return { name: o.manifest.metadata.name, ...(families ? { families } : {}), ...(src.class !== undefined ? { class: src.class } : {}), ...deprecated };
+  };
+  const byName = (a: PolicyEntry, b: PolicyEntry): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  return {
+    instancetypes: objects.filter((o) => o.manifest.kind === CLUSTER_KIND.instancetype).map(entry).sort(byName),
+    preferences: objects.filter((o) => o.manifest.kind === CLUSTER_KIND.preference).map(entry).sort(byName),
+    ...(otherNames.length > 0 ? { otherNames: [...otherNames] } : {}),
+  };
+}
+
+/** A generator's `policy:` block as options (its defaults filled in by the schema). */
+export function policyOptionsOf(
+  generator: string,
+  written: {
+    readonly deprecated?: 'warn' | 'deny' | undefined;
+    readonly requireInstancetype?: boolean | undefined;
+    readonly requirePreference?: boolean | undefined;
+    readonly profiles?: Readonly<Record<string, PolicyProfile>> | undefined;
+    readonly kubevirtNamespace?: string | undefined;
+    readonly paramsNamespace?: string | undefined;
+  },
+): PolicyOptions {
+  const kubevirtNamespace = written.kubevirtNamespace ?? DEFAULT_POLICY_OPTIONS.kubevirtNamespace;
+  return {
+    prefix: `itgen.${generator}`,
+    kubevirtNamespace,
+    deprecated: written.deprecated ?? 'warn',
+    requireInstancetype: written.requireInstancetype ?? false,
+    requirePreference: written.requirePreference ?? false,
+    profiles: written.profiles ?? {},
+    paramsNamespace: written.paramsNamespace ?? kubevirtNamespace,
+  };
+}
+
+/** Profile entries the catalog has nothing for: a class or family no instance type has, a name it lacks. */
+export function profileProblems(catalog: PolicyCatalog, opts: PolicyOptions): { profile: string; key: 'classes' | 'families' | 'names'; index: number; value: string }[] {
+  const out: { profile: string; key: 'classes' | 'families' | 'names'; index: number; value: string }[] = [];
+  const known = knownOf(catalog, 'instancetype');
+  for (const [profile, p] of Object.entries(opts.profiles)) {
+    (p.classes ?? []).forEach((v, index) => {
+      if (!catalog.instancetypes.some((e) => e.class === v)) out.push({ profile, key: 'classes', index, value: v });
+    });
+    (p.families ?? []).forEach((v, index) => {
+      if (!catalog.instancetypes.some((e) => (e.families ?? []).includes(v))) out.push({ profile, key: 'families', index, value: v });
+    });
+    (p.names ?? []).forEach((v, index) => {
+      if (!isKnown(v, known)) out.push({ profile, key: 'names', index, value: v });
+    });
+  }
+  return out;
 }

@@ -65,6 +65,44 @@ const projectPath = z
   .min(1)
   .regex(/^[^\u0000-\u001f\u007f]*$/, { message: 'a path may not hold control characters (NUL, newline, escape...)' });
 
+const profileEntrySchema = z.array(patternSchema.regex(/^[a-z0-9.-]+$/, 'a class, family or name, without `*`')).optional();
+
+const policySchema = z
+  .strictObject({
+    deprecated: z
+      .enum(['warn', 'deny'])
+      .default('warn')
+      .describe('What a VM naming a deprecated instance type or preference gets: a warning naming the replacement, or a denial'),
+    requireInstancetype: z.boolean().default(false).describe('Deny a VM that names no instance type (VMs may still declare their own devices)'),
+    requirePreference: z.boolean().default(false).describe('Deny a VM that names no preference'),
+    otherNames: z
+      .array(z.string().regex(/^[a-z0-9][a-z0-9.-]*\*?$/, 'a name, or a prefix ending in `*` like `u1.*`'))
+      .optional()
+      .describe(
+        'Cluster-wide instance types and preferences something else deploys (virt-operator\'s common-instancetypes, another base): names, or prefixes ending in `*` (`u1.*`); VMs may name them',
+      ),
+    profiles: z
+      .record(
+        z.string().regex(new RegExp(`^${DNS_LABEL}$`), 'a profile name is a DNS label, like `gold`').max(50),
+        z.strictObject({
+          classes: profileEntrySchema.describe('Instance type classes (`general`, `compute`)'),
+          families: profileEntrySchema.describe('Families (`u1`, `cx1`)'),
+          names: profileEntrySchema.describe('Instance type names'),
+        }),
+      )
+      .optional()
+      .describe(
+        'Allow-lists: VMs in a namespace labelled itgen.dev/instancetype-profile=<profile> may name only these instance types (a ConfigMap per profile, in paramsNamespace, that cluster administrators may edit)',
+      ),
+    kubevirtNamespace: namespaceSchema.default('kubevirt').describe("KubeVirt's namespace: its service accounts there are never judged (openshift-cnv on OpenShift)"),
+    paramsNamespace: namespaceSchema.optional().describe("Where the profiles' ConfigMaps live; default kubevirtNamespace"),
+  })
+  .describe(
+    'Kubernetes ValidatingAdmissionPolicies (1.30+) generated from this catalog, written to <output>/policy/ as a kustomize base of its own for cluster administrators to apply',
+  );
+
+export type WrittenPolicy = z.infer<typeof policySchema>;
+
 export const generatorSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -112,6 +150,7 @@ export const generatorSchema = z
       .describe(
         "The KubeVirt CR of the clusters this catalog ships to (`kubectl get kubevirt -n kubevirt kubevirt -o yaml`), relative to this file: the README's launcher table, `itgen facts` and the check that every instance type starts use its configuration",
       ),
+    policy: policySchema.optional(),
     suppressWarnings: z
       .array(z.string().regex(/^IT\d{4}$/, 'a diagnostic code like `IT5007`'))
       .optional()

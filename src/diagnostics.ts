@@ -78,6 +78,8 @@ export const DIAGNOSTIC_CODES = {
   IT5014: 'two sizes of a family with the same spec',
   IT5015: 'a generated base deployed twice (two GitOps objects apply it)',
   IT5016: 'a size deprecated in favour of a family without that size',
+  IT5017: 'an admission policy profile names a class, family or instance type the catalog lacks',
+  IT5018: 'a generated admission policy does not type-check',
   // IT6xxx: target KubeVirt version
   IT6001: 'field newer than the target KubeVirt release',
   IT6002: 'unknown target KubeVirt release',
@@ -107,6 +109,8 @@ export const DIAGNOSTIC_CODES = {
   IT8007: 'a VM placed on nodes of another architecture than its guest',
   IT8008: 'a VM KubeVirt stores but cannot start: the VM controller, the VMI webhooks or the launcher pod render refuse it',
   IT8009: 'a --kubevirt file that holds no KubeVirt CR, or a configuration KubeVirt would not take',
+  IT8010: "the catalog's admission policies would deny the VM",
+  IT8011: "the catalog's admission policies would warn about the VM",
   // IT81xx: the compatibility matrix
   IT8101: 'a preference admits no instance type of the catalog',
   // IT83xx: what a catalog change does to the VMs that use it (--vms)
@@ -151,8 +155,10 @@ export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode
   'IT5014',
   'IT5015',
   'IT5016',
+  'IT5017',
   'IT7104',
   'IT8006',
+  'IT8011',
   'IT8101',
   'IT8203',
   'IT8204',

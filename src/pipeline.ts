@@ -26,6 +26,8 @@ import type { JsonObject } from './json';
 import { renderCatalog, type RenderedObject } from './render/manifests';
 import { KIND_ORDER } from './schema/kubevirt-api';
 import { applyNamespace } from './render/namespace';
+import { policyCatalogOf, policyOptionsOf, profileProblems, type PolicyCatalog, type PolicyOptions } from './policy';
+import { policyBase } from './policy/base';
 import { checkLock, currentObjects, lockFileFor, type LoadedLock } from './validate/lock';
 import { resolveCatalog } from './resolve/catalog';
 import { selectCatalog, selectOptions } from './resolve/select';
@@ -63,6 +65,8 @@ export interface CompileResult {
   readonly lock?: LoadedLock | undefined;
   /** The npm packages its catalog imports from, with the installed version (for the release lock). */
   readonly packages?: readonly { readonly package: string; readonly version: string }[];
+  /** The admission policies the generator's `policy:` asks for (written to `<output>/policy/`). */
+  readonly policy?: { readonly catalog: PolicyCatalog; readonly options: PolicyOptions; readonly objects: readonly JsonObject[] };
 }
 
 /**
@@ -248,6 +252,7 @@ export function compileDocuments(
   let catalog: ResolvedCatalog | undefined;
   let objects: RenderedObject[] = [];
   let files: OutputFile[] = [];
+  let policy: CompileResult['policy'];
   if (resolved) {
     const config = generator.config;
     const selected = selectCatalog(resolved, { ...selectOptions(config), catalogHasErrors: hasErrors(diagnostics) }, generator.src);
@@ -297,7 +302,28 @@ export function compileDocuments(
             : `${matrix.families.length} families are too many for a grid: \`itgen matrix\` lists every pair.`
           : undefined,
       });
-      files = layoutBase(objects, KIND_ORDER, [{ path: DOCS_FILE, content: readme }]);
+      const extra: OutputFile[] = [{ path: DOCS_FILE, content: readme }];
+      if (config.policy) {
+        const policyCatalog = policyCatalogOf(objects, config.policy.otherNames ?? []);
+        const options = policyOptionsOf(generator.name, config.policy);
+        const base = policyBase(generator.name, policyCatalog, options);
+        policy = { catalog: policyCatalog, options, objects: base.objects };
+        extra.push(...base.files);
+        for (const p of profileProblems(policyCatalog, options))
+          diagnostics.push(
+            diag('IT5017', `policy profile \`${p.profile}\`: no instance type of the catalog has the ${p.key === 'classes' ? 'class' : p.key === 'families' ? 'family' : 'name'} \`${p.value}\``, locate(generator.src, ['policy', 'profiles', p.profile, p.key, p.index]), {
+              severity: 'warning',
+              hint: 'the profile allows nothing by it; check the spelling against `itgen explain` or the generated README',
+            }),
+          );
+        for (const c of base.celProblems)
+          diagnostics.push(
+            diag('IT5018', `the admission policy \`${c.policy}\` does not type-check: ${c.field}: ${c.message}`, locate(generator.src, ['policy']), {
+              hint: 'a policy that does not compile would refuse every VM (failurePolicy Fail); report this to itgen',
+            }),
+          );
+      }
+      files = layoutBase(objects, KIND_ORDER, extra);
     }
   }
   // A catalog without its Catalog document, or without any file, is found through the generator.
@@ -306,7 +332,7 @@ export function compileDocuments(
   const suppressed = new Set(generator.config.suppressWarnings ?? []);
   placed.push(...suppressionProblems(generator));
   const sorted = sortDiagnostics(oneReportPerCause(placed.filter((d) => d.severity === 'error' || !suppressed.has(d.code))));
-  return { generator, catalog, objects, files: hasErrors(sorted) ? [] : files, diagnostics: sorted, lock, ...(kubevirt ? { kubevirt } : {}) };
+  return { generator, catalog, objects, files: hasErrors(sorted) ? [] : files, diagnostics: sorted, lock, ...(kubevirt ? { kubevirt } : {}), ...(policy ? { policy } : {}) };
 }
 
 /** Past this many instance types the README points at `itgen facts` instead of listing them. */

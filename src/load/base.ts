@@ -7,6 +7,8 @@
  *   README.md, CHANGELOG.md    regular files (the docs and, with a release lock, the changelog)
  *   VirtualMachine<Kind>s/     one per kind, holding only regular files named
  *     kustomization.yaml       and virtualmachine<kind>s.yaml (-2, -3... for a kind too large for one file)
+ *   policy/                    the admission policies (a generator's `policy:`), holding only the regular
+ *                              files kustomization.yaml, admission-policies.yaml and README.md
  *
  * The top kustomization is the signature: no hand-written kustomization lists only itgen's kind
  * directories in itgen's exact bytes. Inside a base so proved, a file at one of itgen's own paths
@@ -69,6 +71,18 @@ function foreignInKindDir(abs: string, dir: string): string[] {
   return names.filter((name) => !(own(name) && isRegularFile(path.join(abs, name)))).map((name) => `${dir}/${name}`);
 }
 
+/** The entries of the policy directory that are not itgen's (policy/base.ts writes exactly these three files). */
+function foreignInPolicyDir(abs: string): string[] {
+  const own = new Set(['kustomization.yaml', 'admission-policies.yaml', 'README.md']);
+  let names: string[];
+  try {
+    names = readdirSync(abs).sort();
+  } catch {
+    return ['policy/ (unreadable)'];
+  }
+  return names.filter((name) => !(own.has(name) && isRegularFile(path.join(abs, name)))).map((name) => `policy/${name}`);
+}
+
 function isRegularFile(abs: string): boolean {
   try {
     return lstatSync(abs).isFile();
@@ -102,6 +116,7 @@ export function foreignEntries(absolute: string): string[] {
     }
     if (!proved) out.push(st.isDirectory() ? `${name}/` : name);
     else if (st.isDirectory() && KIND_DIR.test(name)) out.push(...foreignInKindDir(p, name));
+    else if (st.isDirectory() && name === 'policy') out.push(...foreignInPolicyDir(p));
     else if (!((name === 'kustomization.yaml' || name === 'README.md' || name === 'CHANGELOG.md') && st.isFile()))
       out.push(st.isDirectory() ? `${name}/` : name);
   }

@@ -55,9 +55,9 @@ function knownOf(catalog: PolicyCatalog, which: Which): { names: string[]; prefi
 const isKnown = (name: string, k: { names: readonly string[]; prefixes: readonly string[] }): boolean => k.names.includes(name) || k.prefixes.some((p) => name.startsWith(p));
 
 export interface PolicyProfile {
-  readonly classes?: readonly string[];
-  readonly families?: readonly string[];
-  readonly names?: readonly string[];
+  readonly classes?: readonly string[] | undefined;
+  readonly families?: readonly string[] | undefined;
+  readonly names?: readonly string[] | undefined;
 }
 
 export interface PolicyOptions {
@@ -86,6 +86,10 @@ export const DEFAULT_POLICY_OPTIONS: Omit<PolicyOptions, 'prefix'> = {
 type Which = 'instancetype' | 'preference';
 const CLUSTER_KIND: Record<Which, string> = { instancetype: 'VirtualMachineClusterInstancetype', preference: 'VirtualMachineClusterPreference' };
 const NOUN: Record<Which, string> = { instancetype: 'instance type', preference: 'preference' };
+
+/** What `required` says: short enough for one line of the policy's YAML. */
+const requiredMessage = (which: Which): string =>
+  `VMs in this cluster name ${which === 'instancetype' ? 'an instance type (kubectl get virtualmachineclusterinstancetypes lists them)' : 'a preference (kubectl get virtualmachineclusterpreferences lists them)'}`;
 
 /** A CEL string literal: double-quoted, every character outside printable ASCII escaped. */
 export function celString(s: string): string {
@@ -221,8 +225,66 @@ function knownParts(which: Which, names: readonly string[], prefixes: readonly s
   };
 }
 
+/**
+ * A CEL expression broken into lines of at most WRAP characters at spaces outside string literals
+ * (a longer word keeps a line of its own): a policy people review in a pull request, where one more
+ * instance type changes a line, and a YAML file within yamllint's line length at any indentation
+ * the policy has.
+ */
+const WRAP = 100;
+export function wrapCel(expression: string): string {
+  // The words: split at spaces outside string literals.
+  const words: string[] = [];
+  let word = '';
+  let quote: string | undefined;
+  for (let i = 0; i < expression.length; i++) {
+    const ch = expression[i]!;
+    if (quote !== undefined) {
+      word += ch;
+      if (ch === '\\' && i + 1 < expression.length) word += expression[++i]!;
+      else if (ch === quote) quote = undefined;
+    } else if (ch === ' ') {
+      words.push(word);
+      word = '';
+    } else {
+      if (ch === '"' || ch === "'") quote = ch;
+      word += ch;
+    }
+  }
+  words.push(word);
+  const lines: string[] = [];
+  let line = '';
+  for (const w of words) {
+    if (line !== '' && line.length + 1 + w.length > WRAP) {
+      lines.push(line);
+      line = w;
+    } else line = line === '' ? w : `${line} ${w}`;
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
+
+function wrapped(policy: JsonObject): JsonObject {
+  const spec = policy['spec'] as JsonObject;
+  const wrapAll = (items: unknown, keys: readonly string[]): unknown =>
+    Array.isArray(items) ? items.map((x) => (x !== null && typeof x === 'object' ? { ...(x as JsonObject), ...Object.fromEntries(keys.filter((k) => typeof (x as JsonObject)[k] === 'string').map((k) => [k, wrapCel((x as JsonObject)[k] as string)])) } : x)) : items;
+  return {
+    ...policy,
+    spec: {
+      ...spec,
+      ...(spec['matchConditions'] !== undefined ? { matchConditions: wrapAll(spec['matchConditions'], ['expression']) } : {}),
+      ...(spec['variables'] !== undefined ? { variables: wrapAll(spec['variables'], ['expression']) } : {}),
+      ...(spec['validations'] !== undefined ? { validations: wrapAll(spec['validations'], ['expression', 'messageExpression']) } : {}),
+    } as JsonObject,
+  };
+}
+
 /** Every object of the policies for `catalog`: policies, bindings and the profiles' ConfigMaps. */
 export function policyObjects(catalog: PolicyCatalog, opts: PolicyOptions): JsonObject[] {
+  return policyObjectsOnOneLine(catalog, opts).map((o) => (o['kind'] === 'ValidatingAdmissionPolicy' ? wrapped(o) : o));
+}
+
+function policyObjectsOnOneLine(catalog: PolicyCatalog, opts: PolicyOptions): JsonObject[] {
   const out: JsonObject[] = [];
   const its = knownOf(catalog, 'instancetype');
   const prefs = knownOf(catalog, 'preference');
@@ -276,7 +338,7 @@ export function policyObjects(catalog: PolicyCatalog, opts: PolicyOptions): Json
       validations.push({
         // A VM without one is refused when created, or when an update removes it.
         expression: `${has('object', which)} || (oldObject != null && !(${has('oldObject', which)}))`,
-        message: `VMs in this cluster name ${which === 'instancetype' ? 'an instance type (spec.instancetype.name; kubectl get virtualmachineclusterinstancetypes lists them)' : 'a preference (spec.preference.name; kubectl get virtualmachineclusterpreferences lists them)'}`,
+        message: requiredMessage(which),
         reason: 'Invalid',
       });
     }
@@ -430,7 +492,7 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
       denied.push({
         policy: required,
         binding: required,
-        message: `VMs in this cluster name ${which === 'instancetype' ? 'an instance type (spec.instancetype.name; kubectl get virtualmachineclusterinstancetypes lists them)' : 'a preference (spec.preference.name; kubectl get virtualmachineclusterpreferences lists them)'}`,
+        message: requiredMessage(which),
         reason: 'Invalid',
       });
     }

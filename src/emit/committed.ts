@@ -40,7 +40,10 @@ export function objectsInText(file: string, text: string): KubeObject[] {
 
 /** The instancetype objects of a set of output files (README.md and kustomizations are skipped). */
 export function committedObjects(files: readonly OutputFile[]): KubeObject[] {
-  return files.filter((f) => /\.ya?ml$/.test(f.path) && !/(^|\/)kustomization\.ya?ml$/.test(f.path)).flatMap((f) => objectsInText(f.path, f.content));
+  // The admission policies under policy/ are not catalog objects (policy/base.ts).
+  return files
+    .filter((f) => /\.ya?ml$/.test(f.path) && !/(^|\/)kustomization\.ya?ml$/.test(f.path) && !f.path.startsWith('policy/'))
+    .flatMap((f) => objectsInText(f.path, f.content));
 }
 
 /** A generator's committed base: its files, and the objects in them (parsed on first use). */

@@ -9,7 +9,7 @@ import { mappingToYaml, serializeStream } from '../emit/serialize';
 import type { JsonObject } from '../json';
 import { printable } from '../printable';
 import { checkPolicyCel, type CelProblem } from './check';
-import { policyObjects, PROFILE_LABEL, type PolicyCatalog, type PolicyOptions } from './index';
+import { policyCatalogOf, policyObjects, policyOptionsOf, PROFILE_LABEL, type PolicyCatalog, type PolicyOptions } from './index';
 
 export const POLICY_DIR = 'policy';
 export const POLICY_FILE = 'admission-policies.yaml';
@@ -71,4 +71,18 @@ export function policyBase(generator: string, catalog: PolicyCatalog, opts: Poli
       { path: `${POLICY_DIR}/README.md`, content: readme(generator, catalog, opts) },
     ],
   };
+}
+
+/**
+ * The policies of one compiled generator, as `itgen policy` prints them: those its `policy:` asks
+ * for (and generate writes), or, for a generator without one, the default policies of its catalog.
+ */
+export function generatorPolicies(result: {
+  readonly generator?: { readonly name: string } | undefined;
+  readonly objects: Parameters<typeof policyCatalogOf>[0];
+  readonly policy?: { readonly catalog: PolicyCatalog; readonly options: PolicyOptions; readonly objects: readonly JsonObject[] } | undefined;
+}): { readonly generator: string; readonly written: boolean; readonly objects: readonly JsonObject[] } {
+  const generator = result.generator?.name ?? '';
+  if (result.policy) return { generator, written: true, objects: result.policy.objects };
+  return { generator, written: false, objects: policyObjects(policyCatalogOf(result.objects), policyOptionsOf(generator, {})) };
 }

@@ -419,6 +419,8 @@ export interface PolicyRequest {
 }
 
 export interface PolicyVerdict {
+  /** What the verdict is about. */
+  readonly which: 'instancetype' | 'preference';
   readonly policy: string;
   readonly binding: string;
   readonly message: string;
@@ -465,6 +467,7 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
     if (!judged(which) || isKnown(name, k)) continue;
     const s = suggestion(name, k.names);
     denied.push({
+      which,
       policy: known,
       binding: known,
       message: `${name} is not ${which === 'instancetype' ? 'an' : 'a'} ${NOUN[which]} of this cluster${s !== '' ? `; did you mean ${s}?` : `; kubectl get ${CLUSTER_KIND[which].toLowerCase()}s lists them`}`,
@@ -478,7 +481,7 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
       const e = entries[which].find((x) => x.name === current[which] && x.deprecated);
       if (!judged(which) || !e) continue;
       const r = e.deprecated?.replacement ?? '';
-      const v: PolicyVerdict = { policy: deprecated, binding: deprecated, message: `${e.name} is a deprecated ${NOUN[which]}${r !== '' ? `; use ${r} instead` : '; it will be removed'}`, reason: 'Invalid' };
+      const v: PolicyVerdict = { which, policy: deprecated, binding: deprecated, message: `${e.name} is a deprecated ${NOUN[which]}${r !== '' ? `; use ${r} instead` : '; it will be removed'}`, reason: 'Invalid' };
       (opts.deprecated === 'deny' ? denied : warnings).push(v);
     }
   }
@@ -490,6 +493,7 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
       if (which === 'instancetype' ? !opts.requireInstancetype : !opts.requirePreference) continue;
       if (has(req.object, which) || (isObj(req.oldObject) && !has(req.oldObject, which))) continue;
       denied.push({
+        which,
         policy: required,
         binding: required,
         message: requiredMessage(which),
@@ -512,6 +516,7 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
         (p.names ?? []).length > 0 ? `names ${p.names!.join(', ')}` : '',
       ].filter((x) => x !== '');
       denied.push({
+        which: 'instancetype',
         policy: allowed,
         binding: `${allowed}.${profile}`,
         message: `${name} is not allowed in namespace ${req.namespace} (profile ${profile} allows ${parts.length > 0 ? parts.join('; ') : 'no instance type'})`,

@@ -3,6 +3,7 @@
  * with every guard, so that the library and the CLI are one product. The CLI commands call these
  * and print; `generate()` of the package is `generateProject`.
  */
+import { withPolicyVerdicts, type ProjectPolicy } from '../policy/vms';
 import path from 'node:path';
 import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
 import { readCommittedBase, type CommittedBase } from '../emit/committed';
@@ -152,6 +153,11 @@ function baseLockProblems(r: CompileResult, base: NonNullable<ProjectOptions['ba
     .map(({ d }) => d);
 }
 
+/** The admission policies the generators write (their `policy:`). */
+export function projectPolicies(results: readonly CompileResult[]): ProjectPolicy[] {
+  return results.flatMap((r) => (r.policy && r.generator ? [{ generator: r.generator.name, catalog: r.policy.catalog, options: r.policy.options }] : []));
+}
+
 /**
  * Every check of the project, the same for `validate` and `generate`: the compilation, the
  * removal guard before a first release (IT7401), what the project deploys (IT5012, IT5013) and
@@ -181,6 +187,8 @@ export function checkProject(
         impacts.flatMap((i) => i.impacts),
       ),
     ];
+    // And what the admission policies the project writes would do to each of them.
+    vmProblems = withPolicyVerdicts(vmDocs.docs, projectPolicies(compiled.results), vmProblems);
   }
   if (hasErrors(compiled.diagnostics)) return { ...compiled, diagnostics: [...compiled.diagnostics, ...strictify(vmProblems, opts.strict ?? false)] };
   const { results } = compiled;

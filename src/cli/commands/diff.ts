@@ -1,3 +1,5 @@
+import { withPolicyVerdicts } from '../../policy/vms';
+import { projectPolicies } from '../../release/project';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { diag, type Diagnostic } from '../../diagnostics';
@@ -64,7 +66,7 @@ export const diff: Command = {
     const against = optionValue(line, '--against');
     const candidate = against === undefined ? undefined : path.resolve(io.cwd, against);
     const bundleFile = candidate !== undefined && existsSync(candidate) && statSync(candidate).isFile() ? candidate : undefined;
-    const problems: Diagnostic[] = [...diagnostics];
+    let problems: Diagnostic[] = [...diagnostics];
     const sections: { generator: string; against: string; diffs: ObjectDiff[]; before: KubeObject[]; after: KubeObject[]; result: CompileResult }[] = [];
     if (bundleFile !== undefined) {
       const s = single(results, 'diff --against FILE');
@@ -165,6 +167,8 @@ export const diff: Command = {
           impacts.flatMap((i) => i?.impacts ?? []),
         ),
       );
+    // What the admission policies the project writes would do to them.
+    if (vms) problems = withPolicyVerdicts(vms.docs, projectPolicies(results), problems);
     const output = optionValue(line, '--output') ?? (global.format === 'json' ? 'json' : 'text');
     if (output === 'json') {
       io.out(

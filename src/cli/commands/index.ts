@@ -12,6 +12,7 @@ import { fn } from './fn';
 import { generate } from './generate';
 import { init } from './init';
 import { matrix } from './matrix';
+import { policy } from './policy';
 import { resize } from './resize';
 import { migrate } from './migrate';
 import { notes } from './notes';
@@ -38,6 +39,7 @@ export const COMMANDS: readonly Command[] = [
   facts,
   resize,
   fit,
+  policy,
   migrate,
   schema,
 ];

@@ -1,0 +1,72 @@
+/**
+ * What a project's admission policies do to the VMs of a repository (`validate --vms DIR`): each
+ * VirtualMachine, as a person creates it, through `judgePolicies` of every generator whose
+ * `policy:` writes policies. The namespace's profile label is read from the Namespace objects among
+ * the VM files. A denial the VM diagnostics already report (IT8001: the name does not resolve;
+ * IT8302: a deprecated object, warned) is not said twice.
+ */
+import { diag, type Diagnostic } from '../diagnostics';
+import { manifestObjects } from '../expand/documents';
+import { obj, type JsonObject } from '../json';
+import { locate, type SourceDoc } from '../load/source';
+import { judgePolicies, type PolicyCatalog, type PolicyOptions, type PolicyVerdict } from './index';
+
+export interface ProjectPolicy {
+  readonly generator: string;
+  readonly catalog: PolicyCatalog;
+  readonly options: PolicyOptions;
+}
+
+/**
+ * `reported` with what the policies add: IT8010 (a denial) and IT8011 (a warning) for each VM of
+ * `docs`; a name that does not resolve (IT8001) keeps its one report, whose hint then says that the
+ * cluster refuses the VM instead of storing it and never starting it.
+ */
+export function withPolicyVerdicts(docs: readonly SourceDoc[], policies: readonly ProjectPolicy[], reported: readonly Diagnostic[]): Diagnostic[] {
+  if (policies.length === 0) return [...reported];
+  const replaced = new Map<Diagnostic, Diagnostic>();
+  const found = manifestObjects(docs);
+  const labels = new Map<string, Record<string, string>>();
+  for (const f of found)
+    if (f.value['kind'] === 'Namespace') {
+      const meta = obj(f.value['metadata']);
+      if (typeof meta?.['name'] === 'string') labels.set(meta['name'], (obj(meta['labels']) ?? {}) as Record<string, string>);
+    }
+  const out: Diagnostic[] = [];
+  for (const f of found) {
+    if (f.value['kind'] !== 'VirtualMachine') continue;
+    const meta = obj(f.value['metadata']) ?? {};
+    const name = String(meta['name'] ?? '(unnamed)');
+    const namespace = typeof meta['namespace'] === 'string' && meta['namespace'] !== '' ? meta['namespace'] : 'default';
+    const already = reported.filter((d) => d.location?.file === f.src.file && d.message.startsWith(`VirtualMachine \`${name}\``));
+    for (const p of policies) {
+      // A name only otherNames knows: the policy admits it, but nothing here says what it is.
+      for (const d of already)
+        if (d.code === 'IT8001' && !replaced.has(d))
+          for (const which of ['instancetype', 'preference'] as const) {
+            const n = obj(obj(f.value['spec'])?.[which])?.['name'];
+            if (typeof n === 'string' && d.message.includes(`"${n}"`) && (p.catalog.otherNames ?? []).some((o) => (o.endsWith('*') ? n.startsWith(o.slice(0, -1)) : o === n)))
+              replaced.set(d, { ...d, hint: `the admission policy ${p.options.prefix}.catalog admits it (otherNames: something else deploys it); give that object with --with to judge the VM against it` });
+          }
+      const j = judgePolicies(p.catalog, p.options, { operation: 'CREATE', username: 'a person', namespace, namespaceLabels: labels.get(namespace) ?? {}, object: f.value as JsonObject });
+      const where = (v: PolicyVerdict) => locate(f.src, obj(obj(f.value['spec'])?.[v.which]) ? [...f.path, 'spec', v.which, 'name'] : [...f.path, 'spec']);
+      for (const v of j.denied) {
+        const unresolved = v.policy.endsWith('.catalog') ? already.find((d) => d.code === 'IT8001' && d.severity === 'error' && d.location?.line === where(v).line) : undefined;
+        if (unresolved) {
+          replaced.set(unresolved, { ...unresolved, hint: `the cluster refuses it: the admission policy ${v.policy} says "${v.message}"` });
+          continue;
+        }
+        out.push(
+          diag('IT8010', `VirtualMachine \`${name}\`: the cluster would refuse it: ${v.policy} (${p.generator}): ${v.message}`, where(v), {
+            hint: v.policy.endsWith('.profile') ? `namespace \`${namespace}\` is labelled for a profile that does not allow it` : 'KubeVirt never sees it: kube-apiserver refuses the request',
+          }),
+        );
+      }
+      for (const v of j.warnings) {
+        if (already.some((d) => d.code === 'IT8302')) continue;
+        out.push(diag('IT8011', `VirtualMachine \`${name}\`: kubectl would warn: ${v.message}`, where(v), { severity: 'warning', hint: `the admission policy ${v.policy} (${p.generator})` }));
+      }
+    }
+  }
+  return [...reported.map((d) => replaced.get(d) ?? d), ...out];
+}

@@ -1,0 +1,189 @@
+/**
+ * Admission policies from the catalog (issue 34) as a platform team uses them: `itgen policy`, the
+ * generator's `policy:` writing <output>/policy/, `validate --vms` saying what they do to each VM.
+ * Their verdicts on the cluster are proven by test/policy-corpus.test.ts.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Environment } from '@marcbachmann/cel-js';
+import fc from 'fast-check';
+import { parseAllDocuments } from 'yaml';
+import { celString, DEFAULT_POLICY_OPTIONS, judgePolicies, policyObjects, suggestion, wrapCel, type PolicyCatalog } from '../src/policy';
+import { checkPolicyCel } from '../src/policy/check';
+import type { JsonObject } from '../src/json';
+import { runInProcess, SMALL_CATALOG, writeFiles } from './e2e-helpers';
+
+const CATALOG: Record<string, string> = {
+  ...SMALL_CATALOG,
+  'catalogs/small/o1.yaml': `kind: Family
+name: o1
+displayName: Overcommitted
+description: Overcommitted instance types
+class: overcommitted
+memoryPerCPU: 2Gi
+deprecated: {replacement: u1}
+`,
+};
+const POLICY = `policy:
+  requireInstancetype: true
+  otherNames: ["ext.*"]
+  profiles:
+    sandbox: {names: [u1.small]}
+    gold: {classes: [general.purpose], families: [o1, zz]}
+`;
+const VM = (name: string, namespace: string, it?: string, pref?: string): string =>
+  `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: ${name}, namespace: ${namespace}}\nspec:\n  runStrategy: Always\n${it ? `  instancetype: {name: ${it}}\n` : ''}${pref ? `  preference: {name: ${pref}}\n` : ''}  template:\n    spec:\n      domain: {devices: {}${it ? '' : ', resources: {requests: {memory: 1Gi}}'}}\n      volumes: [{name: rootdisk, containerDisk: {image: "quay.io/containerdisks/fedora:41"}}]\n`;
+
+describe('itgen policy and the generator policy option', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'itgen-policy-'));
+    writeFiles(dir, CATALOG);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const withPolicy = (): void => writeFileSync(path.join(dir, 'generators/small.yaml'), SMALL_CATALOG['generators/small.yaml']!.replace('suppressWarnings:', `${POLICY}suppressWarnings:`));
+
+  it('prints the default policies of a generator without policy: (unknown names denied, deprecated ones warned)', () => {
+    const r = runInProcess(dir, ['policy']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^# small: the default policies \(the generator has no policy: option\)\n---\napiVersion: admissionregistration\.k8s\.io\/v1\n/);
+    const json = JSON.parse(runInProcess(dir, ['policy', '-o', 'json']).out) as { items: JsonObject[] };
+    expect(json.items.map((o) => `${String(o['kind'])}/${String((o['metadata'] as JsonObject)['name'])}`)).toEqual([
+      'ValidatingAdmissionPolicy/itgen.small.catalog',
+      'ValidatingAdmissionPolicyBinding/itgen.small.catalog',
+      'ValidatingAdmissionPolicy/itgen.small.deprecation',
+      'ValidatingAdmissionPolicyBinding/itgen.small.deprecation',
+    ]);
+    expect(existsSync(path.join(dir, 'output', 'small', 'policy'))).toBe(false);
+  });
+
+  it('generate writes them to <output>/policy/, a kustomize base of its own; check sees drift; removing policy: removes it', () => {
+    withPolicy();
+    const g = runInProcess(dir, ['generate']);
+    expect(g.code).toBe(0);
+    // A profile family the catalog lacks is said where it is written.
+    expect(g.err).toMatch(/generators\/small\.yaml:\d+:\d+ warning IT5017 policy profile `gold`: no instance type of the catalog has the family `zz`/);
+    const base = path.join(dir, 'output', 'small');
+    expect(readFileSync(path.join(base, 'kustomization.yaml'), 'utf8')).not.toContain('policy');
+    const docs = parseAllDocuments(readFileSync(path.join(base, 'policy', 'admission-policies.yaml'), 'utf8')).map((d) => d.toJS() as JsonObject);
+    expect(docs.map((o) => `${String(o['kind'])}/${String((o['metadata'] as JsonObject)['name'])}`)).toEqual([
+      'ValidatingAdmissionPolicy/itgen.small.catalog',
+      'ValidatingAdmissionPolicyBinding/itgen.small.catalog',
+      'ValidatingAdmissionPolicy/itgen.small.deprecation',
+      'ValidatingAdmissionPolicyBinding/itgen.small.deprecation',
+      'ValidatingAdmissionPolicy/itgen.small.required',
+      'ValidatingAdmissionPolicyBinding/itgen.small.required',
+      'ValidatingAdmissionPolicy/itgen.small.profile',
+      'ValidatingAdmissionPolicyBinding/itgen.small.profile.gold',
+      'ConfigMap/itgen.small.profile.gold',
+      'ValidatingAdmissionPolicyBinding/itgen.small.profile.sandbox',
+      'ConfigMap/itgen.small.profile.sandbox',
+    ]);
+    // What `itgen policy` prints is what generate wrote.
+    expect(JSON.parse(runInProcess(dir, ['policy', '-o', 'json']).out).items).toEqual(docs);
+    const built = spawnSync('kubectl', ['kustomize', path.join(base, 'policy')], { encoding: 'utf8' });
+    if (built.status !== null && !built.error) {
+      expect(built.status).toBe(0);
+      expect((built.stdout.match(/^kind: ValidatingAdmissionPolicy$/gm) ?? []).length).toBe(4);
+    }
+    expect(readFileSync(path.join(base, 'policy', 'README.md'), 'utf8')).toContain('`itgen.small.profile`: in a namespace labelled `itgen.dev/instancetype-profile=<profile>`');
+    expect(runInProcess(dir, ['check']).code).toBe(0);
+    // An edit is drift; a file of someone else's in policy/ makes the base unprovable.
+    writeFileSync(path.join(base, 'policy', 'admission-policies.yaml'), '---\n');
+    expect(runInProcess(dir, ['check']).code).toBe(1);
+    writeFileSync(path.join(base, 'policy', 'extra.yaml'), 'kind: ConfigMap\n');
+    const refused = runInProcess(dir, ['generate']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('policy/extra.yaml');
+    rmSync(path.join(base, 'policy', 'extra.yaml'));
+    writeFileSync(path.join(dir, 'generators/small.yaml'), SMALL_CATALOG['generators/small.yaml']!);
+    expect(runInProcess(dir, ['generate']).code).toBe(0);
+    expect(existsSync(path.join(base, 'policy'))).toBe(false);
+  });
+
+  it('validate --vms says what they do to each VM, once per cause', () => {
+    withPolicy();
+    writeFiles(dir, {
+      'vms/vms.yaml': [
+        'apiVersion: v1\nkind: Namespace\nmetadata: {name: sandbox, labels: {itgen.dev/instancetype-profile: sandbox}}\n',
+        VM('typo', 'sandbox', 'u1.smal'),
+        VM('big', 'sandbox', 'u1.large'),
+        VM('fine', 'sandbox', 'u1.small', 'linux'),
+        VM('bare', 'apps'),
+        VM('old', 'apps', 'o1.small'),
+        VM('ext', 'apps', 'ext.large'),
+      ].join('---\n'),
+    });
+    expect(runInProcess(dir, ['generate']).code).toBe(0);
+    const r = runInProcess(dir, ['validate', '--vms', 'vms']);
+    expect(r.code).toBe(1);
+    // The typo: one report, whose hint is the policy's.
+    expect(r.err).toMatch(/error IT8001 VirtualMachine `typo`: .*"u1\.smal" not found\n(.*\n){2} {2}hint: the cluster refuses it: the admission policy itgen\.small\.catalog says "u1\.smal is not an instance type of this cluster; did you mean u1\.small\?"/);
+    expect(r.err).toContain('error IT8010 VirtualMachine `big`: the cluster would refuse it: itgen.small.profile (small): u1.large is not allowed in namespace sandbox (profile sandbox allows names u1.small)');
+    expect(r.err).toContain('error IT8010 VirtualMachine `bare`: the cluster would refuse it: itgen.small.required (small): VMs in this cluster name an instance type');
+    expect(r.err).not.toMatch(/`fine`/);
+    // Deprecated: the VM diagnostics' own warning (IT8302), not a second one.
+    expect(r.err).toMatch(/warning IT8302 VirtualMachine `old`/);
+    expect(r.err).not.toMatch(/IT8011/);
+    // A name deployed by something else (otherNames) is known to the policy; the VM diagnostics cannot resolve it.
+    expect(r.err).not.toMatch(/IT8010 VirtualMachine `ext`/);
+    expect(r.err).toMatch(/IT8001 VirtualMachine `ext`: .*\n(.*\n){2} {2}hint: the admission policy itgen\.small\.catalog admits it \(otherNames/);
+  });
+});
+
+describe('the policy library', () => {
+  const catalog: PolicyCatalog = {
+    instancetypes: [
+      { name: 'u1.medium', families: ['u', 'u1'], class: 'general' },
+      { name: 'o1.medium', families: ['o', 'o1'], class: 'overcommitted', deprecated: { replacement: 'u1.medium' } },
+    ],
+    preferences: [{ name: 'fedora' }],
+  };
+  const opts = { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.t' };
+  const vm = (it: string): JsonObject => ({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', metadata: { name: 'v' }, spec: { instancetype: { name: it } } });
+
+  it('judges a create, an update only when it changes the name, never KubeVirt itself', () => {
+    const req = { operation: 'CREATE' as const, username: 'alice', namespace: 'a', namespaceLabels: {}, object: vm('u1.meduim') };
+    expect(judgePolicies(catalog, opts, req).denied.map((d) => d.message)).toEqual(['u1.meduim is not an instance type of this cluster; did you mean u1.medium?']);
+    expect(judgePolicies(catalog, opts, { ...req, operation: 'UPDATE', oldObject: vm('u1.meduim') }).denied).toEqual([]);
+    expect(judgePolicies(catalog, opts, { ...req, operation: 'UPDATE', oldObject: vm('u1.medium') }).denied).toHaveLength(1);
+    expect(judgePolicies(catalog, opts, { ...req, username: 'system:serviceaccount:kubevirt:kubevirt-controller' }).denied).toEqual([]);
+    expect(judgePolicies(catalog, opts, { ...req, object: vm('o1.medium') }).warnings.map((w) => w.message)).toEqual(['o1.medium is a deprecated instance type; use u1.medium instead']);
+    expect(judgePolicies(catalog, { ...opts, deprecated: 'deny' }, { ...req, object: vm('o1.medium') }).denied).toHaveLength(1);
+  });
+
+  it('suggests the name one edit away: a letter dropped, added, changed or two swapped', () => {
+    const names = ['u1.medium', 'u1.large', 'cx1.large'];
+    expect(['u1.mediu', 'u1.mediumm', 'u1.medxum', 'u1.meduim', 'cx1.larg', 'zz'].map((n) => suggestion(n, names))).toEqual(['u1.medium', 'u1.medium', 'u1.medium', 'u1.medium', 'cx1.large', '']);
+  });
+
+  it('writes every value into CEL as a literal that reads back as itself', () => {
+    const env = new Environment();
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (s) => {
+        expect(env.evaluate(celString(s))).toBe(s);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('wraps expressions at spaces outside literals, keeping what they mean', () => {
+    const e = `[${Array.from({ length: 40 }, (_, i) => celString(`a name with spaces ${i}`)).join(', ')}].size()`;
+    const w = wrapCel(e);
+    expect(w.split('\n').every((l) => l.length <= 100)).toBe(true);
+    expect(new Environment().evaluate(w)).toBe(40n);
+    expect(w.replace(/\n/g, ' ')).toBe(e);
+  });
+
+  it('type-checks every policy it writes, and finds a broken one', () => {
+    for (const p of policyObjects(catalog, { ...opts, requireInstancetype: true, profiles: { a: { names: ['u1.medium'] } } }).filter((o) => o['kind'] === 'ValidatingAdmissionPolicy'))
+      expect(checkPolicyCel(p)).toEqual([]);
+    const p = policyObjects(catalog, opts)[0]!;
+    const spec = p['spec'] as { validations: JsonObject[] };
+    spec.validations[0]!['messageExpression'] = 'variables.instancetype + 1';
+    spec.validations[1]!['expression'] = 'variables.nope.size(';
+    expect(checkPolicyCel(p).map((c) => c.field)).toEqual(['spec.validations[0].messageExpression', 'spec.validations[1].expression']);
+  });
+});

@@ -110,7 +110,6 @@ export const DIAGNOSTIC_CODES = {
   IT8008: 'a VM KubeVirt stores but cannot start: the VM controller, the VMI webhooks or the launcher pod render refuse it',
   IT8009: 'a --kubevirt file that holds no KubeVirt CR, or a configuration KubeVirt would not take',
   IT8010: "the catalog's admission policies would deny the VM",
-  IT8011: "the catalog's admission policies would warn about the VM",
   // IT81xx: the compatibility matrix
   IT8101: 'a preference admits no instance type of the catalog',
   // IT83xx: what a catalog change does to the VMs that use it (--vms)
@@ -158,7 +157,6 @@ export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode
   'IT5017',
   'IT7104',
   'IT8006',
-  'IT8011',
   'IT8101',
   'IT8203',
   'IT8204',

@@ -13,6 +13,9 @@ const FIXTURES = path.join(REPO, 'test', 'fixtures');
 
 /** Codes no project input can produce, and the test that shows each one instead. */
 const SHOWN_ELSEWHERE: Readonly<Partial<Record<DiagnosticCode, { readonly test: string; readonly why: string }>>> = {
+  IT5017: { test: 'test/policy.test.ts', why: "the generator's policy option, with the policy base it writes" },
+  IT5018: { test: 'test/policy.test.ts', why: 'a guard no input reaches: shown on a policy broken by hand' },
+  IT8010: { test: 'test/policy.test.ts', why: 'what the policies a project writes do to its VMs, with the policy base' },
   IT1010: { test: 'test/hardening.test.ts', why: 'a leftover lock that is a directory or a link: a layout of the output directory, not catalog input' },
   IT1011: { test: 'test/adversarial-3.test.ts', why: 'about the command line (an unknown option, command, -C directory or explain name), not project input' },
   IT2020: {

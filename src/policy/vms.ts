@@ -2,8 +2,8 @@
  * What a project's admission policies do to the VMs of a repository (`validate --vms DIR`): each
  * VirtualMachine, as a person creates it, through `judgePolicies` of every generator whose
  * `policy:` writes policies. The namespace's profile label is read from the Namespace objects among
- * the VM files. A denial the VM diagnostics already report (IT8001: the name does not resolve;
- * IT8302: a deprecated object, warned) is not said twice.
+ * the VM files. What the VM diagnostics already report (IT8001: the name does not resolve; IT8302:
+ * a deprecated object) is not said twice: their hint says what the policy does.
  */
 import { diag, type Diagnostic } from '../diagnostics';
 import { manifestObjects } from '../expand/documents';
@@ -18,8 +18,7 @@ export interface ProjectPolicy {
 }
 
 /**
- * `reported` with what the policies add: IT8010 (a denial) and IT8011 (a warning) for each VM of
- * `docs`; a name that does not resolve (IT8001) keeps its one report, whose hint then says that the
+ * `reported` with what the policies add: IT8010 for each denial of a VM of `docs`; a name that does not resolve (IT8001) keeps its one report, whose hint then says that the
  * cluster refuses the VM instead of storing it and never starting it.
  */
 export function withPolicyVerdicts(docs: readonly SourceDoc[], policies: readonly ProjectPolicy[], reported: readonly Diagnostic[]): Diagnostic[] {
@@ -62,9 +61,10 @@ export function withPolicyVerdicts(docs: readonly SourceDoc[], policies: readonl
           }),
         );
       }
+      // A deprecated object: the VM diagnostics' own warning (IT8302) says what kubectl will print.
       for (const v of j.warnings) {
-        if (already.some((d) => d.code === 'IT8302')) continue;
-        out.push(diag('IT8011', `VirtualMachine \`${name}\`: kubectl would warn: ${v.message}`, where(v), { severity: 'warning', hint: `the admission policy ${v.policy} (${p.generator})` }));
+        const deprecated = already.find((d) => d.code === 'IT8302' && d.location?.line === where(v).line && !replaced.has(d));
+        if (deprecated) replaced.set(deprecated, { ...deprecated, hint: `${deprecated.hint ?? ''}${deprecated.hint ? '; ' : ''}kubectl warns on apply (${v.policy}): "${v.message}"` });
       }
     }
   }

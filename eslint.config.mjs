@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 /**
  * The stages of src/ from the bottom up (docs/design.md, "Pipeline"). A module may import its own
  * stage and every stage before it. `pipeline` is src/pipeline.ts, which chains the stages up to
- * the compatibility matrix (the release lock's check is validate/lock.ts); `index` is src/index.ts,
+ * the compatibility matrix and the admission policies (the release lock's check is validate/lock.ts); `index` is src/index.ts,
  * the public surface over everything.
  */
 const STAGES = [
@@ -21,6 +21,7 @@ const STAGES = [
   ['emit'],
   ['expand'],
   ['matrix'],
+  ['policy'],
   ['pipeline'],
   ['release'],
   ['admission'],

@@ -10,7 +10,10 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }],
     // cel-js is ES modules only: transpiled to CommonJS for jest's module system (node itself loads it as it is).
-    '/node_modules/@marcbachmann/cel-js/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'es2022', isolatedModules: true }, diagnostics: false }],
+    '/node_modules/@marcbachmann/cel-js/.+\\.js$': [
+      'ts-jest',
+      { tsconfig: { allowJs: true, module: 'commonjs', target: 'es2022', isolatedModules: true }, diagnostics: false },
+    ],
   },
   transformIgnorePatterns: ['/node_modules/(?!@marcbachmann/cel-js/)'],
   // Two cores: one worker each (jest's default leaves one core idle).

@@ -152,11 +152,15 @@ spec:
   let fitTypes = 0;
   const fitOnce = () => {
     const t0 = process.hrtime.bigint();
-    const r = spawnSync(path.join(repo, 'bin', 'itgen'), ['fit', '--nodes', 'nodes.yaml', '--pods', 'pods.yaml', '--with', path.join(repo, 'output', 'common-instancetypes'), '-o', 'json'], {
-      cwd: work,
-      encoding: 'utf8',
-      maxBuffer: 1 << 28,
-    });
+    const r = spawnSync(
+      path.join(repo, 'bin', 'itgen'),
+      ['fit', '--nodes', 'nodes.yaml', '--pods', 'pods.yaml', '--with', path.join(repo, 'output', 'common-instancetypes'), '-o', 'json'],
+      {
+        cwd: work,
+        encoding: 'utf8',
+        maxBuffer: 1 << 28,
+      },
+    );
     if (r.status !== 0) throw new Error(`fit failed: ${r.stderr}`);
     fitTypes = JSON.parse(r.stdout).instancetypes.length;
     return Number(process.hrtime.bigint() - t0) / 1e6;

@@ -311,10 +311,15 @@ export function compileDocuments(
         extra.push(...base.files);
         for (const p of profileProblems(policyCatalog, options))
           diagnostics.push(
-            diag('IT5017', `policy profile \`${p.profile}\`: no instance type of the catalog has the ${p.key === 'classes' ? 'class' : p.key === 'families' ? 'family' : 'name'} \`${p.value}\``, locate(generator.src, ['policy', 'profiles', p.profile, p.key, p.index]), {
-              severity: 'warning',
-              hint: 'the profile allows nothing by it; check the spelling against `itgen explain` or the generated README',
-            }),
+            diag(
+              'IT5017',
+              `policy profile \`${p.profile}\`: no instance type of the catalog has the ${p.key === 'classes' ? 'class' : p.key === 'families' ? 'family' : 'name'} \`${p.value}\``,
+              locate(generator.src, ['policy', 'profiles', p.profile, p.key, p.index]),
+              {
+                severity: 'warning',
+                hint: 'the profile allows nothing by it; check the spelling against `itgen explain` or the generated README',
+              },
+            ),
           );
         for (const c of base.celProblems)
           diagnostics.push(
@@ -332,7 +337,16 @@ export function compileDocuments(
   const suppressed = new Set(generator.config.suppressWarnings ?? []);
   placed.push(...suppressionProblems(generator));
   const sorted = sortDiagnostics(oneReportPerCause(placed.filter((d) => d.severity === 'error' || !suppressed.has(d.code))));
-  return { generator, catalog, objects, files: hasErrors(sorted) ? [] : files, diagnostics: sorted, lock, ...(kubevirt ? { kubevirt } : {}), ...(policy ? { policy } : {}) };
+  return {
+    generator,
+    catalog,
+    objects,
+    files: hasErrors(sorted) ? [] : files,
+    diagnostics: sorted,
+    lock,
+    ...(kubevirt ? { kubevirt } : {}),
+    ...(policy ? { policy } : {}),
+  };
 }
 
 /** Past this many instance types the README points at `itgen facts` instead of listing them. */

@@ -74,3 +74,38 @@ export function holdsUnprintable(s: string): boolean {
 export function escapeInDoubleQuoted(yamlText: string): string {
   return yamlText.replace(UNPRINTABLE, (ch) => `\\u${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
 }
+
+/**
+ * Characters that show nothing, or look like others' absence, which make a spoofed name read like
+ * a real one (zero-width spaces and joiners, soft hyphen, variation selectors, fillers).
+ */
+const INVISIBLE = new RegExp(
+  [
+    0xad, 0x34f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180b, 0x180c, 0x180d, 0x180e, 0x180f, 0x200b, 0x200c, 0x200d, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0x3164,
+    0xfeff, 0xffa0,
+  ]
+    .concat(Array.from({ length: 16 }, (_, i) => 0xfe00 + i))
+    .map((c) => `\\u${c.toString(16).padStart(4, '0')}`)
+    .join('|'),
+  'g',
+);
+
+/**
+ * The one way text from the input reaches Markdown: a code span. Inside one, GitHub-flavoured
+ * Markdown makes no HTML, link, image, emphasis or autolink, and GitHub no @mention or #reference;
+ * entities stay literal, so nothing is entity-escaped. The text is one line with control,
+ * bidirectional and invisible characters written as visible escapes, backticks (which would end
+ * the span) as quotes, cut to `max` characters, and in a table cell its pipes escaped (GFM reads
+ * `\|` inside a span as a pipe). test/markdown.test.ts holds it to cmark-gfm's rendering.
+ */
+export function md(s: string, opts: { readonly max?: number; readonly table?: boolean } = {}): string {
+  const max = opts.max ?? 200;
+  let t = printable(s, true)
+    .replace(INVISIBLE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(/`/g, "'");
+  if (t.length > max) t = `${t.slice(0, max - 1)}…`;
+  if (opts.table ?? true) t = t.replace(/\|/g, '\\|');
+  // An empty span, or one of spaces only, is not a span in CommonMark.
+  if (t.trim() === '') return '(empty)';
+  return `\`${t}\``;
+}

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { replayFit } from './fit-corpus';
 
-describe('the fit corpus (Kubernetes v1.36.4: PodRequests and kube-scheduler\'s filters)', () => {
+describe("the fit corpus (Kubernetes v1.36.4: PodRequests and kube-scheduler's filters)", () => {
   const results = replayFit(path.join(__dirname, 'fixtures', 'fit-corpus'));
 
   it('covers at least 1,000 cases, pods that fit and pods that do not, and every filter', () => {

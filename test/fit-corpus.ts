@@ -40,7 +40,9 @@ export function replayFit(dir: string): { id: string; schedulable: boolean; plug
     a.nodes.forEach((n, i) => {
       const mine = r.nodes[i]!;
       if (mine.fits !== n.fits || (mine.plugin ?? '') !== (n.plugin ?? '') || JSON.stringify(mine.reasons) !== JSON.stringify(n.reasons))
-        why.push(`node ${n.name}: itgen ${mine.fits} ${mine.plugin ?? ''} ${mine.reasons.join('; ')} | Kubernetes ${n.fits} ${n.plugin ?? ''} ${n.reasons.join('; ')}`);
+        why.push(
+          `node ${n.name}: itgen ${mine.fits} ${mine.plugin ?? ''} ${mine.reasons.join('; ')} | Kubernetes ${n.fits} ${n.plugin ?? ''} ${n.reasons.join('; ')}`,
+        );
     });
     if ((r.message ?? '') !== (a.message ?? '')) why.push(`message: itgen ${r.message ?? ''} | Kubernetes ${a.message ?? ''}`);
     return { id: c.id, schedulable: a.schedulable, plugins: a.nodes.flatMap((n) => (n.plugin ? [n.plugin] : [])), why };

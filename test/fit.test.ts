@@ -19,11 +19,22 @@ const VM = (name: string, it: string, pref?: string, extra = ''): string =>
   `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: ${name}, namespace: apps}\nspec:\n  runStrategy: Always\n  instancetype: {name: ${it}}\n${pref ? `  preference: {name: ${pref}}\n` : ''}  template:\n    spec:\n      domain: {devices: {}}\n${extra}      volumes: [{name: rootdisk, containerDisk: {image: "quay.io/containerdisks/fedora:41"}}]\n`;
 
 interface CapacityJson {
-  instancetypes: { name: string; total: number; nodes: { name: string; count: number; reasons: string[]; never?: boolean }[]; needs?: { labels: string[]; resources: Record<string, string> } }[];
+  instancetypes: {
+    name: string;
+    total: number;
+    nodes: { name: string; count: number; reasons: string[]; never?: boolean }[];
+    needs?: { labels: string[]; resources: Record<string, string> };
+  }[];
   notes: string[];
 }
 interface VmsJson {
-  vms: { name: string; fits: string[]; nodes: { name: string; fits: boolean; plugin?: string; reasons: string[] }[]; message?: string; needs?: { labels: string[]; resources: Record<string, string> } }[];
+  vms: {
+    name: string;
+    fits: string[];
+    nodes: { name: string; fits: boolean; plugin?: string; reasons: string[] }[];
+    message?: string;
+    needs?: { labels: string[]; resources: Record<string, string> };
+  }[];
 }
 
 describe('itgen fit', () => {
@@ -59,7 +70,9 @@ describe('itgen fit', () => {
       '  worker-3: node(s) were unschedulable',
       '  gpu-1: node(s) had untolerated taint(s)',
     ]);
-    expect(lines[12]).toMatch(/^ {2}needs a node with labels kubernetes\.io\/arch=amd64, kubevirt\.io\/cpumanager=true, .*; free cpu 17, .*hugepages-2Mi 32Gi, memory \d+Mi$/);
+    expect(lines[12]).toMatch(
+      /^ {2}needs a node with labels kubernetes\.io\/arch=amd64, kubevirt\.io\/cpumanager=true, .*; free cpu 17, .*hugepages-2Mi 32Gi, memory \d+Mi$/,
+    );
     expect(lines.slice(13, 17)).toEqual([
       'win: fits on worker-1',
       "  worker-2: node(s) didn't match Pod's node affinity/selector",
@@ -71,7 +84,12 @@ describe('itgen fit', () => {
     const json = JSON.parse(run('--pods', PODS, 'vms.yaml', '-o', 'json').out) as VmsJson;
     const win = json.vms.find((v) => v.name === 'win')!;
     expect(win.needs?.labels).toContain('scheduling.node.kubevirt.io/tsc-frequency-2000000000=true');
-    expect(json.vms.find((v) => v.name === 'big')!.nodes[0]).toEqual({ name: 'worker-1', fits: false, plugin: 'NodeResourcesFit', reasons: ['Insufficient cpu', 'Insufficient hugepages-2Mi'] });
+    expect(json.vms.find((v) => v.name === 'big')!.nodes[0]).toEqual({
+      name: 'worker-1',
+      fits: false,
+      plugin: 'NodeResourcesFit',
+      reasons: ['Insufficient cpu', 'Insufficient hugepages-2Mi'],
+    });
   });
 
   it('a GPU VM fits only where the GPU is and the taint is tolerated; one KubeVirt would not start says so instead of a placement', () => {
@@ -80,7 +98,10 @@ describe('itgen fit', () => {
         '      domain: {devices: {}}\n',
         `      domain: {devices: {gpus: [{name: g, deviceName: ${device}}]}}\n`,
       );
-    writeFileSync(path.join(dir, 'vm.yaml'), [gpu('plain', 'nvidia.com/GA102GL_A10', false), gpu('tolerating', 'nvidia.com/GA102GL_A10', true), gpu('l4', 'nvidia.com/L4', true)].join('---\n'));
+    writeFileSync(
+      path.join(dir, 'vm.yaml'),
+      [gpu('plain', 'nvidia.com/GA102GL_A10', false), gpu('tolerating', 'nvidia.com/GA102GL_A10', true), gpu('l4', 'nvidia.com/L4', true)].join('---\n'),
+    );
     writeFileSync(
       path.join(dir, 'kubevirt.yaml'),
       'apiVersion: kubevirt.io/v1\nkind: KubeVirt\nmetadata: {name: kubevirt, namespace: kubevirt}\nspec:\n  configuration:\n    permittedHostDevices:\n      pciHostDevices: [{pciVendorSelector: "10DE:2236", resourceName: nvidia.com/GA102GL_A10}]\n',

@@ -8,7 +8,7 @@ import { replayPolicies } from './policy-corpus';
 describe('the policy corpus (kube-apiserver v1.36.4: the ValidatingAdmissionPolicy plugin)', () => {
   const { sets, cases } = replayPolicies(path.join(__dirname, 'fixtures', 'policy-corpus'));
 
-  it('judges the policies generated today, which type-check against KubeVirt\'s VirtualMachine schema', () => {
+  it("judges the policies generated today, which type-check against KubeVirt's VirtualMachine schema", () => {
     expect(sets.length).toBe(5);
     expect(sets.filter((s) => s.why.length > 0)).toEqual([]);
   });

@@ -47,7 +47,8 @@ export function replayPolicies(dir: string): { sets: { set: string; why: string[
   const setResults = sets.map((s) => {
     const why: string[] = [];
     // The policies the oracle judged are the ones itgen generates today.
-    if (JSON.stringify(policyObjects(s.catalog, s.options)) !== JSON.stringify(s.objects)) why.push('the generated policies changed since the corpus was answered: regenerate it (tools/policy-corpus.mjs)');
+    if (JSON.stringify(policyObjects(s.catalog, s.options)) !== JSON.stringify(s.objects))
+      why.push('the generated policies changed since the corpus was answered: regenerate it (tools/policy-corpus.mjs)');
     for (const p of s.objects.filter((o) => o['kind'] === 'ValidatingAdmissionPolicy')) {
       const a = answers.get(`t-${s.set}-${String((p['metadata'] as JsonObject)['name'])}`);
       if (!a) why.push(`no type check of ${String((p['metadata'] as JsonObject)['name'])}`);
@@ -70,7 +71,10 @@ export function replayPolicies(dir: string): { sets: { set: string; why: string[
     });
     const why: string[] = [];
     if (a.error || (a.configErrors ?? []).length > 0) why.push(`oracle: ${a.error ?? ''} ${(a.configErrors ?? []).join('; ')}`);
-    if (a.allowed !== (mine.denied.length === 0)) why.push(`allowed: itgen ${mine.denied.length === 0}, kube-apiserver ${String(a.allowed)} ${JSON.stringify(a.causes ?? [])} | itgen ${JSON.stringify(mine.denied)}`);
+    if (a.allowed !== (mine.denied.length === 0))
+      why.push(
+        `allowed: itgen ${mine.denied.length === 0}, kube-apiserver ${String(a.allowed)} ${JSON.stringify(a.causes ?? [])} | itgen ${JSON.stringify(mine.denied)}`,
+      );
     // kube-apiserver reports one of the denials (which one depends on its informer's order).
     const causes = mine.denied.map((d) => `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.message}`);
     for (const cause of a.causes ?? []) {
@@ -79,7 +83,8 @@ export function replayPolicies(dir: string): { sets: { set: string; why: string[
       else if (a.code !== (mine.denied[i]!.reason === 'Forbidden' ? 403 : 422)) why.push(`code ${String(a.code)} for ${mine.denied[i]!.reason}`);
     }
     const warnings = mine.warnings.map((w) => `Validation failed for ValidatingAdmissionPolicy '${w.policy}' with binding '${w.binding}': ${w.message}`);
-    if (JSON.stringify([...(a.warnings ?? [])].sort()) !== JSON.stringify([...warnings].sort())) why.push(`warnings: itgen ${JSON.stringify(warnings)} | kube-apiserver ${JSON.stringify(a.warnings)}`);
+    if (JSON.stringify([...(a.warnings ?? [])].sort()) !== JSON.stringify([...warnings].sort()))
+      why.push(`warnings: itgen ${JSON.stringify(warnings)} | kube-apiserver ${JSON.stringify(a.warnings)}`);
     return { id: c.id, allowed: a.allowed === true, warned: (a.warnings ?? []).length > 0, why };
   });
   return { sets: setResults, cases: replays };

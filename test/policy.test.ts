@@ -43,7 +43,8 @@ describe('itgen policy and the generator policy option', () => {
     writeFiles(dir, CATALOG);
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
-  const withPolicy = (): void => writeFileSync(path.join(dir, 'generators/small.yaml'), SMALL_CATALOG['generators/small.yaml']!.replace('suppressWarnings:', `${POLICY}suppressWarnings:`));
+  const withPolicy = (): void =>
+    writeFileSync(path.join(dir, 'generators/small.yaml'), SMALL_CATALOG['generators/small.yaml']!.replace('suppressWarnings:', `${POLICY}suppressWarnings:`));
 
   it('prints the default policies of a generator without policy: (unknown names denied, deprecated ones warned)', () => {
     const r = runInProcess(dir, ['policy']);
@@ -88,7 +89,9 @@ describe('itgen policy and the generator policy option', () => {
       expect(built.status).toBe(0);
       expect((built.stdout.match(/^kind: ValidatingAdmissionPolicy$/gm) ?? []).length).toBe(4);
     }
-    expect(readFileSync(path.join(base, 'policy', 'README.md'), 'utf8')).toContain('`itgen.small.profile`: in a namespace labelled `itgen.dev/instancetype-profile=<profile>`');
+    expect(readFileSync(path.join(base, 'policy', 'README.md'), 'utf8')).toContain(
+      '`itgen.small.profile`: in a namespace labelled `itgen.dev/instancetype-profile=<profile>`',
+    );
     expect(runInProcess(dir, ['check']).code).toBe(0);
     // An edit is drift; a file of someone else's in policy/ makes the base unprovable.
     writeFileSync(path.join(base, 'policy', 'admission-policies.yaml'), '---\n');
@@ -120,12 +123,20 @@ describe('itgen policy and the generator policy option', () => {
     const r = runInProcess(dir, ['validate', '--vms', 'vms']);
     expect(r.code).toBe(1);
     // The typo: one report, whose hint is the policy's.
-    expect(r.err).toMatch(/error IT8001 VirtualMachine `typo`: .*"u1\.smal" not found\n(.*\n){2} {2}hint: the cluster refuses it: the admission policy itgen\.small\.catalog says "u1\.smal is not an instance type of this cluster; did you mean u1\.small\?"/);
-    expect(r.err).toContain('error IT8010 VirtualMachine `big`: the cluster would refuse it: itgen.small.profile (small): u1.large is not allowed in namespace sandbox (profile sandbox allows names u1.small)');
-    expect(r.err).toContain('error IT8010 VirtualMachine `bare`: the cluster would refuse it: itgen.small.required (small): VMs in this cluster name an instance type');
+    expect(r.err).toMatch(
+      /error IT8001 VirtualMachine `typo`: .*"u1\.smal" not found\n(.*\n){2} {2}hint: the cluster refuses it: the admission policy itgen\.small\.catalog says "u1\.smal is not an instance type of this cluster; did you mean u1\.small\?"/,
+    );
+    expect(r.err).toContain(
+      'error IT8010 VirtualMachine `big`: the cluster would refuse it: itgen.small.profile (small): u1.large is not allowed in namespace sandbox (profile sandbox allows names u1.small)',
+    );
+    expect(r.err).toContain(
+      'error IT8010 VirtualMachine `bare`: the cluster would refuse it: itgen.small.required (small): VMs in this cluster name an instance type',
+    );
     expect(r.err).not.toMatch(/`fine`/);
     // Deprecated: the VM diagnostics' own warning (IT8302), not a second one; its hint says what kubectl prints.
-    expect(r.err).toMatch(/warning IT8302 VirtualMachine `old`.*\n(.*\n){2} {2}hint: move it to `u1\.small`; kubectl warns on apply \(itgen\.small\.deprecation\): "o1\.small is a deprecated instance type; use u1\.small instead"/);
+    expect(r.err).toMatch(
+      /warning IT8302 VirtualMachine `old`.*\n(.*\n){2} {2}hint: move it to `u1\.small`; kubectl warns on apply \(itgen\.small\.deprecation\): "o1\.small is a deprecated instance type; use u1\.small instead"/,
+    );
     // A name deployed by something else (otherNames) is known to the policy; the VM diagnostics cannot resolve it.
     expect(r.err).not.toMatch(/IT8010 VirtualMachine `ext`/);
     expect(r.err).toMatch(/IT8001 VirtualMachine `ext`: .*\n(.*\n){2} {2}hint: the admission policy itgen\.small\.catalog admits it \(otherNames/);
@@ -141,21 +152,37 @@ describe('the policy library', () => {
     preferences: [{ name: 'fedora' }],
   };
   const opts = { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.t' };
-  const vm = (it: string): JsonObject => ({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', metadata: { name: 'v' }, spec: { instancetype: { name: it } } });
+  const vm = (it: string): JsonObject => ({
+    apiVersion: 'kubevirt.io/v1',
+    kind: 'VirtualMachine',
+    metadata: { name: 'v' },
+    spec: { instancetype: { name: it } },
+  });
 
   it('judges a create, an update only when it changes the name, never KubeVirt itself', () => {
     const req = { operation: 'CREATE' as const, username: 'alice', namespace: 'a', namespaceLabels: {}, object: vm('u1.meduim') };
-    expect(judgePolicies(catalog, opts, req).denied.map((d) => d.message)).toEqual(['u1.meduim is not an instance type of this cluster; did you mean u1.medium?']);
+    expect(judgePolicies(catalog, opts, req).denied.map((d) => d.message)).toEqual([
+      'u1.meduim is not an instance type of this cluster; did you mean u1.medium?',
+    ]);
     expect(judgePolicies(catalog, opts, { ...req, operation: 'UPDATE', oldObject: vm('u1.meduim') }).denied).toEqual([]);
     expect(judgePolicies(catalog, opts, { ...req, operation: 'UPDATE', oldObject: vm('u1.medium') }).denied).toHaveLength(1);
     expect(judgePolicies(catalog, opts, { ...req, username: 'system:serviceaccount:kubevirt:kubevirt-controller' }).denied).toEqual([]);
-    expect(judgePolicies(catalog, opts, { ...req, object: vm('o1.medium') }).warnings.map((w) => w.message)).toEqual(['o1.medium is a deprecated instance type; use u1.medium instead']);
+    expect(judgePolicies(catalog, opts, { ...req, object: vm('o1.medium') }).warnings.map((w) => w.message)).toEqual([
+      'o1.medium is a deprecated instance type; use u1.medium instead',
+    ]);
     expect(judgePolicies(catalog, { ...opts, deprecated: 'deny' }, { ...req, object: vm('o1.medium') }).denied).toHaveLength(1);
   });
 
   it('suggests the name one edit away: a letter dropped, added, changed or two swapped', () => {
     const names = ['u1.medium', 'u1.large', 'cx1.large'];
-    expect(['u1.mediu', 'u1.mediumm', 'u1.medxum', 'u1.meduim', 'cx1.larg', 'zz'].map((n) => suggestion(n, names))).toEqual(['u1.medium', 'u1.medium', 'u1.medium', 'u1.medium', 'cx1.large', '']);
+    expect(['u1.mediu', 'u1.mediumm', 'u1.medxum', 'u1.meduim', 'cx1.larg', 'zz'].map((n) => suggestion(n, names))).toEqual([
+      'u1.medium',
+      'u1.medium',
+      'u1.medium',
+      'u1.medium',
+      'cx1.large',
+      '',
+    ]);
   });
 
   it('writes every value into CEL as a literal that reads back as itself', () => {
@@ -177,7 +204,9 @@ describe('the policy library', () => {
   });
 
   it('type-checks every policy it writes (IT5018 when one does not), and finds a broken one', () => {
-    for (const p of policyObjects(catalog, { ...opts, requireInstancetype: true, profiles: { a: { names: ['u1.medium'] } } }).filter((o) => o['kind'] === 'ValidatingAdmissionPolicy'))
+    for (const p of policyObjects(catalog, { ...opts, requireInstancetype: true, profiles: { a: { names: ['u1.medium'] } } }).filter(
+      (o) => o['kind'] === 'ValidatingAdmissionPolicy',
+    ))
       expect(checkPolicyCel(p)).toEqual([]);
     const p = policyObjects(catalog, opts)[0]!;
     const spec = p['spec'] as { validations: JsonObject[] };

@@ -48,7 +48,9 @@ function gen() {
   const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
   const chance = (p) => rnd() < p;
   const its = bundle.objects.filter((o) => o.kind === 'VirtualMachineClusterInstancetype').map((o) => o.metadata.name);
-  const prefs = bundle.objects.filter((o) => o.kind === 'VirtualMachineClusterPreference' && (o.spec?.preferredArchitecture ?? 'amd64') === 'amd64').map((o) => o.metadata.name);
+  const prefs = bundle.objects
+    .filter((o) => o.kind === 'VirtualMachineClusterPreference' && (o.spec?.preferredArchitecture ?? 'amd64') === 'amd64')
+    .map((o) => o.metadata.name);
   const cases = [];
   let n = 0;
   while (cases.length < count) {
@@ -104,8 +106,21 @@ function gen() {
       };
       const spec = {};
       if (chance(0.1)) spec.unschedulable = true;
-      if (chance(0.2)) spec.taints = [pick([{ key: 'dedicated', value: 'vms', effect: 'NoSchedule' }, { key: 'gpu', effect: 'NoExecute' }, { key: 'soft', effect: 'PreferNoSchedule' }])];
-      nodes.push({ apiVersion: 'v1', kind: 'Node', metadata: { name: `n${i}`, labels }, spec, status: chance(0.1) ? { capacity: allocatable } : { allocatable } });
+      if (chance(0.2))
+        spec.taints = [
+          pick([
+            { key: 'dedicated', value: 'vms', effect: 'NoSchedule' },
+            { key: 'gpu', effect: 'NoExecute' },
+            { key: 'soft', effect: 'PreferNoSchedule' },
+          ]),
+        ];
+      nodes.push({
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: `n${i}`, labels },
+        spec,
+        status: chance(0.1) ? { capacity: allocatable } : { allocatable },
+      });
     }
     const pods = [];
     const podCount = Math.floor(rnd() * 8);
@@ -116,12 +131,30 @@ function gen() {
         metadata: { name: `p${i}`, namespace: 'default' },
         spec: {
           nodeName: `n${Math.floor(rnd() * nodeCount)}`,
-          containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: pick(['500m', '2', '6']), memory: pick(['1Gi', '8Gi', '30Gi']) }, ...(chance(0.3) ? { limits: { 'hugepages-2Mi': '2Gi', memory: '1Gi' } } : {}) } }],
+          containers: [
+            {
+              name: 'c',
+              image: 'x',
+              resources: {
+                requests: { cpu: pick(['500m', '2', '6']), memory: pick(['1Gi', '8Gi', '30Gi']) },
+                ...(chance(0.3) ? { limits: { 'hugepages-2Mi': '2Gi', memory: '1Gi' } } : {}),
+              },
+            },
+          ],
           ...(chance(0.25)
             ? {
                 initContainers: [
                   { name: 'init', image: 'x', resources: { requests: { cpu: pick(['1', '12']), memory: pick(['512Mi', '40Gi']) } } },
-                  ...(chance(0.5) ? [{ name: 'sidecar', image: 'x', restartPolicy: 'Always', resources: { limits: { cpu: '250m', memory: '256Mi', 'nvidia.com/GA102GL_A10': '1' } } }] : []),
+                  ...(chance(0.5)
+                    ? [
+                        {
+                          name: 'sidecar',
+                          image: 'x',
+                          restartPolicy: 'Always',
+                          resources: { limits: { cpu: '250m', memory: '256Mi', 'nvidia.com/GA102GL_A10': '1' } },
+                        },
+                      ]
+                    : []),
                 ],
               }
             : {}),

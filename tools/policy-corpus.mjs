@@ -56,7 +56,13 @@ const SMALL = {
     { name: 'gn1.a10.xlarge', families: ['gn1'], class: 'gpu' },
     { name: 'team"x\\y', families: ['team'], class: 'general' },
   ],
-  preferences: [{ name: 'fedora' }, { name: 'rhel.9' }, { name: 'rhel.8', deprecated: { replacement: 'rhel.9' } }, { name: 'centos.7', deprecated: {} }, { name: 'windows.11' }],
+  preferences: [
+    { name: 'fedora' },
+    { name: 'rhel.9' },
+    { name: 'rhel.8', deprecated: { replacement: 'rhel.9' } },
+    { name: 'centos.7', deprecated: {} },
+    { name: 'windows.11' },
+  ],
 };
 
 const PROFILES = {
@@ -70,7 +76,14 @@ const SETS = [
   {
     set: 'upstream-governed',
     catalog: upstreamCatalog(),
-    options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.common-instancetypes', requireInstancetype: true, profiles: PROFILES, kubevirtNamespace: 'openshift-cnv', paramsNamespace: 'vm-admin' },
+    options: {
+      ...DEFAULT_POLICY_OPTIONS,
+      prefix: 'itgen.common-instancetypes',
+      requireInstancetype: true,
+      profiles: PROFILES,
+      kubevirtNamespace: 'openshift-cnv',
+      paramsNamespace: 'vm-admin',
+    },
   },
   { set: 'small-warn', catalog: SMALL, options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.small', profiles: PROFILES } },
   {
@@ -78,7 +91,11 @@ const SETS = [
     catalog: { ...SMALL, otherNames: ['n1.*', 'rhel.10', 'windows.2k25', 'u1.medium'] },
     options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.small', profiles: PROFILES },
   },
-  { set: 'small-strict', catalog: SMALL, options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.small', deprecated: 'deny', requireInstancetype: true, requirePreference: true } },
+  {
+    set: 'small-strict',
+    catalog: SMALL,
+    options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.small', deprecated: 'deny', requireInstancetype: true, requirePreference: true },
+  },
 ];
 
 function typos(name, rnd) {
@@ -107,7 +124,12 @@ function structural(s) {
   const out = {};
   if (s.type) out.type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
   if (s['x-kubernetes-int-or-string']) return { 'x-kubernetes-int-or-string': true };
-  if (s.properties) out.properties = Object.fromEntries(Object.entries(s.properties).filter(([k]) => !['apiVersion', 'kind', 'metadata'].includes(k) || out.type !== 'object' || true).map(([k, v]) => [k, structural(v)]));
+  if (s.properties)
+    out.properties = Object.fromEntries(
+      Object.entries(s.properties)
+        .filter(([k]) => !['apiVersion', 'kind', 'metadata'].includes(k) || out.type !== 'object' || true)
+        .map(([k, v]) => [k, structural(v)]),
+    );
   if (s.items) out.items = structural(s.items);
   if (s.additionalProperties && typeof s.additionalProperties === 'object') out.additionalProperties = structural(s.additionalProperties);
   if (out.type === 'object' && !out.properties && !out.additionalProperties) out['x-kubernetes-preserve-unknown-fields'] = true;
@@ -211,11 +233,20 @@ if (mode === 'gen') {
     });
   });
   // Each set's policies type-checked against KubeVirt's VirtualMachine schema.
-  const schema = structural(JSON.parse(readFileSync(path.join(repo, 'test', 'reference', 'kubevirt-schemas', 'kubevirt.io-v1', 'VirtualMachine.json'), 'utf8')));
+  const schema = structural(
+    JSON.parse(readFileSync(path.join(repo, 'test', 'reference', 'kubevirt-schemas', 'kubevirt.io-v1', 'VirtualMachine.json'), 'utf8')),
+  );
   const typecheck = sets.flatMap((s) =>
     s.objects
       .filter((o) => o.kind === 'ValidatingAdmissionPolicy')
-      .map((p) => JSON.stringify({ id: `t-${s.set}-${p.metadata.name}`, mode: 'vap-typecheck', policy: p, schemas: [{ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', openAPIV3Schema: schema }] })),
+      .map((p) =>
+        JSON.stringify({
+          id: `t-${s.set}-${p.metadata.name}`,
+          mode: 'vap-typecheck',
+          policy: p,
+          schemas: [{ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', openAPIV3Schema: schema }],
+        }),
+      ),
   );
   const all = [...typecheck, ...lines];
   const chunks = Array.from({ length: jobs }, (_, j) => all.filter((_, i) => i % jobs === j));
@@ -236,7 +267,10 @@ if (mode === 'gen') {
     .map((l) => JSON.parse(l))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'sets.jsonl'), sets.map((s) => JSON.stringify({ set: s.set, catalog: s.catalog, options: s.options, objects: s.objects })).join('\n') + '\n');
+  writeFileSync(
+    path.join(dir, 'sets.jsonl'),
+    sets.map((s) => JSON.stringify({ set: s.set, catalog: s.catalog, options: s.options, objects: s.objects })).join('\n') + '\n',
+  );
   writeFileSync(path.join(dir, 'cases.jsonl'), cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
   writeFileSync(path.join(dir, 'answers.jsonl'), answers.map((a) => JSON.stringify(a)).join('\n') + '\n');
   console.log(`${cases.length} cases, ${typecheck.length} policies type-checked`);

@@ -7,7 +7,7 @@ import type { JsonObject } from '../json';
 import { list, obj } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { fitPod, type NodeFit } from '../kubevirt/scheduler';
-import { md } from '../release/review';
+import { md } from '../printable';
 import { manifestObjects } from './documents';
 import { previewVm } from './preview';
 import type { ObjectStore } from './references';
@@ -112,14 +112,23 @@ export function nodeNeeds(pod: JsonObject, requests: ReadonlyMap<string, bigint>
   };
   const affinity = terms.map((t) => list(t['matchExpressions']).map(expr).join(' and ')).filter((s) => s !== '');
   if (affinity.length > 0) labels.push(affinity.length === 1 ? affinity[0]! : affinity.map((a) => `(${a})`).join(' or '));
-  const tolerates = list(spec['tolerations']).map((t) => `${String(t['key'] ?? '*')}${t['value'] !== undefined ? `=${String(t['value'])}` : ''}${t['effect'] !== undefined ? `:${String(t['effect'])}` : ''}`);
+  const tolerates = list(spec['tolerations']).map(
+    (t) => `${String(t['key'] ?? '*')}${t['value'] !== undefined ? `=${String(t['value'])}` : ''}${t['effect'] !== undefined ? `:${String(t['effect'])}` : ''}`,
+  );
   const resources: Record<string, string> = {};
   for (const [k, v] of [...requests].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) if (v > 0n) resources[k] = amountText(k, v);
   return { labels, tolerates, resources };
 }
 
 /** For each VM of `docs`: the nodes its launcher pod fits on, and why not the others. */
-export function fitVms(docs: readonly SourceDoc[], store: ObjectStore, config: ClusterDefaults, nodes: readonly JsonObject[], pods: readonly JsonObject[], namespace = 'default'): VmFit[] {
+export function fitVms(
+  docs: readonly SourceDoc[],
+  store: ObjectStore,
+  config: ClusterDefaults,
+  nodes: readonly JsonObject[],
+  pods: readonly JsonObject[],
+  namespace = 'default',
+): VmFit[] {
   const cluster = withNodes(store, nodes);
   return manifestObjects(docs)
     .filter((f) => f.value['kind'] === 'VirtualMachine')
@@ -171,7 +180,9 @@ export function capacity(store: ObjectStore, config: ClusterDefaults, nodes: rea
       const empty = pods.length > 0 && now.nodes.some((n) => !n.fits) ? fitPod(r.pod, nodes, []) : now;
       // A node that never could says why it never could (a lack of hugepages, not the CPU others use).
       const perNode: NodeCapacity[] = now.nodes.map((n, i) =>
-        empty.nodes[i]!.fits ? { name: n.name, count: n.count ?? 0, reasons: n.reasons } : { name: n.name, count: 0, reasons: empty.nodes[i]!.reasons, never: true as const },
+        empty.nodes[i]!.fits
+          ? { name: n.name, count: n.count ?? 0, reasons: n.reasons }
+          : { name: n.name, count: 0, reasons: empty.nodes[i]!.reasons, never: true as const },
       );
       return { ...id, total: perNode.reduce((a, n) => a + n.count, 0), nodes: perNode, needs: nodeNeeds(r.pod, now.requests) };
     });
@@ -186,7 +197,10 @@ function grouped(nodes: readonly { readonly name: string; readonly reasons: read
   }
   return [...groups]
     .sort((a, b) => b[1].length - a[1].length)
-    .map(([reasons, names]) => `${names.length === 1 ? show(names[0]!) : `${names.length} nodes (${names.slice(0, 3).map(show).join(', ')}${names.length > 3 ? ', ...' : ''})`}: ${show(reasons)}`);
+    .map(
+      ([reasons, names]) =>
+        `${names.length === 1 ? show(names[0]!) : `${names.length} nodes (${names.slice(0, 3).map(show).join(', ')}${names.length > 3 ? ', ...' : ''})`}: ${show(reasons)}`,
+    );
 }
 
 function needsText(n: NodeNeeds, show: (s: string) => string): string {
@@ -208,9 +222,17 @@ export function fitText(report: FitReport): string {
   const lines: string[] = [];
   if ('vms' in report)
     for (const v of report.vms) {
-      const fits = v.fits.length > 0 ? `fits on ${v.fits.slice(0, NAMES_SHOWN).join(', ')}${v.fits.length > NAMES_SHOWN ? ` and ${v.fits.length - NAMES_SHOWN} more` : ''}` : (v.message ?? 'fits on no node');
+      const fits =
+        v.fits.length > 0
+          ? `fits on ${v.fits.slice(0, NAMES_SHOWN).join(', ')}${v.fits.length > NAMES_SHOWN ? ` and ${v.fits.length - NAMES_SHOWN} more` : ''}`
+          : (v.message ?? 'fits on no node');
       lines.push(`${v.name}: ${fits}`);
-      lines.push(...grouped(v.nodes.filter((n) => !n.fits), show).map((l) => `  ${l}`));
+      lines.push(
+        ...grouped(
+          v.nodes.filter((n) => !n.fits),
+          show,
+        ).map((l) => `  ${l}`),
+      );
       if (v.fits.length === 0 && v.needs) lines.push(`  needs a node with ${needsText(v.needs, show)}`);
     }
   else
@@ -222,10 +244,14 @@ export function fitText(report: FitReport): string {
       }
       const taking = t.nodes.filter((n) => n.count > 0).sort((a, b) => b.count - a.count);
       lines.push(
-        `${name}: ${t.total} more${taking.length > 0 ? ` on ${taking.length} node${taking.length === 1 ? '' : 's'} (${taking
-          .slice(0, NAMES_SHOWN)
-          .map((n) => `${n.name} ${n.count}`)
-          .join(', ')}${taking.length > NAMES_SHOWN ? ', ...' : ''})` : ''}`,
+        `${name}: ${t.total} more${
+          taking.length > 0
+            ? ` on ${taking.length} node${taking.length === 1 ? '' : 's'} (${taking
+                .slice(0, NAMES_SHOWN)
+                .map((n) => `${n.name} ${n.count}`)
+                .join(', ')}${taking.length > NAMES_SHOWN ? ', ...' : ''})`
+            : ''
+        }`,
       );
       const never = t.nodes.filter((n) => n.never);
       const full = t.nodes.filter((n) => n.count === 0 && !n.never);
@@ -246,8 +272,18 @@ export function fitMarkdown(report: FitReport): string {
   if ('vms' in report) {
     rows.push('| VM | fits on | why not elsewhere |', '| --- | --- | --- |');
     for (const v of report.vms.slice(0, ROWS_SHOWN)) {
-      const fits = v.fits.length > 0 ? `${v.fits.slice(0, NAMES_SHOWN).map(show).join(', ')}${v.fits.length > NAMES_SHOWN ? ` and ${v.fits.length - NAMES_SHOWN} more` : ''}` : `**no node**: ${md(v.message ?? '', { max: 300 })}`;
-      rows.push(`| ${show(v.name)} | ${fits} | ${grouped(v.nodes.filter((n) => !n.fits), show).slice(0, 4).join('<br>')} |`);
+      const fits =
+        v.fits.length > 0
+          ? `${v.fits.slice(0, NAMES_SHOWN).map(show).join(', ')}${v.fits.length > NAMES_SHOWN ? ` and ${v.fits.length - NAMES_SHOWN} more` : ''}`
+          : `**no node**: ${md(v.message ?? '', { max: 300 })}`;
+      rows.push(
+        `| ${show(v.name)} | ${fits} | ${grouped(
+          v.nodes.filter((n) => !n.fits),
+          show,
+        )
+          .slice(0, 4)
+          .join('<br>')} |`,
+      );
     }
     if (report.vms.length > ROWS_SHOWN) rows.push('', `(${report.vms.length - ROWS_SHOWN} more VMs)`);
   } else {
@@ -261,7 +297,10 @@ export function fitMarkdown(report: FitReport): string {
       const taking = t.nodes.filter((n) => n.count > 0).sort((a, b) => b.count - a.count);
       const never = t.nodes.filter((n) => n.never);
       rows.push(
-        `| ${name} | ${t.total} | ${taking.slice(0, 4).map((n) => `${show(n.name)} ${n.count}`).join(', ')}${taking.length > 4 ? ` and ${taking.length - 4} more` : ''} | ${grouped(never, show).slice(0, 3).join('<br>')} |`,
+        `| ${name} | ${t.total} | ${taking
+          .slice(0, 4)
+          .map((n) => `${show(n.name)} ${n.count}`)
+          .join(', ')}${taking.length > 4 ? ` and ${taking.length - 4} more` : ''} | ${grouped(never, show).slice(0, 3).join('<br>')} |`,
       );
     }
     if (report.instancetypes.length > ROWS_SHOWN) rows.push('', `(${report.instancetypes.length - ROWS_SHOWN} more instance types)`);

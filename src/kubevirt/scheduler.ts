@@ -73,7 +73,11 @@ export function podRequests(pod: JsonObject): ResourceMap {
 function isScalar(name: string): boolean {
   if (name.startsWith('hugepages-') || name.startsWith('attachable-volumes-')) return true;
   if (name.includes('kubernetes.io/')) return true;
-  return name.includes('/') && !name.startsWith('requests.') && /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(name);
+  return (
+    name.includes('/') &&
+    !name.startsWith('requests.') &&
+    /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(name)
+  );
 }
 
 interface Taint {
@@ -183,7 +187,10 @@ export function fitPod(pod: JsonObject, nodes: readonly JsonObject[], placed: re
     const reject = (plugin: string, reasons: string[]): NodeFit => ({ name, fits: false, plugin, reasons });
     if (conflict) return reject('NodeAffinity', [REASON.conflict]);
     if (prefilterNames && !prefilterNames.has(name)) return reject('NodeAffinity', [REASON.notInPrefilter]);
-    if (nodeSpec['unschedulable'] === true && !tolerations.some((t) => tolerates(t, { key: 'node.kubernetes.io/unschedulable', value: '', effect: 'NoSchedule' })))
+    if (
+      nodeSpec['unschedulable'] === true &&
+      !tolerations.some((t) => tolerates(t, { key: 'node.kubernetes.io/unschedulable', value: '', effect: 'NoSchedule' }))
+    )
       return reject('NodeUnschedulable', [REASON.unschedulable]);
     const taints = list(nodeSpec['taints'])
       .map((t) => ({ key: str(t['key']), value: str(t['value']), effect: str(t['effect']) }))

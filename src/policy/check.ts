@@ -29,7 +29,10 @@ function environment(variables: Readonly<Record<string, string>>): Environment {
 }
 
 /** The first line of cel-js's error: what is wrong and where. */
-const firstLine = (e: unknown): string => String(e instanceof Error ? e.message : e).split('\n')[0]!.slice(0, 300);
+const firstLine = (e: unknown): string =>
+  String(e instanceof Error ? e.message : e)
+    .split('\n')[0]!
+    .slice(0, 300);
 
 /** What does not type-check in one ValidatingAdmissionPolicy. */
 export function checkPolicyCel(policy: JsonObject): CelProblem[] {

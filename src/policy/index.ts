@@ -52,7 +52,8 @@ function knownOf(catalog: PolicyCatalog, which: Which): { names: string[]; prefi
   return { names, prefixes };
 }
 
-const isKnown = (name: string, k: { names: readonly string[]; prefixes: readonly string[] }): boolean => k.names.includes(name) || k.prefixes.some((p) => name.startsWith(p));
+const isKnown = (name: string, k: { names: readonly string[]; prefixes: readonly string[] }): boolean =>
+  k.names.includes(name) || k.prefixes.some((p) => name.startsWith(p));
 
 export interface PolicyProfile {
   readonly classes?: readonly string[] | undefined;
@@ -103,7 +104,8 @@ export function celString(s: string): string {
   return `${out}"`;
 }
 
-const celMap = (entries: readonly (readonly [string, string])[]): string => (entries.length === 0 ? '{"": ""}' : `{${entries.map(([k, v]) => `${celString(k)}: ${celString(v)}`).join(', ')}}`);
+const celMap = (entries: readonly (readonly [string, string])[]): string =>
+  entries.length === 0 ? '{"": ""}' : `{${entries.map(([k, v]) => `${celString(k)}: ${celString(v)}`).join(', ')}}`;
 
 /** Every string one deletion away from `s` (by code point), in order. */
 export function deletions(s: string): string[] {
@@ -151,10 +153,16 @@ function judgedCel(which: Which): JsonObject[] {
     { name: `old${which === 'instancetype' ? 'Instancetype' : 'Preference'}`, expression: matcherCel('oldObject', which) },
   ];
 }
-const changed = (which: Which): string => `variables.${which} != "" && variables.${which} != variables.old${which === 'instancetype' ? 'Instancetype' : 'Preference'}`;
+const changed = (which: Which): string =>
+  `variables.${which} != "" && variables.${which} != variables.old${which === 'instancetype' ? 'Instancetype' : 'Preference'}`;
 
 function policy(name: string, spec: JsonObject, extraLabels: Record<string, string> = {}): JsonObject {
-  return { apiVersion: POLICY_API_VERSION, kind: 'ValidatingAdmissionPolicy', metadata: { name, labels: { 'app.kubernetes.io/managed-by': 'itgen', ...extraLabels } }, spec };
+  return {
+    apiVersion: POLICY_API_VERSION,
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name, labels: { 'app.kubernetes.io/managed-by': 'itgen', ...extraLabels } },
+    spec,
+  };
 }
 
 function binding(name: string, policyName: string, actions: readonly string[], extra: JsonObject = {}): JsonObject {
@@ -267,7 +275,16 @@ export function wrapCel(expression: string): string {
 function wrapped(policy: JsonObject): JsonObject {
   const spec = policy['spec'] as JsonObject;
   const wrapAll = (items: unknown, keys: readonly string[]): unknown =>
-    Array.isArray(items) ? items.map((x) => (x !== null && typeof x === 'object' ? { ...(x as JsonObject), ...Object.fromEntries(keys.filter((k) => typeof (x as JsonObject)[k] === 'string').map((k) => [k, wrapCel((x as JsonObject)[k] as string)])) } : x)) : items;
+    Array.isArray(items)
+      ? items.map((x) =>
+          x !== null && typeof x === 'object'
+            ? {
+                ...(x as JsonObject),
+                ...Object.fromEntries(keys.filter((k) => typeof (x as JsonObject)[k] === 'string').map((k) => [k, wrapCel((x as JsonObject)[k] as string)])),
+              }
+            : x,
+        )
+      : items;
   return {
     ...policy,
     spec: {
@@ -302,7 +319,10 @@ function policyObjectsOnOneLine(catalog: PolicyCatalog, opts: PolicyOptions): Js
   );
   // deprecated
   const replacements = (entries: readonly PolicyEntry[]): [string, string][] =>
-    entries.filter((e) => e.deprecated).map((e) => [e.name, e.deprecated?.replacement ?? ''] as [string, string]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    entries
+      .filter((e) => e.deprecated)
+      .map((e) => [e.name, e.deprecated?.replacement ?? ''] as [string, string])
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const depIt = replacements(catalog.instancetypes);
   const depPref = replacements(catalog.preferences);
   if (depIt.length + depPref.length > 0) {
@@ -442,7 +462,11 @@ function matcherName(vm: JsonObject | null | undefined, which: Which): string {
   const m = isObj(spec) ? spec[which] : undefined;
   if (!isObj(m) || typeof m['name'] !== 'string') return '';
   const kind = m['kind'];
-  if (kind !== undefined && kind !== '' && !(typeof kind === 'string' && [CLUSTER_KIND[which].toLowerCase(), `${CLUSTER_KIND[which].toLowerCase()}s`].includes(kind.toLowerCase())))
+  if (
+    kind !== undefined &&
+    kind !== '' &&
+    !(typeof kind === 'string' && [CLUSTER_KIND[which].toLowerCase(), `${CLUSTER_KIND[which].toLowerCase()}s`].includes(kind.toLowerCase()))
+  )
     return '';
   return m['name'];
 }
@@ -481,14 +505,21 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
       const e = entries[which].find((x) => x.name === current[which] && x.deprecated);
       if (!judged(which) || !e) continue;
       const r = e.deprecated?.replacement ?? '';
-      const v: PolicyVerdict = { which, policy: deprecated, binding: deprecated, message: `${e.name} is a deprecated ${NOUN[which]}${r !== '' ? `; use ${r} instead` : '; it will be removed'}`, reason: 'Invalid' };
+      const v: PolicyVerdict = {
+        which,
+        policy: deprecated,
+        binding: deprecated,
+        message: `${e.name} is a deprecated ${NOUN[which]}${r !== '' ? `; use ${r} instead` : '; it will be removed'}`,
+        reason: 'Invalid',
+      };
       (opts.deprecated === 'deny' ? denied : warnings).push(v);
     }
   }
   // required
   if (opts.requireInstancetype || opts.requirePreference) {
     const required = `${opts.prefix}.required`;
-    const has = (vm: JsonObject | null | undefined, which: Which): boolean => isObj(vm) && isObj(vm['spec']) && vm['spec'][which] !== undefined && vm['spec'][which] !== null;
+    const has = (vm: JsonObject | null | undefined, which: Which): boolean =>
+      isObj(vm) && isObj(vm['spec']) && vm['spec'][which] !== undefined && vm['spec'][which] !== null;
     for (const which of ['instancetype', 'preference'] as const) {
       if (which === 'instancetype' ? !opts.requireInstancetype : !opts.requirePreference) continue;
       if (has(req.object, which) || (isObj(req.oldObject) && !has(req.oldObject, which))) continue;
@@ -508,7 +539,11 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
     const p = opts.profiles[profile]!;
     const name = current.instancetype;
     const e = entries.instancetype.find((x) => x.name === name);
-    const ok = !isKnown(name, knownOf(catalog, 'instancetype')) || (p.names ?? []).includes(name) || (e?.families ?? []).some((f) => (p.families ?? []).includes(f)) || (e?.class !== undefined && (p.classes ?? []).includes(e.class));
+    const ok =
+      !isKnown(name, knownOf(catalog, 'instancetype')) ||
+      (p.names ?? []).includes(name) ||
+      (e?.families ?? []).some((f) => (p.families ?? []).includes(f)) ||
+      (e?.class !== undefined && (p.classes ?? []).includes(e.class));
     if (!ok) {
       const parts = [
         (p.classes ?? []).length > 0 ? `classes ${p.classes!.join(', ')}` : '',
@@ -529,7 +564,16 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
 
 /** The policy's view of a generator's rendered objects: the cluster-wide ones, with family, class and deprecation. */
 export function policyCatalogOf(
-  objects: readonly { readonly manifest: { readonly kind: string; readonly metadata: { readonly name: string } }; readonly source: { readonly kind: string; readonly deprecated?: { readonly replacement?: string | undefined } | undefined; readonly family?: string; readonly version?: string | undefined; readonly class?: string } }[],
+  objects: readonly {
+    readonly manifest: { readonly kind: string; readonly metadata: { readonly name: string } };
+    readonly source: {
+      readonly kind: string;
+      readonly deprecated?: { readonly replacement?: string | undefined } | undefined;
+      readonly family?: string;
+      readonly version?: string | undefined;
+      readonly class?: string;
+    };
+  }[],
   otherNames: readonly string[] = [],
 ): PolicyCatalog {
   const entry = (o: (typeof objects)[number]): PolicyEntry => {
@@ -540,8 +584,14 @@ export function policyCatalogOf(
   };
   const byName = (a: PolicyEntry, b: PolicyEntry): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   return {
-    instancetypes: objects.filter((o) => o.manifest.kind === CLUSTER_KIND.instancetype).map(entry).sort(byName),
-    preferences: objects.filter((o) => o.manifest.kind === CLUSTER_KIND.preference).map(entry).sort(byName),
+    instancetypes: objects
+      .filter((o) => o.manifest.kind === CLUSTER_KIND.instancetype)
+      .map(entry)
+      .sort(byName),
+    preferences: objects
+      .filter((o) => o.manifest.kind === CLUSTER_KIND.preference)
+      .map(entry)
+      .sort(byName),
     ...(otherNames.length > 0 ? { otherNames: [...otherNames] } : {}),
   };
 }
@@ -571,7 +621,10 @@ export function policyOptionsOf(
 }
 
 /** Profile entries the catalog has nothing for: a class or family no instance type has, a name it lacks. */
-export function profileProblems(catalog: PolicyCatalog, opts: PolicyOptions): { profile: string; key: 'classes' | 'families' | 'names'; index: number; value: string }[] {
+export function profileProblems(
+  catalog: PolicyCatalog,
+  opts: PolicyOptions,
+): { profile: string; key: 'classes' | 'families' | 'names'; index: number; value: string }[] {
   const out: { profile: string; key: 'classes' | 'families' | 'names'; index: number; value: string }[] = [];
   const known = knownOf(catalog, 'instancetype');
   for (const [profile, p] of Object.entries(opts.profiles)) {

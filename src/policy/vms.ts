@@ -44,27 +44,48 @@ export function withPolicyVerdicts(docs: readonly SourceDoc[], policies: readonl
         if (d.code === 'IT8001' && !replaced.has(d))
           for (const which of ['instancetype', 'preference'] as const) {
             const n = obj(obj(f.value['spec'])?.[which])?.['name'];
-            if (typeof n === 'string' && d.message.includes(`"${n}"`) && (p.catalog.otherNames ?? []).some((o) => (o.endsWith('*') ? n.startsWith(o.slice(0, -1)) : o === n)))
-              replaced.set(d, { ...d, hint: `the admission policy ${p.options.prefix}.catalog admits it (otherNames: something else deploys it); give that object with --with to judge the VM against it` });
+            if (
+              typeof n === 'string' &&
+              d.message.includes(`"${n}"`) &&
+              (p.catalog.otherNames ?? []).some((o) => (o.endsWith('*') ? n.startsWith(o.slice(0, -1)) : o === n))
+            )
+              replaced.set(d, {
+                ...d,
+                hint: `the admission policy ${p.options.prefix}.catalog admits it (otherNames: something else deploys it); give that object with --with to judge the VM against it`,
+              });
           }
-      const j = judgePolicies(p.catalog, p.options, { operation: 'CREATE', username: 'a person', namespace, namespaceLabels: labels.get(namespace) ?? {}, object: f.value as JsonObject });
+      const j = judgePolicies(p.catalog, p.options, {
+        operation: 'CREATE',
+        username: 'a person',
+        namespace,
+        namespaceLabels: labels.get(namespace) ?? {},
+        object: f.value as JsonObject,
+      });
       const where = (v: PolicyVerdict) => locate(f.src, obj(obj(f.value['spec'])?.[v.which]) ? [...f.path, 'spec', v.which, 'name'] : [...f.path, 'spec']);
       for (const v of j.denied) {
-        const unresolved = v.policy.endsWith('.catalog') ? already.find((d) => d.code === 'IT8001' && d.severity === 'error' && d.location?.line === where(v).line) : undefined;
+        const unresolved = v.policy.endsWith('.catalog')
+          ? already.find((d) => d.code === 'IT8001' && d.severity === 'error' && d.location?.line === where(v).line)
+          : undefined;
         if (unresolved) {
           replaced.set(unresolved, { ...unresolved, hint: `the cluster refuses it: the admission policy ${v.policy} says "${v.message}"` });
           continue;
         }
         out.push(
           diag('IT8010', `VirtualMachine \`${name}\`: the cluster would refuse it: ${v.policy} (${p.generator}): ${v.message}`, where(v), {
-            hint: v.policy.endsWith('.profile') ? `namespace \`${namespace}\` is labelled for a profile that does not allow it` : 'KubeVirt never sees it: kube-apiserver refuses the request',
+            hint: v.policy.endsWith('.profile')
+              ? `namespace \`${namespace}\` is labelled for a profile that does not allow it`
+              : 'KubeVirt never sees it: kube-apiserver refuses the request',
           }),
         );
       }
       // A deprecated object: the VM diagnostics' own warning (IT8302) says what kubectl will print.
       for (const v of j.warnings) {
         const deprecated = already.find((d) => d.code === 'IT8302' && d.location?.line === where(v).line && !replaced.has(d));
-        if (deprecated) replaced.set(deprecated, { ...deprecated, hint: `${deprecated.hint ?? ''}${deprecated.hint ? '; ' : ''}kubectl warns on apply (${v.policy}): "${v.message}"` });
+        if (deprecated)
+          replaced.set(deprecated, {
+            ...deprecated,
+            hint: `${deprecated.hint ?? ''}${deprecated.hint ? '; ' : ''}kubectl warns on apply (${v.policy}): "${v.message}"`,
+          });
       }
     }
   }

@@ -79,11 +79,14 @@ const policySchema = z
       .array(z.string().regex(/^[a-z0-9][a-z0-9.-]*\*?$/, 'a name, or a prefix ending in `*` like `u1.*`'))
       .optional()
       .describe(
-        'Cluster-wide instance types and preferences something else deploys (virt-operator\'s common-instancetypes, another base): names, or prefixes ending in `*` (`u1.*`); VMs may name them',
+        "Cluster-wide instance types and preferences something else deploys (virt-operator's common-instancetypes, another base): names, or prefixes ending in `*` (`u1.*`); VMs may name them",
       ),
     profiles: z
       .record(
-        z.string().regex(new RegExp(`^${DNS_LABEL}$`), 'a profile name is a DNS label, like `gold`').max(50),
+        z
+          .string()
+          .regex(new RegExp(`^${DNS_LABEL}$`), 'a profile name is a DNS label, like `gold`')
+          .max(50),
         z.strictObject({
           classes: profileEntrySchema.describe('Instance type classes (`general`, `compute`)'),
           families: profileEntrySchema.describe('Families (`u1`, `cx1`)'),
@@ -94,7 +97,9 @@ const policySchema = z
       .describe(
         'Allow-lists: VMs in a namespace labelled itgen.dev/instancetype-profile=<profile> may name only these instance types (a ConfigMap per profile, in paramsNamespace, that cluster administrators may edit)',
       ),
-    kubevirtNamespace: namespaceSchema.default('kubevirt').describe("KubeVirt's namespace: its service accounts there are never judged (openshift-cnv on OpenShift)"),
+    kubevirtNamespace: namespaceSchema
+      .default('kubevirt')
+      .describe("KubeVirt's namespace: its service accounts there are never judged (openshift-cnv on OpenShift)"),
     paramsNamespace: namespaceSchema.optional().describe("Where the profiles' ConfigMaps live; default kubevirtNamespace"),
   })
   .describe(

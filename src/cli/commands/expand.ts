@@ -59,7 +59,12 @@ export const expand: Command = {
       check: (v) => (v === 'vm' || v === 'vmi' || v === 'pod' ? undefined : '--as is vm, vmi or pod'),
     },
     { flag: '--kubevirt', value: 'FILE', help: "the cluster's KubeVirt CR, whose configuration KubeVirt starts VMs with" },
-    { flag: '--nodes', value: 'FILE', repeatable: true, help: "the cluster's nodes (kubectl get nodes -o yaml), as a --with file: the pod's TSC selector reads them" },
+    {
+      flag: '--nodes',
+      value: 'FILE',
+      repeatable: true,
+      help: "the cluster's nodes (kubectl get nodes -o yaml), as a --with file: the pod's TSC selector reads them",
+    },
   ],
   accept: (line) => (line.positionals.length === 0 ? 'expand needs VirtualMachine files, directories, or - for standard input' : undefined),
   run(ctx) {

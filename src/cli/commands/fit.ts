@@ -19,7 +19,7 @@ export const fit: Command = {
     'of the project (or of --with files), a VM of it alone with a container disk: how many more fit on each',
     'node and in total, which nodes are full now and which can never take one, and why, and what a node',
     "needs when none can. The pod is `expand --as pod`'s, rendered with these nodes as the cluster (a TSC",
-    "frequency selector comes from their labels). Not modelled: host ports, volume topology, topology",
+    'frequency selector comes from their labels). Not modelled: host ports, volume topology, topology',
     "spread, inter-pod affinity, DRA, kubelet's CPU and topology managers, preemption.",
   ].join('\n'),
   options: [
@@ -49,7 +49,8 @@ export const fit: Command = {
       const found = manifestObjects(r.docs)
         .map((f) => f.value)
         .filter((o) => o['kind'] === kind);
-      if (found.length === 0 && !hasErrors(r.diagnostics)) diagnostics.push(diag('IT8004', `\`${file}\` holds no ${kind}`, r.docs[0] ? { file: r.docs[0].file, line: 1, col: 1 } : undefined));
+      if (found.length === 0 && !hasErrors(r.diagnostics))
+        diagnostics.push(diag('IT8004', `\`${file}\` holds no ${kind}`, r.docs[0] ? { file: r.docs[0].file, line: 1, col: 1 } : undefined));
       return found;
     };
     const nodes = read('--nodes', 'Node');

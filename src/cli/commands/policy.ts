@@ -6,10 +6,10 @@ import { compiledOrExit, EXIT_OK, writeText, type Command } from '../command';
 export const policy: Command = {
   name: 'policy',
   synopsis: 'policy [GENERATOR.yaml]... [-o yaml|json]',
-  summary: "the Kubernetes admission policies of the catalog: deny VMs naming what it lacks, warn on what it deprecates",
+  summary: 'the Kubernetes admission policies of the catalog: deny VMs naming what it lacks, warn on what it deprecates',
   details: [
     'Prints the ValidatingAdmissionPolicies, bindings and profile ConfigMaps (admissionregistration.k8s.io/v1,',
-    "Kubernetes 1.30+) of each generator: those its `policy:` option asks for, which `itgen generate` also",
+    'Kubernetes 1.30+) of each generator: those its `policy:` option asks for, which `itgen generate` also',
     'writes to <output>/policy/ (a kustomize base of its own, for cluster administrators), or the default',
     'ones for a generator without it. A VirtualMachine naming a cluster-wide instance type or preference the',
     'catalog lacks is denied with the nearest name ("u1.meduim is not an instance type of this cluster; did',
@@ -38,7 +38,10 @@ export const policy: Command = {
       writeText(
         ctx.io,
         all
-          .map((p) => `# ${p.generator}: ${p.written ? 'the policies generate writes to its output (policy:)' : 'the default policies (the generator has no policy: option)'}\n${serializeStream(p.objects.map((o) => mappingToYaml(o)))}`)
+          .map(
+            (p) =>
+              `# ${p.generator}: ${p.written ? 'the policies generate writes to its output (policy:)' : 'the default policies (the generator has no policy: option)'}\n${serializeStream(p.objects.map((o) => mappingToYaml(o)))}`,
+          )
           .join(''),
       );
     return EXIT_OK;

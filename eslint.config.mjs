@@ -24,6 +24,7 @@ const STAGES = [
   ['policy'],
   ['pipeline'],
   ['release'],
+  ['site'],
   ['admission'],
   ['migrate'],
   ['scaffold'],

@@ -18,6 +18,8 @@ import { migrate } from './migrate';
 import { notes } from './notes';
 import { release } from './release';
 import { schema } from './schema';
+import { select } from './select';
+import { site } from './site';
 import { validate } from './validate';
 
 /** Every command, in the order `itgen help` lists them. A new command is a file here and a line below. */
@@ -40,6 +42,8 @@ export const COMMANDS: readonly Command[] = [
   resize,
   fit,
   policy,
+  select,
+  site,
   migrate,
   schema,
 ];

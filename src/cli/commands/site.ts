@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { hasErrors } from '../../diagnostics';
+import { kubevirtFromDocuments } from '../../expand/documents';
+import { kubevirtConfig } from '../../kubevirt/config';
+import { loadManifests } from '../../load/manifests';
+import { projectSite, writeSite } from '../../site';
+import { optionValue } from '../args';
+import { compiledOrExit, EXIT_OK, exitCodeFor, report, type Command } from '../command';
+
+export const site: Command = {
+  name: 'site',
+  synopsis: 'site --out DIR [GENERATOR.yaml]... [--title TEXT] [--kubevirt FILE]',
+  summary: 'a catalog explorer: one self-contained index.html to filter, sort and compare instance types',
+  details: [
+    'Writes DIR/index.html: every instance type in a sortable table (columns of your choice: vCPUs, memory,',
+    'memory per vCPU, hugepages, dedicated CPUs, GPUs and devices, architecture, class, scope, pod requests',
+    'with the overhead, node labels, deprecation), filters (ranges, architecture, family, class, features,',
+    'the preference it must be admitted with, free text) kept in the URL so a view is a link, a side-by-side',
+    'comparison of 2 to 4, a VM snippet per instance type, the preferences with the instance types KubeVirt',
+    'admits them with (and its reason for the others), the release history, and CSV or JSON of the rows shown.',
+    'The data, style and script are inline (no request to any host: it works from file://, GitHub or GitLab',
+    'Pages) under a Content-Security-Policy that allows only them; catalog text is never HTML. An index.html',
+    'in DIR that itgen did not write is left alone (IT1010).',
+  ].join('\n'),
+  generatorArguments: true,
+  options: [
+    { flag: '--out', value: 'DIR', help: 'where to write index.html' },
+    { flag: '--title', value: 'TEXT', help: 'the page title (default: Instance types of <generator>)' },
+    { flag: '--kubevirt', value: 'FILE', help: "the clusters' KubeVirt CR, for the pod requests (default: the generator's, else KubeVirt's defaults)" },
+  ],
+  accept: (line) => (optionValue(line, '--out') === undefined ? 'site needs --out DIR' : undefined),
+  run(ctx) {
+    const { io, line, global, root } = ctx;
+    let config = kubevirtConfig(null).config;
+    const file = optionValue(line, '--kubevirt');
+    if (file !== undefined) {
+      const read = loadManifests(root, [file], () => '', io.cwd);
+      const cr = hasErrors(read.diagnostics) ? { diagnostics: read.diagnostics } : kubevirtFromDocuments(read.docs, file);
+      report(io, global.format, cr.diagnostics, root, true);
+      if (hasErrors(cr.diagnostics)) return exitCodeFor(cr.diagnostics);
+      if ('config' in cr && cr.config) config = cr.config;
+    }
+    const compiled = compiledOrExit(ctx, true);
+    if ('exit' in compiled) return compiled.exit;
+    const results = file !== undefined ? compiled.results.map((r) => ({ ...r, kubevirt: config })) : compiled.results;
+    const out = optionValue(line, '--out')!;
+    const problems = writeSite(path.resolve(io.cwd, out), out, projectSite(results, config, optionValue(line, '--title')));
+    report(io, global.format, problems, root, true);
+    if (hasErrors(problems)) return exitCodeFor(problems);
+    io.err(`wrote ${path.join(out, 'index.html')}`);
+    return EXIT_OK;
+  },
+};

@@ -1,0 +1,186 @@
+/**
+ * What the catalog explorer (`itgen site`) and `itgen select` know of a catalog: every instance
+ * type with its resources, what its launcher pod asks of a node, its deprecation; every preference
+ * with the instance types KubeVirt admits it with (and its reason for the others); the release
+ * history. Plain data, the same for the page and the terminal.
+ */
+import { catalogFacts } from '../expand/facts';
+import type { JsonObject } from '../json';
+import type { ClusterDefaults } from '../kubevirt/config';
+import { compatibilityMatrix } from '../matrix';
+import type { RenderedObject } from '../render/manifests';
+import type { ResolvedCatalog } from '../resolve/types';
+import type { ReleaseSection } from '../release/notes';
+
+export interface SiteInstancetype {
+  readonly name: string;
+  readonly generator: string;
+  readonly displayName: string;
+  readonly description: string;
+  /** `cluster`, `namespaced` or both: the kinds the generator ships it as. */
+  readonly scopes: readonly string[];
+  /** Family and version as users write it (`u1`). */
+  readonly family: string;
+  readonly size: string;
+  readonly class: string;
+  readonly cpu: number;
+  readonly memoryBytes: number;
+  readonly memory: string;
+  readonly memoryPerCpuBytes: number;
+  /** The hugepage size, '' without hugepages. */
+  readonly hugepages: string;
+  readonly dedicatedCpu: boolean;
+  /** GPU and host device names (`nvidia.com/L4`). */
+  readonly gpus: readonly string[];
+  readonly hostDevices: readonly string[];
+  /** The architectures it is meant for; empty: every one. */
+  readonly architectures: readonly string[];
+  readonly deprecated: boolean;
+  readonly replacement: string;
+  /** What the virt-launcher pod requests (KubeVirt's defaults), and the node labels it needs. */
+  readonly podCpu: string;
+  readonly podMemory: string;
+  readonly podOther: Readonly<Record<string, string>>;
+  readonly nodeLabels: readonly string[];
+  /** KubeVirt's words when a VM of it would not start. */
+  readonly refused: string;
+}
+
+export interface SitePreference {
+  readonly name: string;
+  readonly generator: string;
+  readonly displayName: string;
+  readonly os: string;
+  readonly architecture: string;
+  readonly requiredCpu: number;
+  readonly requiredMemory: string;
+  readonly deprecated: boolean;
+  /** The instance types (of its generator) KubeVirt admits it with. */
+  readonly admitted: readonly string[];
+  /** The others, with KubeVirt's reason (an index into `SiteData.reasons`). */
+  readonly refused: readonly (readonly [string, number])[];
+}
+
+export interface SiteData {
+  readonly title: string;
+  readonly instancetypes: readonly SiteInstancetype[];
+  readonly preferences: readonly SitePreference[];
+  /** The reasons KubeVirt refuses pairs, each once. */
+  readonly reasons: readonly string[];
+  readonly history: readonly { readonly generator: string; readonly sections: readonly ReleaseSection[] }[];
+}
+
+export interface SiteInput {
+  readonly generator: string;
+  readonly catalog: ResolvedCatalog;
+  readonly objects: readonly RenderedObject[];
+  readonly config: ClusterDefaults;
+  readonly history?: readonly ReleaseSection[];
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+function binary(bytes: number): string {
+  for (const [unit, size] of [
+    ['Ti', 2 ** 40],
+    ['Gi', 2 ** 30],
+    ['Mi', 2 ** 20],
+    ['Ki', 2 ** 10],
+  ] as const)
+    if (bytes >= size && bytes % size === 0) return `${bytes / size}${unit}`;
+  if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(2)}Gi`;
+  return `${bytes}`;
+}
+
+/** The explorer's data for the generators given, in their order. */
+export function siteData(inputs: readonly SiteInput[], title = 'Instance types'): SiteData {
+  const reasons: string[] = [];
+  const reasonIndex = new Map<string, number>();
+  const reasonOf = (r: string): number => {
+    let i = reasonIndex.get(r);
+    if (i === undefined) {
+      i = reasons.length;
+      reasons.push(r);
+      reasonIndex.set(r, i);
+    }
+    return i;
+  };
+  const instancetypes: SiteInstancetype[] = [];
+  const preferences: SitePreference[] = [];
+  for (const input of inputs) {
+    const scopes = new Map<string, Set<string>>();
+    for (const o of input.objects) {
+      const set = scopes.get(o.manifest.metadata.name) ?? new Set<string>();
+      set.add(o.scope);
+      scopes.set(o.manifest.metadata.name, set);
+    }
+    const facts = new Map(
+      catalogFacts(
+        input.objects.map((o) => o.manifest as unknown as JsonObject),
+        input.config,
+      ).map((f) => [`${f.kind.includes('Preference') ? 'p' : 'i'}/${f.name}`, f]),
+    );
+    for (const it of input.catalog.instancetypes) {
+      const f = facts.get(`i/${it.name}`);
+      const requests = { ...(f?.requests ?? {}) };
+      const podCpu = requests['cpu'] ?? '';
+      const podMemory = requests['memory'] ?? '';
+      delete requests['cpu'];
+      delete requests['memory'];
+      const spec = it.spec;
+      const devices = (key: string): string[] =>
+        (Array.isArray(spec[key]) ? (spec[key] as JsonObject[]) : []).map((d) => str(d['deviceName'])).filter((d) => d !== '');
+      instancetypes.push({
+        name: it.name,
+        generator: input.generator,
+        displayName: it.displayName,
+        description: it.description,
+        scopes: [...(scopes.get(it.name) ?? [])].sort(),
+        family: `${it.family}${it.version ?? ''}`,
+        size: it.size,
+        class: it.class,
+        cpu: it.cpu,
+        memoryBytes: it.memoryBytes,
+        memory: binary(it.memoryBytes),
+        memoryPerCpuBytes: it.memoryPerCPUBytes,
+        hugepages: str((spec['memory'] as JsonObject | undefined)?.['hugepages'] && ((spec['memory'] as JsonObject)['hugepages'] as JsonObject)['pageSize']),
+        dedicatedCpu: (spec['cpu'] as JsonObject | undefined)?.['dedicatedCPUPlacement'] === true,
+        gpus: devices('gpus'),
+        hostDevices: devices('hostDevices'),
+        architectures: [...(it.architectures ?? [])],
+        deprecated: it.deprecated !== undefined,
+        replacement: it.deprecated?.replacement ?? '',
+        podCpu,
+        podMemory,
+        podOther: requests,
+        nodeLabels: Object.entries(f?.nodeLabels ?? {}).map(([k, v]) => `${k}=${v}`),
+        refused: f?.refused ?? '',
+      });
+    }
+    const matrix = input.catalog.instancetypes.length > 0 && input.catalog.preferences.length > 0 ? compatibilityMatrix(input.catalog) : undefined;
+    for (const p of input.catalog.preferences) {
+      const pairs = matrix?.pairs.filter((x) => x.preference === p.name) ?? [];
+      const spec = p.spec;
+      const req = (spec['requirements'] as JsonObject | undefined) ?? {};
+      preferences.push({
+        name: p.name,
+        generator: input.generator,
+        displayName: p.displayName,
+        os: str((spec['annotations'] as JsonObject | undefined)?.['vm.kubevirt.io/os']),
+        architecture: p.architecture ?? '',
+        requiredCpu: Number((req['cpu'] as JsonObject | undefined)?.['guest'] ?? 0),
+        requiredMemory: str((req['memory'] as JsonObject | undefined)?.['guest']),
+        deprecated: p.deprecated !== undefined,
+        admitted: pairs.filter((x) => x.admitted).map((x) => x.instancetype),
+        refused: pairs.filter((x) => !x.admitted).map((x) => [x.instancetype, reasonOf(x.reason ?? 'refused')] as const),
+      });
+    }
+  }
+  return {
+    title,
+    instancetypes,
+    preferences,
+    reasons,
+    history: inputs.filter((i) => (i.history ?? []).length > 0).map((i) => ({ generator: i.generator, sections: i.history! })),
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * `itgen select`: the explorer's filters in the terminal (the page is held to the same answers by
+ * test/site-browser.test.ts).
+ */
+import path from 'node:path';
+import { instancetypesCsv, parseRange } from '../src/site';
+import { runInProcess } from './e2e-helpers';
+
+const REPO = path.resolve(__dirname, '..');
+const select = (...argv: string[]): ReturnType<typeof runInProcess> => runInProcess(REPO, ['select', '-g', 'generators/common-instancetypes.yaml', ...argv]);
+const names = (out: string): string[] => (JSON.parse(out) as { instancetypes: { name: string }[] }).instancetypes.map((r) => r.name);
+
+describe('itgen select', () => {
+  it('filters by ranges, dedicated CPUs, hugepages, family and words', () => {
+    expect(names(select('--cpu', '4..8', '--memory', '16Gi..', '--dedicated', '-o', 'json').out)).toEqual([
+      'cx1.2xlarge',
+      'cx1.2xlarge1gi',
+      'd1.2xlarge',
+      'd1.xlarge',
+      'n1.xlarge',
+      'rt1.2xlarge',
+      'rt1.xlarge',
+    ]);
+    expect(names(select('--family', 'u', '--cpu', '..1', '-o', 'json').out)).toEqual(['u1.medium', 'u1.micro', 'u1.nano', 'u1.small']);
+    expect(names(select('--hugepages', '1Gi', '--cpu', '2', '-o', 'json').out)).toEqual(['cx1.large1gi', 'm1.large1gi', 'rt1.large']);
+    expect(names(select('--text', 'realtime', '--cpu', '..2', '-o', 'json').out)).toEqual(['rt1.large', 'rt1.medium', 'rt1.micro', 'rt1.small']);
+  });
+
+  it('with --preference, only the instance types KubeVirt admits it with', () => {
+    const all = names(select('-o', 'json').out);
+    const win = names(select('--preference', 'windows.11', '-o', 'json').out);
+    expect(win.length).toBeGreaterThan(0);
+    expect(win.length).toBeLessThan(all.length);
+    // Windows 11 requires 2 vCPUs and 4Gi: u1.small (1 vCPU, 2Gi) is refused.
+    expect(win).not.toContain('u1.small');
+    expect(win).toContain('u1.large');
+  });
+
+  it('prints text and CSV; says what is wrong with a range or a preference name', () => {
+    expect(select('--cpu', '64').out).toBe('n1.8xlarge: 64 vCPUs, 128Gi, dedicated CPUs, hugepages 1Gi (network; pod requests cpu 65, memory 892Mi)\n');
+    expect(select('--cpu', '1000').out).toBe('no instance type matches\n');
+    const csv = select('--family', 'o1', '--cpu', '1', '-o', 'csv').out;
+    expect(csv).not.toContain('\\u000d');
+    expect(csv.split('\n')[0]).toBe('name,generator,family,class,cpu,memory,hugepages,dedicatedCpu,gpus,architectures,podCpu,podMemory,deprecated,replacement');
+    const bad = select('--cpu', '8..4');
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain('--cpu: `8..4`: the minimum is above the maximum');
+    expect(select('--memory', 'lots').err).toContain('`lots` is not a quantity like 8Gi');
+    const pref = select('--preference', 'windos.11');
+    expect(pref.code).toBe(1);
+    expect(pref.err).toContain('`windos.11` is not a preference of the project');
+  });
+
+  it('parses ranges and writes CSV a spreadsheet will not run', () => {
+    expect(parseRange('4..16', 'count')).toEqual([4, 16]);
+    expect(parseRange('8Gi..', 'bytes')).toEqual([8 * 2 ** 30, undefined]);
+    expect(parseRange('..0.5', 'bytes')).toEqual([undefined, 2 ** 29]);
+    const row = {
+      name: '=HYPERLINK("x")',
+      generator: 'g',
+      family: 'f',
+      class: '@c',
+      cpu: 1,
+      memory: '1Gi',
+      hugepages: '',
+      dedicatedCpu: false,
+      gpus: [],
+      architectures: [],
+      podCpu: '',
+      podMemory: '',
+      deprecated: false,
+      replacement: 'a,"b"',
+    };
+    expect(instancetypesCsv([row as never]).split('\n')[1]).toBe(`"'=HYPERLINK(""x"")",g,f,'@c,1,1Gi,,false,,,,,false,"a,""b"""`);
+  });
+});

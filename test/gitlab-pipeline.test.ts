@@ -87,22 +87,24 @@ describeGitlab('the GitLab job init writes, run by gitlab-ci-local in a Flux rep
     return r.stdout;
   };
   /** gitlab-ci-local in the repository, as a merge request's pipeline unless `push`. */
-  type Event = 'merge_request_event' | 'push' | 'schedule';
+  type Event = 'merge_request_event' | 'push' | 'schedule' | 'tag';
   const gclArgs = (args: string[], event: Event): string[] => {
     const vars =
       event === 'push'
         ? []
-        : event === 'schedule'
-          ? ['--variable', 'CI_PIPELINE_SOURCE=schedule', '--variable', 'ITGEN_POST_REVIEW=1']
-          : // A merge request's pipeline has no CI_COMMIT_BRANCH (GitLab sets it on branch pipelines only).
-            [
-              '--variable',
-              'CI_PIPELINE_SOURCE=merge_request_event',
-              '--variable',
-              'CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main',
-              '--unset-variable',
-              'CI_COMMIT_BRANCH',
-            ];
+        : event === 'tag'
+          ? ['--variable', 'CI_COMMIT_TAG=v1.0.0', '--unset-variable', 'CI_COMMIT_BRANCH']
+          : event === 'schedule'
+            ? ['--variable', 'CI_PIPELINE_SOURCE=schedule', '--variable', 'ITGEN_POST_REVIEW=1']
+            : // A merge request's pipeline has no CI_COMMIT_BRANCH (GitLab sets it on branch pipelines only).
+              [
+                '--variable',
+                'CI_PIPELINE_SOURCE=merge_request_event',
+                '--variable',
+                'CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main',
+                '--unset-variable',
+                'CI_COMMIT_BRANCH',
+              ];
     return [
       GCL,
       ...args,
@@ -152,7 +154,7 @@ describeGitlab('the GitLab job init writes, run by gitlab-ci-local in a Flux rep
     );
     writeFileSync(path.join(repo, 'vms/web.yaml'), vm('c1.medium'));
     git('init', '-q', '-b', 'main');
-    expect(runInProcess(repo, ['init', '--name', 'acme', '--ci', 'gitlab', '--gitops', 'flux', '--vendor', 'acme.example']).code).toBe(0);
+    expect(runInProcess(repo, ['init', '--name', 'acme', '--ci', 'gitlab', '--gitops', 'flux', '--vendor', 'acme.example', '--pages']).code).toBe(0);
     expect(runInProcess(repo, ['generate']).code).toBe(0);
     git('add', '-A');
     git('commit', '-qm', 'itgen');
@@ -179,6 +181,15 @@ describeGitlab('the GitLab job init writes, run by gitlab-ci-local in a Flux rep
       git('checkout', '-q', 'main');
     }
   }, 60_000);
+
+  it('publishes the catalog explorer to GitLab Pages on a release tag only (init --pages)', () => {
+    expect(jobs('tag')).toContain('pages lint');
+    expect(jobs('push')).not.toContain('pages lint');
+    const r = gcl(['pages', '--force-shell-executor'], 'tag');
+    expect([r.code, r.out]).toEqual([0, expect.stringMatching(/PASS\s+pages/)]);
+    const page = readFileSync(path.join(repo, '.gitlab-ci-local/artifacts/pages/public/index.html'), 'utf8');
+    expect(page).toContain('<meta name="generator" content="itgen catalog explorer">');
+  }, 120_000);
 
   it('fails the merge request that breaks a VM, with the diagnostic in the log, and passes the one that fixes it; the scheduled job posts the review', async () => {
     git('checkout', '-q', '-b', 'resize-web');

@@ -4,7 +4,7 @@
  * vendor is refused.
  */
 import { spawnSync } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
@@ -364,6 +364,27 @@ describe('itgen init --ci gitlab in a repository with its own pipeline and YAML'
       expect(readdirSync(other)).not.toContain('.yamllint');
     } finally {
       rmSync(other, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('init --pages', () => {
+  it('adds a GitHub Pages workflow for release tags that GitHub parses (off by default)', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'itgen-init-pages-'));
+    try {
+      expect(runInProcess(dir, ['init', '--name', 'acme']).code).toBe(0);
+      expect(existsSync(path.join(dir, '.github/workflows/itgen-pages.yaml'))).toBe(false);
+      rmSync(path.join(dir, 'generators'), { recursive: true });
+      rmSync(path.join(dir, 'catalogs'), { recursive: true });
+      expect(runInProcess(dir, ['init', '--name', 'acme', '--pages']).code).toBe(0);
+      const workflow = path.join(dir, '.github/workflows/itgen-pages.yaml');
+      const text = readFileSync(workflow, 'utf8');
+      expect(text).toContain("tags: ['v*']");
+      expect(text).toContain('node_modules/.bin/itgen site --out _site');
+      const r = spawnSync(process.execPath, [path.join(__dirname, '..', 'tools', 'check-workflow.mjs'), workflow], { encoding: 'utf8' });
+      expect([r.status, r.stdout]).toEqual([0, '']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

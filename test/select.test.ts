@@ -3,7 +3,10 @@
  * test/site-browser.test.ts).
  */
 import path from 'node:path';
-import { instancetypesCsv, parseRange } from '../src/site';
+import { kubevirtConfig } from '../src/kubevirt/config';
+import { compatibilityMatrix } from '../src/matrix';
+import { compileProject } from '../src/release/project';
+import { instancetypesCsv, pairsOf, parseRange, projectSiteData } from '../src/site';
 import { runInProcess } from './e2e-helpers';
 
 const REPO = path.resolve(__dirname, '..');
@@ -72,5 +75,19 @@ describe('itgen select', () => {
       replacement: 'a,"b"',
     };
     expect(instancetypesCsv([row as never]).split('\n')[1]).toBe(`"'=HYPERLINK(""x"")",g,f,'@c,1,1Gi,,false,,,,,false,"a,""b"""`);
+  });
+});
+
+describe("the explorer's compact matrix", () => {
+  it('gives every pair the full matrix gives (itgen matrix)', () => {
+    const { results } = compileProject(REPO, { generators: ['generators/common-instancetypes.yaml'] });
+    const data = projectSiteData(results, kubevirtConfig(null).config);
+    const full = compatibilityMatrix(results[0]!.catalog!);
+    const compact = data.preferences.flatMap((p) => {
+      const { admitted, refused } = pairsOf(data, p);
+      return [...admitted.map((it) => `${p.name} ${it.name} ok`), ...refused.map((x) => `${p.name} ${x.it.name} ${x.reason}`)];
+    });
+    expect(compact.sort()).toEqual(full.pairs.map((x) => `${x.preference} ${x.instancetype} ${x.admitted ? 'ok' : x.reason!}`).sort());
+    expect(full.pairs.length).toBeGreaterThan(1000);
   });
 });

@@ -281,3 +281,40 @@ export function formatMatrixMarkdown(summary: CompatibilitySummary): string {
     ...rows,
   ].join('\n');
 }
+
+/**
+ * The matrix in compact form, for pages of catalogs with thousands of objects (`itgen site`): each
+ * instance type's deciding spec as a number (`keys`), each preference's class (`rows`: preferences
+ * that decide alike share one), and per class the outcome for each deciding spec. A pair is
+ * `table[rows[p]][keys[i]]`, when the instance type is meant for the class's architecture
+ * (`architectures[rows[p]]`). Work and size grow with classes x distinct specs, not with pairs.
+ */
+export function pairingTable(catalog: ResolvedCatalog): {
+  readonly keys: readonly number[];
+  readonly rows: readonly number[];
+  readonly architectures: readonly Architecture[];
+  readonly table: readonly (readonly { readonly admitted: boolean; readonly reason?: string }[])[];
+} {
+  const outcomes = new Outcomes(catalog);
+  const keys = catalog.instancetypes.map((it) => outcomes.key(it));
+  const representative = new Map<number, ResolvedInstancetype>();
+  catalog.instancetypes.forEach((it, i) => {
+    if (!representative.has(keys[i]!)) representative.set(keys[i]!, it);
+  });
+  const classes = new Map<string, number>();
+  const architectures: Architecture[] = [];
+  const table: { admitted: boolean; reason?: string }[][] = [];
+  const rows = catalog.preferences.map((p) => {
+    const architecture = preferenceArchitecture(p) ?? catalog.defaultArchitecture;
+    const classKey = `${preferenceKey(p)}|${architecture}`;
+    let r = classes.get(classKey);
+    if (r === undefined) {
+      r = table.length;
+      classes.set(classKey, r);
+      architectures.push(architecture);
+      table.push([...representative.entries()].sort(([a], [b]) => a - b).map(([, it]) => outcomes.of(it, p, architecture)));
+    }
+    return r;
+  });
+  return { keys, rows, architectures, table };
+}

@@ -24,7 +24,68 @@ export interface InitOptions extends ScaffoldOptions {
   readonly gitops?: 'argocd' | 'flux';
   /** The repository's URL, for the GitOps objects (a placeholder to replace otherwise). */
   readonly repoUrl?: string;
+  /** Publish the catalog explorer (`itgen site`) to GitHub or GitLab Pages on release tags. */
+  readonly pages?: boolean;
 }
+
+/** GitHub Pages: the explorer of the catalog at each release tag (and by hand), built from the tag. */
+const GITHUB_PAGES = `# The catalog explorer (itgen site) on GitHub Pages, for every release tag vX.Y.Z and by hand:
+# a self-contained page to filter, sort and compare the instance types. Settings > Pages > Source:
+# GitHub Actions. It builds from the tag's own files, with a token that can write only Pages.
+name: itgen-pages
+on:
+  push:
+    tags: ['v*']
+  workflow_dispatch:
+permissions:
+  contents: read
+concurrency:
+  group: itgen-pages
+  cancel-in-progress: false
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          persist-credentials: false
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 24
+      - run: npm ci
+      - run: node_modules/.bin/itgen site --out _site
+      - uses: actions/upload-pages-artifact@v3
+        with:
+          path: _site
+  deploy:
+    needs: build
+    runs-on: ubuntu-latest
+    permissions:
+      pages: write
+      id-token: write
+    environment:
+      name: github-pages
+      url: \${{ steps.deployment.outputs.page_url }}
+    steps:
+      - id: deployment
+        uses: actions/deploy-pages@v4
+`;
+
+/** GitLab Pages: the explorer at each release tag; GitLab publishes the job named pages's public/. */
+const GITLAB_PAGES = (stage: string): string => `
+# The catalog explorer (itgen site) on GitLab Pages, for every release tag vX.Y.Z: a self-contained
+# page to filter, sort and compare the instance types.
+pages:
+  stage: ${stage}
+  image: node:24
+  rules:
+    - if: $CI_COMMIT_TAG =~ /^v[0-9]/
+  script:
+    - npm ci
+    - node_modules/.bin/itgen site --out public
+  artifacts:
+    paths: [public]
+`;
 
 export interface InitPlan {
   /** Files to write: new ones, and existing ones with itgen's lines merged in. */
@@ -319,10 +380,16 @@ export function planInit(dir: string, o: InitOptions): InitPlan {
     ...base,
     ...((o.ci ?? 'github') === 'gitlab'
       ? [
-          { path: 'ci/itgen.gitlab-ci.yml', content: GITLAB_CI(gitlabStage(read(path.join(dir, '.gitlab-ci.yml')))) },
+          {
+            path: 'ci/itgen.gitlab-ci.yml',
+            content:
+              GITLAB_CI(gitlabStage(read(path.join(dir, '.gitlab-ci.yml')))) +
+              (o.pages ? GITLAB_PAGES(gitlabStage(read(path.join(dir, '.gitlab-ci.yml')))) : ''),
+          },
           { path: 'ci/itgen-gitlab-note.mjs', content: GITLAB_NOTE_SCRIPT },
         ]
       : []),
+    ...(o.pages && (o.ci ?? 'github') === 'github' ? [{ path: '.github/workflows/itgen-pages.yaml', content: GITHUB_PAGES }] : []),
     // Only where the repository has no yamllint configuration of its own (which ours would shadow).
     ...(YAMLLINT_CONFIGS.some((n) => exists(path.join(dir, n))) ? [] : [{ path: '.yamllint', content: YAMLLINT }]),
   ];

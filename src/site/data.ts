@@ -7,7 +7,7 @@
 import { catalogFacts } from '../expand/facts';
 import type { JsonObject } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
-import { compatibilityMatrix } from '../matrix';
+import { pairingTable } from '../matrix';
 import type { RenderedObject } from '../render/manifests';
 import type { ResolvedCatalog } from '../resolve/types';
 import type { ReleaseSection } from '../release/notes';
@@ -44,6 +44,8 @@ export interface SiteInstancetype {
   readonly nodeLabels: readonly string[];
   /** KubeVirt's words when a VM of it would not start. */
   readonly refused: string;
+  /** Its deciding spec for pairing: a column of `SiteData.pairs`. */
+  readonly pairKey: number;
 }
 
 export interface SitePreference {
@@ -55,10 +57,21 @@ export interface SitePreference {
   readonly requiredCpu: number;
   readonly requiredMemory: string;
   readonly deprecated: boolean;
-  /** The instance types (of its generator) KubeVirt admits it with. */
-  readonly admitted: readonly string[];
-  /** The others, with KubeVirt's reason (an index into `SiteData.reasons`). */
-  readonly refused: readonly (readonly [string, number])[];
+  /** Its pairing class: a row of `SiteData.pairs`. */
+  readonly pairRow: number;
+  /** How many instance types (of its generator) KubeVirt admits it with. */
+  readonly admittedCount: number;
+}
+
+/**
+ * One pairing class of preferences (those that decide alike, on one architecture): for each
+ * deciding spec of its generator's instance types (`pairKey - base`), -1 when KubeVirt admits the
+ * pair, else the index of its reason. An instance type not meant for `architecture` is not paired.
+ */
+export interface SitePairRow {
+  readonly architecture: string;
+  readonly base: number;
+  readonly cells: readonly number[];
 }
 
 export interface SiteData {
@@ -67,6 +80,8 @@ export interface SiteData {
   readonly preferences: readonly SitePreference[];
   /** The reasons KubeVirt refuses pairs, each once. */
   readonly reasons: readonly string[];
+  /** The matrix, compact: rows by preference class, columns by deciding spec (matrix/pairingTable). */
+  readonly pairs: readonly SitePairRow[];
   readonly history: readonly { readonly generator: string; readonly sections: readonly ReleaseSection[] }[];
 }
 
@@ -92,6 +107,27 @@ function binary(bytes: number): string {
   return `${bytes}`;
 }
 
+/** A pair's cell: -1 admitted, a reason's index, or -2 when not paired (another architecture or generator). */
+export function pairOutcome(row: SitePairRow, it: SiteInstancetype): number {
+  if (it.architectures.length > 0 && !it.architectures.includes(row.architecture)) return -2;
+  const i = it.pairKey - row.base;
+  return i >= 0 && i < row.cells.length ? row.cells[i]! : -2;
+}
+
+/** The instance types `p` is admitted with, and the others (paired: its generator and architecture) with KubeVirt's reason. */
+export function pairsOf(data: SiteData, p: SitePreference): { admitted: SiteInstancetype[]; refused: { it: SiteInstancetype; reason: string }[] } {
+  const admitted: SiteInstancetype[] = [];
+  const refused: { it: SiteInstancetype; reason: string }[] = [];
+  const row = data.pairs[p.pairRow]!;
+  for (const it of data.instancetypes) {
+    if (it.generator !== p.generator) continue;
+    const o = pairOutcome(row, it);
+    if (o === -1) admitted.push(it);
+    else if (o >= 0) refused.push({ it, reason: data.reasons[o]! });
+  }
+  return { admitted, refused };
+}
+
 /** The explorer's data for the generators given, in their order. */
 export function siteData(inputs: readonly SiteInput[], title = 'Instance types'): SiteData {
   const reasons: string[] = [];
@@ -107,6 +143,8 @@ export function siteData(inputs: readonly SiteInput[], title = 'Instance types')
   };
   const instancetypes: SiteInstancetype[] = [];
   const preferences: SitePreference[] = [];
+  const pairs: SitePairRow[] = [];
+  let keyCount = 0;
   for (const input of inputs) {
     const scopes = new Map<string, Set<string>>();
     for (const o of input.objects) {
@@ -155,13 +193,22 @@ export function siteData(inputs: readonly SiteInput[], title = 'Instance types')
         podOther: requests,
         nodeLabels: Object.entries(f?.nodeLabels ?? {}).map(([k, v]) => `${k}=${v}`),
         refused: f?.refused ?? '',
+        pairKey: 0,
       });
     }
-    const matrix = input.catalog.instancetypes.length > 0 && input.catalog.preferences.length > 0 ? compatibilityMatrix(input.catalog) : undefined;
-    for (const p of input.catalog.preferences) {
-      const pairs = matrix?.pairs.filter((x) => x.preference === p.name) ?? [];
+    const pairing = pairingTable(input.catalog);
+    const base = keyCount;
+    keyCount += pairing.table.length > 0 ? pairing.table[0]!.length : new Set(pairing.keys).size;
+    const rowBase = pairs.length;
+    pairing.table.forEach((row, r) =>
+      pairs.push({ architecture: pairing.architectures[r]!, base, cells: row.map((o) => (o.admitted ? -1 : reasonOf(o.reason ?? 'refused'))) }),
+    );
+    const mine = instancetypes.slice(instancetypes.length - input.catalog.instancetypes.length);
+    mine.forEach((it, i) => ((it as { pairKey: number }).pairKey = base + pairing.keys[i]!));
+    input.catalog.preferences.forEach((p, j) => {
       const spec = p.spec;
       const req = (spec['requirements'] as JsonObject | undefined) ?? {};
+      const pairRow = rowBase + pairing.rows[j]!;
       preferences.push({
         name: p.name,
         generator: input.generator,
@@ -171,16 +218,17 @@ export function siteData(inputs: readonly SiteInput[], title = 'Instance types')
         requiredCpu: Number((req['cpu'] as JsonObject | undefined)?.['guest'] ?? 0),
         requiredMemory: str((req['memory'] as JsonObject | undefined)?.['guest']),
         deprecated: p.deprecated !== undefined,
-        admitted: pairs.filter((x) => x.admitted).map((x) => x.instancetype),
-        refused: pairs.filter((x) => !x.admitted).map((x) => [x.instancetype, reasonOf(x.reason ?? 'refused')] as const),
+        pairRow,
+        admittedCount: mine.filter((it) => pairOutcome(pairs[pairRow]!, it) === -1).length,
       });
-    }
+    });
   }
   return {
     title,
     instancetypes,
     preferences,
     reasons,
+    pairs,
     history: inputs.filter((i) => (i.history ?? []).length > 0).map((i) => ({ generator: i.generator, sections: i.history! })),
   };
 }

@@ -11,7 +11,7 @@ import { releaseNotes } from '../release/notes';
 import { siteData, type SiteData } from './data';
 import { SITE_MARKER, sitePage } from './page';
 
-export { siteData, type SiteData, type SiteInstancetype, type SitePreference } from './data';
+export { pairOutcome, pairsOf, siteData, type SiteData, type SiteInstancetype, type SitePairRow, type SitePreference } from './data';
 export { instancetypesCsv, parseRange, selectInstancetypes, type SelectFilter } from './select';
 export { sitePage } from './page';
 

@@ -12,7 +12,7 @@ import type { SiteData } from './data';
 const CSS = `
 :root{color-scheme:light dark;--fg:#1b1d21;--bg:#fff;--mute:#5f6670;--line:#d5d9de;--acc:#0b5cad;--hi:#fff3bf;--bad:#a4161a}
 @media (prefers-color-scheme:dark){:root{--fg:#e8eaed;--bg:#16181b;--mute:#a3a9b1;--line:#3a3f45;--acc:#7cb8ff;--hi:#4a3f10;--bad:#ff8a8a}}
-*{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,sans-serif;color:var(--fg);background:var(--bg)}
+caption{text-align:left;padding:4px 8px}*{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,sans-serif;color:var(--fg);background:var(--bg)}
 header,main{padding:0 16px}h1{font-size:1.4rem;margin:12px 0 4px}h2{font-size:1.15rem;margin:20px 0 8px}
 .mute{color:var(--mute)}a{color:var(--acc)}
 fieldset{border:1px solid var(--line);border-radius:6px;margin:8px 0;padding:8px 10px;display:flex;flex-wrap:wrap;gap:8px 16px;align-items:end}
@@ -58,6 +58,7 @@ var COLS=[
  ['generator','Generator',function(r){return r.generator;}]
 ];
 var DEFAULT_COLS=['name','cpu','memory','mpc','class','hugepages','dedicated','gpus','arch','pod','deprecated'];
+function cell(row,r){if(r.architectures.length&&r.architectures.indexOf(row.architecture)<0)return -2;var i=r.pairKey-row.base;return i>=0&&i<row.cells.length?row.cells[i]:-2;}
 function gib(b){var g=b/1073741824;return (Math.round(g*100)/100)+'Gi';}
 function el(tag,attrs,text){var e=document.createElement(tag);if(attrs)for(var k in attrs)if(Object.prototype.hasOwnProperty.call(attrs,k))e.setAttribute(k,attrs[k]);if(text!==undefined&&text!==null)e.textContent=String(text);return e;}
 function $(id){return document.getElementById(id);}
@@ -95,7 +96,7 @@ function filtered(){
   if(S.gpu&&!r.gpus.concat(r.hostDevices).some(function(g){return g.toLowerCase()===S.gpu.toLowerCase();}))return false;
   if(S.fam&&S.fam!==r.family&&S.fam!==r.family.replace(/\\d+$/,''))return false;
   if(S.cls&&S.cls!==r.class)return false;
-  if(pref&&!pref.some(function(p){return p.generator===r.generator&&p.admitted.indexOf(r.name)>=0;}))return false;
+  if(pref&&!pref.some(function(p){return p.generator===r.generator&&cell(D.pairs[p.pairRow],r)===-1;}))return false;
   if(words.length){var hay=(r.name+' '+r.displayName+' '+r.description+' '+r.class).toLowerCase();if(!words.every(function(w){return hay.indexOf(w)>=0;}))return false;}
   return true;
  });
@@ -160,7 +161,7 @@ function showDetails(r){
  box.appendChild(el('p',null,r.description));
  var dl=el('dl');COLS.forEach(function(c){dl.appendChild(el('dt',null,c[1]));dl.appendChild(el('dd',null,String(c[4]?c[4](r):c[2](r))||'\\u2014'));});box.appendChild(dl);
  if(r.refused)box.appendChild(el('p',{'class':'bad'},'KubeVirt would not start a VM of it: '+r.refused));
- var ok=PREFS.filter(function(p){return p.generator===r.generator&&p.admitted.indexOf(r.name)>=0;});
+ var ok=PREFS.filter(function(p){return p.generator===r.generator&&cell(D.pairs[p.pairRow],r)===-1;});
  var lab=el('label',null,'Preference for the VM snippet');var sel=el('select',{id:'snippet-pref'});sel.appendChild(el('option',{value:''},'(none)'));
  ok.forEach(function(p){var o=el('option',{value:p.name},p.name);sel.appendChild(o);});if(S.pref&&ok.some(function(p){return p.name===S.pref;}))sel.value=S.pref;lab.appendChild(sel);box.appendChild(lab);
  var pre=el('pre',{id:'snippet','aria-label':'VirtualMachine snippet'},snippet(r,sel.value));box.appendChild(pre);
@@ -171,11 +172,18 @@ function showDetails(r){
 function renderPreferences(){
  var box=$('preferences');box.textContent='';
  PREFS.forEach(function(p){
-  var d=el('details',{'data-preference':p.name});var s=el('summary',null,p.name+' \\u2014 '+p.displayName+' ('+(p.os||'any OS')+', '+(p.architecture||'default architecture')+'; admitted with '+p.admitted.length+' instance type'+(p.admitted.length===1?'':'s')+(p.deprecated?'; deprecated':'')+')');d.appendChild(s);
-  var req=[];if(p.requiredCpu)req.push(p.requiredCpu+' vCPUs');if(p.requiredMemory)req.push(p.requiredMemory+' of memory');
-  d.appendChild(el('p',null,req.length?'Requires at least '+req.join(' and ')+'.':'No requirements.'));
-  d.appendChild(el('p',null,'Admitted with: '+(p.admitted.join(', ')||'none')));
-  if(p.refused.length){var by={};p.refused.forEach(function(x){(by[x[1]]=by[x[1]]||[]).push(x[0]);});var ul=el('ul',{'aria-label':'refused pairs'});Object.keys(by).forEach(function(k){ul.appendChild(el('li',null,by[k].join(', ')+': '+D.reasons[Number(k)]));});d.appendChild(el('p',null,'Refused by KubeVirt:'));d.appendChild(ul);}
+  var d=el('details',{'data-preference':p.name});var s=el('summary',null,p.name+' \u2014 '+p.displayName+' ('+(p.os||'any OS')+', '+(p.architecture||'default architecture')+'; admitted with '+p.admittedCount+' instance type'+(p.admittedCount===1?'':'s')+(p.deprecated?'; deprecated':'')+')');d.appendChild(s);
+  var filled=false;
+  function fillPairs(){
+   if(filled)return;filled=true;
+   var req=[];if(p.requiredCpu)req.push(p.requiredCpu+' vCPUs');if(p.requiredMemory)req.push(p.requiredMemory+' of memory');
+   d.appendChild(el('p',null,req.length?'Requires at least '+req.join(' and ')+'.':'No requirements.'));
+   var row=D.pairs[p.pairRow],ok=[],by={};
+   IT.forEach(function(r){if(r.generator!==p.generator)return;var o=cell(row,r);if(o===-1)ok.push(r.name);else if(o>=0)(by[o]=by[o]||[]).push(r.name);});
+   d.appendChild(el('p',null,'Admitted with: '+(ok.join(', ')||'none')));
+   var keys=Object.keys(by);if(keys.length){var ul=el('ul',{'aria-label':'refused pairs'});keys.forEach(function(k){ul.appendChild(el('li',null,by[k].join(', ')+': '+D.reasons[Number(k)]));});d.appendChild(el('p',null,'Refused by KubeVirt:'));d.appendChild(ul);}
+  }
+  d.addEventListener('toggle',function(){if(d.open)fillPairs();});
   box.appendChild(d);
  });
 }

@@ -3,7 +3,7 @@
  * filters in the browser; test/site-browser.test.ts holds the two to the same answers.
  */
 import { parseQuantity } from '../quantity';
-import type { SiteData, SiteInstancetype } from './data';
+import { pairOutcome, type SiteData, type SiteInstancetype } from './data';
 
 export interface SelectFilter {
   readonly cpu?: readonly [number | undefined, number | undefined];
@@ -62,7 +62,7 @@ export function selectInstancetypes(data: SiteData, f: SelectFilter): SiteInstan
     if (f.gpu !== undefined && ![...it.gpus, ...it.hostDevices].some((g) => g.toLowerCase() === f.gpu!.toLowerCase())) return false;
     if (f.families && f.families.length > 0 && !f.families.some((x) => x === it.family || x === it.family.replace(/\d+$/, ''))) return false;
     if (f.classes && f.classes.length > 0 && !f.classes.includes(it.class)) return false;
-    if (pref && !pref.some((p) => p.generator === it.generator && p.admitted.includes(it.name))) return false;
+    if (pref && !pref.some((p) => p.generator === it.generator && pairOutcome(data.pairs[p.pairRow]!, it) === -1)) return false;
     if (words.length > 0) {
       const hay = `${it.name} ${it.displayName} ${it.description} ${it.class}`.toLowerCase();
       if (!words.every((w) => hay.includes(w))) return false;

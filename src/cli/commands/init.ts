@@ -3,12 +3,12 @@ import { diag } from '../../diagnostics';
 import { writeFilesAtomic } from '../../emit/write';
 import { defaultVendor, scaffoldProblem } from '../../scaffold';
 import { planInit } from '../../scaffold/init';
-import { optionValue } from '../args';
+import { optionSet, optionValue } from '../args';
 import { EXIT_OK, EXIT_USER, exitCodeFor, report, writeProblem, type Command } from '../command';
 
 export const init: Command = {
   name: 'init',
-  synopsis: 'init [DIR] [--name NAME] [--vendor VENDOR] [--ci github|gitlab|none] [--gitops argocd|flux] [--repo-url URL]',
+  synopsis: 'init [DIR] [--name NAME] [--vendor VENDOR] [--ci github|gitlab|none] [--gitops argocd|flux] [--repo-url URL] [--pages]',
   summary: 'add itgen to a repository, new or existing: generator, catalog, kustomization, CI, GitOps objects',
   details: [
     'Writes a working catalog (two families by three sizes, a Linux and a Windows preference on a common',
@@ -18,7 +18,9 @@ export const init: Command = {
     'resources, every other file that exists is left as it was and said so; a generator or catalog of',
     'the same name is never touched. --gitops writes the Argo CD Application or Flux objects that sync',
     'the base (the repository URL from --repo-url, or a placeholder to replace). The name defaults to',
-    'the directory name. Then: itgen generate, commit, point Argo CD or Flux at the repository.',
+    'the directory name. --pages (off by default) adds a job that publishes the catalog explorer (itgen site)',
+    'to GitHub or GitLab Pages for every release tag. Then: itgen generate, commit, point Argo CD or Flux at',
+    'the repository.',
   ].join('\n'),
   projectless: true,
   inPlace: true,
@@ -38,6 +40,7 @@ export const init: Command = {
       check: (v) => (['argocd', 'flux'].includes(v) ? undefined : '--gitops is argocd or flux'),
     },
     { flag: '--repo-url', value: 'URL', help: "this repository's URL, for --gitops" },
+    { flag: '--pages', help: 'also publish the catalog explorer (itgen site) to GitHub or GitLab Pages on release tags' },
   ],
   accept: (line) => (line.positionals.length > 1 ? 'init takes at most one directory' : undefined),
   run({ io, global, line }) {
@@ -59,7 +62,14 @@ export const init: Command = {
     const ci = optionValue(line, '--ci') as 'github' | 'gitlab' | 'none' | undefined;
     const gitops = optionValue(line, '--gitops') as 'argocd' | 'flux' | undefined;
     const repoUrl = optionValue(line, '--repo-url');
-    const plan = planInit(dir, { name, vendor, ...(ci ? { ci } : {}), ...(gitops ? { gitops } : {}), ...(repoUrl ? { repoUrl } : {}) });
+    const plan = planInit(dir, {
+      name,
+      vendor,
+      ...(ci ? { ci } : {}),
+      ...(gitops ? { gitops } : {}),
+      ...(repoUrl ? { repoUrl } : {}),
+      ...(optionSet(line, '--pages') ? { pages: true } : {}),
+    });
     if (plan.refused !== undefined) {
       report(io, global.format, [diag('IT1010', `${plan.refused}; nothing written`)], dir);
       return EXIT_USER;

@@ -91,3 +91,17 @@ describe("the explorer's compact matrix", () => {
     expect(full.pairs.length).toBeGreaterThan(1000);
   });
 });
+
+describe('itgen select --with', () => {
+  it('answers from the objects of files as from the project that generated them', () => {
+    const fromFiles = (...argv: string[]): string[] =>
+      names(runInProcess(REPO, ['select', '--with', 'output/common-instancetypes', '-o', 'json', ...argv]).out);
+    for (const args of [
+      ['--cpu', '4..8', '--memory', '16Gi..'],
+      ['--preference', 'windows.11'],
+      ['--family', 'cx1', '--hugepages', '1Gi'],
+      ['--class', 'general.purpose'],
+    ])
+      expect([args.join(' '), fromFiles(...args)]).toEqual([args.join(' '), names(select(...args, '-o', 'json').out)]);
+  });
+});

@@ -8,10 +8,11 @@ import { writeFilesAtomic } from '../emit/write';
 import type { ClusterDefaults } from '../kubevirt/config';
 import type { CompileResult } from '../pipeline';
 import { releaseNotes } from '../release/notes';
-import { siteData, type SiteData } from './data';
+import { siteData, siteInputOfObjects, type SiteData } from './data';
+import type { JsonObject } from '../json';
 import { SITE_MARKER, sitePage } from './page';
 
-export { pairOutcome, pairsOf, siteData, type SiteData, type SiteInstancetype, type SitePairRow, type SitePreference } from './data';
+export { pairOutcome, pairsOf, siteData, siteInputOfObjects, type SiteData, type SiteInstancetype, type SitePairRow, type SitePreference } from './data';
 export { instancetypesCsv, parseRange, selectInstancetypes, type SelectFilter } from './select';
 export { sitePage } from './page';
 
@@ -33,6 +34,11 @@ export function projectSiteData(results: readonly CompileResult[], config: Clust
     ),
     title ?? (results.length === 1 && results[0]!.generator ? `Instance types of ${results[0]!.generator.name}` : 'Instance types'),
   );
+}
+
+/** The explorer's data of objects read from files (`--with`): instance types and preferences as the cluster has them. */
+export function objectsSiteData(objects: readonly JsonObject[], config: ClusterDefaults, title = 'Instance types'): SiteData {
+  return siteData([siteInputOfObjects(objects, 'files', config)], title);
 }
 
 /** The explorer page of compiled generators. */

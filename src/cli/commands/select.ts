@@ -1,6 +1,8 @@
-import { diag, type Diagnostic } from '../../diagnostics';
+import { diag, hasErrors, type Diagnostic } from '../../diagnostics';
+import { manifestObjects } from '../../expand/documents';
+import { loadManifests } from '../../load/manifests';
 import { kubevirtConfig } from '../../kubevirt/config';
-import { instancetypesCsv, parseRange, projectSiteData, selectInstancetypes, type SelectFilter } from '../../site';
+import { instancetypesCsv, objectsSiteData, parseRange, projectSiteData, selectInstancetypes, type SelectFilter, type SiteData } from '../../site';
 import { optionSet, optionValue, optionValues } from '../args';
 import { compiledOrExit, EXIT_OK, exitCodeFor, report, writeText, type Command } from '../command';
 
@@ -14,7 +16,9 @@ export const select: Command = {
     'ranges (MIN..MAX, MIN.., ..MAX or one value; memory as quantities, a bare number in GiB), the',
     'architecture, dedicated CPUs, a hugepage size (or any), a GPU or host device, a family (u1 or u) or',
     'class (repeatable), words in the name or description, and --preference NAME: only the instance types',
-    'KubeVirt admits that preference with. Deprecated ones are left out unless --deprecated.',
+    'KubeVirt admits that preference with. Deprecated ones are left out unless --deprecated. --with FILE',
+    'takes the instance types and preferences of files instead (kubectl get virtualmachineclusterinstancetypes',
+    '-o yaml, a release bundle): their family is read off the name, their class off the class label.',
   ].join('\n'),
   generatorArguments: true,
   options: [
@@ -29,6 +33,12 @@ export const select: Command = {
     { flag: '--class', value: 'C', repeatable: true, help: 'a class (general.purpose)' },
     { flag: '--text', value: 'WORDS', help: 'words in the name, display name, description or class' },
     { flag: '--deprecated', help: 'include deprecated instance types' },
+    {
+      flag: '--with',
+      value: 'FILE',
+      repeatable: true,
+      help: 'instance types and preferences from files (kubectl get ... -o yaml, a bundle) instead of the project',
+    },
     {
       flag: '--output',
       short: '-o',
@@ -68,9 +78,23 @@ export const select: Command = {
       report(io, global.format, problems, root, true);
       return exitCodeFor(problems);
     }
-    const compiled = compiledOrExit(ctx, true);
-    if ('exit' in compiled) return compiled.exit;
-    const data = projectSiteData(compiled.results, kubevirtConfig(null).config);
+    let data: SiteData;
+    const withFiles = optionValues(line, '--with');
+    if (withFiles.length > 0) {
+      const read = loadManifests(root, withFiles, () => (io.stdin ? io.stdin() : ''), io.cwd);
+      if (hasErrors(read.diagnostics)) {
+        report(io, global.format, read.diagnostics, root, true);
+        return exitCodeFor(read.diagnostics);
+      }
+      data = objectsSiteData(
+        manifestObjects(read.docs).map((f) => f.value),
+        kubevirtConfig(null).config,
+      );
+    } else {
+      const compiled = compiledOrExit(ctx, true);
+      if ('exit' in compiled) return compiled.exit;
+      data = projectSiteData(compiled.results, kubevirtConfig(null).config);
+    }
     if (filter.preference !== undefined && !data.preferences.some((p) => p.name === filter.preference)) {
       const unknown = [diag('IT1011', `--preference: \`${filter.preference}\` is not a preference of the project`)];
       report(io, global.format, unknown, root, true);

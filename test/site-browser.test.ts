@@ -186,6 +186,19 @@ describeBrowser('the catalog explorer in chromium', () => {
     await page.close();
   });
 
+  it('shows the release history the lock records', async () => {
+    const project = path.join(dir, 'released');
+    writeFiles(project, SMALL_CATALOG);
+    expect(runInProcess(project, ['generate']).code).toBe(0);
+    expect(runInProcess(project, ['release', '--version', 'v1.0.0']).code).toBe(0);
+    expect(runInProcess(project, ['site', '--out', 'site']).code).toBe(0);
+    const page = await open(path.join(project, 'site', 'index.html'));
+    expect(await page.textContent('#history summary')).toBe('small v1.0.0');
+    await page.click('#history summary');
+    expect(await page.textContent('#history details p')).toMatch(/^Added: u1\.large \(2 vCPUs, 4Gi\); u1\.small \(1 vCPU, 2Gi\)/);
+    await page.close();
+  });
+
   it('fits a phone: nothing wider than the screen but the table, which scrolls', async () => {
     const page = await open(upstream, '', { width: 375, height: 740 });
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);

@@ -439,6 +439,8 @@ export interface PolicyRequest {
 }
 
 export interface PolicyVerdict {
+  /** Which of the policies decided. */
+  readonly rule: 'catalog' | 'deprecation' | 'required' | 'profile';
   /** What the verdict is about. */
   readonly which: 'instancetype' | 'preference';
   readonly policy: string;
@@ -491,6 +493,7 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
     if (!judged(which) || isKnown(name, k)) continue;
     const s = suggestion(name, k.names);
     denied.push({
+      rule: 'catalog',
       which,
       policy: known,
       binding: known,
@@ -506,6 +509,7 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
       if (!judged(which) || !e) continue;
       const r = e.deprecated?.replacement ?? '';
       const v: PolicyVerdict = {
+        rule: 'deprecation',
         which,
         policy: deprecated,
         binding: deprecated,
@@ -524,6 +528,7 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
       if (which === 'instancetype' ? !opts.requireInstancetype : !opts.requirePreference) continue;
       if (has(req.object, which) || (isObj(req.oldObject) && !has(req.oldObject, which))) continue;
       denied.push({
+        rule: 'required',
         which,
         policy: required,
         binding: required,
@@ -551,6 +556,7 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
         (p.names ?? []).length > 0 ? `names ${p.names!.join(', ')}` : '',
       ].filter((x) => x !== '');
       denied.push({
+        rule: 'profile',
         which: 'instancetype',
         policy: allowed,
         binding: `${allowed}.${profile}`,

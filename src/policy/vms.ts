@@ -5,7 +5,7 @@
  * the VM files. What the VM diagnostics already report (IT8001: the name does not resolve; IT8302:
  * a deprecated object) is not said twice: their hint says what the policy does.
  */
-import { diag, type Diagnostic } from '../diagnostics';
+import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { manifestObjects } from '../expand/documents';
 import { obj, type JsonObject } from '../json';
 import { locate, type SourceDoc } from '../load/source';
@@ -37,23 +37,26 @@ export function withPolicyVerdicts(docs: readonly SourceDoc[], policies: readonl
     const meta = obj(f.value['metadata']) ?? {};
     const name = String(meta['name'] ?? '(unnamed)');
     const namespace = typeof meta['namespace'] === 'string' && meta['namespace'] !== '' ? meta['namespace'] : 'default';
-    const already = reported.filter((d) => d.location?.file === f.src.file && d.message.startsWith(`VirtualMachine \`${name}\``));
+    // The VM diagnostics' findings at a matcher's name: the same place, the same cause.
+    const nameAt = (which: 'instancetype' | 'preference'): SourceRange | undefined =>
+      obj(obj(f.value['spec'])?.[which]) ? locate(f.src, [...f.path, 'spec', which, 'name']) : undefined;
+    const reportedAt = (code: Diagnostic['code'], at: SourceRange | undefined): Diagnostic | undefined =>
+      at === undefined
+        ? undefined
+        : reported.find(
+            (d) => d.code === code && !replaced.has(d) && d.location?.file === at.file && d.location?.line === at.line && d.location?.col === at.col,
+          );
     for (const p of policies) {
       // A name only otherNames knows: the policy admits it, but nothing here says what it is.
-      for (const d of already)
-        if (d.code === 'IT8001' && !replaced.has(d))
-          for (const which of ['instancetype', 'preference'] as const) {
-            const n = obj(obj(f.value['spec'])?.[which])?.['name'];
-            if (
-              typeof n === 'string' &&
-              d.message.includes(`"${n}"`) &&
-              (p.catalog.otherNames ?? []).some((o) => (o.endsWith('*') ? n.startsWith(o.slice(0, -1)) : o === n))
-            )
-              replaced.set(d, {
-                ...d,
-                hint: `the admission policy ${p.options.prefix}.catalog admits it (otherNames: something else deploys it); give that object with --with to judge the VM against it`,
-              });
-          }
+      for (const which of ['instancetype', 'preference'] as const) {
+        const n = obj(obj(f.value['spec'])?.[which])?.['name'];
+        const unresolved = reportedAt('IT8001', nameAt(which));
+        if (typeof n === 'string' && unresolved && (p.catalog.otherNames ?? []).some((o) => (o.endsWith('*') ? n.startsWith(o.slice(0, -1)) : o === n)))
+          replaced.set(unresolved, {
+            ...unresolved,
+            hint: `the admission policy ${p.options.prefix}.catalog admits it (otherNames: something else deploys it); give that object with --with to judge the VM against it`,
+          });
+      }
       const j = judgePolicies(p.catalog, p.options, {
         operation: 'CREATE',
         username: 'a person',
@@ -61,26 +64,25 @@ export function withPolicyVerdicts(docs: readonly SourceDoc[], policies: readonl
         namespaceLabels: labels.get(namespace) ?? {},
         object: f.value as JsonObject,
       });
-      const where = (v: PolicyVerdict) => locate(f.src, obj(obj(f.value['spec'])?.[v.which]) ? [...f.path, 'spec', v.which, 'name'] : [...f.path, 'spec']);
+      const where = (v: PolicyVerdict): SourceRange => nameAt(v.which) ?? locate(f.src, [...f.path, 'spec']);
       for (const v of j.denied) {
-        const unresolved = v.policy.endsWith('.catalog')
-          ? already.find((d) => d.code === 'IT8001' && d.severity === 'error' && d.location?.line === where(v).line)
-          : undefined;
+        const unresolved = v.rule === 'catalog' ? reportedAt('IT8001', nameAt(v.which)) : undefined;
         if (unresolved) {
           replaced.set(unresolved, { ...unresolved, hint: `the cluster refuses it: the admission policy ${v.policy} says "${v.message}"` });
           continue;
         }
         out.push(
           diag('IT8010', `VirtualMachine \`${name}\`: the cluster would refuse it: ${v.policy} (${p.generator}): ${v.message}`, where(v), {
-            hint: v.policy.endsWith('.profile')
-              ? `namespace \`${namespace}\` is labelled for a profile that does not allow it`
-              : 'KubeVirt never sees it: kube-apiserver refuses the request',
+            hint:
+              v.rule === 'profile'
+                ? `namespace \`${namespace}\` is labelled for a profile that does not allow it`
+                : 'KubeVirt never sees it: kube-apiserver refuses the request',
           }),
         );
       }
       // A deprecated object: the VM diagnostics' own warning (IT8302) says what kubectl will print.
       for (const v of j.warnings) {
-        const deprecated = already.find((d) => d.code === 'IT8302' && d.location?.line === where(v).line && !replaced.has(d));
+        const deprecated = reportedAt('IT8302', nameAt(v.which));
         if (deprecated)
           replaced.set(deprecated, {
             ...deprecated,

@@ -2,6 +2,8 @@
  * `itgen select`: the explorer's filters in the terminal (the page is held to the same answers by
  * test/site-browser.test.ts).
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { kubevirtConfig } from '../src/kubevirt/config';
 import { compatibilityMatrix } from '../src/matrix';
@@ -103,5 +105,24 @@ describe('itgen select --with', () => {
       ['--class', 'general.purpose'],
     ])
       expect([args.join(' '), fromFiles(...args)]).toEqual([args.join(' '), names(select(...args, '-o', 'json').out)]);
+  });
+});
+
+describe('itgen site --with', () => {
+  it("writes the explorer of a bundle's objects, the same rows as the project's", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'itgen-site-with-'));
+    try {
+      expect(runInProcess(REPO, ['site', '--out', path.join(dir, 'a'), '--with', 'output/common-instancetypes', '--title', 'Bundle']).code).toBe(0);
+      expect(runInProcess(REPO, ['site', '--out', path.join(dir, 'b'), '-g', 'generators/common-instancetypes.yaml']).code).toBe(0);
+      const rows = (f: string): string[] => {
+        const m = /<script type="application\/json" id="itgen-data">([^<]*)<\/script>/.exec(readFileSync(path.join(dir, f, 'index.html'), 'utf8'))!;
+        return (JSON.parse(m[1]!) as { instancetypes: { name: string; cpu: number; memory: string; class: string }[] }).instancetypes.map(
+          (r) => `${r.name} ${r.cpu} ${r.memory} ${r.class}`,
+        );
+      };
+      expect(rows('a').sort()).toEqual(rows('b').sort());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

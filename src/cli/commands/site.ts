@@ -3,13 +3,14 @@ import { hasErrors } from '../../diagnostics';
 import { kubevirtFromDocuments } from '../../expand/documents';
 import { kubevirtConfig } from '../../kubevirt/config';
 import { loadManifests } from '../../load/manifests';
-import { projectSite, writeSite } from '../../site';
-import { optionValue } from '../args';
+import { manifestObjects } from '../../expand/documents';
+import { objectsSiteData, projectSite, sitePage, writeSite } from '../../site';
+import { optionValue, optionValues } from '../args';
 import { compiledOrExit, EXIT_OK, exitCodeFor, report, type Command } from '../command';
 
 export const site: Command = {
   name: 'site',
-  synopsis: 'site --out DIR [GENERATOR.yaml]... [--title TEXT] [--kubevirt FILE]',
+  synopsis: 'site --out DIR [GENERATOR.yaml]... [--with FILE]... [--title TEXT] [--kubevirt FILE]',
   summary: 'a catalog explorer: one self-contained index.html to filter, sort and compare instance types',
   details: [
     'Writes DIR/index.html: every instance type in a sortable table (columns of your choice: vCPUs, memory,',
@@ -20,12 +21,14 @@ export const site: Command = {
     'admits them with (and its reason for the others), the release history, and CSV or JSON of the rows shown.',
     'The data, style and script are inline (no request to any host: it works from file://, GitHub or GitLab',
     'Pages) under a Content-Security-Policy that allows only them; catalog text is never HTML. An index.html',
-    'in DIR that itgen did not write is left alone (IT1010).',
+    'in DIR that itgen did not write is left alone (IT1010). --with FILE takes the instance types and',
+    'preferences of files (a release bundle, kubectl get ... -o yaml) instead of the project.',
   ].join('\n'),
   generatorArguments: true,
   options: [
     { flag: '--out', value: 'DIR', help: 'where to write index.html' },
     { flag: '--title', value: 'TEXT', help: 'the page title (default: Instance types of <generator>)' },
+    { flag: '--with', value: 'FILE', repeatable: true, help: 'instance types and preferences from files instead of the project' },
     { flag: '--kubevirt', value: 'FILE', help: "the clusters' KubeVirt CR, for the pod requests (default: the generator's, else KubeVirt's defaults)" },
   ],
   accept: (line) => (optionValue(line, '--out') === undefined ? 'site needs --out DIR' : undefined),
@@ -40,11 +43,29 @@ export const site: Command = {
       if (hasErrors(cr.diagnostics)) return exitCodeFor(cr.diagnostics);
       if ('config' in cr && cr.config) config = cr.config;
     }
-    const compiled = compiledOrExit(ctx, true);
-    if ('exit' in compiled) return compiled.exit;
-    const results = file !== undefined ? compiled.results.map((r) => ({ ...r, kubevirt: config })) : compiled.results;
+    let page: string;
+    const withFiles = optionValues(line, '--with');
+    if (withFiles.length > 0) {
+      const read = loadManifests(root, withFiles, () => (io.stdin ? io.stdin() : ''), io.cwd);
+      if (hasErrors(read.diagnostics)) {
+        report(io, global.format, read.diagnostics, root, true);
+        return exitCodeFor(read.diagnostics);
+      }
+      page = sitePage(
+        objectsSiteData(
+          manifestObjects(read.docs).map((f) => f.value),
+          config,
+          optionValue(line, '--title'),
+        ),
+      );
+    } else {
+      const compiled = compiledOrExit(ctx, true);
+      if ('exit' in compiled) return compiled.exit;
+      const results = file !== undefined ? compiled.results.map((r) => ({ ...r, kubevirt: config })) : compiled.results;
+      page = projectSite(results, config, optionValue(line, '--title'));
+    }
     const out = optionValue(line, '--out')!;
-    const problems = writeSite(path.resolve(io.cwd, out), out, projectSite(results, config, optionValue(line, '--title')));
+    const problems = writeSite(path.resolve(io.cwd, out), out, page);
     report(io, global.format, problems, root, true);
     if (hasErrors(problems)) return exitCodeFor(problems);
     io.err(`wrote ${path.join(out, 'index.html')}`);

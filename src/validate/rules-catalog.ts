@@ -7,7 +7,7 @@ import { originOf } from '../resolve/leaves';
 import type { ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { fieldDiag, fieldLocation, get, groupBy, memoized, objectDiag, type Rule } from './context';
 import { isSpread, spreadDivides, spreadRatio } from './rules-kubevirt';
-import { meetsRequirements, requirementsOf } from '../kubevirt/requirements';
+import { meetsRequirements, requirementsOf, type Requirements } from '../kubevirt/requirements';
 import { UPSTREAM_INSTANCETYPE_NAMES, UPSTREAM_PREFERENCE_NAMES } from './upstream-names';
 
 /** Vendors whose objects KubeVirt's VMI metrics report by name; any other shows as `<other>`. */
@@ -262,14 +262,34 @@ export const CATALOG_RULES: readonly Rule[] = [
     description: "each preference's requirements are met by at least one instance type of the catalog",
     check: (ctx) => {
       if (ctx.catalog.instancetypes.length === 0) return [];
+      // Preferences share a few requirements: each distinct one is answered once, in one pass over
+      // the instance types that stops as soon as the answer is known (10,000 preferences by 40,000
+      // instance types took 35 s pair by pair).
+      const answers = new Map<string, { ok: boolean; cpuUnmet: boolean; memUnmet: boolean }>();
+      const answer = (req: Requirements): { ok: boolean; cpuUnmet: boolean; memUnmet: boolean } => {
+        const key = `${req.cpu ?? ''}|${req.memoryBytes ?? ''}`;
+        let a = answers.get(key);
+        if (a === undefined) {
+          let ok = false;
+          let anyCpu = false;
+          let anyMem = false;
+          for (const it of ctx.catalog.instancetypes) {
+            const m = meetsRequirements(req, it);
+            ok ||= m.cpu && m.memory;
+            anyCpu ||= m.cpu;
+            anyMem ||= m.memory;
+            if (ok) break;
+          }
+          a = { ok, cpuUnmet: !anyCpu, memUnmet: !anyMem };
+          answers.set(key, a);
+        }
+        return a;
+      };
       return ctx.catalog.preferences.flatMap((p) => {
         const req = requirementsOf(p.spec);
         if (req.cpu === undefined && req.memoryBytes === undefined) return [];
-        const met = ctx.catalog.instancetypes.map((it) => meetsRequirements(req, it));
-        const ok = met.some((m) => m.cpu && m.memory);
+        const { ok, cpuUnmet, memUnmet } = answer(req);
         // Point at the requirement no instance type meets on its own (the CPU one when both fail).
-        const cpuUnmet = !met.some((m) => m.cpu);
-        const memUnmet = !met.some((m) => m.memory);
         const unmet = cpuUnmet ? ['requirements', 'cpu', 'guest'] : memUnmet ? ['requirements', 'memory', 'guest'] : ['requirements'];
         return ok
           ? []

@@ -176,6 +176,28 @@ describe('itgen fit', () => {
     expect(checked).toBeGreaterThan(10);
   });
 
+  it("reads a large cluster's pod list (past the 8 MiB of other inputs) as JSON, and places a JSON syntax error", () => {
+    const pod = (i: number): JsonObject => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: `p${i}`, namespace: 'apps', labels: { app: `a${i % 50}` }, annotations: { note: 'x'.repeat(200) } },
+      spec: { nodeName: 'worker-2', containers: [{ name: 'c', image: 'busybox', resources: { requests: { cpu: '1m', memory: '1Ki' } } }] },
+      status: { phase: i % 2 === 0 ? 'Running' : 'Succeeded' },
+    });
+    const list = { apiVersion: 'v1', kind: 'List', items: Array.from({ length: 30000 }, (_, i) => pod(i)) };
+    writeFileSync(path.join(dir, 'pods.json'), JSON.stringify(list, null, 2));
+    expect(readFileSync(path.join(dir, 'pods.json')).length).toBeGreaterThan(8 * 2 ** 20);
+    const r = run('--pods', 'pods.json', '-o', 'json');
+    expect(r.code).toBe(0);
+    const medium = (JSON.parse(r.out) as CapacityJson).instancetypes.find((t) => t.name === 'u1.medium')!;
+    // 15,000 running pods on worker-2: 15 CPUs of its 16 and 15,000Ki of memory requested, and pod slots all taken.
+    expect(medium.nodes.find((n) => n.name === 'worker-2')).toEqual({ name: 'worker-2', count: 0, reasons: ['Too many pods'] });
+    writeFileSync(path.join(dir, 'broken.json'), '{"apiVersion": "v1",\n  "items": [}\n');
+    const broken = run('--pods', 'broken.json');
+    expect(broken.code).toBe(1);
+    expect(broken.err).toMatch(/^broken\.json:2:\d+ error IT1002 /m);
+  });
+
   it('markdown keeps what a node dump says inert; a dump without nodes is an error', () => {
     const hostile = readFileSync(NODES, 'utf8').replace(/name: worker-2$/m, 'name: "<img src=x onerror=alert(1)>|`@team"');
     writeFileSync(path.join(dir, 'nodes.yaml'), hostile);

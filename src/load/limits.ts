@@ -7,6 +7,12 @@ import { closeSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 
 /** One file or standard input: the largest upstream bundle is about 0.4 MiB. */
 export const MAX_INPUT_BYTES = 8 * 1024 * 1024;
+/**
+ * A cluster dump the operator names (`fit --nodes/--pods`: `kubectl get pods -A -o yaml|json`): a
+ * large cluster's pod list runs to hundreds of MiB. JSON is parsed as JSON (fast); YAML past
+ * MAX_INPUT_BYTES as YAML, slower.
+ */
+export const MAX_DUMP_BYTES = 1024 * 1024 * 1024;
 /** YAML documents in one file or stream (a 10,000-VM file is a benchmark case). */
 export const MAX_DOCUMENTS = 50_000;
 /** Nesting of mappings and sequences in one document; KubeVirt's deepest VM field is about 15 levels down. */

@@ -7,7 +7,7 @@ import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics';
 import { outsideProject, readNamedFile, readProjectFile, relativePath, within } from './files';
-import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH } from './limits';
+import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH, MAX_DUMP_BYTES, readFileBounded } from './limits';
 import { locate, parseSource, type SourceDoc } from './source';
 import { byText } from '../order';
 
@@ -116,6 +116,55 @@ export function loadManifests(root: string, inputs: readonly string[], stdin: ()
     }
   }
   return { docs, diagnostics };
+}
+
+/**
+ * The objects of one cluster dump the operator names (`kubectl get nodes -o yaml`, `kubectl get
+ * pods -A -o json`): a `List`'s items, or the documents. Up to MAX_DUMP_BYTES; JSON (the file
+ * starts with `{` or `[`) through JSON.parse, which reads a 100 MiB pod list in about a second;
+ * YAML, and JSON that JSON.parse refuses, through the manifest reader, which places any error.
+ */
+export function loadClusterDump(
+  root: string,
+  input: string,
+  stdin: () => string,
+  cwd?: string,
+): { objects: Record<string, unknown>[]; shown: string; diagnostics: Diagnostic[] } {
+  const items = (v: unknown): Record<string, unknown>[] => {
+    const isObj = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
+    const all = Array.isArray(v) ? v : [v];
+    return all.filter(isObj).flatMap((o) => (o['kind'] === 'List' && Array.isArray(o['items']) ? (o['items'] as unknown[]).filter(isObj) : [o]));
+  };
+  let bytes: Buffer;
+  let shown = input;
+  if (input === '-') {
+    const read = readStdin(stdin);
+    if ('error' in read) return { objects: [], shown: '<stdin>', diagnostics: [diag('IT1001', `cannot read standard input: ${read.error}`)] };
+    bytes = read.bytes;
+    shown = '<stdin>';
+  } else {
+    const absRoot = path.resolve(root);
+    const abs = locateInput(absRoot, input, cwd);
+    if (outsideProject(absRoot, abs) === undefined && within(absRoot, abs)) shown = relativePath(absRoot, abs);
+    try {
+      if (input.includes('\0') || !statSync(abs).isFile()) throw new Error('not a file');
+      bytes = readFileBounded(abs, MAX_DUMP_BYTES);
+    } catch (e) {
+      const why = e instanceof InputTooLarge ? `it is larger than ${bytesInWords(e.limit)}, the most itgen reads from a cluster dump` : 'no such file';
+      return { objects: [], shown, diagnostics: [diag('IT1001', `cannot read \`${input}\`: ${why}`)] };
+    }
+  }
+  let first = 0;
+  while (first < bytes.length && (bytes[first] === 0x20 || bytes[first] === 0x0a || bytes[first] === 0x0d || bytes[first] === 0x09)) first++;
+  if (bytes[first] === 0x7b || bytes[first] === 0x5b) {
+    try {
+      return { objects: items(JSON.parse(bytes.toString('utf8'))), shown, diagnostics: [] };
+    } catch {
+      // Not JSON after all: the YAML reader (JSON is YAML) reads it, or places the error at its line and column.
+    }
+  }
+  const parsed = parseSource(shown, bytes, MAX_DUMP_BYTES);
+  return { objects: items(parsed.docs.map((d) => d.value)), shown, diagnostics: parsed.diagnostics };
 }
 
 /** Directories where GitOps repositories keep their Flux and Argo CD objects by convention (flux bootstrap's clusters/<name>/...). */

@@ -59,10 +59,10 @@ export interface ParsedFile {
  * of load/limits.ts apply: bytes, documents per file, nesting per document (deeper documents are
  * dropped with an error where they pass the bound, so nothing later recurses into them).
  */
-export function parseSource(file: string, bytes: Buffer): ParsedFile {
+export function parseSource(file: string, bytes: Buffer, maxBytes = MAX_INPUT_BYTES): ParsedFile {
   const at = (line = 1, col = 1): SourceRange => ({ file, line, col });
-  if (bytes.length > MAX_INPUT_BYTES) {
-    return { docs: [], diagnostics: [diag('IT1001', `file is larger than ${bytesInWords(MAX_INPUT_BYTES)}, the most itgen reads`, at())], unusable: 'opaque' };
+  if (bytes.length > maxBytes) {
+    return { docs: [], diagnostics: [diag('IT1001', `file is larger than ${bytesInWords(maxBytes)}, the most itgen reads`, at())], unusable: 'opaque' };
   }
   const parsed = parseUnbounded(file, bytes);
   if (parsed.docs.length > MAX_DOCUMENTS) {

@@ -1,9 +1,9 @@
 import { diag, hasErrors, type Diagnostic } from '../../diagnostics';
-import { kubevirtFromDocuments, manifestObjects } from '../../expand/documents';
+import { kubevirtFromDocuments } from '../../expand/documents';
 import { fitMarkdown, fitReport, fitText } from '../../expand/fit';
 import type { JsonObject } from '../../json';
 import { kubevirtConfig } from '../../kubevirt/config';
-import { loadManifests } from '../../load/manifests';
+import { loadClusterDump, loadManifests } from '../../load/manifests';
 import { optionValue, optionValues } from '../args';
 import { EXIT_OK, exitCodeFor, loadManifestInputs, report, writeText, type Command } from '../command';
 
@@ -13,7 +13,7 @@ export const fit: Command = {
   summary: "where VMs run and how many fit: kube-scheduler's filters on their launcher pods against a node dump",
   details: [
     '--nodes is `kubectl get nodes -o yaml`, --pods `kubectl get pods -A -o yaml` (what already runs:',
-    'its requests are taken from the nodes). With VM files: for each VM, the nodes its virt-launcher pod',
+    'its requests are taken from the nodes; -o json reads faster, and either may be up to 1 GiB). With VM files: for each VM, the nodes its virt-launcher pod',
     "fits on and, for every other node, the scheduler's reasons in its words, and its summary when none",
     'fits (`0/5 nodes are available: 2 Insufficient hugepages-1Gi, ...`). Without: for every instance type',
     'of the project (or of --with files), a VM of it alone with a container disk: how many more fit on each',
@@ -44,13 +44,11 @@ export const fit: Command = {
     const read = (flag: string, kind: string): JsonObject[] => {
       const file = optionValue(line, flag);
       if (file === undefined) return [];
-      const r = loadManifests(root, [file], () => (io.stdin ? io.stdin() : ''), io.cwd);
+      // A cluster dump: large clusters' pod lists pass the 8 MiB every other input is held to.
+      const r = loadClusterDump(root, file, () => (io.stdin ? io.stdin() : ''), io.cwd);
       diagnostics.push(...r.diagnostics);
-      const found = manifestObjects(r.docs)
-        .map((f) => f.value)
-        .filter((o) => o['kind'] === kind);
-      if (found.length === 0 && !hasErrors(r.diagnostics))
-        diagnostics.push(diag('IT8004', `\`${file}\` holds no ${kind}`, r.docs[0] ? { file: r.docs[0].file, line: 1, col: 1 } : undefined));
+      const found = r.objects.filter((o) => o['kind'] === kind) as JsonObject[];
+      if (found.length === 0 && !hasErrors(r.diagnostics)) diagnostics.push(diag('IT8004', `\`${file}\` holds no ${kind}`, { file: r.shown, line: 1, col: 1 }));
       return found;
     };
     const nodes = read('--nodes', 'Node');

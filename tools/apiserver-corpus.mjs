@@ -10,28 +10,14 @@
 //   APISERVER=... ORACLE=... node tools/apiserver-corpus.mjs answer DIR   writes DIR/answers.jsonl
 //
 // test/apiserver-corpus.test.ts replays DIR (committed gzipped under test/fixtures/apiserver-corpus/).
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
+import { corpusCommandLine, mulberry32, runOracle } from './corpus-kit.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const [, , mode, dir, ...rest] = process.argv;
-const opt = (name, dflt) => {
-  const i = rest.indexOf(name);
-  return i >= 0 ? Number(rest[i + 1]) : dflt;
-};
-
-function mulberry32(a) {
-  return () => {
-    a |= 0;
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const { mode, dir, opt } = corpusCommandLine();
 
 function leaves(v, p = [], out = []) {
   if (v !== null && typeof v === 'object') {
@@ -75,7 +61,7 @@ const AIMED = {
 };
 
 function gen() {
-  const rand = mulberry32(opt('--seed', 1));
+  const rand = mulberry32(Number(opt('--seed', 1)));
   const pick = (xs) => xs[Math.floor(rand() * xs.length)];
   const bundle = readFileSync(path.join(repo, 'test/reference/common-instancetypes/common-instancetypes-all-bundle.yaml'), 'utf8');
   const objects = parseAllDocuments(bundle)
@@ -84,7 +70,7 @@ function gen() {
   const values = () =>
     pick([1, 0, -1, -15, 1.5, 2.5, -0.5, 5000000000, 1e19, 150, 101, true, false, 'x', '2', '2Gx', '1.5Gi', '-1', '', {}, [], [1], null, { a: 1 }]);
   const cases = [];
-  const count = opt('--count', 1000);
+  const count = Number(opt('--count', 1000));
   for (let i = 0; cases.length < count; i++) {
     const o = JSON.parse(JSON.stringify(pick(objects)));
     o.metadata = { name: `c${String(i).padStart(5, '0')}`, ...(o.kind.includes('Cluster') ? {} : { namespace: 'default' }) };
@@ -114,10 +100,8 @@ function gen() {
 function answer() {
   const input = readFileSync(path.join(dir, 'cases.jsonl'));
   const run = (bin) => {
-    const r = spawnSync(bin, [], { input, maxBuffer: 1 << 30 });
-    if (r.status !== 0) throw new Error(`${bin}: ${r.stderr}`);
     return new Map(
-      r.stdout
+      runOracle(bin, input)
         .toString()
         .trim()
         .split('\n')

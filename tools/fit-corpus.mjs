@@ -10,11 +10,11 @@
 //     writes DIR/cases.jsonl and DIR/answers.jsonl (needs `npm run build` first)
 //
 // test/fit-corpus.test.ts replays DIR (committed gzipped under test/fixtures/fit-corpus/).
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { corpusCommandLine, runOracle, seeded } from './corpus-kit.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -22,21 +22,7 @@ const { previewVm } = require(path.join(repo, 'dist', 'expand', 'preview.js'));
 const { objectStore } = require(path.join(repo, 'dist', 'expand', 'references.js'));
 const { kubevirtConfig } = require(path.join(repo, 'dist', 'kubevirt', 'config.js'));
 
-const [, , mode, dir, ...rest] = process.argv;
-const opt = (name, dflt) => {
-  const i = rest.indexOf(name);
-  return i >= 0 ? rest[i + 1] : dflt;
-};
-
-function mulberry32(a) {
-  return () => {
-    a |= 0;
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const { mode, dir, opt } = corpusCommandLine();
 
 function gen() {
   if (!process.env.KUBE_ORACLE) throw new Error('KUBE_ORACLE names kube-oracle');
@@ -44,9 +30,7 @@ function gen() {
   const count = Number(opt('--count', '1200'));
   const bundle = JSON.parse(readFileSync(opt('--bundle'), 'utf8').split('\n')[0]);
   const store = objectStore(bundle.objects);
-  const rnd = mulberry32(seed);
-  const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
-  const chance = (p) => rnd() < p;
+  const { rnd, pick, chance } = seeded(seed);
   const its = bundle.objects.filter((o) => o.kind === 'VirtualMachineClusterInstancetype').map((o) => o.metadata.name);
   const prefs = bundle.objects
     .filter((o) => o.kind === 'VirtualMachineClusterPreference' && (o.spec?.preferredArchitecture ?? 'amd64') === 'amd64')
@@ -164,11 +148,10 @@ function gen() {
       });
     cases.push({ id: `f${String(cases.length + 1).padStart(5, '0')}`, mode: 'fit', pod: r.pod, nodes, pods });
   }
-  const r = spawnSync(process.env.KUBE_ORACLE, [], { input: cases.map((c) => JSON.stringify(c)).join('\n') + '\n', maxBuffer: 1 << 30 });
-  if (r.status !== 0) throw new Error(`kube-oracle: ${r.stderr}`);
+  const answers = runOracle(process.env.KUBE_ORACLE, cases.map((c) => JSON.stringify(c)).join('\n') + '\n', 'kube-oracle');
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'cases.jsonl'), cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
-  writeFileSync(path.join(dir, 'answers.jsonl'), r.stdout);
+  writeFileSync(path.join(dir, 'answers.jsonl'), answers);
   console.log(`${cases.length} cases`);
 }
 

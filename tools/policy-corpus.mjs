@@ -15,26 +15,13 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { corpusCommandLine, seeded } from './corpus-kit.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const { policyCatalogOf, policyObjects, DEFAULT_POLICY_OPTIONS, PROFILE_LABEL } = require(path.join(repo, 'dist', 'policy', 'index.js'));
 
-const [, , mode, dir, ...rest] = process.argv;
-const opt = (name, dflt) => {
-  const i = rest.indexOf(name);
-  return i >= 0 ? rest[i + 1] : dflt;
-};
-
-function mulberry32(a) {
-  return () => {
-    a |= 0;
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const { mode, dir, opt } = corpusCommandLine();
 
 /** The cluster-wide objects of this repository's common-instancetypes generator, as the policy sees them. */
 function upstreamCatalog() {
@@ -140,9 +127,7 @@ if (mode === 'gen') {
   const seed = Number(opt('--seed', '1'));
   const count = Number(opt('--count', '1200'));
   const jobs = Number(opt('--jobs', '8'));
-  const rnd = mulberry32(seed);
-  const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
-  const chance = (p) => rnd() < p;
+  const { rnd, pick, chance } = seeded(seed);
   const sets = SETS.map((s) => ({ ...s, objects: policyObjects(s.catalog, s.options) }));
   const cases = [];
   while (cases.length < count) {

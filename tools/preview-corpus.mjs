@@ -16,34 +16,18 @@
 // --bundle is a JSON line `{"mode":"objects-set","id":"bundle","objects":[...]}`: the upstream
 // bundle's objects with fixed UIDs (the oracle's samples/cases.jsonl line 1).
 // test/preview-corpus.test.ts replays DIR (committed gzipped under test/fixtures/preview-corpus/).
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { corpusCommandLine, runOracle, seeded } from './corpus-kit.mjs';
 
-const [, , mode, dir, ...rest] = process.argv;
-const opt = (name, dflt) => {
-  const i = rest.indexOf(name);
-  return i >= 0 ? rest[i + 1] : dflt;
-};
-
-function mulberry32(a) {
-  return () => {
-    a |= 0;
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const { mode, dir, opt } = corpusCommandLine();
 
 function gen() {
   const seed = Number(opt('--seed', '1'));
   const count = Number(opt('--count', '2000'));
   const bundleLine = readFileSync(opt('--bundle'), 'utf8').split('\n')[0];
   const bundle = JSON.parse(bundleLine);
-  const rnd = mulberry32(seed);
-  const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
-  const chance = (p) => rnd() < p;
+  const { pick, chance } = seeded(seed);
   const its = bundle.objects.filter((o) => o.kind === 'VirtualMachineClusterInstancetype');
   const prefs = bundle.objects.filter((o) => o.kind === 'VirtualMachineClusterPreference');
   const archOf = (p) => p.spec?.preferredArchitecture ?? 'amd64';
@@ -238,13 +222,9 @@ function gen() {
 }
 
 function answer() {
-  const oracle = process.env.ORACLE;
-  if (!oracle) throw new Error('ORACLE names itgen-oracle');
-  const input = readFileSync(path.join(dir, 'cases.jsonl'));
-  const r = spawnSync(oracle, [], { input, maxBuffer: 1 << 30 });
-  if (r.status !== 0) throw new Error(`oracle: ${r.stderr}`);
-  writeFileSync(path.join(dir, 'answers.jsonl'), r.stdout);
-  console.log(`${r.stdout.toString().split('\n').filter(Boolean).length} answers`);
+  const answers = runOracle(process.env.ORACLE, readFileSync(path.join(dir, 'cases.jsonl')), 'ORACLE (itgen-oracle)');
+  writeFileSync(path.join(dir, 'answers.jsonl'), answers);
+  console.log(`${answers.toString().split('\n').filter(Boolean).length} answers`);
 }
 
 if (mode === 'gen') gen();

@@ -13,30 +13,14 @@
 //     writes DIR/cases.jsonl and DIR/answers.jsonl
 //
 // test/resize-corpus.test.ts replays DIR (committed gzipped under test/fixtures/resize-corpus/).
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { corpusCommandLine, runOracle, seeded } from './corpus-kit.mjs';
 
-const [, , mode, dir, ...rest] = process.argv;
-const opt = (name, dflt) => {
-  const i = rest.indexOf(name);
-  return i >= 0 ? rest[i + 1] : dflt;
-};
-
-function mulberry32(a) {
-  return () => {
-    a |= 0;
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const { mode, dir, opt } = corpusCommandLine();
 
 function oracle(lines) {
-  const r = spawnSync(process.env.ORACLE, [], { input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n', maxBuffer: 1 << 30 });
-  if (r.status !== 0) throw new Error(`oracle: ${r.stderr}`);
-  return r.stdout
+  return runOracle(process.env.ORACLE, lines.map((l) => JSON.stringify(l)).join('\n') + '\n', 'oracle')
     .toString()
     .split('\n')
     .filter(Boolean)
@@ -48,9 +32,7 @@ function gen() {
   const seed = Number(opt('--seed', '1'));
   const count = Number(opt('--count', '1200'));
   const bundle = JSON.parse(readFileSync(opt('--bundle'), 'utf8').split('\n')[0]);
-  const rnd = mulberry32(seed);
-  const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
-  const chance = (p) => rnd() < p;
+  const { pick, chance } = seeded(seed);
   const its = bundle.objects.filter((o) => o.kind === 'VirtualMachineClusterInstancetype').map((o) => o.metadata.name);
   const prefs = bundle.objects
     .filter((o) => o.kind === 'VirtualMachineClusterPreference' && (o.spec?.preferredArchitecture ?? 'amd64') === 'amd64')

@@ -1,0 +1,39 @@
+// What the corpus generators share (tools/*-corpus.mjs): their command line, the seeded random
+// numbers every corpus is made with (mulberry32: one seed, one corpus, on any machine), and running
+// an oracle built outside this repository on JSON lines.
+import { spawnSync } from 'node:child_process';
+
+/** `node tools/x-corpus.mjs MODE DIR [--flag VALUE]...`: the mode, the directory, and each flag's value as written. */
+export function corpusCommandLine(argv = process.argv) {
+  const [, , mode, dir, ...rest] = argv;
+  const opt = (name, dflt) => {
+    const i = rest.indexOf(name);
+    return i >= 0 ? rest[i + 1] : dflt;
+  };
+  return { mode, dir, opt };
+}
+
+/** mulberry32: a small, fast 32-bit generator whose sequence depends on the seed alone. */
+export function mulberry32(a) {
+  return () => {
+    a |= 0;
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The random draws of one corpus: `rnd` in [0, 1), `pick` one of a list, `chance(p)` true with probability p. */
+export function seeded(seed) {
+  const rnd = mulberry32(seed);
+  return { rnd, pick: (xs) => xs[Math.floor(rnd() * xs.length)], chance: (p) => rnd() < p };
+}
+
+/** Runs the oracle `bin` on `input` (JSON lines, a string or bytes) and returns its stdout; throws with its stderr when it fails. */
+export function runOracle(bin, input, name = bin) {
+  if (!bin) throw new Error(`no oracle: set the variable that names ${name}`);
+  const r = spawnSync(bin, [], { input, maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`${name}: ${r.stderr}`);
+  return r.stdout;
+}

@@ -3,6 +3,8 @@ import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { objectStore, type ObjectStore } from '../expand';
+import { kubevirtFromDocuments, manifestObjects } from '../expand/documents';
+import type { ClusterDefaults } from '../kubevirt/config';
 import { readNamedFile, readProjectFile } from '../load/files';
 import { loadManifests } from '../load/manifests';
 import type { SourceDoc } from '../load/source';
@@ -11,7 +13,7 @@ import type { CompileResult } from '../pipeline';
 import { compileProject, projectGenerators, type ProjectOptions } from '../release/project';
 import { MAX_INPUT_BYTES } from '../load/limits';
 import { readFileAt } from './git';
-import type { CommandLine, CommandShape, GlobalOptions } from './args';
+import { optionValue, type CommandLine, type CommandShape, type GlobalOptions } from './args';
 import { formatGithub, formatGitlab, formatJson, formatText, summary, type OutputFormat } from './format';
 
 export const EXIT_OK = 0;
@@ -222,4 +224,22 @@ export function checkedSummary(what: string, results: readonly CompileResult[], 
   const each = results.flatMap((r) => (r.generator ? [`${r.generator.name}: ${r.objects.length} objects in ${r.generator.outputDir}`] : []));
   const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
   return `${what} ${each.length} generator${each.length === 1 ? '' : 's'} (${each.join('; ')}), ${warnings} warning${warnings === 1 ? '' : 's'}`;
+}
+
+/**
+ * The KubeVirt CR that `--kubevirt FILE` names (the operator's file, read wherever it is; `-` is
+ * standard input): its configuration, none without the option, and what reading it found.
+ */
+export function kubevirtOption(ctx: CommandContext): { config?: ClusterDefaults; diagnostics: Diagnostic[] } {
+  const file = optionValue(ctx.line, '--kubevirt');
+  if (file === undefined) return { diagnostics: [] };
+  const read = loadManifests(ctx.root, [file], () => (ctx.io.stdin ? ctx.io.stdin() : ''), ctx.io.cwd);
+  if (hasErrors(read.diagnostics)) return { diagnostics: read.diagnostics };
+  return kubevirtFromDocuments(read.docs, file);
+}
+
+/** The objects of files the operator names (`--with`), a `List`'s items one by one, and what reading them found. */
+export function objectsOfFiles(ctx: CommandContext, files: readonly string[]): { objects: JsonObject[]; diagnostics: Diagnostic[] } {
+  const read = loadManifests(ctx.root, files, () => (ctx.io.stdin ? ctx.io.stdin() : ''), ctx.io.cwd);
+  return { objects: manifestObjects(read.docs).map((f) => f.value), diagnostics: read.diagnostics };
 }

@@ -1,11 +1,8 @@
 import { hasErrors, strictify } from '../../diagnostics';
 import { mappingToYaml } from '../../emit/serialize';
-import type { Diagnostic } from '../../diagnostics';
-import { expandDocuments, kubevirtFromDocuments, type ExpandOutcome } from '../../expand/documents';
-import type { ClusterDefaults } from '../../kubevirt/config';
-import { loadManifests } from '../../load/manifests';
+import { expandDocuments, type ExpandOutcome } from '../../expand/documents';
 import { optionSet, optionValue, optionValues } from '../args';
-import { EXIT_OK, exitCodeFor, loadManifestInputs, report, writeText, type Command, type CommandContext } from '../command';
+import { EXIT_OK, exitCodeFor, kubevirtOption, loadManifestInputs, report, writeText, type Command } from '../command';
 
 export const expand: Command = {
   name: 'expand',
@@ -76,8 +73,7 @@ export const expand: Command = {
       return exitCodeFor(problems);
     }
     const as = (optionValue(line, '--as') ?? 'vm') as 'vm' | 'vmi' | 'pod';
-    const kubevirtFile = optionValue(line, '--kubevirt');
-    const cr = kubevirtFile !== undefined ? loadKubevirt(ctx, kubevirtFile) : { diagnostics: [] };
+    const cr = kubevirtOption(ctx);
     if (hasErrors(cr.diagnostics)) {
       report(io, global.format, cr.diagnostics, root, true);
       return exitCodeFor(cr.diagnostics);
@@ -136,13 +132,6 @@ function previewComment(o: ExpandOutcome, as: 'vmi' | 'pod'): string {
     ...(o.notes ?? []).map((n) => `# note: ${n}`),
   ];
   return `${lines.join('\n')}\n`;
-}
-
-/** The KubeVirt CR named by --kubevirt (the operator's file, read wherever it is). */
-function loadKubevirt(ctx: CommandContext, file: string): { config?: ClusterDefaults; diagnostics: Diagnostic[] } {
-  const read = loadManifests(ctx.root, [file], () => (ctx.io.stdin ? ctx.io.stdin() : ''), ctx.io.cwd);
-  if (hasErrors(read.diagnostics)) return { diagnostics: read.diagnostics };
-  return kubevirtFromDocuments(read.docs, file);
 }
 
 /** `# expanded with VirtualMachineClusterInstancetype u1.medium and VirtualMachineClusterPreference fedora (preference inferred from volume rootdisk: DataSource fedora)` */

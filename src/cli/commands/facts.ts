@@ -1,10 +1,8 @@
 import { hasErrors } from '../../diagnostics';
 import { catalogFacts, factsCsv, type LauncherFacts } from '../../expand/facts';
-import { kubevirtFromDocuments } from '../../expand/documents';
 import { kubevirtConfig } from '../../kubevirt/config';
-import { loadManifests } from '../../load/manifests';
 import { optionValue } from '../args';
-import { compiledOrExit, EXIT_OK, exitCodeFor, report, writeText, type Command } from '../command';
+import { compiledOrExit, EXIT_OK, exitCodeFor, kubevirtOption, report, writeText, type Command } from '../command';
 
 export const facts: Command = {
   name: 'facts',
@@ -31,15 +29,11 @@ export const facts: Command = {
   ],
   run(ctx) {
     const { io, line, global, root } = ctx;
-    let config = kubevirtConfig(null).config;
     const file = optionValue(line, '--kubevirt');
-    if (file !== undefined) {
-      const read = loadManifests(root, [file], () => (io.stdin ? io.stdin() : ''), io.cwd);
-      const cr = hasErrors(read.diagnostics) ? { diagnostics: read.diagnostics } : kubevirtFromDocuments(read.docs, file);
-      report(io, global.format, cr.diagnostics, root, true);
-      if (hasErrors(cr.diagnostics)) return exitCodeFor(cr.diagnostics);
-      if ('config' in cr && cr.config) config = cr.config;
-    }
+    const cr = kubevirtOption(ctx);
+    report(io, global.format, cr.diagnostics, root, true);
+    if (hasErrors(cr.diagnostics)) return exitCodeFor(cr.diagnostics);
+    const config = cr.config ?? kubevirtConfig(null).config;
     const compiled = compiledOrExit(ctx, true);
     if ('exit' in compiled) return compiled.exit;
     // --kubevirt, else the CR the generator names, else KubeVirt's defaults.

@@ -1,11 +1,10 @@
 import { diag, hasErrors, type Diagnostic } from '../../diagnostics';
-import { kubevirtFromDocuments } from '../../expand/documents';
 import { fitMarkdown, fitReport, fitText } from '../../expand/fit';
 import type { JsonObject } from '../../json';
 import { kubevirtConfig } from '../../kubevirt/config';
-import { loadClusterDump, loadManifests } from '../../load/manifests';
+import { loadClusterDump } from '../../load/manifests';
 import { optionValue, optionValues } from '../args';
-import { EXIT_OK, exitCodeFor, loadManifestInputs, report, writeText, type Command } from '../command';
+import { EXIT_OK, exitCodeFor, kubevirtOption, loadManifestInputs, report, writeText, type Command } from '../command';
 
 export const fit: Command = {
   name: 'fit',
@@ -53,14 +52,9 @@ export const fit: Command = {
     };
     const nodes = read('--nodes', 'Node');
     const pods = read('--pods', 'Pod');
-    let config = kubevirtConfig(null).config;
-    const crFile = optionValue(line, '--kubevirt');
-    if (crFile !== undefined) {
-      const r = loadManifests(root, [crFile], () => '', io.cwd);
-      const cr = hasErrors(r.diagnostics) ? { diagnostics: r.diagnostics } : kubevirtFromDocuments(r.docs, crFile);
-      diagnostics.push(...cr.diagnostics);
-      if ('config' in cr && cr.config) config = cr.config;
-    }
+    const cr = kubevirtOption(ctx);
+    diagnostics.push(...cr.diagnostics);
+    const config = cr.config ?? kubevirtConfig(null).config;
     if (blocking || hasErrors(diagnostics)) {
       report(io, global.format, diagnostics, root, true);
       return exitCodeFor(diagnostics);

@@ -1,11 +1,11 @@
 import { diag, hasErrors, type Diagnostic } from '../../diagnostics';
-import { kubevirtFromDocuments, manifestObjects } from '../../expand/documents';
+import { manifestObjects } from '../../expand/documents';
 import { matcherFromName, resizeOptions, resizePlan, type ResizePlan } from '../../expand/resize';
 import type { JsonObject } from '../../json';
 import { kubevirtConfig } from '../../kubevirt/config';
 import { loadManifests } from '../../load/manifests';
 import { optionSet, optionValue, optionValues } from '../args';
-import { EXIT_OK, EXIT_USER, exitCodeFor, loadManifestInputs, report, writeText, type Command } from '../command';
+import { EXIT_OK, EXIT_USER, exitCodeFor, kubevirtOption, loadManifestInputs, report, writeText, type Command } from '../command';
 
 export const resize: Command = {
   name: 'resize',
@@ -49,15 +49,9 @@ export const resize: Command = {
   run(ctx) {
     const { io, global, root, line } = ctx;
     const { docs, store, problems, blocking } = loadManifestInputs(ctx, line.positionals, optionValues(line, '--with'));
-    let config = kubevirtConfig(null).config;
-    const file = optionValue(line, '--kubevirt');
-    const diagnostics: Diagnostic[] = [...problems];
-    if (file !== undefined) {
-      const read = loadManifests(root, [file], () => (io.stdin ? io.stdin() : ''), io.cwd);
-      const cr = hasErrors(read.diagnostics) ? { diagnostics: read.diagnostics } : kubevirtFromDocuments(read.docs, file);
-      diagnostics.push(...cr.diagnostics);
-      if ('config' in cr && cr.config) config = cr.config;
-    }
+    const cr = kubevirtOption(ctx);
+    const diagnostics: Diagnostic[] = [...problems, ...cr.diagnostics];
+    const config = cr.config ?? kubevirtConfig(null).config;
     let vmi: JsonObject | undefined;
     const vmiFile = optionValue(line, '--vmi');
     if (vmiFile !== undefined) {

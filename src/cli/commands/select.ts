@@ -1,10 +1,8 @@
 import { diag, hasErrors, type Diagnostic } from '../../diagnostics';
-import { manifestObjects } from '../../expand/documents';
-import { loadManifests } from '../../load/manifests';
 import { kubevirtConfig } from '../../kubevirt/config';
 import { instancetypesCsv, objectsSiteData, parseRange, projectSiteData, selectInstancetypes, type SelectFilter, type SiteData } from '../../site';
 import { optionSet, optionValue, optionValues } from '../args';
-import { compiledOrExit, EXIT_OK, exitCodeFor, report, writeText, type Command } from '../command';
+import { compiledOrExit, EXIT_OK, exitCodeFor, objectsOfFiles, report, writeText, type Command } from '../command';
 
 export const select: Command = {
   name: 'select',
@@ -81,15 +79,12 @@ export const select: Command = {
     let data: SiteData;
     const withFiles = optionValues(line, '--with');
     if (withFiles.length > 0) {
-      const read = loadManifests(root, withFiles, () => (io.stdin ? io.stdin() : ''), io.cwd);
+      const read = objectsOfFiles(ctx, withFiles);
       if (hasErrors(read.diagnostics)) {
         report(io, global.format, read.diagnostics, root, true);
         return exitCodeFor(read.diagnostics);
       }
-      data = objectsSiteData(
-        manifestObjects(read.docs).map((f) => f.value),
-        kubevirtConfig(null).config,
-      );
+      data = objectsSiteData(read.objects, kubevirtConfig(null).config);
     } else {
       const compiled = compiledOrExit(ctx, true);
       if ('exit' in compiled) return compiled.exit;

@@ -1,12 +1,9 @@
 import path from 'node:path';
 import { hasErrors } from '../../diagnostics';
-import { kubevirtFromDocuments } from '../../expand/documents';
 import { kubevirtConfig } from '../../kubevirt/config';
-import { loadManifests } from '../../load/manifests';
-import { manifestObjects } from '../../expand/documents';
 import { objectsSiteData, projectSite, sitePage, writeSite } from '../../site';
 import { optionValue, optionValues } from '../args';
-import { compiledOrExit, EXIT_OK, exitCodeFor, report, type Command } from '../command';
+import { compiledOrExit, EXIT_OK, exitCodeFor, kubevirtOption, objectsOfFiles, report, type Command } from '../command';
 
 export const site: Command = {
   name: 'site',
@@ -34,34 +31,24 @@ export const site: Command = {
   accept: (line) => (optionValue(line, '--out') === undefined ? 'site needs --out DIR' : undefined),
   run(ctx) {
     const { io, line, global, root } = ctx;
-    let config = kubevirtConfig(null).config;
-    const file = optionValue(line, '--kubevirt');
-    if (file !== undefined) {
-      const read = loadManifests(root, [file], () => '', io.cwd);
-      const cr = hasErrors(read.diagnostics) ? { diagnostics: read.diagnostics } : kubevirtFromDocuments(read.docs, file);
-      report(io, global.format, cr.diagnostics, root, true);
-      if (hasErrors(cr.diagnostics)) return exitCodeFor(cr.diagnostics);
-      if ('config' in cr && cr.config) config = cr.config;
-    }
+    const cr = kubevirtOption(ctx);
+    report(io, global.format, cr.diagnostics, root, true);
+    if (hasErrors(cr.diagnostics)) return exitCodeFor(cr.diagnostics);
+    const config = cr.config ?? kubevirtConfig(null).config;
     let page: string;
     const withFiles = optionValues(line, '--with');
     if (withFiles.length > 0) {
-      const read = loadManifests(root, withFiles, () => (io.stdin ? io.stdin() : ''), io.cwd);
+      const read = objectsOfFiles(ctx, withFiles);
       if (hasErrors(read.diagnostics)) {
         report(io, global.format, read.diagnostics, root, true);
         return exitCodeFor(read.diagnostics);
       }
-      page = sitePage(
-        objectsSiteData(
-          manifestObjects(read.docs).map((f) => f.value),
-          config,
-          optionValue(line, '--title'),
-        ),
-      );
+      page = sitePage(objectsSiteData(read.objects, config, optionValue(line, '--title')));
     } else {
       const compiled = compiledOrExit(ctx, true);
       if ('exit' in compiled) return compiled.exit;
-      const results = file !== undefined ? compiled.results.map((r) => ({ ...r, kubevirt: config })) : compiled.results;
+      // --kubevirt, else the CR each generator names, else KubeVirt's defaults.
+      const results = cr.config ? compiled.results.map((r) => ({ ...r, kubevirt: config })) : compiled.results;
       page = projectSite(results, config, optionValue(line, '--title'));
     }
     const out = optionValue(line, '--out')!;

@@ -10,7 +10,7 @@ import type { ClusterDefaults } from '../kubevirt/config';
 import { pairingTable } from '../matrix';
 import type { RenderedObject } from '../render/manifests';
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
-import { parseQuantity } from '../quantity';
+import { formatBinary, parseQuantity } from '../quantity';
 import type { ReleaseSection } from '../release/notes';
 
 export interface SiteInstancetype {
@@ -96,16 +96,10 @@ export interface SiteInput {
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
+/** Memory as the catalog writes it (quantity.ts's `formatBinary`), a size that no unit divides in Gi to two places. */
 function binary(bytes: number): string {
-  for (const [unit, size] of [
-    ['Ti', 2 ** 40],
-    ['Gi', 2 ** 30],
-    ['Mi', 2 ** 20],
-    ['Ki', 2 ** 10],
-  ] as const)
-    if (bytes >= size && bytes % size === 0) return `${bytes / size}${unit}`;
-  if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(2)}Gi`;
-  return `${bytes}`;
+  const exact = formatBinary(bytes);
+  return exact === String(bytes) && bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(2)}Gi` : exact;
 }
 
 /** A pair's cell: -1 admitted, a reason's index, or -2 when not paired (another architecture or generator). */

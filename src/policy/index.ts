@@ -485,10 +485,11 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
   const before = { instancetype: matcherName(req.oldObject, 'instancetype'), preference: matcherName(req.oldObject, 'preference') };
   const judged = (which: Which): boolean => current[which] !== '' && current[which] !== before[which];
   const entries = { instancetype: catalog.instancetypes, preference: catalog.preferences };
+  const knownNames = { instancetype: knownOf(catalog, 'instancetype'), preference: knownOf(catalog, 'preference') };
   // known
   const known = `${opts.prefix}.catalog`;
   for (const which of ['instancetype', 'preference'] as const) {
-    const k = knownOf(catalog, which);
+    const k = knownNames[which];
     const name = current[which];
     if (!judged(which) || isKnown(name, k)) continue;
     const s = suggestion(name, k.names);
@@ -545,7 +546,7 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
     const name = current.instancetype;
     const e = entries.instancetype.find((x) => x.name === name);
     const ok =
-      !isKnown(name, knownOf(catalog, 'instancetype')) ||
+      !isKnown(name, knownNames.instancetype) ||
       (p.names ?? []).includes(name) ||
       (e?.families ?? []).some((f) => (p.families ?? []).includes(f)) ||
       (e?.class !== undefined && (p.classes ?? []).includes(e.class));

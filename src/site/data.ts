@@ -200,6 +200,13 @@ export function siteData(inputs: readonly SiteInput[], title = 'Instance types')
     );
     const mine = instancetypes.slice(instancetypes.length - input.catalog.instancetypes.length);
     mine.forEach((it, i) => ((it as { pairKey: number }).pairKey = base + pairing.keys[i]!));
+    // Preferences of one class share a row, and so the count of what it admits.
+    const admitted = new Map<number, number>();
+    const admittedBy = (row: number): number => {
+      let n = admitted.get(row);
+      if (n === undefined) admitted.set(row, (n = mine.filter((it) => pairOutcome(pairs[row]!, it) === -1).length));
+      return n;
+    };
     input.catalog.preferences.forEach((p, j) => {
       const spec = p.spec;
       const req = (spec['requirements'] as JsonObject | undefined) ?? {};
@@ -214,7 +221,7 @@ export function siteData(inputs: readonly SiteInput[], title = 'Instance types')
         requiredMemory: str((req['memory'] as JsonObject | undefined)?.['guest']),
         deprecated: p.deprecated !== undefined,
         pairRow,
-        admittedCount: mine.filter((it) => pairOutcome(pairs[pairRow]!, it) === -1).length,
+        admittedCount: admittedBy(pairRow),
       });
     });
   }

@@ -56,12 +56,8 @@ function isOwnKustomization(text: string | undefined, allowed: (name: string) =>
   return entries.every((l) => allowed(l.slice(4)));
 }
 
-/** The entries of one kind directory that are not itgen's (paths relative to the base). */
-function foreignInKindDir(abs: string, dir: string): string[] {
-  const stem = dir.toLowerCase();
-  // `<kind>s.yaml`, and for a kind too large for one file `<kind>s-2.yaml`, ... (emit/layout.ts).
-  const own = (name: string): boolean =>
-    name === 'kustomization.yaml' || name === `${stem}.yaml` || (name.startsWith(`${stem}-`) && /^[1-9][0-9]{0,5}\.yaml$/.test(name.slice(stem.length + 1)));
+/** The entries of a directory of the base that are not `own` regular files (paths relative to the base). */
+function foreignIn(abs: string, dir: string, own: (name: string) => boolean): string[] {
   let names: string[];
   try {
     names = readdirSync(abs).sort();
@@ -71,17 +67,19 @@ function foreignInKindDir(abs: string, dir: string): string[] {
   return names.filter((name) => !(own(name) && isRegularFile(path.join(abs, name)))).map((name) => `${dir}/${name}`);
 }
 
-/** The entries of the policy directory that are not itgen's (policy/base.ts writes exactly these three files). */
-function foreignInPolicyDir(abs: string): string[] {
-  const own = new Set(['kustomization.yaml', 'admission-policies.yaml', 'README.md']);
-  let names: string[];
-  try {
-    names = readdirSync(abs).sort();
-  } catch {
-    return ['policy/ (unreadable)'];
-  }
-  return names.filter((name) => !(own.has(name) && isRegularFile(path.join(abs, name)))).map((name) => `policy/${name}`);
+/** A kind directory holds its kustomization and `<kind>s.yaml`, and for a kind too large for one file `<kind>s-2.yaml`, ... (emit/layout.ts). */
+function foreignInKindDir(abs: string, dir: string): string[] {
+  const stem = dir.toLowerCase();
+  return foreignIn(
+    abs,
+    dir,
+    (name) =>
+      name === 'kustomization.yaml' || name === `${stem}.yaml` || (name.startsWith(`${stem}-`) && /^[1-9][0-9]{0,5}\.yaml$/.test(name.slice(stem.length + 1))),
+  );
 }
+
+/** The policy directory holds exactly the three files policy/base.ts writes. */
+const POLICY_FILES = new Set(['kustomization.yaml', 'admission-policies.yaml', 'README.md']);
 
 function isRegularFile(abs: string): boolean {
   try {
@@ -116,7 +114,7 @@ export function foreignEntries(absolute: string): string[] {
     }
     if (!proved) out.push(st.isDirectory() ? `${name}/` : name);
     else if (st.isDirectory() && KIND_DIR.test(name)) out.push(...foreignInKindDir(p, name));
-    else if (st.isDirectory() && name === 'policy') out.push(...foreignInPolicyDir(p));
+    else if (st.isDirectory() && name === 'policy') out.push(...foreignIn(p, 'policy', (n) => POLICY_FILES.has(n)));
     else if (!((name === 'kustomization.yaml' || name === 'README.md' || name === 'CHANGELOG.md') && st.isFile()))
       out.push(st.isDirectory() ? `${name}/` : name);
   }

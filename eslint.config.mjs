@@ -28,6 +28,8 @@ const STAGES = [
   ['admission'],
   ['migrate'],
   ['scaffold'],
+  ['project'],
+  ['workflows'],
   ['cli'],
   ['index'],
 ];

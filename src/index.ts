@@ -84,3 +84,23 @@ export function generate(
   const { diagnostics, written } = generateProject(root, { ...(generators ? { generators } : {}), ...opts });
   return { diagnostics, written };
 }
+
+// The workflows: one function per command, each taking the run's project (openProject: the project's
+// generators, `with` files, a KubeVirt CR) and typed options, returning a typed report. The CLI
+// parses, calls one of these and renders its report.
+export { openProject, type CatalogSource, type Catalogs, type Project, type ProjectInputs } from './project';
+export { catalogOfObjects } from './render/objects';
+export type { Report } from './workflows/report';
+export { validate, checkedSummary, type ValidateOptions, type ValidateReport } from './workflows/validate';
+export { diff, diffJson, diffMarkdownComment, diffText, type DiffOptions, type DiffReport, type DiffSection } from './workflows/diff';
+export { explain, type ExplainReport } from './workflows/explain';
+export { expandVms, type ExpandVmsOptions, type ExpandVmsReport } from './workflows/expand';
+export { facts, factsText, type FactsReport } from './workflows/facts';
+export { fit, type FitOptions, type FitRun } from './workflows/fit';
+export { fitText, fitMarkdown, type FitReport } from './expand/fit';
+export { notes, notesText, type NotesReport } from './workflows/notes';
+export { policy, policyJson, policyYaml, type PolicyReport } from './workflows/policy';
+export { resize, resizeJson, resizeText, type ResizeOptions, type ResizeReport } from './workflows/resize';
+export { select, selectCsv, selectFilter, selectText, type SelectQuery, type SelectReport } from './workflows/select';
+export { site, type SiteReport } from './workflows/site';
+export { formatText as formatDiagnostics } from './cli/format';

@@ -177,21 +177,36 @@ function admitsNone(catalog: ResolvedCatalog, summary: CompatibilitySummary, fou
   });
 }
 
+/**
+ * What a compilation produces: `files` (the default) renders the output directory (README, layout),
+ * `objects` stops at the rendered, validated objects, for the commands that only need them (expand,
+ * fit, policy, facts, select...): the same diagnostics but the README's, and no files.
+ */
+export type CompileMode = 'files' | 'objects';
+
 /** load -> parse -> schema -> resolve -> select -> render -> validate -> lock -> lay out. Pure except for reading. */
-export function compile(root: string, generatorFile: string): CompileResult {
+export function compile(root: string, generatorFile: string, mode: CompileMode = 'files'): CompileResult {
   const empty = { catalog: undefined, objects: [], files: [] };
   const g = loadGenerator(root, generatorFile);
   if (!g.generator) return { generator: undefined, ...empty, diagnostics: sortDiagnostics(g.diagnostics) };
-  return compileGenerator(root, g.generator);
+  return compileGenerator(root, g.generator, mode);
 }
 
-export function compileGenerator(root: string, generator: LoadedGenerator): CompileResult {
+export function compileGenerator(root: string, generator: LoadedGenerator, mode: CompileMode = 'files'): CompileResult {
   const loaded = withImports(root, generator.catalogDir, loadCatalogFiles(root, generator.catalogDir));
   const lock = loadLock(root, generator);
   // With a lock, the committed base tells which field of a published object changed.
   const previous = lock.lock ? committedSpecs(root, generator.outputDir) : undefined;
   const cr = generatorKubevirt(root, generator);
-  const result = compileDocuments(generator, loaded.docs, [...loaded.diagnostics, ...lock.diagnostics, ...cr.diagnostics], lock.lock, previous, cr.config);
+  const result = compileDocuments(
+    generator,
+    loaded.docs,
+    [...loaded.diagnostics, ...lock.diagnostics, ...cr.diagnostics],
+    lock.lock,
+    previous,
+    cr.config,
+    mode,
+  );
   const packages = (loaded.imports ?? []).flatMap((i) =>
     i.package !== undefined && i.installed !== undefined ? [{ package: i.package, version: i.installed }] : [],
   );
@@ -243,6 +258,7 @@ export function compileDocuments(
   lock?: LoadedLock,
   previous?: Pick<ReadonlyMap<string, unknown>, 'get'>,
   kubevirt?: ClusterDefaults,
+  mode: CompileMode = 'files',
 ): CompileResult {
   const diagnostics: Diagnostic[] = [...initial];
   const { model, diagnostics: schemaDiags } = readDocuments(docs);
@@ -273,9 +289,11 @@ export function compileDocuments(
     const matrix = !hasErrors(diagnostics) && catalog.instancetypes.length > 0 && catalog.preferences.length > 0 ? compatibilitySummary(catalog) : undefined;
     if (matrix) diagnostics.push(...admitsNone(catalog, matrix, diagnostics));
     if (!hasErrors(diagnostics)) {
-      const launcher = launcherSection(objects, kubevirt);
+      // The launcher facts feed the README and, with a KubeVirt CR named, IT8008: without either, not computed.
+      const named = kubevirt !== undefined && generator.config.kubevirt !== undefined;
+      const launcher = mode === 'files' || named ? launcherSection(objects, kubevirt) : undefined;
       // With the clusters' KubeVirt CR named, an instance type a VM cannot start with is said.
-      if (kubevirt && generator.config.kubevirt !== undefined)
+      if (named)
         for (const f of launcher?.refused ?? [])
           diagnostics.push(
             diag(
@@ -288,20 +306,23 @@ export function compileDocuments(
               },
             ),
           );
-      const readme = renderDocs(catalog, objects, {
-        generator: generator.name,
-        generatorFile: generator.file,
-        catalogDir: generator.catalogDir,
-        vendor: config.vendor,
-        scopes: config.scopes,
-        namespace: config.namespace,
-        launcher: launcher?.markdown,
-        compatibility: matrix
-          ? matrix.families.length <= GRID_MAX_FAMILIES
-            ? formatMatrixMarkdown(matrix)
-            : `${matrix.families.length} families are too many for a grid: \`itgen matrix\` lists every pair.`
-          : undefined,
-      });
+      const readme =
+        mode === 'objects'
+          ? ''
+          : renderDocs(catalog, objects, {
+              generator: generator.name,
+              generatorFile: generator.file,
+              catalogDir: generator.catalogDir,
+              vendor: config.vendor,
+              scopes: config.scopes,
+              namespace: config.namespace,
+              launcher: launcher?.markdown,
+              compatibility: matrix
+                ? matrix.families.length <= GRID_MAX_FAMILIES
+                  ? formatMatrixMarkdown(matrix)
+                  : `${matrix.families.length} families are too many for a grid: \`itgen matrix\` lists every pair.`
+                : undefined,
+            });
       const extra: OutputFile[] = [{ path: DOCS_FILE, content: readme }];
       if (config.policy) {
         const policyCatalog = policyCatalogOf(objects, config.policy.otherNames ?? []);
@@ -328,7 +349,7 @@ export function compileDocuments(
             }),
           );
       }
-      files = layoutBase(objects, KIND_ORDER, extra);
+      if (mode === 'files') files = layoutBase(objects, KIND_ORDER, extra);
     }
   }
   // A catalog without its Catalog document, or without any file, is found through the generator.

@@ -11,7 +11,7 @@ import { diffTrees } from '../emit/drift';
 import { writeFilesAtomic, writeProblem, writeTree } from '../emit/write';
 import { loadManifests, loadProjectManifests } from '../load/manifests';
 import { impactOptions, judgeVms, vmImpact } from './review';
-import { compile, loadGenerator, outputOverlaps, type CompileResult } from '../pipeline';
+import { compile, loadGenerator, outputOverlaps, type CompileMode, type CompileResult } from '../pipeline';
 import { bundleSettings } from '../schema/names';
 import { buildBundles, bundleHistoryProblems, bundleOutProblem, CHECKSUMS_FILE, mergedChecksums, readPublishedBundles } from './bundle';
 import { CHANGELOG_FILE, notesMarkdown, releaseNotes, type ReleaseSection } from './notes';
@@ -55,6 +55,8 @@ export interface ProjectOptions {
     | undefined;
   /** The published bundles (a directory the operator names, with its CHECKSUMS.sha256) the lock is held to (IT7107, IT7109). */
   readonly bundles?: { readonly shown: string; readonly files: () => readonly { readonly name: string; readonly bytes: Buffer }[] } | undefined;
+  /** `objects`: compile to the validated objects only, no output files (commands that only read objects). */
+  readonly mode?: CompileMode;
 }
 
 /** The generators named, or else every generator of the project. */
@@ -90,7 +92,7 @@ export function compileProject(root: string, opts: ProjectOptions = {}): { resul
   if (files.length === 0) {
     return { results: [], diagnostics: [diag('IT1009', 'no generator found: pass --generator FILE or add generators/*.yaml')] };
   }
-  const results = files.map((f) => withChangelog(compile(root, f)));
+  const results = files.map((f) => withChangelog(compile(root, f, opts.mode ?? 'files')));
   const loaded = results.flatMap((r) => (r.generator ? [r.generator] : []));
   const history = [
     ...(opts.base ? results.flatMap((r) => baseLockProblems(r, opts.base!)) : []),

@@ -9,8 +9,9 @@ import type { JsonObject } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { pairingTable } from '../matrix';
 import type { RenderedObject } from '../render/manifests';
-import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
-import { formatBinary, parseQuantity } from '../quantity';
+import { catalogOfObjects } from '../render/objects';
+import type { ResolvedCatalog } from '../resolve/types';
+import { formatBinary } from '../quantity';
 import type { ReleaseSection } from '../release/notes';
 
 export interface SiteInstancetype {
@@ -235,82 +236,8 @@ export function siteData(inputs: readonly SiteInput[], title = 'Instance types')
   };
 }
 
-/**
- * A generator-like input for objects read from files (`itgen select --with`, `site --with`): the
- * instance types and preferences as manifests, their family read off the name (`u1` of `u1.large`),
- * their class, display name and deprecation off their labels and annotations, as the catalog would
- * have written them.
- */
+/** A generator-like input for objects read from files (`itgen select --with`, `site --with`): render/objects.ts reads them. */
 export function siteInputOfObjects(objects: readonly JsonObject[], generator: string, config: ClusterDefaults): SiteInput {
-  const meta = (o: JsonObject): JsonObject => (o['metadata'] as JsonObject | undefined) ?? {};
-  const labels = (o: JsonObject): Record<string, string> => (meta(o)['labels'] as Record<string, string> | undefined) ?? {};
-  const annotations = (o: JsonObject): Record<string, string> => (meta(o)['annotations'] as Record<string, string> | undefined) ?? {};
-  const seen = new Set<string>();
-  const kinds = ['VirtualMachineClusterInstancetype', 'VirtualMachineInstancetype', 'VirtualMachineClusterPreference', 'VirtualMachinePreference'];
-  const manifests = objects.filter((o) => kinds.includes(String(o['kind'])) && typeof meta(o)['name'] === 'string');
-  const once = (o: JsonObject): boolean => {
-    const key = `${String(o['kind']).includes('Preference') ? 'p' : 'i'}/${String(meta(o)['name'])}`;
-    return seen.has(key) ? false : (seen.add(key), true);
-  };
-  const its = manifests.filter((o) => String(o['kind']).endsWith('Instancetype')).filter(once);
-  const prefs = manifests.filter((o) => String(o['kind']).endsWith('Preference')).filter(once);
-  const memory = (o: JsonObject): number => {
-    const q = ((o['spec'] as JsonObject | undefined)?.['memory'] as JsonObject | undefined)?.['guest'];
-    return (typeof q === 'string' || typeof q === 'number' ? parseQuantity(q) : undefined) ?? 0;
-  };
-  const deprecation = (o: JsonObject): { replacement?: string } | undefined => (labels(o)['instancetype.kubevirt.io/deprecated'] === 'true' ? {} : undefined);
-  const instancetypes = its.map((o) => {
-    const name = String(meta(o)['name']);
-    const spec = (o['spec'] as JsonObject | undefined) ?? {};
-    const cpu = Number((spec['cpu'] as JsonObject | undefined)?.['guest'] ?? 0);
-    const family = name.includes('.') ? name.slice(0, name.indexOf('.')) : name;
-    return {
-      kind: 'instancetype',
-      name,
-      displayName: annotations(o)['instancetype.kubevirt.io/displayName'] ?? name,
-      description: annotations(o)['instancetype.kubevirt.io/description'] ?? '',
-      icon: undefined,
-      spec,
-      labels: labels(o),
-      annotations: annotations(o),
-      deprecated: deprecation(o),
-      family,
-      version: undefined,
-      size: labels(o)['instancetype.kubevirt.io/size'] ?? name.slice(family.length + 1),
-      ladderSize: '',
-      variant: undefined,
-      sizeIndex: 0,
-      cpu,
-      memoryBytes: memory(o),
-      class: labels(o)['instancetype.kubevirt.io/class'] ?? '',
-      memoryPerCPUBytes: cpu > 0 ? memory(o) / cpu : 0,
-      memoryOverridden: false,
-      architectures: undefined,
-    } as unknown as ResolvedInstancetype;
-  });
-  const preferences = prefs.map((o) => {
-    const spec = (o['spec'] as JsonObject | undefined) ?? {};
-    const arch = spec['preferredArchitecture'];
-    return {
-      kind: 'preference',
-      name: String(meta(o)['name']),
-      catalogName: String(meta(o)['name']),
-      displayName: annotations(o)['openshift.io/display-name'] ?? String(meta(o)['name']),
-      icon: undefined,
-      spec,
-      labels: labels(o),
-      annotations: annotations(o),
-      deprecated: deprecation(o),
-      architecture: typeof arch === 'string' ? arch : undefined,
-      variant: undefined,
-      inherits: [],
-      include: [],
-    } as unknown as ResolvedPreference;
-  });
-  const rendered = [...its, ...prefs].map((o) => ({
-    manifest: o as unknown as RenderedObject['manifest'],
-    source: undefined as unknown as RenderedObject['source'],
-    scope: (String(o['kind']).includes('Cluster') ? 'cluster' : 'namespaced') as RenderedObject['scope'],
-  }));
-  return { generator, catalog: { name: generator, defaultArchitecture: 'amd64', instancetypes, preferences }, objects: rendered, config };
+  const read = catalogOfObjects(objects, generator);
+  return { generator, catalog: read.catalog, objects: read.objects, config };
 }

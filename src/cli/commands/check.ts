@@ -1,6 +1,7 @@
 import { formatDiff } from '../../release/diff';
 import { checkOutputs } from '../../release/project';
-import { checkedSummary, EXIT_OK, exitCodeFor, report, type Command } from '../command';
+import { checkedSummary } from '../../workflows/validate';
+import { EXIT_OK, exitCodeFor, report, type Command } from '../command';
 
 export const check: Command = {
   name: 'check',

@@ -1,8 +1,11 @@
-import { hasErrors, strictify } from '../../diagnostics';
 import { mappingToYaml } from '../../emit/serialize';
-import { expandDocuments, type ExpandOutcome } from '../../expand/documents';
+import type { ExpandOutcome } from '../../expand/documents';
+import { expandVms, type ExpandVmsReport } from '../../workflows/expand';
 import { optionSet, optionValue, optionValues } from '../args';
-import { EXIT_OK, exitCodeFor, kubevirtOption, loadManifestInputs, report, writeText, type Command } from '../command';
+import { finish, type Command } from '../command';
+import { KUBEVIRT_OPTION, NAMESPACE_OPTION, outputOf, outputOption, projectOf, WITH_OPTION } from '../options';
+
+const OUTPUT = outputOption(['yaml', 'json'], 'output format (yaml: a stream; json: one object or a List)');
 
 export const expand: Command = {
   name: 'expand',
@@ -38,16 +41,10 @@ export const expand: Command = {
     'an error (IT8008) in its words, exit 1.',
   ].join('\n'),
   options: [
-    { flag: '--with', value: 'FILE', repeatable: true, help: 'instance types and preferences (and PVCs, DataSources) to resolve against' },
-    {
-      flag: '--output',
-      short: '-o',
-      value: 'yaml|json',
-      help: 'output format (yaml: a stream; json: one object or a List)',
-      check: (v) => (v === 'yaml' || v === 'json' ? undefined : '-o is yaml or json'),
-    },
+    WITH_OPTION,
+    OUTPUT,
     { flag: '--skip-admission', help: 'only expand, as the expand-spec subresource does' },
-    { flag: '--namespace', short: '-n', value: 'NS', help: 'the namespace of VMs that name none (default: default)' },
+    NAMESPACE_OPTION,
     { flag: '--stored', help: 'VMs as the cluster stores them: skip the mutating webhook unless a matcher infers from a volume' },
     {
       flag: '--as',
@@ -55,7 +52,7 @@ export const expand: Command = {
       help: 'print the VM expanded (default), the VMI it starts as, or its virt-launcher pod',
       check: (v) => (v === 'vm' || v === 'vmi' || v === 'pod' ? undefined : '--as is vm, vmi or pod'),
     },
-    { flag: '--kubevirt', value: 'FILE', help: "the cluster's KubeVirt CR, whose configuration KubeVirt starts VMs with" },
+    KUBEVIRT_OPTION,
     {
       flag: '--nodes',
       value: 'FILE',
@@ -65,65 +62,51 @@ export const expand: Command = {
   ],
   accept: (line) => (line.positionals.length === 0 ? 'expand needs VirtualMachine files, directories, or - for standard input' : undefined),
   run(ctx) {
-    const { io, global, root, line } = ctx;
-    // --nodes is one more --with file: the Node objects the launcher pod's render reads (TSC).
-    const { docs, store, problems, blocking } = loadManifestInputs(ctx, line.positionals, [...optionValues(line, '--with'), ...optionValues(line, '--nodes')]);
-    if (blocking) {
-      report(io, global.format, problems, root, true);
-      return exitCodeFor(problems);
-    }
-    const as = (optionValue(line, '--as') ?? 'vm') as 'vm' | 'vmi' | 'pod';
-    const cr = kubevirtOption(ctx);
-    if (hasErrors(cr.diagnostics)) {
-      report(io, global.format, cr.diagnostics, root, true);
-      return exitCodeFor(cr.diagnostics);
-    }
-    const { outcomes, diagnostics } = expandDocuments(docs, store, {
-      admission: !optionSet(line, '--skip-admission'),
-      namespace: optionValue(line, '--namespace') ?? 'default',
-      mutate: optionSet(line, '--stored') ? 'stored' : 'applied',
-      as,
-      ...(cr.config ? { kubevirt: cr.config, cluster: cr.config } : {}),
+    const { line } = ctx;
+    const namespace = optionValue(line, '--namespace');
+    const r = expandVms(projectOf(ctx), {
+      files: line.positionals,
+      as: (optionValue(line, '--as') ?? 'vm') as 'vm' | 'vmi' | 'pod',
+      ...(namespace !== undefined ? { namespace } : {}),
+      stored: optionSet(line, '--stored'),
+      skipAdmission: optionSet(line, '--skip-admission'),
+      nodes: optionValues(line, '--nodes'),
     });
-    const all = strictify([...problems, ...cr.diagnostics, ...diagnostics, ...outcomes.flatMap((o) => o.diagnostics)], global.strict);
-    if (as !== 'vm') {
-      const started = outcomes.filter((o) => (as === 'vmi' ? o.vmi : o.pod));
-      const objects = started.map((o) => (as === 'vmi' ? o.vmi! : o.pod!));
-      if (optionValue(line, '--output') === 'json')
-        io.out(
-          JSON.stringify(
-            {
-              apiVersion: 'v1',
-              kind: 'List',
-              items: objects,
-              notes: started.map((o) => ({ name: o.name, memoryOverhead: o.memoryOverhead, notes: o.notes ?? [] })),
-            },
-            null,
-            2,
-          ),
-        );
-      else if (objects.length > 0) writeText(io, started.map((o, i) => `${previewComment(o, as)}${mappingToYaml(objects[i]!)}`).join('---\n'));
-      report(io, global.format, all, root, true);
-      return hasErrors(all) ? exitCodeFor(all) : EXIT_OK;
-    }
-    const done = outcomes.filter((o) => o.vm);
-    const vms = done.map((o) => o.vm!);
-    if (vms.length > 0) {
-      // What was applied is said beside each VM (a comment, or the List's `references`), never in it.
-      if (optionValue(line, '--output') === 'json')
-        io.out(
-          JSON.stringify(
-            vms.length === 1 ? vms[0] : { apiVersion: 'v1', kind: 'List', items: vms, references: done.map((o) => ({ name: o.name, ...o.applied })) },
-            null,
-            2,
-          ),
-        );
-      else writeText(io, done.map((o) => `${appliedComment(o)}${mappingToYaml(o.vm!)}`).join('---\n'));
-    }
-    report(io, global.format, all, root, true);
-    return hasErrors(all) ? exitCodeFor(all) : EXIT_OK;
+    return finish(ctx, r, expandText(r, outputOf(ctx, OUTPUT)));
   },
 };
+
+/** The VMs (or VMIs, or pods) as YAML with what was applied as comments, or JSON with it beside them. */
+function expandText(r: ExpandVmsReport, output: 'yaml' | 'json'): string | undefined {
+  const { as, outcomes } = r;
+  if (as !== 'vm') {
+    const started = outcomes.filter((o) => (as === 'vmi' ? o.vmi : o.pod));
+    const objects = started.map((o) => (as === 'vmi' ? o.vmi! : o.pod!));
+    if (output === 'json')
+      return JSON.stringify(
+        {
+          apiVersion: 'v1',
+          kind: 'List',
+          items: objects,
+          notes: started.map((o) => ({ name: o.name, memoryOverhead: o.memoryOverhead, notes: o.notes ?? [] })),
+        },
+        null,
+        2,
+      );
+    return objects.length > 0 ? started.map((o, i) => `${previewComment(o, as)}${mappingToYaml(objects[i]!)}`).join('---\n') : undefined;
+  }
+  const done = outcomes.filter((o) => o.vm);
+  const vms = done.map((o) => o.vm!);
+  if (vms.length === 0) return undefined;
+  // What was applied is said beside each VM (a comment, or the List's `references`), never in it.
+  if (output === 'json')
+    return JSON.stringify(
+      vms.length === 1 ? vms[0] : { apiVersion: 'v1', kind: 'List', items: vms, references: done.map((o) => ({ name: o.name, ...o.applied })) },
+      null,
+      2,
+    );
+  return done.map((o) => `${appliedComment(o)}${mappingToYaml(o.vm!)}`).join('---\n');
+}
 
 /** What a preview assumed, as comments above the object (the memory overhead for a pod). */
 function previewComment(o: ExpandOutcome, as: 'vmi' | 'pod'): string {

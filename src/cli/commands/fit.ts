@@ -1,10 +1,10 @@
-import { diag, hasErrors, type Diagnostic } from '../../diagnostics';
-import { fitMarkdown, fitReport, fitText } from '../../expand/fit';
-import type { JsonObject } from '../../json';
-import { kubevirtConfig } from '../../kubevirt/config';
-import { loadClusterDump } from '../../load/manifests';
-import { optionValue, optionValues } from '../args';
-import { EXIT_OK, exitCodeFor, kubevirtOption, loadManifestInputs, report, writeText, type Command } from '../command';
+import { fitMarkdown, fitText } from '../../expand/fit';
+import { fit as fitOf } from '../../workflows/fit';
+import { optionValue } from '../args';
+import { finish, type Command } from '../command';
+import { KUBEVIRT_OPTION, NAMESPACE_OPTION, outputOf, outputOption, projectOf, WITH_OPTION } from '../options';
+
+const OUTPUT = outputOption(['text', 'json', 'markdown']);
 
 export const fit: Command = {
   name: 'fit',
@@ -24,46 +24,25 @@ export const fit: Command = {
   options: [
     { flag: '--nodes', value: 'FILE', help: 'the nodes (kubectl get nodes -o yaml)' },
     { flag: '--pods', value: 'FILE', help: 'the pods already running (kubectl get pods -A -o yaml)' },
-    { flag: '--kubevirt', value: 'FILE', help: "the cluster's KubeVirt CR" },
-    { flag: '--with', value: 'FILE', repeatable: true, help: 'instance types and preferences besides the project' },
-    { flag: '--namespace', short: '-n', value: 'NS', help: 'the namespace of VMs that name none (default: default)' },
-    {
-      flag: '--output',
-      short: '-o',
-      value: 'text|json|markdown',
-      help: 'text (default), json or markdown',
-      check: (v) => (['text', 'json', 'markdown'].includes(v) ? undefined : '-o is text, json or markdown'),
-    },
+    KUBEVIRT_OPTION,
+    WITH_OPTION,
+    NAMESPACE_OPTION,
+    OUTPUT,
   ],
   accept: (line) => (optionValue(line, '--nodes') === undefined ? 'fit needs --nodes FILE (kubectl get nodes -o yaml)' : undefined),
   run(ctx) {
-    const { io, global, root, line } = ctx;
-    const { docs, store, problems, blocking } = loadManifestInputs(ctx, line.positionals, optionValues(line, '--with'));
-    const diagnostics: Diagnostic[] = [...problems];
-    const read = (flag: string, kind: string): JsonObject[] => {
-      const file = optionValue(line, flag);
-      if (file === undefined) return [];
-      // A cluster dump: large clusters' pod lists pass the 8 MiB every other input is held to.
-      const r = loadClusterDump(root, file, () => (io.stdin ? io.stdin() : ''), io.cwd);
-      diagnostics.push(...r.diagnostics);
-      const found = r.objects.filter((o) => o['kind'] === kind) as JsonObject[];
-      if (found.length === 0 && !hasErrors(r.diagnostics)) diagnostics.push(diag('IT8004', `\`${file}\` holds no ${kind}`, { file: r.shown, line: 1, col: 1 }));
-      return found;
-    };
-    const nodes = read('--nodes', 'Node');
-    const pods = read('--pods', 'Pod');
-    const cr = kubevirtOption(ctx);
-    diagnostics.push(...cr.diagnostics);
-    const config = cr.config ?? kubevirtConfig(null).config;
-    if (blocking || hasErrors(diagnostics)) {
-      report(io, global.format, diagnostics, root, true);
-      return exitCodeFor(diagnostics);
-    }
-    const result = fitReport({ docs, store, config, nodes, pods, namespace: optionValue(line, '--namespace') ?? 'default' });
-    const output = optionValue(line, '--output') ?? 'text';
-    if (output === 'json') io.out(JSON.stringify(result, null, 2));
-    else writeText(io, output === 'markdown' ? fitMarkdown(result) : fitText(result));
-    report(io, global.format, diagnostics, root, true);
-    return EXIT_OK;
+    const { line } = ctx;
+    const pods = optionValue(line, '--pods');
+    const namespace = optionValue(line, '--namespace');
+    const r = fitOf(projectOf(ctx), {
+      vms: line.positionals,
+      nodes: optionValue(line, '--nodes')!,
+      ...(pods !== undefined ? { pods } : {}),
+      ...(namespace !== undefined ? { namespace } : {}),
+    });
+    const format = outputOf(ctx, OUTPUT);
+    const text =
+      r.fit === undefined ? undefined : format === 'json' ? JSON.stringify(r.fit, null, 2) : format === 'markdown' ? fitMarkdown(r.fit) : fitText(r.fit);
+    return finish(ctx, r, text);
   },
 };

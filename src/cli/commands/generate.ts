@@ -1,4 +1,5 @@
-import { EXIT_OK, exitCodeFor, report, type Command, BASE_OPTION, BUNDLES_OPTION, baseOf, bundlesOf } from '../command';
+import { EXIT_OK, exitCodeFor, report, type Command } from '../command';
+import { BASE_OPTION, BUNDLES_OPTION, projectOf } from '../options';
 import { optionSet, optionValues } from '../args';
 import { generateProject } from '../../release/project';
 
@@ -26,8 +27,8 @@ export const generate: Command = {
       allowRemovals: optionSet(ctx.line, '--allow-removals'),
       vms: optionValues(ctx.line, '--vms'),
       cwd: io.cwd,
-      base: baseOf(ctx),
-      bundles: bundlesOf(ctx),
+      base: projectOf(ctx).inputs.base,
+      bundles: projectOf(ctx).inputs.bundles,
     });
     report(io, global.format, diagnostics, root);
     const code = exitCodeFor(diagnostics);

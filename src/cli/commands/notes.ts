@@ -1,9 +1,8 @@
-import { hasErrors } from '../../diagnostics';
-import { notesMarkdown } from '../../release/notes';
-import { notesProject } from '../../release/project';
+import { notes as notesOf, notesText } from '../../workflows/notes';
 import { RELEASE_VERSION } from '../../schema/names';
 import { optionSet, optionValue } from '../args';
-import { exitCodeFor, report, writeText, type Command } from '../command';
+import { finish, writeText, type Command } from '../command';
+import { projectOf } from '../options';
 
 export const notes: Command = {
   name: 'notes',
@@ -28,20 +27,15 @@ export const notes: Command = {
       check: (v) => (v === 'markdown' || v === 'json' ? undefined : '-o is markdown or json'),
     },
   ],
-  run({ io, global, root, line }) {
+  run(ctx) {
+    const { io, line } = ctx;
     const since = optionValue(line, '--since');
-    const { diagnostics, notes: all } = notesProject(root, {
-      generators: global.generators,
-      strict: global.strict,
-      unreleased: optionSet(line, '--unreleased'),
-      ...(since ? { since } : {}),
-    });
-    report(io, global.format, diagnostics, root, true);
+    const r = notesOf(projectOf(ctx), { unreleased: optionSet(line, '--unreleased'), ...(since ? { since } : {}) });
     // Past releases are the lock's: they print even while the working tree has errors (a lock error
     // included), which the exit code still reports.
-    if (all.length === 0 && hasErrors(diagnostics)) return exitCodeFor(diagnostics);
-    if ((optionValue(line, '--output') ?? 'markdown') === 'json') io.out(JSON.stringify({ generators: all }, null, 2));
-    else writeText(io, all.map((n) => notesMarkdown(n.generator, n.sections)).join('\n'));
-    return exitCodeFor(diagnostics);
+    if (r.generators.length === 0) return finish(ctx, r, undefined);
+    if (optionValue(line, '--output') === 'json') io.out(JSON.stringify({ generators: r.generators }, null, 2));
+    else writeText(io, notesText(r));
+    return finish(ctx, r, undefined);
   },
 };

@@ -1,7 +1,8 @@
 import { releaseProject } from '../../release/project';
 import { RELEASE_VERSION } from '../../schema/names';
 import { optionValue, type CommandLine, type OptionSpec } from '../args';
-import { EXIT_OK, exitCodeFor, report, type Command, BASE_OPTION, BUNDLES_OPTION, baseOf, bundlesOf } from '../command';
+import { EXIT_OK, exitCodeFor, report, type Command } from '../command';
+import { BASE_OPTION, BUNDLES_OPTION, projectOf } from '../options';
 
 export const VERSION_OPTION: OptionSpec = {
   flag: '--version',
@@ -28,8 +29,8 @@ export const release: Command = {
     const { diagnostics, released } = releaseProject(root, version, {
       generators: global.generators,
       strict: global.strict,
-      base: baseOf(ctx),
-      bundles: bundlesOf(ctx),
+      base: projectOf(ctx).inputs.base,
+      bundles: projectOf(ctx).inputs.bundles,
     });
     report(io, global.format, diagnostics, root);
     const code = exitCodeFor(diagnostics);

@@ -1,8 +1,9 @@
-import { diag, hasErrors, type Diagnostic } from '../../diagnostics';
-import { kubevirtConfig } from '../../kubevirt/config';
-import { instancetypesCsv, objectsSiteData, parseRange, projectSiteData, selectInstancetypes, type SelectFilter, type SiteData } from '../../site';
+import { select as selectOf, selectCsv, selectText } from '../../workflows/select';
 import { optionSet, optionValue, optionValues } from '../args';
-import { compiledOrExit, EXIT_OK, exitCodeFor, objectsOfFiles, report, writeText, type Command } from '../command';
+import { finish, type Command } from '../command';
+import { outputOf, outputOption, projectOf, WITH_OPTION } from '../options';
+
+const OUTPUT = outputOption(['text', 'json', 'csv']);
 
 export const select: Command = {
   name: 'select',
@@ -31,86 +32,34 @@ export const select: Command = {
     { flag: '--class', value: 'C', repeatable: true, help: 'a class (general.purpose)' },
     { flag: '--text', value: 'WORDS', help: 'words in the name, display name, description or class' },
     { flag: '--deprecated', help: 'include deprecated instance types' },
-    {
-      flag: '--with',
-      value: 'FILE',
-      repeatable: true,
-      help: 'instance types and preferences from files (kubectl get ... -o yaml, a bundle) instead of the project',
-    },
-    {
-      flag: '--output',
-      short: '-o',
-      value: 'text|json|csv',
-      help: 'text (default), json or csv',
-      check: (v) => (['text', 'json', 'csv'].includes(v) ? undefined : '-o is text, json or csv'),
-    },
+    WITH_OPTION,
+    OUTPUT,
   ],
   run(ctx) {
-    const { io, line, global, root } = ctx;
-    const problems: Diagnostic[] = [];
-    const range = (flag: string, what: 'count' | 'bytes'): readonly [number | undefined, number | undefined] | undefined => {
-      const v = optionValue(line, flag);
-      if (v === undefined) return undefined;
-      const r = parseRange(v, what);
-      if ('error' in r) {
-        problems.push(diag('IT1011', `${flag}: ${r.error}`));
-        return undefined;
-      }
-      return r;
+    const { line } = ctx;
+    const text = (flag: string): Record<string, string> => {
+      const v = optionValue(line, `--${flag}`);
+      return v === undefined ? {} : { [flag]: v };
     };
-    const many = (flag: string): string[] => [...optionValues(line, flag)];
-    const filter: SelectFilter = {
-      ...(range('--cpu', 'count') ? { cpu: range('--cpu', 'count')! } : {}),
-      ...(range('--memory', 'bytes') ? { memory: range('--memory', 'bytes')! } : {}),
-      ...(optionValue(line, '--arch') !== undefined ? { arch: optionValue(line, '--arch')! } : {}),
-      ...(optionSet(line, '--dedicated') ? { dedicated: true } : {}),
-      ...(optionValue(line, '--hugepages') !== undefined ? { hugepages: optionValue(line, '--hugepages')! } : {}),
-      ...(optionValue(line, '--gpu') !== undefined ? { gpu: optionValue(line, '--gpu')! } : {}),
-      ...(optionValue(line, '--preference') !== undefined ? { preference: optionValue(line, '--preference')! } : {}),
-      ...(optionValue(line, '--text') !== undefined ? { text: optionValue(line, '--text')! } : {}),
-      families: many('--family'),
-      classes: many('--class'),
-      ...(optionSet(line, '--deprecated') ? { deprecated: true } : {}),
-    };
-    if (problems.length > 0) {
-      report(io, global.format, problems, root, true);
-      return exitCodeFor(problems);
-    }
-    let data: SiteData;
-    const withFiles = optionValues(line, '--with');
-    if (withFiles.length > 0) {
-      const read = objectsOfFiles(ctx, withFiles);
-      if (hasErrors(read.diagnostics)) {
-        report(io, global.format, read.diagnostics, root, true);
-        return exitCodeFor(read.diagnostics);
-      }
-      data = objectsSiteData(read.objects, kubevirtConfig(null).config);
-    } else {
-      const compiled = compiledOrExit(ctx, true);
-      if ('exit' in compiled) return compiled.exit;
-      data = projectSiteData(compiled.results, kubevirtConfig(null).config);
-    }
-    if (filter.preference !== undefined && !data.preferences.some((p) => p.name === filter.preference)) {
-      const unknown = [diag('IT1011', `--preference: \`${filter.preference}\` is not a preference of the project`)];
-      report(io, global.format, unknown, root, true);
-      return exitCodeFor(unknown);
-    }
-    const rows = selectInstancetypes(data, filter);
-    const output = optionValue(line, '--output') ?? 'text';
-    if (output === 'json') io.out(JSON.stringify({ instancetypes: rows }, null, 2));
-    else if (output === 'csv') writeText(io, instancetypesCsv(rows));
-    else
-      writeText(
-        io,
-        rows.length === 0
-          ? 'no instance type matches'
-          : rows
-              .map(
-                (r) =>
-                  `${r.name}: ${r.cpu} vCPU${r.cpu === 1 ? '' : 's'}, ${r.memory}${r.dedicatedCpu ? ', dedicated CPUs' : ''}${r.hugepages ? `, hugepages ${r.hugepages}` : ''}${[...r.gpus, ...r.hostDevices].length > 0 ? `, ${[...r.gpus, ...r.hostDevices].join(' ')}` : ''} (${r.class}; pod requests cpu ${r.podCpu || '?'}, memory ${r.podMemory || '?'})${r.deprecated ? `; deprecated${r.replacement ? `, use ${r.replacement}` : ''}` : ''}`,
-              )
-              .join('\n'),
-      );
-    return EXIT_OK;
+    const r = selectOf(projectOf(ctx), {
+      ...text('cpu'),
+      ...text('memory'),
+      ...text('arch'),
+      ...text('hugepages'),
+      ...text('gpu'),
+      ...text('preference'),
+      ...text('text'),
+      dedicated: optionSet(line, '--dedicated'),
+      deprecated: optionSet(line, '--deprecated'),
+      families: optionValues(line, '--family'),
+      classes: optionValues(line, '--class'),
+    });
+    if (r.diagnostics.some((d) => d.severity === 'error')) return finish(ctx, r, undefined);
+    const format = outputOf(ctx, OUTPUT);
+    return finish(
+      ctx,
+      r,
+      format === 'json' ? JSON.stringify({ instancetypes: r.instancetypes }, null, 2) : format === 'csv' ? selectCsv(r.instancetypes) : selectText(r),
+    );
   },
 };

@@ -1,9 +1,7 @@
-import path from 'node:path';
-import { hasErrors } from '../../diagnostics';
-import { kubevirtConfig } from '../../kubevirt/config';
-import { objectsSiteData, projectSite, sitePage, writeSite } from '../../site';
-import { optionValue, optionValues } from '../args';
-import { compiledOrExit, EXIT_OK, exitCodeFor, kubevirtOption, objectsOfFiles, report, type Command } from '../command';
+import { site as siteOf } from '../../workflows/site';
+import { optionValue } from '../args';
+import { finish, type Command } from '../command';
+import { KUBEVIRT_OPTION, projectOf, WITH_OPTION } from '../options';
 
 export const site: Command = {
   name: 'site',
@@ -25,37 +23,15 @@ export const site: Command = {
   options: [
     { flag: '--out', value: 'DIR', help: 'where to write index.html' },
     { flag: '--title', value: 'TEXT', help: 'the page title (default: Instance types of <generator>)' },
-    { flag: '--with', value: 'FILE', repeatable: true, help: 'instance types and preferences from files instead of the project' },
-    { flag: '--kubevirt', value: 'FILE', help: "the clusters' KubeVirt CR, for the pod requests (default: the generator's, else KubeVirt's defaults)" },
+    WITH_OPTION,
+    KUBEVIRT_OPTION,
   ],
   accept: (line) => (optionValue(line, '--out') === undefined ? 'site needs --out DIR' : undefined),
   run(ctx) {
-    const { io, line, global, root } = ctx;
-    const cr = kubevirtOption(ctx);
-    report(io, global.format, cr.diagnostics, root, true);
-    if (hasErrors(cr.diagnostics)) return exitCodeFor(cr.diagnostics);
-    const config = cr.config ?? kubevirtConfig(null).config;
-    let page: string;
-    const withFiles = optionValues(line, '--with');
-    if (withFiles.length > 0) {
-      const read = objectsOfFiles(ctx, withFiles);
-      if (hasErrors(read.diagnostics)) {
-        report(io, global.format, read.diagnostics, root, true);
-        return exitCodeFor(read.diagnostics);
-      }
-      page = sitePage(objectsSiteData(read.objects, config, optionValue(line, '--title')));
-    } else {
-      const compiled = compiledOrExit(ctx, true);
-      if ('exit' in compiled) return compiled.exit;
-      // --kubevirt, else the CR each generator names, else KubeVirt's defaults.
-      const results = cr.config ? compiled.results.map((r) => ({ ...r, kubevirt: config })) : compiled.results;
-      page = projectSite(results, config, optionValue(line, '--title'));
-    }
-    const out = optionValue(line, '--out')!;
-    const problems = writeSite(path.resolve(io.cwd, out), out, page);
-    report(io, global.format, problems, root, true);
-    if (hasErrors(problems)) return exitCodeFor(problems);
-    io.err(`wrote ${path.join(out, 'index.html')}`);
-    return EXIT_OK;
+    const title = optionValue(ctx.line, '--title');
+    const r = siteOf(projectOf(ctx), { out: optionValue(ctx.line, '--out')!, ...(title !== undefined ? { title } : {}) });
+    const code = finish(ctx, r, undefined);
+    if (r.written !== undefined) ctx.io.err(`wrote ${r.written}`);
+    return code;
   },
 };

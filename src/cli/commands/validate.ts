@@ -1,8 +1,7 @@
-import { validateManifests } from '../../admission';
-import { strictify } from '../../diagnostics';
-import { checkProject } from '../../release/project';
+import { checkedSummary, validate as validateOf } from '../../workflows/validate';
 import { optionSet, optionValues } from '../args';
-import { checkedSummary, EXIT_OK, exitCodeFor, loadManifestInputs, report, type Command, BASE_OPTION, BUNDLES_OPTION, baseOf, bundlesOf } from '../command';
+import { EXIT_OK, finish, type Command } from '../command';
+import { BASE_OPTION, BUNDLES_OPTION, KUBEVIRT_OPTION, projectOf, VMS_OPTION, WITH_OPTION } from '../options';
 
 export const validate: Command = {
   name: 'validate',
@@ -17,40 +16,17 @@ export const validate: Command = {
   options: [
     BASE_OPTION,
     BUNDLES_OPTION,
-    { flag: '--with', value: 'FILE', repeatable: true, help: 'instance types and preferences the VMs may reference' },
+    WITH_OPTION,
+    KUBEVIRT_OPTION,
     { flag: '--allow-removals', help: 'as for generate: accept dropping objects the committed base has (before the first release)' },
-    {
-      flag: '--vms',
-      value: 'DIR',
-      repeatable: true,
-      help: 'VirtualMachines kept in Git: every one judged against the catalogs, and what the change does to them (as itgen diff --vms)',
-    },
+    VMS_OPTION,
   ],
   run(ctx) {
-    const { io, global, root, line } = ctx;
-    if (line.positionals.length === 0) {
-      // Every check generate runs (the removal guard, deploy paths, GitOps syncs included).
-      const { results, diagnostics } = checkProject(root, {
-        generators: global.generators,
-        strict: global.strict,
-        allowRemovals: optionSet(line, '--allow-removals'),
-        vms: optionValues(line, '--vms'),
-        cwd: io.cwd,
-        base: baseOf(ctx),
-        bundles: bundlesOf(ctx),
-      });
-      report(io, global.format, diagnostics, root);
-      const code = exitCodeFor(diagnostics);
-      if (code === EXIT_OK && io.terminal && global.format === 'text') io.err(checkedSummary('validated', results, diagnostics));
-      return code;
-    }
-    const { docs, store, problems, blocking } = loadManifestInputs(ctx, line.positionals, optionValues(line, '--with'));
-    if (blocking) {
-      report(io, global.format, problems, root);
-      return exitCodeFor(problems);
-    }
-    const all = strictify([...problems, ...validateManifests(docs, store)], global.strict);
-    report(io, global.format, all, root);
-    return exitCodeFor(all);
+    const { io, global, line } = ctx;
+    const r = validateOf(projectOf(ctx), { files: line.positionals, vms: optionValues(line, '--vms'), allowRemovals: optionSet(line, '--allow-removals') });
+    const code = finish(ctx, r, undefined, false);
+    if (line.positionals.length === 0 && code === EXIT_OK && io.terminal && global.format === 'text')
+      io.err(checkedSummary('validated', r.results, r.diagnostics));
+    return code;
   },
 };

@@ -1,0 +1,264 @@
+/**
+ * The project layer: what a command works on, read once per run and handed down. A command asks
+ * for instance types and preferences, a KubeVirt configuration, VMs, nodes or pods; whether they
+ * come from the project's generators, from a release bundle or a `kubectl get -o yaml` dump given
+ * with `--with`, or both, is decided here, and said (`Catalogs.from`). "No generator found" is the
+ * answer only when neither is given.
+ *
+ * A `Project` owns its memory: every read is memoised on the object `openProject` returns, never in
+ * a module, so a library caller working on two projects in one process gets two answers.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
+import { objectStore, type ObjectStore } from '../expand';
+import { kubevirtFromDocuments, manifestObjects } from '../expand/documents';
+import type { JsonObject } from '../json';
+import { kubevirtConfig, type ClusterDefaults } from '../kubevirt/config';
+import { readNamedFile } from '../load/files';
+import { MAX_INPUT_BYTES } from '../load/limits';
+import { readFileAt } from './git';
+import { loadClusterDump, loadManifests } from '../load/manifests';
+import type { SourceDoc } from '../load/source';
+import type { CompileResult } from '../pipeline';
+import type { PolicyCatalog, PolicyOptions } from '../policy';
+import { policyCatalogOf, policyOptionsOf } from '../policy';
+import type { ProjectPolicy } from '../policy/vms';
+import { compileProject, projectGenerators, type ProjectOptions } from '../release/project';
+import type { RenderedObject } from '../render/manifests';
+import { catalogOfObjects } from '../render/objects';
+import type { ResolvedCatalog } from '../resolve/types';
+
+/** Where a run's inputs are: the project, and the files the operator names. */
+export interface ProjectInputs {
+  /** The project directory (generators/, catalogs/). Files the project points at stay inside it. */
+  readonly root: string;
+  /** Where relative file names on the command line were typed (default: root). */
+  readonly cwd?: string;
+  /** Standard input, for a file named `-`; read at most once. */
+  readonly stdin?: () => string;
+  /** Generator files relative to the root; default every `generators/*.yaml`. */
+  readonly generators?: readonly string[];
+  /** Warnings become errors. */
+  readonly strict?: boolean;
+  /** Instance types and preferences (a release bundle, `kubectl get ... -o yaml`), and the PVCs, DataSources, Namespaces and Nodes VMs refer to. */
+  readonly with?: readonly string[];
+  /** The cluster's KubeVirt CR (`-` standard input). */
+  readonly kubevirt?: string;
+  /** The release lock's published history (`--base REF`) and bundles (`--bundles DIR`). */
+  readonly base?: ProjectOptions['base'];
+  readonly bundles?: ProjectOptions['bundles'];
+}
+
+/** One body of instance types and preferences: a generator's compiled catalog, or the objects of `--with` files. */
+export interface CatalogSource {
+  /** The generator's name, or `files` for objects read from files. */
+  readonly name: string;
+  readonly origin: 'generator' | 'files';
+  readonly catalog: ResolvedCatalog;
+  readonly objects: readonly RenderedObject[];
+  /** The compilation, for a generator (its lock, policy, output directory). */
+  readonly result?: CompileResult;
+  /** The KubeVirt configuration the generator names (`kubevirt:`). */
+  readonly kubevirt?: ClusterDefaults;
+}
+
+/** The instance types and preferences of a run, from wherever they came, and what reading them found. */
+export interface Catalogs {
+  readonly sources: readonly CatalogSource[];
+  /** Every object a VM may reference: the catalogs' and everything else in the `--with` files. */
+  readonly store: ObjectStore;
+  readonly diagnostics: readonly Diagnostic[];
+  /** A source has errors: what depends on it would only restate them. */
+  readonly blocking: boolean;
+  /** Said to the user: which objects were used (`3 generators`, `files: bundle.yaml`). */
+  readonly from: string;
+}
+
+export interface Project {
+  readonly inputs: ProjectInputs;
+  readonly root: string;
+  readonly cwd: string;
+  /** The project has generators (or some were named). */
+  hasGenerators(): boolean;
+  /** Every generator compiled to its objects (no output files), with the checks between them. */
+  compiled(): { readonly results: readonly CompileResult[]; readonly diagnostics: readonly Diagnostic[] };
+  /**
+   * The instance types and preferences: the project's and the `--with` files'. `instead`: files that
+   * hold instance types or preferences replace the project (a catalog shown or exported: select,
+   * site, facts, policy, explain), unless generators were named; `besides` (default): both, as VMs
+   * resolve their references against everything given.
+   */
+  catalogs(files?: 'instead' | 'besides'): Catalogs;
+  /** The documents of the `--with` files. */
+  withDocuments(): { readonly docs: readonly SourceDoc[]; readonly diagnostics: readonly Diagnostic[] };
+  /** Files the operator names (VMs, a VMI), read wherever they are. */
+  manifests(files: readonly string[]): { docs: SourceDoc[]; diagnostics: Diagnostic[] };
+  /** A cluster dump (nodes, pods), up to 1 GiB: the objects of `kind` in it. */
+  clusterDump(file: string, kind: string): { objects: JsonObject[]; shown: string; diagnostics: Diagnostic[] };
+  /** The KubeVirt CR named, its configuration and what reading it found; none without one. */
+  kubevirt(): { readonly config?: ClusterDefaults; readonly diagnostics: readonly Diagnostic[] };
+  /** The named CR's configuration, else KubeVirt's defaults. */
+  config(): ClusterDefaults;
+  /** The admission policies each catalog implies: a generator's `policy:` (`written`), or the default ones. */
+  policies(files?: 'instead' | 'besides'): (ProjectPolicy & { readonly written: boolean })[];
+}
+
+/** Opens a project: nothing is read until a command asks. */
+export function openProject(inputs: ProjectInputs): Project {
+  const root = path.resolve(inputs.root);
+  const cwd = inputs.cwd !== undefined ? path.resolve(inputs.cwd) : root;
+  let stdinText: string | undefined;
+  const stdin = (): string => (stdinText ??= inputs.stdin ? inputs.stdin() : '');
+  const once = <T>(make: () => T): (() => T) => {
+    let value: { v: T } | undefined;
+    return () => (value ??= { v: make() }).v;
+  };
+  const hasGenerators = once(() => (inputs.generators?.length ?? 0) > 0 || projectGenerators(root).length > 0 || dirExists(path.join(root, 'generators')));
+  const compiled = once(() =>
+    compileProject(root, {
+      ...(inputs.generators ? { generators: inputs.generators } : {}),
+      strict: inputs.strict ?? false,
+      base: inputs.base,
+      bundles: inputs.bundles,
+      mode: 'objects',
+    }),
+  );
+  const manifests = (files: readonly string[]): { docs: SourceDoc[]; diagnostics: Diagnostic[] } => loadManifests(root, files, stdin, cwd);
+  const withDocuments = once(() => manifests(inputs.with ?? []));
+  const kubevirt = once((): { config?: ClusterDefaults; diagnostics: Diagnostic[] } => {
+    if (inputs.kubevirt === undefined) return { diagnostics: [] };
+    const read = manifests([inputs.kubevirt]);
+    if (hasErrors(read.diagnostics)) return { diagnostics: read.diagnostics };
+    return kubevirtFromDocuments(read.docs, inputs.kubevirt);
+  });
+  const catalogsOf = (files: 'instead' | 'besides'): Catalogs => {
+    const sources: CatalogSource[] = [];
+    const diagnostics: Diagnostic[] = [];
+    const withFiles = inputs.with ?? [];
+    const read = withDocuments();
+    const fileObjects = manifestObjects(read.docs).map((f) => f.value);
+    const fromFiles = catalogOfObjects(fileObjects, 'files');
+    const replaced = files === 'instead' && fromFiles.objects.length > 0 && (inputs.generators?.length ?? 0) === 0;
+    const useProject = hasGenerators() && !replaced;
+    if (useProject) {
+      const c = compiled();
+      diagnostics.push(...c.diagnostics);
+      for (const r of c.results)
+        if (r.generator && r.catalog)
+          sources.push({
+            name: r.generator.name,
+            origin: 'generator',
+            catalog: r.catalog,
+            objects: r.objects,
+            result: r,
+            ...(r.kubevirt ? { kubevirt: r.kubevirt } : {}),
+          });
+    } else if (withFiles.length === 0 && files === 'instead') {
+      // A command whose answer is the catalog has nothing to answer; VMs that name nothing are still judged.
+      diagnostics.push(
+        diag(
+          'IT1009',
+          'no generator found and no objects given: add generators/*.yaml, or pass the instance types and preferences with --with FILE',
+          undefined,
+          {
+            hint: "a VM repository passes the platform's bundle: --with instancetypes-bundle.yaml (or kubectl get virtualmachineclusterinstancetypes,virtualmachineclusterpreferences -o yaml)",
+          },
+        ),
+      );
+    }
+    diagnostics.push(...read.diagnostics);
+    if (fromFiles.objects.length > 0) sources.push({ name: 'files', origin: 'files', ...fromFiles });
+    const strict = strictify(diagnostics, inputs.strict ?? false);
+    const generators = sources.filter((s) => s.origin === 'generator').map((s) => s.name);
+    const from = [
+      ...(generators.length > 0 ? [`the project (${generators.join(', ')})`] : []),
+      ...(withFiles.length > 0 ? [`${withFiles.join(', ')}`] : []),
+    ].join(' and ');
+    return {
+      sources,
+      store: objectStore([
+        // The rendered manifests themselves: no need to serialize and parse them back.
+        ...sources.filter((s) => s.origin === 'generator').flatMap((s) => s.objects.map((o) => o.manifest as unknown as JsonObject)),
+        ...fileObjects,
+      ]),
+      diagnostics: strict,
+      blocking: hasErrors(strict),
+      from,
+    };
+  };
+  const besides = once(() => catalogsOf('besides'));
+  const instead = once(() => catalogsOf('instead'));
+  const catalogs = (files: 'instead' | 'besides' = 'besides'): Catalogs => (files === 'instead' ? instead() : besides());
+  const project: Project = {
+    inputs,
+    root,
+    cwd,
+    hasGenerators,
+    compiled,
+    catalogs,
+    withDocuments,
+    manifests,
+    clusterDump: (file, kind) => {
+      const r = loadClusterDump(root, file, stdin, cwd);
+      const objects = r.objects.filter((o) => o['kind'] === kind) as JsonObject[];
+      const diagnostics = [...r.diagnostics];
+      if (objects.length === 0 && !hasErrors(r.diagnostics))
+        diagnostics.push(diag('IT8004', `\`${file}\` holds no ${kind}`, { file: r.shown, line: 1, col: 1 }));
+      return { objects, shown: r.shown, diagnostics };
+    },
+    kubevirt,
+    config: () => kubevirt().config ?? kubevirtConfig(null).config,
+    policies: (files = 'instead') => catalogs(files).sources.map((s) => policyOf(s)),
+  };
+  return project;
+}
+
+/** The policies a catalog implies: the generator's `policy:`, else the default ones over its cluster-wide objects. */
+export function policyOf(s: CatalogSource): ProjectPolicy & { readonly written: boolean } {
+  const written = s.result?.policy;
+  if (written) return { generator: s.name, catalog: written.catalog, options: written.options, written: true };
+  const catalog: PolicyCatalog = policyCatalogOf(s.objects);
+  const options: PolicyOptions = policyOptionsOf(s.name, {});
+  return { generator: s.name, catalog, options, written: false };
+}
+
+function dirExists(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** `--base REF` as the release workflows take it: the release lock files as committed at REF in the project's repository. */
+export function baseRevision(root: string, ref: string): NonNullable<ProjectOptions['base']> {
+  return {
+    name: ref,
+    read: (file) => readFileAt(root, ref, file, MAX_INPUT_BYTES),
+    atTag: (version, file) => {
+      const r = readFileAt(root, `refs/tags/${version}`, file, MAX_INPUT_BYTES);
+      return r && 'text' in r ? r : undefined;
+    },
+  };
+}
+
+/** `--bundles DIR` as the release workflows take it: the regular files of the directory, each read bounded. */
+export function bundlesDirectory(cwd: string, dir: string): NonNullable<ProjectOptions['bundles']> {
+  const abs = path.resolve(cwd, dir);
+  return {
+    shown: dir.replace(/\/+$/, ''),
+    files: () => {
+      let names: string[];
+      try {
+        names = readdirSync(abs).sort();
+      } catch {
+        names = [];
+      }
+      return names.flatMap((name) => {
+        const read = readNamedFile(path.join(abs, name));
+        return 'bytes' in read ? [{ name, bytes: read.bytes }] : [];
+      });
+    },
+  };
+}

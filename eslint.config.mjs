@@ -11,7 +11,7 @@ import tseslint from 'typescript-eslint';
  * the public surface over everything.
  */
 const STAGES = [
-  ['diagnostics', 'digest', 'json', 'order', 'printable', 'quantity', 'version'],
+  ['diagnostics', 'digest', 'format', 'json', 'order', 'printable', 'quantity', 'version'],
   ['load'],
   ['schema'],
   ['kubevirt'],
@@ -30,8 +30,9 @@ const STAGES = [
   ['scaffold'],
   ['project'],
   ['workflows'],
+  ['commands'],
   ['cli'],
-  ['index'],
+  ['index', 'snapshot', 'bundle'],
 ];
 
 /** A module of src/ named by its stage: a folder (`render/x`) or a file at the root (`pipeline`). */
@@ -40,7 +41,9 @@ const target = (name) => `(?:${name}(?:/.*)?|${name}\\.[jt]s)`;
 function stageRule(level) {
   const later = STAGES.slice(level + 1).flat();
   if (later.length === 0) return [];
-  const isRoot = STAGES[level].every((n) => ['diagnostics', 'digest', 'json', 'order', 'printable', 'quantity', 'version', 'pipeline', 'index'].includes(n));
+  const isRoot = STAGES[level].every((n) =>
+    ['diagnostics', 'digest', 'format', 'json', 'order', 'printable', 'quantity', 'version', 'pipeline', 'index', 'snapshot', 'bundle'].includes(n),
+  );
   // From a folder stage, other stages are `../x`; from a file at the root, `./x`.
   const prefix = isRoot ? '\\./' : '(?:\\.\\./)+';
   const patterns = [
@@ -50,7 +53,9 @@ function stageRule(level) {
     },
   ];
   const files = STAGES[level].map((n) =>
-    ['diagnostics', 'digest', 'json', 'order', 'printable', 'quantity', 'version', 'pipeline', 'index'].includes(n) ? `src/${n}.ts` : `src/${n}/**/*.ts`,
+    ['diagnostics', 'digest', 'format', 'json', 'order', 'printable', 'quantity', 'version', 'pipeline', 'index', 'snapshot', 'bundle'].includes(n)
+      ? `src/${n}.ts`
+      : `src/${n}/**/*.ts`,
   );
   return [{ files, rules: { 'no-restricted-imports': ['error', { patterns }] } }];
 }

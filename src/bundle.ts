@@ -6,7 +6,7 @@
  */
 import { startupSnapshot } from 'node:v8';
 import type * as Library from './index';
-import { prepareSnapshot } from './cli/snapshot';
+import { prepareSnapshot } from './snapshot';
 
 export { main } from './cli/main';
 

@@ -94,7 +94,7 @@ export type { Report } from './workflows/report';
 export { validate, checkedSummary, type ValidateOptions, type ValidateReport } from './workflows/validate';
 export { diff, diffJson, diffMarkdownComment, diffText, type DiffOptions, type DiffReport, type DiffSection } from './workflows/diff';
 export { explain, type ExplainReport } from './workflows/explain';
-export { expandVms, type ExpandVmsOptions, type ExpandVmsReport } from './workflows/expand';
+export { expandText, expandVms, type ExpandVmsOptions, type ExpandVmsReport } from './workflows/expand';
 export { facts, factsText, type FactsReport } from './workflows/facts';
 export { fit, type FitOptions, type FitRun } from './workflows/fit';
 export { fitText, fitMarkdown, type FitReport } from './expand/fit';
@@ -103,4 +103,6 @@ export { policy, policyJson, policyYaml, type PolicyReport } from './workflows/p
 export { resize, resizeJson, resizeText, type ResizeOptions, type ResizeReport } from './workflows/resize';
 export { select, selectCsv, selectFilter, selectText, type SelectQuery, type SelectReport } from './workflows/select';
 export { site, type SiteReport } from './workflows/site';
-export { formatText as formatDiagnostics } from './cli/format';
+export { formatText as formatDiagnostics } from './format';
+export { init, type InitOptions, type InitReport } from './workflows/init';
+export { migratePresets, type MigrateOptions, type MigrateReport } from './workflows/migrate';

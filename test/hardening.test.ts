@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { run } from '../src/cli/main';
 import { withOutputLock } from '../src/emit/write';
-import { printable } from '../src/cli/format';
+import { printable } from '../src/format';
 import { readDirTree, removeDir, scratchProject, TINY_CATALOG } from './helpers';
 
 const CATALOG = TINY_CATALOG;

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { compile, type CompileResult } from '../src/pipeline';
-import { formatText } from '../src/cli/format';
+import { formatText } from '../src/format';
 import { readTree, removeTree } from '../src/emit/write';
 
 export const REPO = path.resolve(__dirname, '..');

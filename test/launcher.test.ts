@@ -41,7 +41,7 @@ describe('bin/itgen', () => {
   it('has a startup snapshot for this node (built by npm ci through prepare), or a note saying why not', () => {
     // Node 20, 22 and 24 build one; where node's --build-snapshot fails, the build says why and the
     // launcher runs the compiled JavaScript. The build also refuses a snapshot whose warm-up loaded
-    // zod or Handlebars (src/cli/snapshot.ts): a sound catalog needs neither, and Handlebars made
+    // zod or Handlebars (src/snapshot.ts): a sound catalog needs neither, and Handlebars made
     // Node 22's snapshot builder abort.
     if (!existsSync(BLOB)) expect(readFileSync(SKIPPED, 'utf8').trim()).not.toBe('');
     if (/^(20|22|24)\./.test(process.versions.node)) expect(existsSync(BLOB)).toBe(true);

@@ -42,7 +42,7 @@ await esbuild.build({
   plugins: [
     {
       // Marks the entries of zod and Handlebars, which a sound catalog never needs, so that the
-      // snapshot build can tell they were loaded (src/cli/snapshot.ts).
+      // snapshot build can tell they were loaded (src/snapshot.ts).
       name: 'mark-lazy-libraries',
       setup(build) {
         build.onLoad({ filter: /[\\/]node_modules[\\/](zod[\\/]index\.cjs|handlebars[\\/]lib[\\/]index\.js)$/ }, async (args) => ({

@@ -40,7 +40,21 @@ const body = `/**
  * test/reference/kubevirt-crds/ (KubeVirt's validations_generated.go at commit d923fdb815, see its
  * README), pruned to the keys validation reads. Do not edit.
  */
-import type { CrdSchema } from './crd';
+/** The part of an openAPIV3Schema the API server's validation reads. */
+export interface CrdSchema {
+  readonly type?: string;
+  readonly properties?: Readonly<Record<string, CrdSchema>>;
+  readonly required?: readonly string[];
+  readonly items?: CrdSchema;
+  readonly additionalProperties?: CrdSchema | boolean;
+  readonly pattern?: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly enum?: readonly unknown[];
+  readonly nullable?: boolean;
+  readonly 'x-kubernetes-int-or-string'?: boolean;
+  readonly 'x-kubernetes-preserve-unknown-fields'?: boolean;
+}
 
 export const CRD_SCHEMAS: Readonly<Record<string, CrdSchema>> = ${JSON.stringify(schemas)};
 `;

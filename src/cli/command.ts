@@ -3,9 +3,10 @@ import { readProjectFile } from '../load/files';
 import type { CompileResult } from '../pipeline';
 import { compileProject, projectGenerators } from '../release/project';
 import type { Report } from '../workflows/report';
-import { type CommandLine, type CommandShape, type GlobalOptions } from './args';
-import { projectOf } from './options';
-import { formatGithub, formatGitlab, formatJson, formatText, summary, type OutputFormat } from './format';
+import type { CommandLine, CommandSpec, GlobalOptions } from '../commands/spec';
+import { baseRevision, bundlesDirectory, openProject, type Project, type ProjectInputs } from '../project';
+import { optionValue, optionValues } from '../commands/spec';
+import { formatGithub, formatGitlab, formatJson, formatText, summary, type OutputFormat } from '../format';
 
 export const EXIT_OK = 0;
 export const EXIT_USER = 1;
@@ -35,27 +36,12 @@ export interface CommandContext {
   readonly root: string;
 }
 
-/** A command is a file under commands/: its name, its options, its usage text and what it runs. */
-export interface Command extends CommandShape {
-  /** One line for the command list. */
-  readonly summary: string;
-  /** The synopsis after `itgen`, e.g. `explain NAME [--kind KIND]`. */
-  readonly synopsis: string;
-  /** Longer help shown by `itgen help COMMAND`, if the summary is not enough. */
-  readonly details?: string;
-  /** Commands that need no project directory (schema, help). */
-  readonly projectless?: boolean;
-  /** Commands that make a project where they are typed (init, migrate presets): no search upward for one. */
-  readonly inPlace?: boolean;
-  /** Positional arguments name generators, as -g does (`itgen generate generators/x.yaml`). */
-  readonly generatorArguments?: boolean;
+/** A command: its declaration (src/commands) and what it runs. */
+export interface Command extends CommandSpec {
   readonly run: (ctx: CommandContext) => number;
 }
 
-/** Accepts no positional argument. */
-export function noPositionals(line: CommandLine): string | undefined {
-  return line.positionals.length > 0 ? `unexpected argument \`${line.positionals[0]}\`` : undefined;
-}
+export { noPositionals } from '../commands/spec';
 
 /** The generators named on the command line, or else every generator of the project (`*.lock.yaml` beside them are release locks). */
 export const generatorFiles = projectGenerators;
@@ -137,4 +123,29 @@ export function single(results: readonly CompileResult[], what: string): { resul
 /** Prints text without doubling its final newline (io.out adds one). */
 export function writeText(io: Io, text: string): void {
   io.out(text.endsWith('\n') ? text.slice(0, -1) : text);
+}
+
+/** The `-o` format given, or the option's default. */
+export function outputOf<F extends string>(ctx: CommandContext, option: { readonly formats: readonly F[] }): F {
+  return (optionValue(ctx.line, '--output') as F | undefined) ?? option.formats[0]!;
+}
+
+/** The run's project: the root, the generators named, --strict, and the shared options the command line holds. */
+export function projectOf(ctx: CommandContext, extra: Partial<ProjectInputs> = {}): Project {
+  const { io, line, global, root } = ctx;
+  const kubevirt = optionValue(line, '--kubevirt');
+  const base = optionValue(line, '--base');
+  const bundles = optionValue(line, '--bundles');
+  return openProject({
+    root,
+    cwd: io.cwd,
+    stdin: () => (io.stdin ? io.stdin() : ''),
+    generators: global.generators,
+    strict: global.strict,
+    with: optionValues(line, '--with'),
+    ...(kubevirt !== undefined ? { kubevirt } : {}),
+    ...(base !== undefined ? { base: baseRevision(root, base) } : {}),
+    ...(bundles !== undefined ? { bundles: bundlesDirectory(io.cwd, bundles) } : {}),
+    ...extra,
+  });
 }

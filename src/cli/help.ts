@@ -1,4 +1,4 @@
-import { describeOptions, GLOBAL_OPTIONS } from './args';
+import { describeOptions, GLOBAL_OPTIONS } from '../commands/spec';
 import type { Command } from './command';
 
 const EXIT_CODES = 'exit codes: 0 ok (warnings allowed), 1 errors in the input (or differences, for check), 2 internal failure';

@@ -2,9 +2,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { findProjectRoot } from '../load/files';
 import { readBounded } from '../load/limits';
-import { guardOutput, printable, WORKFLOW_COMMAND_LINE } from './format';
+import { guardOutput, printable, WORKFLOW_COMMAND_LINE } from '../format';
 import path from 'node:path';
-import { parseCommandLine } from './args';
+import { parseCommandLine } from '../commands/spec';
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USER, report, type Command, type Io } from './command';
 import { diag } from '../diagnostics';
 import { COMMANDS } from './commands';

@@ -11,22 +11,9 @@
  * (itgen-apiserver) and KubeVirt's webhook (itgen-oracle): test/fixtures/apiserver-corpus/.
  */
 import { isPlainObject } from '../json';
-import { CRD_SCHEMAS } from './crd-schemas';
+import { CRD_SCHEMAS, type CrdSchema } from './crd-schemas';
 
-export interface CrdSchema {
-  readonly type?: string;
-  readonly properties?: Readonly<Record<string, CrdSchema>>;
-  readonly required?: readonly string[];
-  readonly items?: CrdSchema;
-  readonly additionalProperties?: CrdSchema | boolean;
-  readonly pattern?: string;
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly enum?: readonly unknown[];
-  readonly nullable?: boolean;
-  readonly 'x-kubernetes-int-or-string'?: boolean;
-  readonly 'x-kubernetes-preserve-unknown-fields'?: boolean;
-}
+export type { CrdSchema };
 
 export type FieldPath = readonly (string | number)[];
 

@@ -1,6 +1,6 @@
 /**
  * The one door to zod (schema/strict.ts), opened on first use. The startup snapshot is built
- * without opening it (src/cli/snapshot.ts checks), so a run that never needs zod never loads it:
+ * without opening it (src/snapshot.ts checks), so a run that never needs zod never loads it:
  * zod and its schemas are about 1.5 MB of heap, 7 ms of every start.
  */
 import type { z } from 'zod';

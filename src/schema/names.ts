@@ -3,7 +3,6 @@
  * stages use, without their zod schemas (generator.ts, lock.ts, common.ts and catalog.ts re-export
  * them): a sound project is compiled without loading zod.
  */
-import type { WrittenGenerator } from './generator';
 import { DNS_SUBDOMAIN } from './kubevirt-api';
 
 export const SCOPES = ['cluster', 'namespaced'] as const;
@@ -27,7 +26,10 @@ export const CATALOG_KIND_NAMES = ['Catalog', 'SizeLadder', 'Family', 'Instancet
  * The bundle names a generator uses: its own, derived from its name, unless it says otherwise, so
  * that a vendor's bundles never carry common-instancetypes' file names or version label.
  */
-export function bundleSettings(generatorName: string, config: WrittenGenerator): { versionLabel: string; filePrefix: string } {
+export function bundleSettings(
+  generatorName: string,
+  config: { readonly bundle: { readonly versionLabel?: string | undefined; readonly filePrefix?: string | undefined } },
+): { versionLabel: string; filePrefix: string } {
   return {
     versionLabel: config.bundle.versionLabel ?? `itgen.dev/${generatorName.slice(0, 55)}-version`,
     filePrefix: config.bundle.filePrefix ?? generatorName,

@@ -2,6 +2,7 @@ import { hasErrors, strictify } from '../diagnostics';
 import { objectStore, type ObjectStore } from '../expand';
 import { expandDocuments, manifestObjects, type ExpandOutcome } from '../expand/documents';
 import type { JsonObject } from '../json';
+import { mappingToYaml } from '../emit/serialize';
 import type { Project } from '../project';
 import { type Report } from './report';
 
@@ -65,4 +66,54 @@ function withObjects(store: ObjectStore, objects: readonly JsonObject[]): Object
     revisions: [...(store.revisions ?? []), ...(more.revisions ?? [])],
     cluster: [...(store.cluster ?? []), ...(more.cluster ?? [])],
   };
+}
+
+/** The VMs (or VMIs, or pods) as YAML with what was applied as comments, or JSON with it beside them. */
+export function expandText(r: ExpandVmsReport, output: 'yaml' | 'json'): string | undefined {
+  const { as, outcomes } = r;
+  if (as !== 'vm') {
+    const started = outcomes.filter((o) => (as === 'vmi' ? o.vmi : o.pod));
+    const objects = started.map((o) => (as === 'vmi' ? o.vmi! : o.pod!));
+    if (output === 'json')
+      return JSON.stringify(
+        {
+          apiVersion: 'v1',
+          kind: 'List',
+          items: objects,
+          notes: started.map((o) => ({ name: o.name, memoryOverhead: o.memoryOverhead, notes: o.notes ?? [] })),
+        },
+        null,
+        2,
+      );
+    return objects.length > 0 ? started.map((o, i) => `${previewComment(o, as)}${mappingToYaml(objects[i]!)}`).join('---\n') : undefined;
+  }
+  const done = outcomes.filter((o) => o.vm);
+  const vms = done.map((o) => o.vm!);
+  if (vms.length === 0) return undefined;
+  // What was applied is said beside each VM (a comment, or the List's `references`), never in it.
+  if (output === 'json')
+    return JSON.stringify(
+      vms.length === 1 ? vms[0] : { apiVersion: 'v1', kind: 'List', items: vms, references: done.map((o) => ({ name: o.name, ...o.applied })) },
+      null,
+      2,
+    );
+  return done.map((o) => `${appliedComment(o)}${mappingToYaml(o.vm!)}`).join('---\n');
+}
+
+/** What a preview assumed, as comments above the object (the memory overhead for a pod). */
+function previewComment(o: ExpandOutcome, as: 'vmi' | 'pod'): string {
+  const lines = [
+    `# ${o.name}: the ${as === 'vmi' ? 'VirtualMachineInstance it starts as' : `virt-launcher pod KubeVirt renders for it (memory overhead ${o.memoryOverhead ?? '?'})`}`,
+    ...(o.notes ?? []).map((n) => `# note: ${n}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** `# expanded with VirtualMachineClusterInstancetype u1.medium and VirtualMachineClusterPreference fedora (preference inferred from volume rootdisk: DataSource fedora)` */
+function appliedComment(o: ExpandOutcome): string {
+  const a = o.applied;
+  if (!a || (!a.instancetype && !a.preference)) return '';
+  const parts = [a.instancetype, a.preference].filter((x): x is string => x !== undefined);
+  const inferred = a.inferred.map((i) => `${i.which} inferred from volume ${i.volume}: ${i.from}`);
+  return `# ${o.name}: expanded with ${parts.join(' and ')}${inferred.length > 0 ? ` (${inferred.join('; ')})` : ''}\n`;
 }

@@ -1,14 +1,10 @@
 import { objectStream } from '../../emit/layout';
 import { KIND_ORDER } from '../../schema/kubevirt-api';
 import { compiledOrExit, EXIT_OK, report, writeText, type Command } from '../command';
+import { BUILD_COMMAND } from '../../commands/build';
 
 export const build: Command = {
-  name: 'build',
-  synopsis: 'build [GENERATOR.yaml]...',
-  summary: 'print the objects of the generators as one YAML stream, as kustomize build would (writes nothing)',
-  details: 'For pipes and config-management plugins (an Argo CD CMP, say). Every check runs first; with an error nothing is printed on stdout.',
-  generatorArguments: true,
-  options: [],
+  ...BUILD_COMMAND,
   run(ctx) {
     const { io, global, root } = ctx;
     const compiled = compiledOrExit(ctx, true);

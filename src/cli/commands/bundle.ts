@@ -1,16 +1,11 @@
 import path from 'node:path';
 import { bundleProject } from '../../release/project';
-import { optionValue } from '../args';
+import { optionValue } from '../../commands/spec';
 import { EXIT_OK, exitCodeFor, report, type Command } from '../command';
-import { requireVersion, VERSION_OPTION } from './release';
+import { BUNDLE_COMMAND } from '../../commands/bundle';
+
 export const bundle: Command = {
-  name: 'bundle',
-  synopsis: 'bundle --version vX.Y.Z --out DIR [GENERATOR.yaml]',
-  summary: 'write release bundles and CHECKSUMS.sha256',
-  generatorArguments: true,
-  options: [VERSION_OPTION, { flag: '--out', value: 'DIR', help: 'where to write the bundles' }],
-  accept: (line) =>
-    optionValue(line, '--out') === undefined && optionValue(line, '--version') !== undefined ? 'bundle needs --out DIR' : requireVersion('bundle', line),
+  ...BUNDLE_COMMAND,
   run(ctx) {
     const { io, global, root, line } = ctx;
     const version = optionValue(line, '--version')!;

@@ -2,13 +2,10 @@ import { formatDiff } from '../../release/diff';
 import { checkOutputs } from '../../release/project';
 import { checkedSummary } from '../../workflows/validate';
 import { EXIT_OK, exitCodeFor, report, type Command } from '../command';
+import { CHECK_COMMAND } from '../../commands/check';
 
 export const check: Command = {
-  name: 'check',
-  synopsis: 'check [GENERATOR.yaml]...',
-  summary: 'exit 1 when the committed output differs from what the catalogs generate',
-  generatorArguments: true,
-  options: [],
+  ...CHECK_COMMAND,
   run(ctx) {
     const { io, global, root } = ctx;
     const { results, diagnostics, drift } = checkOutputs(root, { generators: global.generators, strict: global.strict });

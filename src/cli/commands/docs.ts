@@ -2,13 +2,10 @@ import path from 'node:path';
 import { withOutputLock, writeFilesAtomic } from '../../emit/write';
 import { DOCS_FILE } from '../../render/docs';
 import { compileAll, EXIT_OK, exitCodeFor, report, writeProblem, type Command } from '../command';
+import { DOCS_COMMAND } from '../../commands/docs';
 
 export const docs: Command = {
-  name: 'docs',
-  synopsis: 'docs [GENERATOR.yaml]...',
-  summary: `rewrite only output/<generator>/${DOCS_FILE}`,
-  generatorArguments: true,
-  options: [],
+  ...DOCS_COMMAND,
   run(ctx) {
     const { io, global, root } = ctx;
     const { results, diagnostics } = compileAll(ctx);

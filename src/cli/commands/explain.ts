@@ -1,20 +1,10 @@
 import { explain as explainOf } from '../../workflows/explain';
-import { optionValue } from '../args';
-import { finish, type Command } from '../command';
-import { KUBEVIRT_OPTION, projectOf, WITH_OPTION } from '../options';
+import { optionValue } from '../../commands/spec';
+import { finish, type Command, projectOf } from '../command';
+import { EXPLAIN_COMMAND } from '../../commands/explain';
 
 export const explain: Command = {
-  name: 'explain',
-  synopsis: 'explain NAME [--kind KIND] [--with FILE]...',
-  summary: 'print the resolved object with the source of every field',
-  details:
-    "Without --kind, every object of that name: an instance type or preference and its namespaced twin. With --with FILE, the objects of files (the platform's bundle) instead of the project, with the file and line each was read at.",
-  options: [
-    { flag: '--kind', value: 'KIND', help: "only the object of this kind (kubectl's names too: vmcf, vmf, vmcp, vmp, plurals)" },
-    WITH_OPTION,
-    KUBEVIRT_OPTION,
-  ],
-  accept: (line) => (line.positionals.length === 1 ? undefined : 'explain needs exactly one object name'),
+  ...EXPLAIN_COMMAND,
   run(ctx) {
     const r = explainOf(projectOf(ctx), ctx.line.positionals[0]!, optionValue(ctx.line, '--kind'));
     // The objects are the answer: on stdout, with the diagnostics (warnings of the catalog) on stderr.

@@ -1,35 +1,11 @@
 import { fitMarkdown, fitText } from '../../expand/fit';
 import { fit as fitOf } from '../../workflows/fit';
-import { optionValue } from '../args';
-import { finish, type Command } from '../command';
-import { KUBEVIRT_OPTION, NAMESPACE_OPTION, outputOf, outputOption, projectOf, WITH_OPTION } from '../options';
-
-const OUTPUT = outputOption(['text', 'json', 'markdown']);
+import { optionValue } from '../../commands/spec';
+import { finish, type Command, outputOf, projectOf } from '../command';
+import { FIT_COMMAND, OUTPUT } from '../../commands/fit';
 
 export const fit: Command = {
-  name: 'fit',
-  synopsis: 'fit --nodes FILE [--pods FILE] [--kubevirt FILE] [VM-FILE|DIR]... [--with FILE]... [-n NS] [-o text|json|markdown]',
-  summary: "where VMs run and how many fit: kube-scheduler's filters on their launcher pods against a node dump",
-  details: [
-    '--nodes is `kubectl get nodes -o yaml`, --pods `kubectl get pods -A -o yaml` (what already runs:',
-    'its requests are taken from the nodes; -o json reads faster, and either may be up to 1 GiB). With VM files: for each VM, the nodes its virt-launcher pod',
-    "fits on and, for every other node, the scheduler's reasons in its words, and its summary when none",
-    'fits (`0/5 nodes are available: 2 Insufficient hugepages-1Gi, ...`). Without: for every instance type',
-    'of the project (or of --with files), a VM of it alone with a container disk: how many more fit on each',
-    'node and in total, which nodes are full now and which can never take one, and why, and what a node',
-    "needs when none can. The pod is `expand --as pod`'s, rendered with these nodes as the cluster (a TSC",
-    'frequency selector comes from their labels). Not modelled: host ports, volume topology, topology',
-    "spread, inter-pod affinity, DRA, kubelet's CPU and topology managers, preemption.",
-  ].join('\n'),
-  options: [
-    { flag: '--nodes', value: 'FILE', help: 'the nodes (kubectl get nodes -o yaml)' },
-    { flag: '--pods', value: 'FILE', help: 'the pods already running (kubectl get pods -A -o yaml)' },
-    KUBEVIRT_OPTION,
-    WITH_OPTION,
-    NAMESPACE_OPTION,
-    OUTPUT,
-  ],
-  accept: (line) => (optionValue(line, '--nodes') === undefined ? 'fit needs --nodes FILE (kubectl get nodes -o yaml)' : undefined),
+  ...FIT_COMMAND,
   run(ctx) {
     const { line } = ctx;
     const pods = optionValue(line, '--pods');

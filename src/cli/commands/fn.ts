@@ -1,15 +1,11 @@
 import { runFunction } from '../../release/function';
 import { diag } from '../../diagnostics';
 import { readStdin } from '../../load/manifests';
-import { EXIT_USER, exitCodeFor, noPositionals, report, type Command } from '../command';
+import { EXIT_USER, exitCodeFor, report, type Command } from '../command';
+import { FN_COMMAND } from '../../commands/fn';
 
 export const fn: Command = {
-  name: 'fn',
-  synopsis: 'fn [-C DIR]',
-  summary: 'KRM function: ResourceList on stdin (functionConfig: a generator), one on stdout',
-  details: 'kpt fn eval --exec "itgen fn" --fn-config generators/x.yaml: the working directory (or -C) is the project root.',
-  options: [],
-  accept: noPositionals,
+  ...FN_COMMAND,
   run({ io, global, root }) {
     const input = readStdin(() => (io.stdin ? io.stdin() : ''));
     if ('error' in input) {

@@ -1,24 +1,10 @@
-import { EXIT_OK, exitCodeFor, report, type Command } from '../command';
-import { BASE_OPTION, BUNDLES_OPTION, projectOf } from '../options';
-import { optionSet, optionValues } from '../args';
+import { EXIT_OK, exitCodeFor, report, type Command, projectOf } from '../command';
+import { optionSet, optionValues } from '../../commands/spec';
 import { generateProject } from '../../release/project';
+import { GENERATE_COMMAND } from '../../commands/generate';
 
 export const generate: Command = {
-  name: 'generate',
-  synopsis: 'generate [GENERATOR.yaml]...',
-  summary: 'validate every generator, then write its kustomize base and README (atomically)',
-  generatorArguments: true,
-  options: [
-    BASE_OPTION,
-    BUNDLES_OPTION,
-    { flag: '--allow-removals', help: 'drop objects the committed base has (before the first release, nothing else stops it)' },
-    {
-      flag: '--vms',
-      value: 'DIR',
-      repeatable: true,
-      help: 'VirtualMachines kept in Git: refuse a removal that leaves one without its object, say which change',
-    },
-  ],
+  ...GENERATE_COMMAND,
   run(ctx) {
     const { io, global, root } = ctx;
     const { results, diagnostics, written, unchanged } = generateProject(root, {

@@ -1,23 +1,10 @@
 import { compatibilityMatrix, compatibilitySummary, formatMatrixMarkdown, formatMatrixText } from '../../matrix';
-import { optionValue } from '../args';
+import { optionValue } from '../../commands/spec';
 import { compiledOrExit, EXIT_OK, writeText, type Command } from '../command';
+import { MATRIX_COMMAND } from '../../commands/matrix';
 
 export const matrix: Command = {
-  name: 'matrix',
-  synopsis: 'matrix [GENERATOR.yaml]... [-o text|json|markdown]',
-  summary: 'which instance type x preference pairs KubeVirt admits, and why not the others',
-  details:
-    'Every pair of the same architecture is a VM naming both, admitted as KubeVirt does (spread, requirements) and checked as it would start (threads with dedicated CPUs, hugepage sizes).',
-  generatorArguments: true,
-  options: [
-    {
-      flag: '--output',
-      short: '-o',
-      value: 'text|json|markdown',
-      help: 'text (default): per preference what it refuses and why; json: every pair; markdown: the grid of the generated README',
-      check: (v) => (['text', 'json', 'markdown'].includes(v) ? undefined : '-o is text, json or markdown'),
-    },
-  ],
+  ...MATRIX_COMMAND,
   run(ctx) {
     const { io, line } = ctx;
     const compiled = compiledOrExit(ctx, true);

@@ -1,43 +1,10 @@
 import { resize as resizeOf, resizeJson, resizeText } from '../../workflows/resize';
-import { optionSet, optionValue } from '../args';
-import { finish, type Command } from '../command';
-import { KUBEVIRT_OPTION, outputOf, outputOption, projectOf, WITH_OPTION } from '../options';
-
-const OUTPUT = outputOption(['text', 'json']);
+import { optionSet, optionValue } from '../../commands/spec';
+import { finish, type Command, outputOf, projectOf } from '../command';
+import { RESIZE_COMMAND, OUTPUT } from '../../commands/resize';
 
 export const resize: Command = {
-  name: 'resize',
-  synopsis: 'resize VM-FILE [--to NAME] [--preference NAME] [--plan] [--with FILE]... [--vmi FILE] [--kubevirt FILE] [--not-migratable] [-o text|json]',
-  summary: "what changing a running VM's instance type or preference does: live, pending, restart, rejected or failed, and why",
-  details: [
-    "Runs KubeVirt's webhooks on the edited VM (UPDATE) and its VM controller, offline: `live` (CPU",
-    'sockets and guest memory are hotplugged, through a live migration where the KubeVirt CR lists',
-    '`LiveMigrate` in its workload update methods), `pending` (accepted; the hotplug waits for a live',
-    "migration the cluster does not do), `restart` (RestartRequired, in KubeVirt's words, with the",
-    'fields that set it, which KubeVirt does not name), `rejected` (admission, with its causes) or',
-    '`failed` (admitted, but the VM controller cannot apply it: FailedFindInstancetype). A NAME is a',
-    "cluster-wide object, or KIND/NAME with kubectl's resource names (virtualmachineinstancetype/big).",
-    'The VM may be given as the cluster stores it (`kubectl get vm -o yaml`) or as written in Git; the',
-    'running VMI is the one `expand --as vmi` builds for it. --plan: every instance type of the project',
-    '(or of --with files) with its outcome for this VM. --not-migratable: the running VMI cannot',
-    'live-migrate (memory hotplug needs it).',
-  ].join('\n'),
-  options: [
-    { flag: '--to', value: 'NAME', help: 'the instance type to switch to' },
-    { flag: '--preference', value: 'NAME', help: 'the preference to switch to' },
-    { flag: '--plan', help: 'the outcome of every instance type for this VM, grouped' },
-    WITH_OPTION,
-    KUBEVIRT_OPTION,
-    { flag: '--vmi', value: 'FILE', help: 'the running VMI (kubectl get vmi -o yaml); without it, the one the VM starts as' },
-    { flag: '--not-migratable', help: 'the running VMI is not live-migratable (with --vmi, its LiveMigratable condition says)' },
-    OUTPUT,
-  ],
-  accept: (line) =>
-    line.positionals.length !== 1
-      ? 'resize needs one VirtualMachine file'
-      : optionValue(line, '--to') === undefined && optionValue(line, '--preference') === undefined && !optionSet(line, '--plan')
-        ? 'resize needs --to NAME, --preference NAME or --plan'
-        : undefined,
+  ...RESIZE_COMMAND,
   run(ctx) {
     const { line } = ctx;
     const value = (flag: string, key: string): Record<string, string> => {

@@ -17,14 +17,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startupSnapshot } from 'node:v8';
 import { formatGithub, formatJson, formatText } from './format';
-import { main, run } from './main';
-import { parseCommandLine } from './args';
-import { COMMANDS } from './commands';
-import { parseSource } from '../load/source';
-import { compileDocuments, generatorFromDocument } from '../pipeline';
-import { explainObject } from '../render/explain';
-import { compileModel } from '../schema/fast';
-import { strictLoaded } from '../schema/lazy';
+import { main, run } from './cli/main';
+import { parseCommandLine } from './commands/spec';
+import { COMMANDS } from './cli/commands';
+import { parseSource } from './load/source';
+import { compileDocuments, generatorFromDocument } from './pipeline';
+import { explainObject } from './render/explain';
+import { compileModel } from './schema/fast';
+import { strictLoaded } from './schema/lazy';
 
 const WARM_UP_GENERATOR = `apiVersion: itgen.dev/v1alpha1
 kind: Generator

@@ -1,4 +1,4 @@
-import type { OutputFormat } from './format';
+import type { OutputFormat } from '../format';
 
 /**
  * One command-line option. A `value` (its placeholder in the usage text) makes it take an argument;
@@ -150,4 +150,79 @@ export function describeOptions(specs: readonly OptionSpec[]): string {
   const left = specs.map((s) => `${s.short ? `${s.short}, ` : ''}${s.flag}${s.value ? ` ${s.value}` : ''}`);
   const width = Math.max(...left.map((l) => l.length)) + 3;
   return specs.map((s, i) => `  ${left[i]!.padEnd(width)}${s.help}`).join('\n');
+}
+
+/** A command as declared: its name, usage, options and what its arguments must be. `itgen help` and docs/commands.md are made from these. */
+export interface CommandSpec extends CommandShape {
+  /** One line for the command list. */
+  readonly summary: string;
+  /** The synopsis after `itgen`, e.g. `explain NAME [--kind KIND]`. */
+  readonly synopsis: string;
+  /** Longer help shown by `itgen help COMMAND`, if the summary is not enough. */
+  readonly details?: string;
+  /** Commands that need no project directory (schema, help). */
+  readonly projectless?: boolean;
+  /** Commands that make a project where they are typed (init, migrate presets): no search upward for one. */
+  readonly inPlace?: boolean;
+  /** Positional arguments name generators, as -g does (`itgen generate generators/x.yaml`). */
+  readonly generatorArguments?: boolean;
+}
+
+/** Accepts no positional argument. */
+export function noPositionals(line: CommandLine): string | undefined {
+  return line.positionals.length > 0 ? `unexpected argument \`${line.positionals[0]}\`` : undefined;
+}
+
+// The options several commands take, declared once.
+
+export const BASE_OPTION = {
+  flag: '--base',
+  value: 'REF',
+  help: "the revision the change is made on (origin/main in CI): the release lock may add the next release, never rewrite what REF's lock published",
+} as const satisfies OptionSpec;
+
+export const BUNDLES_OPTION = {
+  flag: '--bundles',
+  value: 'DIR',
+  help: 'published release bundles with their CHECKSUMS.sha256 (itgen bundle --out DIR): the release lock must agree with what they shipped',
+} as const satisfies OptionSpec;
+
+export const WITH_OPTION = {
+  flag: '--with',
+  value: 'FILE|DIR',
+  repeatable: true,
+  help: 'instance types and preferences (a release bundle, kubectl get ... -o yaml) and the objects VMs refer to; without generators/, the catalog',
+} as const satisfies OptionSpec;
+
+export const KUBEVIRT_OPTION = {
+  flag: '--kubevirt',
+  value: 'FILE',
+  help: "the cluster's KubeVirt CR (kubectl get kubevirt -n kubevirt kubevirt -o yaml); default KubeVirt's defaults",
+} as const satisfies OptionSpec;
+
+export const NAMESPACE_OPTION = {
+  flag: '--namespace',
+  short: '-n',
+  value: 'NS',
+  help: 'the namespace of VMs that name none (default: default)',
+} as const satisfies OptionSpec;
+
+export const VMS_OPTION = {
+  flag: '--vms',
+  value: 'DIR',
+  repeatable: true,
+  help: 'VirtualMachines kept in Git: every one judged against the catalogs, and what the change does to them',
+} as const satisfies OptionSpec;
+
+/** `-o` with its formats; the first is the default. */
+export function outputOption<const F extends string>(formats: readonly F[], help?: string): OptionSpec & { readonly formats: readonly F[] } {
+  const words = formats.length === 2 ? `${formats[0]} or ${formats[1]}` : `${formats.slice(0, -1).join(', ')} or ${formats[formats.length - 1]}`;
+  return {
+    flag: '--output',
+    short: '-o',
+    value: formats.join('|'),
+    help: help ?? `${formats[0]} (default)${formats.length > 1 ? `, ${formats.slice(1).join(', ')}` : ''}`,
+    check: (v) => ((formats as readonly string[]).includes(v) ? undefined : `-o is ${words}`),
+    formats,
+  };
 }

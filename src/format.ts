@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Diagnostic } from '../diagnostics';
-import { printable } from '../printable';
+import type { Diagnostic } from './diagnostics';
+import { printable } from './printable';
 
-export { guardOutput, printable, WORKFLOW_COMMAND_LINE } from '../printable';
+export { guardOutput, printable, WORKFLOW_COMMAND_LINE } from './printable';
 
 export type OutputFormat = 'text' | 'json' | 'github' | 'gitlab';
 

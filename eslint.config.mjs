@@ -1,5 +1,6 @@
 // ESLint (flat config): typescript-eslint's recommended rules, Prettier for layout, and the rule
 // that keeps the architecture readable from the tree: a stage of src/ never imports a later one.
+import { readFileSync } from 'node:fs';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
@@ -10,30 +11,7 @@ import tseslint from 'typescript-eslint';
  * the compatibility matrix and the admission policies (the release lock's check is validate/lock.ts); `index` is src/index.ts,
  * the public surface over everything.
  */
-const STAGES = [
-  ['diagnostics', 'digest', 'format', 'json', 'order', 'printable', 'quantity', 'version'],
-  ['load'],
-  ['schema'],
-  ['kubevirt'],
-  ['resolve'],
-  ['render'],
-  ['validate'],
-  ['emit'],
-  ['expand'],
-  ['matrix'],
-  ['policy'],
-  ['pipeline'],
-  ['release'],
-  ['site'],
-  ['admission'],
-  ['migrate'],
-  ['scaffold'],
-  ['project'],
-  ['workflows'],
-  ['commands'],
-  ['cli'],
-  ['index', 'snapshot', 'bundle'],
-];
+const { stages: STAGES, files: ROOT_FILES } = JSON.parse(readFileSync(new URL('./tools/stages.json', import.meta.url), 'utf8'));
 
 /** A module of src/ named by its stage: a folder (`render/x`) or a file at the root (`pipeline`). */
 const target = (name) => `(?:${name}(?:/.*)?|${name}\\.[jt]s)`;
@@ -41,9 +19,7 @@ const target = (name) => `(?:${name}(?:/.*)?|${name}\\.[jt]s)`;
 function stageRule(level) {
   const later = STAGES.slice(level + 1).flat();
   if (later.length === 0) return [];
-  const isRoot = STAGES[level].every((n) =>
-    ['diagnostics', 'digest', 'format', 'json', 'order', 'printable', 'quantity', 'version', 'pipeline', 'index', 'snapshot', 'bundle'].includes(n),
-  );
+  const isRoot = STAGES[level].every((n) => ROOT_FILES.includes(n));
   // From a folder stage, other stages are `../x`; from a file at the root, `./x`.
   const prefix = isRoot ? '\\./' : '(?:\\.\\./)+';
   const patterns = [
@@ -52,11 +28,7 @@ function stageRule(level) {
       message: `a stage of src/ never imports a later one (order: ${STAGES.map((s) => s.join('|')).join(' < ')}); move the shared piece down`,
     },
   ];
-  const files = STAGES[level].map((n) =>
-    ['diagnostics', 'digest', 'format', 'json', 'order', 'printable', 'quantity', 'version', 'pipeline', 'index', 'snapshot', 'bundle'].includes(n)
-      ? `src/${n}.ts`
-      : `src/${n}/**/*.ts`,
-  );
+  const files = STAGES[level].map((n) => (ROOT_FILES.includes(n) ? `src/${n}.ts` : `src/${n}/**/*.ts`));
   return [{ files, rules: { 'no-restricted-imports': ['error', { patterns }] } }];
 }
 

@@ -1,5 +1,5 @@
 /**
- * Admission policies from the catalog (issue 34) as a platform team uses them: `itgen policy`, the
+ * Admission policies from the catalog as a platform team uses them: `itgen policy`, the
  * generator's `policy:` writing <output>/policy/, `validate --vms` saying what they do to each VM.
  * Their verdicts on the cluster are proven by test/policy-corpus.test.ts.
  */

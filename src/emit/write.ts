@@ -1,3 +1,8 @@
+/**
+ * Over 400 lines: The one writer of the tree (house rule 3): temporary directory, rename, the
+ * output lock and every refusal to replace what itgen did not write belong together, and splitting
+ * them would let a second writer grow.
+ */
 import {
   closeSync,
   lstatSync,

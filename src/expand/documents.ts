@@ -2,6 +2,9 @@
  * Expanding the VirtualMachines of manifest documents, with every KubeVirt error placed at the VM
  * field it is about (file:line:col). Documents that are instancetype objects, PVCs, DataVolumes or
  * DataSources join the object store, so a VM file can carry what it references.
+ *
+ * Over 400 lines: Expanding documents places every KubeVirt error at its VM field; the placing and
+ * the judging share one walk over the documents.
  */
 import { isPlainObject, type Json, type JsonObject, obj } from '../json';
 import { diag, didYouMean, type Diagnostic } from '../diagnostics';
@@ -78,6 +81,8 @@ export function documentPath(field: string): PathSegment[] {
  * Expands (and by default admits) every VirtualMachine of `docs` against `store` plus the objects
  * the documents themselves hold. Diagnostics: IT8001 a reference that cannot be resolved, IT8002
  * conflicts with the instance type, IT8003 admission refused, IT8004 nothing to expand.
+ *
+ * Over 80 lines: one pass over the documents that keeps each outcome with its diagnostics at their places; the steps (mutate, expand, admit, start) are calls, the length is the placing.
  */
 export function expandDocuments(
   docs: readonly SourceDoc[],
@@ -136,6 +141,7 @@ export function expandDocuments(
   });
   return { outcomes, diagnostics };
 
+  /** Over 80 lines: KubeVirt's order for one VM (mutating webhook, expand, admission, start), each step's errors placed before the next runs. */
   function judgeOne(f: FoundObject, file: string, name: string, namespace: string): ExpandOutcome {
     const at = (field: string): ReturnType<typeof locate> => locate(f.src, [...f.path, ...documentPath(field)]);
     // The API server decodes strictly (kubectl apply's default) and checks the CRD's schema: a field

@@ -1,5 +1,5 @@
 /**
- * Where VMs run and how many fit (issue 33): each VM's launcher pod (expand/preview.ts, rendered
+ * Where VMs run and how many fit: each VM's launcher pod (expand/preview.ts, rendered
  * with the given nodes as the cluster, so a TSC frequency selector comes from their labels) through
  * kube-scheduler's filters (kubevirt/scheduler.ts) against a node dump and the pods already running.
  */

@@ -1,5 +1,5 @@
 /**
- * What a VM runs as (issue 31): the VirtualMachineInstance KubeVirt creates when it starts, through
+ * What a VM runs as: the VirtualMachineInstance KubeVirt creates when it starts, through
  * its own start path. In KubeVirt's order: the rest of the VM mutating webhook on CREATE (the
  * firmware UUID and serial, `SetVirtualMachineDefaults`, the PCI topology annotation), then the VM
  * controller's `startVMI` (pkg/virt-controller/watch/vm/vm.go: `SetupVMIFromVM`, the start

@@ -1,5 +1,5 @@
 /**
- * Resize (issue 32): what KubeVirt does when a running VM's instance type or preference changes.
+ * Resize: what KubeVirt does when a running VM's instance type or preference changes.
  * In KubeVirt's order (v1.9, pkg/virt-controller/watch/vm/vm.go and the VM webhooks on UPDATE):
  * admission of the edited VM (the matchers, then the instancetype admission: spread, conflicts,
  * requirements; then the spec rules and the live-update limits), then the VM controller: the new
@@ -145,6 +145,8 @@ function restartFields(start: JsonObject, current: JsonObject, config: ClusterDe
  * What changing a running VM's instance type or preference does. `stored`: the VM as the cluster
  * stores it (its matchers name the objects it runs with); `to`: the new matchers, each replacing
  * the stored one whole.
+ *
+ * Over 80 lines: follows KubeVirt's VM controller through one update (webhook, revision, restart-required, hotplug), step for step as vm.go does.
  */
 export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeContext): ResizePlan {
   const { store, config } = ctx;

@@ -3,13 +3,15 @@
  * preference decide alone: threads with dedicated CPUs and hugepage sizes of the architecture.
  * KubeVirt's words; used by the catalog rules (IT4008, IT4016) and the matrix.
  */
-import type { Architecture } from '../schema/common';
 
 /**
  * Hugepage sizes the Linux kernel offers per architecture (Documentation/admin-guide/mm/hugetlbpage,
  * arch/arm64/hugetlbpage; s390x has 1 MiB segment pages). KubeVirt's own documentation and
  * validation speak of 2Mi and 1Gi, the x86_64 sizes.
  */
+/** The architectures KubeVirt builds for (pkg/virt-api/webhooks: amd64, arm64, s390x), as its Go constants spell them; schema/kubevirt-api.ts ARCHITECTURES is the same list. */
+type Architecture = 'amd64' | 'arm64' | 's390x';
+
 export const HUGEPAGE_SIZES_BY_ARCHITECTURE: Readonly<Record<Architecture, readonly string[]>> = {
   amd64: ['2Mi', '1Gi'],
   arm64: ['64Ki', '2Mi', '32Mi', '1Gi'],

@@ -9,6 +9,9 @@
  * placement). What KubeVirt reads from the running cluster and itgen cannot know offline (a
  * ResourceQuota with memory or CPU limits, NetworkAttachmentDefinitions' device resources, hook
  * sidecars, virtiofs) is said in `notes`.
+ *
+ * Over 400 lines: A transcription of renderLaunchManifest and its renderers, kept in KubeVirt's
+ * order so it can be read beside template.go and renderresources.go.
  */
 import { list, obj, type Json, type JsonObject } from '../json';
 import { gateEnabled, type ClusterDefaults } from './config';
@@ -128,6 +131,7 @@ interface AutoLimits {
   readonly memoryLimitRatio: number;
 }
 
+/** Over 80 lines: a transcription of renderresources.go's resource rendering, kept in its order to be read beside it. */
 function computeResources(
   vmi: JsonObject,
   spec: JsonObject,
@@ -312,6 +316,8 @@ function rejectLabel(affinity: JsonObject | undefined, label: string): JsonObjec
 /**
  * The virt-launcher pod for a VMI as the API server stored it (kubevirt/vmi.ts), or KubeVirt's
  * render error ("GPU ... is not permitted in permittedHostDevices configuration").
+ *
+ * Over 80 lines: a transcription of renderLaunchManifest, kept in its order to be read beside template.go.
  */
 export function renderLauncherPod(vmi: JsonObject, config: ClusterDefaults, cluster: readonly JsonObject[] = []): PodResult {
   const spec = obj(vmi['spec']) ?? {};

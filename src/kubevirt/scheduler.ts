@@ -1,5 +1,5 @@
 /**
- * Where a launcher pod fits (issue 33): kube-scheduler v1.36's filters in its default order, on the
+ * Where a launcher pod fits: kube-scheduler v1.36's filters in its default order, on the
  * pod KubeVirt renders (kubevirt/pod.ts). The pod's effective requests are Kubernetes'
  * (k8s.io/component-helpers resource.PodRequests: containers, restartable init containers as
  * sidecars, the largest init container, overhead; requests defaulted from limits), then per node:

@@ -1,3 +1,7 @@
+/**
+ * Over 400 lines: Every read of a project file goes through the guards here (inside the project,
+ * bounded, no links out), imports included: one file, one set of guards.
+ */
 import { type Dirent, existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
@@ -319,6 +323,8 @@ function declared(doc: SourceDoc): string | undefined {
  * import's documents but its Catalog, less what `exclude` names and what the importing catalog
  * declares itself (its declaration replaces the imported one). An import must lead inside the
  * project (a package import: the project's node_modules); imports are not transitive.
+ *
+ * Over 80 lines: resolving imports (npm package, path, release, excludes, patches) shares one set of guards and one walk.
  */
 export function withImports(root: string, catalogDir: string, loaded: LoadedFiles): LoadedFiles {
   const catalogDoc = loaded.docs.find((d) => (d.value as { kind?: unknown } | null)?.kind === 'Catalog');
@@ -330,6 +336,7 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
   const files = [...loaded.files];
   const absRoot = path.resolve(root);
   const importedFrom: { dir: string; at: SourceRange; package?: string; installed?: string }[] = [];
+  /** Over 80 lines: the body of withImports' walk, see above. */
   (importEntries as ImportEntry[]).forEach((entry, i) => {
     const at = locate(catalogDoc, ['imports', i]);
     let dir: string | undefined;

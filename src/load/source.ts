@@ -1,3 +1,7 @@
+/**
+ * Over 400 lines: Parsing with positions and locating paths in the parsed nodes share the node
+ * model; split, both halves would import each other.
+ */
 import { type Document, LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments, visit, type Node } from 'yaml';
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { parseFast, type FastMap, type FastNode, type FastParse } from './fast-yaml';
@@ -135,6 +139,7 @@ function deepPath(value: unknown): PathSegment[] | undefined {
   return undefined;
 }
 
+/** Over 80 lines: the YAML library's documents turned into SourceDocs with every error placed; one loop over the library's error kinds. */
 function parseUnbounded(file: string, bytes: Buffer): ParsedFile {
   const diagnostics: Diagnostic[] = [];
   const at = (line = 1, col = 1): SourceRange => ({ file, line, col });

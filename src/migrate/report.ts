@@ -65,6 +65,7 @@ export interface ReportInput {
   readonly options: MigrateOptions;
 }
 
+/** Over 80 lines: MIGRATION.md is one document written top to bottom. */
 export function migrationReport(r: ReportInput): string {
   const migrated = r.vms.filter((v) => v.outcome.status === 'migrated');
   const differing = migrated.filter((v) => v.outcome.status === 'migrated' && v.outcome.differences.length > 0);

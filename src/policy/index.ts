@@ -1,5 +1,5 @@
 /**
- * Admission policies generated from a catalog (issue 34): Kubernetes ValidatingAdmissionPolicies
+ * Admission policies generated from a catalog: Kubernetes ValidatingAdmissionPolicies
  * (admissionregistration.k8s.io/v1, Kubernetes 1.30+) that make the cluster hold VMs to the
  * catalog it runs, and `judgePolicies`, what they decide for one request, which `validate --vms`
  * reports and the corpus holds to kube-apiserver's own plugin (test/fixtures/policy-corpus/).
@@ -17,6 +17,9 @@
  * keeps working, a deprecated one does not warn on every status write). KubeVirt's own service
  * accounts are never judged. The CEL is written from a few templates; every value from the catalog
  * enters it as a string literal (`celString`).
+ *
+ * Over 400 lines: The CEL policies and judgePolicies, which must decide as they do, are kept side
+ * by side so that a change to one is seen beside the other.
  */
 import type { JsonObject } from '../json';
 
@@ -301,6 +304,7 @@ export function policyObjects(catalog: PolicyCatalog, opts: PolicyOptions): Json
   return policyObjectsOnOneLine(catalog, opts).map((o) => (o['kind'] === 'ValidatingAdmissionPolicy' ? wrapped(o) : o));
 }
 
+/** Over 80 lines: the CEL of the policies, which must be read as one program. */
 function policyObjectsOnOneLine(catalog: PolicyCatalog, opts: PolicyOptions): JsonObject[] {
   const out: JsonObject[] = [];
   const its = knownOf(catalog, 'instancetype');
@@ -476,6 +480,8 @@ function matcherName(vm: JsonObject | null | undefined, which: Which): string {
 /**
  * What the policies of `catalog` decide for one request, by the catalog's meaning (the corpus holds
  * kube-apiserver's verdict on the generated CEL to it).
+ *
+ * Over 80 lines: decides as the CEL of policyObjectsOnOneLine does, in the same order, to be read beside it.
  */
 export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: PolicyRequest): PolicyJudgement {
   const denied: PolicyVerdict[] = [];

@@ -132,63 +132,8 @@ export function openProject(inputs: ProjectInputs): Project {
     if (hasErrors(read.diagnostics)) return { diagnostics: read.diagnostics };
     return kubevirtFromDocuments(read.docs, inputs.kubevirt);
   });
-  const catalogsOf = (files: 'instead' | 'besides'): Catalogs => {
-    const sources: CatalogSource[] = [];
-    const diagnostics: Diagnostic[] = [];
-    const withFiles = inputs.with ?? [];
-    const read = withDocuments();
-    const fileObjects = manifestObjects(read.docs).map((f) => f.value);
-    const fromFiles = catalogOfObjects(fileObjects, 'files');
-    const replaced = files === 'instead' && fromFiles.objects.length > 0 && (inputs.generators?.length ?? 0) === 0;
-    const useProject = hasGenerators() && !replaced;
-    if (useProject) {
-      const c = compiled();
-      diagnostics.push(...c.diagnostics);
-      for (const r of c.results)
-        if (r.generator && r.catalog)
-          sources.push({
-            name: r.generator.name,
-            origin: 'generator',
-            catalog: r.catalog,
-            objects: r.objects,
-            result: r,
-            ...(r.kubevirt ? { kubevirt: r.kubevirt } : {}),
-          });
-    } else if (withFiles.length === 0 && files === 'instead') {
-      // A command whose answer is the catalog has nothing to answer; VMs that name nothing are still judged.
-      diagnostics.push(
-        diag(
-          'IT1009',
-          'no generator found and no objects given: add generators/*.yaml, or pass the instance types and preferences with --with FILE',
-          undefined,
-          {
-            hint: "a VM repository passes the platform's bundle: --with instancetypes-bundle.yaml (or kubectl get virtualmachineclusterinstancetypes,virtualmachineclusterpreferences -o yaml)",
-          },
-        ),
-      );
-    }
-    diagnostics.push(...read.diagnostics);
-    if (fromFiles.objects.length > 0) sources.push({ name: 'files', origin: 'files', ...fromFiles });
-    const strict = strictify(diagnostics, inputs.strict ?? false);
-    const generators = sources.filter((s) => s.origin === 'generator').map((s) => s.name);
-    const from = [
-      ...(generators.length > 0 ? [`the project (${generators.join(', ')})`] : []),
-      ...(withFiles.length > 0 ? [`${withFiles.join(', ')}`] : []),
-    ].join(' and ');
-    return {
-      sources,
-      store: objectStore([
-        // The rendered manifests themselves: no need to serialize and parse them back.
-        ...sources.filter((s) => s.origin === 'generator').flatMap((s) => s.objects.map((o) => o.manifest as unknown as JsonObject)),
-        ...fileObjects,
-      ]),
-      diagnostics: strict,
-      blocking: hasErrors(strict),
-      from,
-    };
-  };
-  const besides = once(() => catalogsOf('besides'));
-  const instead = once(() => catalogsOf('instead'));
+  const besides = once(() => catalogsOf('besides', inputs, { hasGenerators, compiled, withDocuments }));
+  const instead = once(() => catalogsOf('instead', inputs, { hasGenerators, compiled, withDocuments }));
   const catalogs = (files: 'instead' | 'besides' = 'besides'): Catalogs => (files === 'instead' ? instead() : besides());
   const project: Project = {
     inputs,
@@ -212,6 +157,58 @@ export function openProject(inputs: ProjectInputs): Project {
     policies: (files = 'instead') => catalogs(files).sources.map((s) => policyOf(s)),
   };
   return project;
+}
+
+/** The catalogs of a run (Project.catalogs), from what the project has read. */
+function catalogsOf(files: 'instead' | 'besides', inputs: ProjectInputs, read: Pick<Project, 'hasGenerators' | 'compiled' | 'withDocuments'>): Catalogs {
+  const sources: CatalogSource[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const withFiles = inputs.with ?? [];
+  const withDocs = read.withDocuments();
+  const fileObjects = manifestObjects(withDocs.docs).map((f) => f.value);
+  const fromFiles = catalogOfObjects(fileObjects, 'files');
+  const replaced = files === 'instead' && fromFiles.objects.length > 0 && (inputs.generators?.length ?? 0) === 0;
+  const useProject = read.hasGenerators() && !replaced;
+  if (useProject) {
+    const c = read.compiled();
+    diagnostics.push(...c.diagnostics);
+    for (const r of c.results)
+      if (r.generator && r.catalog)
+        sources.push({
+          name: r.generator.name,
+          origin: 'generator',
+          catalog: r.catalog,
+          objects: r.objects,
+          result: r,
+          ...(r.kubevirt ? { kubevirt: r.kubevirt } : {}),
+        });
+  } else if (withFiles.length === 0 && files === 'instead') {
+    // A command whose answer is the catalog has nothing to answer; VMs that name nothing are still judged.
+    diagnostics.push(
+      diag('IT1009', 'no generator found and no objects given: add generators/*.yaml, or pass the instance types and preferences with --with FILE', undefined, {
+        hint: "a VM repository passes the platform's bundle: --with instancetypes-bundle.yaml (or kubectl get virtualmachineclusterinstancetypes,virtualmachineclusterpreferences -o yaml)",
+      }),
+    );
+  }
+  diagnostics.push(...withDocs.diagnostics);
+  if (fromFiles.objects.length > 0) sources.push({ name: 'files', origin: 'files', ...fromFiles });
+  const strict = strictify(diagnostics, inputs.strict ?? false);
+  const generators = sources.filter((s) => s.origin === 'generator').map((s) => s.name);
+  const from = [
+    ...(generators.length > 0 ? [`the project (${generators.join(', ')})`] : []),
+    ...(withFiles.length > 0 ? [`${withFiles.join(', ')}`] : []),
+  ].join(' and ');
+  return {
+    sources,
+    store: objectStore([
+      // The rendered manifests themselves: no need to serialize and parse them back.
+      ...sources.filter((s) => s.origin === 'generator').flatMap((s) => s.objects.map((o) => o.manifest as unknown as JsonObject)),
+      ...fileObjects,
+    ]),
+    diagnostics: strict,
+    blocking: hasErrors(strict),
+    from,
+  };
 }
 
 /** The policies a catalog implies: the generator's `policy:`, else the default ones over its cluster-wide objects. */

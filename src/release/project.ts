@@ -2,6 +2,9 @@
  * The project workflows as library functions: what `itgen validate`, `generate` and `check` do,
  * with every guard, so that the library and the CLI are one product. The CLI commands call these
  * and print; `generate()` of the package is `generateProject`.
+ *
+ * Over 400 lines: The release workflows (generate, check, release, bundle, notes) share the project
+ * checks and the lock's history checks.
  */
 import { withPolicyVerdicts, type ProjectPolicy } from '../policy/vms';
 import path from 'node:path';

@@ -3,6 +3,9 @@
  * (JSON), and which VirtualMachines a change touches: what each becomes at its next start
  * (expanded before and after), whether KubeVirt still admits it, and what a removal or
  * deprecation means for it. Everything here reads objects and VMs; nothing is written.
+ *
+ * Over 400 lines: The review of a change: diff tables, VM impact and resizes render one
+ * pull-request comment and share its bounds.
  */
 import { type Json, type JsonObject, obj } from '../json';
 import { diag, type Diagnostic } from '../diagnostics';
@@ -165,6 +168,8 @@ function named(vm: JsonObject, which: 'instancetype' | 'preference'): { kind: st
  * (error) a VM loses an object (deprecated before or not), or is no longer admitted; IT8302
  * (warning) a VM on an object that is deprecated now (naming its replacement); IT8303 (warning) a
  * VM whose expansion changes. `judgeVms` judges every VM, touched or not.
+ *
+ * Over 80 lines: one pass over the VMs, each expanded before and after the change.
  */
 export function vmImpact(
   vmDocs: readonly SourceDoc[],

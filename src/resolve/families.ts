@@ -230,7 +230,11 @@ function sizeName(scope: FamilyScope, sizeLabel: string, variant: string | undef
   return named.text;
 }
 
-/** One instance type: a size of a variant (or of the family itself). */
+/**
+ * One instance type: a size of a variant (or of the family itself).
+ *
+ * Over 80 lines: one size of a family resolved field by field in the documented precedence.
+ */
 function resolveSize(scope: FamilyScope, variant: Variant, size: string): ResolvedInstancetype | undefined {
   const { model, fam, ladder, ratio, what: familyWhat, out } = scope;
   const cat = model.catalog!;

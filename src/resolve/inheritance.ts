@@ -30,7 +30,11 @@ export class Inheritance {
     private readonly out: Sink,
   ) {}
 
-  /** The preference `name` with its bases; null when something it needs is missing or cyclic (reported). */
+  /**
+   * The preference `name` with its bases; null when something it needs is missing or cyclic (reported).
+   *
+   * Over 80 lines: inheritance is one recursive walk with its cycle and conflict checks.
+   */
   resolve(name: string): PrefBase | null {
     const done = this.memo.get(name);
     if (done !== undefined) return done;

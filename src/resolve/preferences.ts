@@ -116,7 +116,11 @@ function architectureLevel(scope: PreferenceScope, arch: Architecture | undefine
   return { arch, archName, leaves, archLeaves, override: ov };
 }
 
-/** One object: an architecture level of a preference, or a variant of it; undefined after reporting a bad name. */
+/**
+ * One object: an architecture level of a preference, or a variant of it; undefined after reporting a bad name.
+ *
+ * Over 80 lines: a preference resolved in the documented precedence (bases, fragments, own spec, variants).
+ */
 function preferenceObject(scope: PreferenceScope, level: ArchitectureLevel, v: VariantUse | undefined): ResolvedPreference | undefined {
   const { model, decl, base, what, out } = scope;
   const cat = model.catalog!.value;

@@ -32,6 +32,7 @@ export function scaffoldProblem(o: ScaffoldOptions): string | undefined {
 const SCHEMA = (kind: 'catalog' | 'generator', depth: number): string =>
   `# yaml-language-server: $schema=${'../'.repeat(depth)}node_modules/itgen/schema/${kind}.schema.json`;
 
+/** Over 80 lines: the files init writes, as text templates. */
 export function scaffoldFiles(o: ScaffoldOptions): OutputFile[] {
   const { name, vendor } = o;
   return [

@@ -4,6 +4,9 @@
  * needs, a root `kustomization.yaml` the generated base in its resources; every other file that
  * exists is left as it was and said so. A generator or catalog of the same name is never touched:
  * that is another project, and init refuses.
+ *
+ * Over 400 lines: The templates init writes (generator, catalog, CI jobs for two forges, GitOps
+ * objects) are text, kept with the merge rules that place them.
  */
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { readRegularFile } from '../load/limits';
@@ -373,7 +376,11 @@ function read(file: string): string | undefined {
   return readRegularFile(file)?.toString('utf8');
 }
 
-/** What `itgen init` would do in `dir`. */
+/**
+ * What `itgen init` would do in `dir`.
+ *
+ * Over 80 lines: what init writes into an existing repository: each file's merge rule in one list.
+ */
 export function planInit(dir: string, o: InitOptions): InitPlan {
   const base = scaffoldFiles(o).filter((f) => !f.path.startsWith('.github/workflows/') || (o.ci ?? 'github') === 'github');
   const wanted: OutputFile[] = [

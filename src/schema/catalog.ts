@@ -1,3 +1,7 @@
+/**
+ * Over 400 lines: The zod model of the six catalog documents: one schema per document kind, each
+ * short, and the JSON Schema generated from them.
+ */
 import { z } from 'zod';
 import { HOOKS, PREFERENCE_TEXT_VARIABLES } from './hooks';
 import { instancetypeSpecPatchSchema, preferenceSpecSchema } from './manifest';

@@ -9,6 +9,9 @@
  * KubeVirt release, what is deprecated) live in kubevirt-api.ts, without zod, and are re-exported here.
  * Over 400 lines because it is the whole API model, field by field, in the order of KubeVirt's types;
  * the test that compares it with KubeVirt's schemas reads it as one.
+ *
+ * Over 400 lines: The zod model of the four KubeVirt kinds, field by field as KubeVirt's Go types
+ * declare them.
  */
 import { z } from 'zod';
 import {

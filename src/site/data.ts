@@ -124,7 +124,11 @@ export function pairsOf(data: SiteData, p: SitePreference): { admitted: SiteInst
   return { admitted, refused };
 }
 
-/** The explorer's data for the generators given, in their order. */
+/**
+ * The explorer's data for the generators given, in their order.
+ *
+ * Over 80 lines: the explorer's data is one object built field by field.
+ */
 export function siteData(inputs: readonly SiteInput[], title = 'Instance types'): SiteData {
   const reasons: string[] = [];
   const reasonIndex = new Map<string, number>();

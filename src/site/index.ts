@@ -1,5 +1,5 @@
 /**
- * The catalog explorer and `itgen select` over compiled generators (issue 35).
+ * The catalog explorer and `itgen select` over compiled generators.
  */
 import { closeSync, existsSync, lstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';

@@ -2,6 +2,9 @@
  * The release lock's check while compiling: the objects as the lock sees them (spec digests) and
  * what a change may not do to what was released (IT7101-IT7107), with the overrides that allow it.
  * Recording a release and writing the lock are release/lock.ts's.
+ *
+ * Over 400 lines: The release lock's rules (IT7101-IT7109) are a list of small checks over one lock
+ * model.
  */
 import { isPlainObject } from '../json';
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
@@ -145,7 +148,11 @@ function goneReport(gone: readonly { entry: LockedObject; entryAt: SourceRange }
   );
 }
 
-/** Compare what the catalog generates now with what has been published. */
+/**
+ * Compare what the catalog generates now with what has been published.
+ *
+ * Over 80 lines: the lock's rules over one object at a time, in the order the lock states them.
+ */
 export function checkLock(loaded: LoadedLock, generatorName: string, current: readonly CurrentObject[]): LockCheck {
   const { lock, src } = loaded;
   const out: Diagnostic[] = [];
@@ -349,6 +356,8 @@ export function lockContradictions(loaded: LoadedLock): Diagnostic[] {
  * with its `released`, `deprecated`, `removed` and `changed` history as it was; what a change adds
  * to an entry (a deprecation, a removal, a reviewed change with the digest it leads to) and every
  * new entry name a release the base does not have. Overrides are the next release's, free to change.
+ *
+ * Over 80 lines: the history rules over one pair of locks, in order.
  */
 export function lockHistoryProblems(current: LoadedLock, base: ReleaseLock, baseName: string): Diagnostic[] {
   const { lock, src } = current;

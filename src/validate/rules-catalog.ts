@@ -1,3 +1,7 @@
+/**
+ * Over 400 lines: A list of small named rules (house rule 11); each is short, the file is their
+ * list.
+ */
 import { onePerSource } from '../render/manifests';
 import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
 import { locate, type PathSegment } from '../load/source';

@@ -1,3 +1,7 @@
+/**
+ * Over 400 lines: A list of small named rules transcribing KubeVirt's webhook checks (house rule
+ * 11); each is short, the file is their list.
+ */
 import { getPath, type JsonObject } from '../json';
 import { formatBinary, MiB, parseQuantity } from '../quantity';
 import type { Diagnostic } from '../diagnostics';

@@ -75,67 +75,10 @@ export function diff(project: Project, opts: DiffOptions = {}): DiffReport {
   const candidate = against === undefined ? undefined : path.resolve(project.cwd, against);
   const bundleFile = candidate !== undefined && existsSync(candidate) && statSync(candidate).isFile() ? candidate : undefined;
   let problems: Diagnostic[] = [...diagnostics];
-  const sections: (DiffSection & { result: CompileResult })[] = [];
-  if (bundleFile !== undefined) {
-    if (results.length !== 1)
-      return {
-        ...empty,
-        failed: true,
-        diagnostics: [diag('IT1009', `diff --against FILE works on one generator at a time; pass -g generators/<name>.yaml (found ${results.length})`)],
-      };
-    const r = results[0]!;
-    const parsed = parseObjects(readFileSync(bundleFile, 'utf8'));
-    const shown = relativePath(root, bundleFile);
-    if (parsed.error !== undefined) return { ...empty, failed: true, diagnostics: [diag('IT7301', `cannot read ${shown}: ${parsed.error}`)] };
-    // Comparing with a file that holds no instance types or preferences would list every object as added.
-    if (parsed.objects.length === 0)
-      return {
-        ...empty,
-        failed: true,
-        diagnostics: [
-          diag('IT7301', `${shown} holds no instance types or preferences (instancetype.kubevirt.io objects)`, undefined, {
-            hint: 'pass a release bundle, such as common-instancetypes-all-bundle-<version>.yaml, or a commit',
-          }),
-        ],
-      };
-    // A bundle carries the version label; the base does not.
-    const ignore = [bundleSettings(r.generator!.name, r.generator!.config).versionLabel];
-    const after = generatedObjects(r);
-    sections.push({
-      generator: r.generator!.name,
-      against: shown,
-      diffs: diffObjects(parsed.objects, after, ignore),
-      before: parsed.objects,
-      after,
-      result: r,
-    });
-  } else {
-    for (const r of results) {
-      const dir = r.generator!.outputDir;
-      let before: readonly OutputFile[];
-      if (against === undefined) before = readCommittedBase(root, dir).files;
-      else {
-        const t = treeAt(against, dir);
-        if ('error' in t) {
-          problems.push(
-            diag('IT7301', `cannot read ${dir} at ${against}: ${t.error}`, undefined, { hint: 'pass a commit, branch or tag, or an existing YAML file' }),
-          );
-          continue;
-        }
-        before = t.files;
-      }
-      const old = committedObjects(before);
-      const after = generatedObjects(r);
-      sections.push({
-        generator: r.generator!.name,
-        against: against === undefined ? `${dir} (working tree)` : `${dir} at ${against}`,
-        diffs: diffObjects(old, after),
-        before: old,
-        after,
-        result: r,
-      });
-    }
-  }
+  const read = bundleFile !== undefined ? bundleSection(root, results, bundleFile) : revisionSections(root, results, against, treeAt);
+  if ('failure' in read) return { ...empty, failed: true, diagnostics: [read.failure] };
+  const sections = read.sections;
+  problems.push(...read.problems);
   // The VMs a team keeps in Git, judged against the objects before and after.
   const vmDirs = opts.vms ?? [];
   const vms = vmDirs.length > 0 ? project.manifests(vmDirs) : undefined;
@@ -221,4 +164,72 @@ export function diffText(report: DiffReport): string {
   ]
     .filter((t) => t !== '')
     .join('\n');
+}
+
+type Section = DiffSection & { readonly result: CompileResult };
+type Read = { sections: Section[]; problems: Diagnostic[] } | { failure: Diagnostic };
+
+/** `--against FILE`: the one generator's objects against a bundle's. */
+function bundleSection(root: string, results: readonly CompileResult[], bundleFile: string): Read {
+  if (results.length !== 1)
+    return { failure: diag('IT1009', `diff --against FILE works on one generator at a time; pass -g generators/<name>.yaml (found ${results.length})`) };
+  const r = results[0]!;
+  const parsed = parseObjects(readFileSync(bundleFile, 'utf8'));
+  const shown = relativePath(root, bundleFile);
+  if (parsed.error !== undefined) return { failure: diag('IT7301', `cannot read ${shown}: ${parsed.error}`) };
+  // Comparing with a file that holds no instance types or preferences would list every object as added.
+  if (parsed.objects.length === 0)
+    return {
+      failure: diag('IT7301', `${shown} holds no instance types or preferences (instancetype.kubevirt.io objects)`, undefined, {
+        hint: 'pass a release bundle, such as common-instancetypes-all-bundle-<version>.yaml, or a commit',
+      }),
+    };
+  // A bundle carries the version label; the base does not.
+  const ignore = [bundleSettings(r.generator!.name, r.generator!.config).versionLabel];
+  const after = generatedObjects(r);
+  return {
+    problems: [],
+    sections: [
+      {
+        generator: r.generator!.name,
+        against: shown,
+        diffs: diffObjects(parsed.objects, after, ignore),
+        before: parsed.objects,
+        after,
+        result: r,
+      },
+    ],
+  };
+}
+
+/** Each generator's objects against its committed base, in the working tree or at a revision. */
+function revisionSections(root: string, results: readonly CompileResult[], against: string | undefined, treeAt: TreeAt): Read {
+  const sections: Section[] = [];
+  const problems: Diagnostic[] = [];
+  for (const r of results) {
+    const dir = r.generator!.outputDir;
+    let before: readonly OutputFile[];
+    if (against === undefined) before = readCommittedBase(root, dir).files;
+    else {
+      const t = treeAt(against, dir);
+      if ('error' in t) {
+        problems.push(
+          diag('IT7301', `cannot read ${dir} at ${against}: ${t.error}`, undefined, { hint: 'pass a commit, branch or tag, or an existing YAML file' }),
+        );
+        continue;
+      }
+      before = t.files;
+    }
+    const old = committedObjects(before);
+    const after = generatedObjects(r);
+    sections.push({
+      generator: r.generator!.name,
+      against: against === undefined ? `${dir} (working tree)` : `${dir} at ${against}`,
+      diffs: diffObjects(old, after),
+      before: old,
+      after,
+      result: r,
+    });
+  }
+  return { sections, problems };
 }

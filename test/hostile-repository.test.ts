@@ -1,5 +1,5 @@
 /**
- * Hostile repositories (issue: hardening): what a pull request can put in a project must never make
+ * Hostile repositories: what a pull request can put in a project must never make
  * itgen print what lies outside the project, hang, crash, or touch output/. Each case runs the CLI
  * in-process on a scratch project, first generated cleanly so that "output/ unchanged" means
  * something, and checks the exit code, the place reported, and that no outside text appears.

@@ -1,5 +1,5 @@
 /**
- * Trust, round 2: what a hostile pull request controls (the committed output, names and values in
+ * What a hostile pull request controls (the committed output, names and values in
  * every input, standard input, the layout under output/) and the mistakes that used to pass in
  * silence. Each class asserts the exit code, the place, and that nothing outside was printed or
  * written. The fuzz run at the end feeds hostile names and values through every command and format.

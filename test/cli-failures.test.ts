@@ -1,5 +1,5 @@
 /**
- * The third adversarial corpus, the cases on the command line and the committed output: failures
+ * Failures on the command line and in the committed output: failures
  * carry a JSON diagnostic with --format json (explain, -C, option and command errors), files found
  * through a linked operand directory are named from the operand, and kinds named after
  * Object.prototype's members print as themselves.

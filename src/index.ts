@@ -106,3 +106,5 @@ export { site, type SiteReport } from './workflows/site';
 export { formatText as formatDiagnostics } from './format';
 export { init, type InitOptions, type InitReport } from './workflows/init';
 export { migratePresets, type MigrateOptions, type MigrateReport } from './workflows/migrate';
+export { COMMAND_SPECS, commandReference, commandUsage, usage } from './commands';
+export type { CommandSpec, OptionSpec } from './commands/spec';

@@ -178,10 +178,11 @@ describe('state belongs to the run', () => {
 });
 
 describe('the public surface', () => {
-  it('exports exactly these names (a change here is a decision: README, docs/library.md)', () => {
+  it('exports exactly these names (a change here is a decision: README, docs/13-library.md)', () => {
     expect(Object.keys(itgen).sort()).toEqual(
       [
         'CATALOG_KINDS',
+        'COMMAND_SPECS',
         'DIAGNOSTIC_CODES',
         'INSTANCETYPE_API_VERSION',
         'KIND_ORDER',
@@ -201,6 +202,8 @@ describe('the public surface', () => {
         'checkProject',
         'checkedSummary',
         'closest',
+        'commandReference',
+        'commandUsage',
         'compatibilityMatrix',
         'compile',
         'compileDocuments',
@@ -276,6 +279,8 @@ describe('the public surface', () => {
         'specDigest',
         'strictify',
         'validate',
+        'usage',
+
         'validateManifests',
         'writeFilesAtomic',
         'writeTree',

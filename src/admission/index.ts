@@ -9,7 +9,8 @@ import { isPlainObject, type JsonObject } from '../json';
 import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
 import { expandDocuments, type ExpandOptions, type ObjectStore } from '../expand';
 import { manifestObjects, type FoundObject } from '../expand/documents';
-import type { SourceDoc } from '../load/source';
+import { locate, type SourceDoc } from '../load/source';
+import { apiVersionProblem } from '../kubevirt/placement';
 import { parseQuantity } from '../quantity';
 import type { RenderedManifest } from '../render/manifests';
 import { toLeaves } from '../resolve/leaves';
@@ -157,7 +158,11 @@ function objectVerdict(r: ManifestObject): Diagnostic[] {
  * Diagnostics for every instancetype, preference and VirtualMachine of `docs`; VMs resolve their
  * references against the objects of `docs` and `store` (the project's, and --with files).
  */
-export function validateManifests(docs: readonly SourceDoc[], store: ObjectStore, options: Pick<ExpandOptions, 'namespace' | 'mutate'> = {}): Diagnostic[] {
+export function validateManifests(
+  docs: readonly SourceDoc[],
+  store: ObjectStore,
+  options: Pick<ExpandOptions, 'namespace' | 'mutate' | 'as' | 'kubevirt'> = {},
+): Diagnostic[] {
   const found = manifestObjects(docs);
   const kinds = MANIFEST_KINDS as readonly string[];
   const specObjects = found.filter((f) => kinds.includes(str(f.value['kind'])));
@@ -180,7 +185,25 @@ export function validateManifests(docs: readonly SourceDoc[], store: ObjectStore
   });
   const out: Diagnostic[] = [];
   const admitted: ManifestObject[] = [];
-  for (const r of rendered) {
+  for (const [i, r] of rendered.entries()) {
+    // The API server maps kind and apiVersion to a resource first: a version KubeVirt does not serve
+    // never reaches its schema or webhooks (kubectl: "no matches for kind ... in version ...").
+    const f = specObjects[i]!;
+    const version = apiVersionProblem(r.manifest.kind, f.value['apiVersion']);
+    if (version) {
+      out.push(
+        diag(
+          'IT8006',
+          `${r.manifest.kind} \`${r.manifest.metadata.name}\`: ${version.message}`,
+          locate(f.src, [...f.path, f.value['apiVersion'] === undefined ? 'kind' : 'apiVersion']),
+          {
+            ...(version.severity === 'warning' ? { severity: 'warning' as const } : {}),
+            hint: `KubeVirt v1.9 serves ${r.manifest.kind} as apiVersion ${version.served} (v1alpha1 and v1alpha2 left in KubeVirt v1.7); the API server refuses any other`,
+          },
+        ),
+      );
+      if (version.severity === 'error') continue;
+    }
     const verdict = objectVerdict(r);
     out.push(...verdict);
     if (!verdict.some((d) => d.severity === 'error')) admitted.push(r);

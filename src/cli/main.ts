@@ -8,7 +8,7 @@ import { parseCommandLine } from '../commands/spec';
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USER, report, type Command, type Io } from './command';
 import { diag } from '../diagnostics';
 import { COMMANDS } from './commands';
-import { commandUsage, usage } from './help';
+import { commandUsage, usage } from '../commands';
 import { VERSION } from '../version';
 
 export { EXIT_INTERNAL, EXIT_OK, EXIT_USER, type Io } from './command';

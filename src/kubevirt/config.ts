@@ -192,6 +192,19 @@ const GATE_STATES: Readonly<Record<string, 'GA' | 'Beta'>> = {
   PanicDevices: 'GA',
 };
 
+/** The Alpha gates whose state changes an answer of itgen (the webhooks' and the render's checks that read them). */
+const ALPHA_GATES_READ = ['AlignCPUs', 'HostDevices', 'Root'] as const;
+
+/**
+ * `config` with every feature gate itgen reads enabled and no host device list: what a cluster
+ * would have to configure for a refusal that depends only on its configuration to go away. A VM
+ * refused under `config` but not under this is refused by the cluster's configuration, not by itself.
+ */
+export function withEveryGate(config: ClusterDefaults): ClusterDefaults {
+  const { permittedHostDevices: _permitted, disabledFeatureGates: _disabled, ...rest } = config;
+  return { ...rest, featureGates: [...new Set([...(config.featureGates ?? []), ...ALPHA_GATES_READ, ...Object.keys(GATE_STATES)])] };
+}
+
 /** featuregate.IsEnabled: whether a feature gate is on in this configuration. */
 export function gateEnabled(config: ClusterDefaults, gate: string): boolean {
   const state = Object.hasOwn(GATE_STATES, gate) ? GATE_STATES[gate] : undefined;

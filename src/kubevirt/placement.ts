@@ -35,12 +35,37 @@ export const VM_API_VERSIONS: Readonly<Record<string, { readonly deprecation?: s
 };
 
 /**
- * What the API server (its REST mapper, as kubectl reports it) says of a VirtualMachine's apiVersion:
- * an error for a version KubeVirt does not serve, a warning for a deprecated one, nothing for v1.
+ * The versions KubeVirt v1.9 serves the instancetype kinds in (staging/src/kubevirt.io/api/instancetype,
+ * the CRDs' served versions): v1beta1 only, since v1alpha1 and v1alpha2 left in v1.7.
  */
+export const INSTANCETYPE_API_VERSIONS: Readonly<Record<string, { readonly deprecation?: string }>> = {
+  'instancetype.kubevirt.io/v1beta1': {},
+};
+
+/** The versions served per kind: VirtualMachine's, and the four instancetype kinds'. */
+function servedVersions(kind: string): Readonly<Record<string, { readonly deprecation?: string }>> {
+  return kind === 'VirtualMachine' ? VM_API_VERSIONS : INSTANCETYPE_API_VERSIONS;
+}
+
+/**
+ * What the API server (its REST mapper, as kubectl reports it) says of an object's apiVersion: an
+ * error for a version KubeVirt does not serve, a warning for a deprecated one, nothing otherwise.
+ */
+export function apiVersionProblem(
+  kind: string,
+  apiVersion: unknown,
+): { readonly severity: 'error' | 'warning'; readonly message: string; readonly served: string } | undefined {
+  const versions = servedVersions(kind);
+  const served = Object.keys(versions)
+    .filter((v) => versions[v]!.deprecation === undefined)
+    .join(', ');
+  if (typeof apiVersion !== 'string' || apiVersion === '') return { severity: 'error', message: 'apiVersion not set', served };
+  const known = Object.hasOwn(versions, apiVersion) ? versions[apiVersion] : undefined;
+  if (known === undefined) return { severity: 'error', message: `no matches for kind "${kind}" in version "${apiVersion}"`, served };
+  return known.deprecation !== undefined ? { severity: 'warning', message: known.deprecation, served } : undefined;
+}
+
+/** `apiVersionProblem` of a VirtualMachine. */
 export function vmApiVersionProblem(apiVersion: unknown): { readonly severity: 'error' | 'warning'; readonly message: string } | undefined {
-  if (typeof apiVersion !== 'string' || apiVersion === '') return { severity: 'error', message: 'apiVersion not set' };
-  const served = Object.hasOwn(VM_API_VERSIONS, apiVersion) ? VM_API_VERSIONS[apiVersion] : undefined;
-  if (served === undefined) return { severity: 'error', message: `no matches for kind "VirtualMachine" in version "${apiVersion}"` };
-  return served.deprecation !== undefined ? { severity: 'warning', message: served.deprecation } : undefined;
+  return apiVersionProblem('VirtualMachine', apiVersion);
 }

@@ -1,7 +1,7 @@
 /**
  * zod model of the KubeVirt `instancetype.kubevirt.io/v1beta1` objects itgen emits.
  *
- * Ground truth for shape: the strict JSON Schemas in `shared/kubevirt-schemas/` (derived from KubeVirt's
+ * Ground truth for shape: the strict JSON Schemas in `test/reference/kubevirt-schemas/` (derived from KubeVirt's
  * swagger at v1.9.0); `test/manifest-schema.test.ts` checks both directions of that correspondence.
  * On top of the shape this adds the enumerations that KubeVirt's Go code and webhooks define but the
  * OpenAPI document does not carry, so a misspelt bus or model fails here rather than when a VM starts.

@@ -1,5 +1,6 @@
 import { validateManifests } from '../admission';
-import { strictify, type Diagnostic } from '../diagnostics';
+import { hasErrors, strictify, type Diagnostic } from '../diagnostics';
+import { withEveryGate } from '../kubevirt/config';
 import type { Project } from '../project';
 import { checkProject, type ProjectOptions } from '../release/project';
 import type { CompileResult } from '../pipeline';
@@ -27,6 +28,8 @@ export interface ValidateReport extends Report {
  */
 export function validate(project: Project, opts: ValidateOptions = {}): ValidateReport {
   const { inputs } = project;
+  // A VM repository (no generators/, the platform's objects given): `--vms DIR` is what to judge.
+  if ((opts.files ?? []).length === 0 && (opts.vms ?? []).length > 0 && !project.hasGenerators()) return validate(project, { files: opts.vms ?? [] });
   if ((opts.files ?? []).length === 0) {
     const options: ProjectOptions = {
       ...(inputs.generators ? { generators: inputs.generators } : {}),
@@ -48,8 +51,43 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
   );
   // What the inputs may reference is unsound: judging them would only add errors that follow from it.
   if (catalogs.blocking && (project.hasGenerators() || (inputs.with ?? []).length > 0)) return { results: [], diagnostics: problems, notes: [] };
-  const all = strictify([...problems, ...validateManifests(input.docs, catalogs.store)], inputs.strict ?? false);
-  return { results: [], diagnostics: all, notes: fromNote(catalogs.from) };
+  const cr = project.kubevirt();
+  if (hasErrors(cr.diagnostics)) return { results: [], diagnostics: [...problems, ...cr.diagnostics], notes: [] };
+  // Admission, then the start (the VMI webhooks and the launcher pod's render) under the cluster's
+  // configuration; without the cluster's CR, a refusal its configuration alone decides is a warning.
+  const config = project.config();
+  const judged = validateManifests(input.docs, catalogs.store, { as: 'pod', kubevirt: config });
+  const verdict = cr.config
+    ? judged
+    : configurationRefusals(judged, () => validateManifests(input.docs, catalogs.store, { as: 'pod', kubevirt: withEveryGate(config) }));
+  const all = strictify([...problems, ...cr.diagnostics, ...verdict], inputs.strict ?? false);
+  return {
+    results: [],
+    diagnostics: all,
+    notes: [...fromNote(catalogs.from), ...(cr.config ? [] : ["KubeVirt's default configuration (no --kubevirt)"])],
+  };
+}
+
+/**
+ * Without the cluster's KubeVirt CR: the refusals (admission, IT8003, or the start, IT8008) that
+ * go away when the cluster enables every feature gate itgen reads and lists no host devices depend
+ * on the cluster's configuration, not on the VM: warnings that say what the CR must enable.
+ */
+function configurationRefusals(judged: readonly Diagnostic[], permissive: () => readonly Diagnostic[]): Diagnostic[] {
+  const refusal = (d: Diagnostic): boolean => d.severity === 'error' && (d.code === 'IT8003' || d.code === 'IT8008');
+  if (!judged.some(refusal)) return [...judged];
+  const key = (d: Diagnostic): string => `${d.code}|${d.location?.file}:${d.location?.line}:${d.location?.col}|${d.message}`;
+  const still = new Set(permissive().filter(refusal).map(key));
+  return judged.map((d) =>
+    refusal(d) && !still.has(key(d))
+      ? {
+          ...d,
+          severity: 'warning' as const,
+          message: `${d.message} (under KubeVirt's default configuration)`,
+          hint: "the cluster's configuration decides: a KubeVirt CR that enables the feature gate named (spec.configuration.developerConfiguration.featureGates) or lists the device (permittedHostDevices) takes it; pass the cluster's CR with --kubevirt for its verdict",
+        }
+      : d,
+  );
 }
 
 /** `validated 2 generators (default: 35 objects, acme: 208 objects), 3 warnings`: what a silent success checked. */

@@ -1,0 +1,116 @@
+/**
+ * The VM owner's repository: VMs, the platform's bundle, the cluster's KubeVirt CR and a node dump,
+ * no generators/. Every command runs on the given objects and says what it used; `validate` judges
+ * each VM by KubeVirt's admission and then its start, under the cluster's configuration.
+ */
+import { copyFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { runInProcess } from './e2e-helpers';
+import { REFERENCE, REPO, removeDir, scratchProject } from './helpers';
+
+const vm = (name: string, body = '', matchers = '  instancetype: {name: u1.medium}\n  preference: {name: fedora}\n'): string =>
+  `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: ${name}\nspec:\n${matchers}  runStrategy: Always\n  template:\n    spec:\n      domain:\n        devices: {}\n${body}`;
+
+const HOST_DEVICE_VM = vm('hd', '').replace(
+  '        devices: {}\n',
+  '        devices:\n          hostDevices:\n          - {name: hd1, deviceName: example.com/dev}\n',
+);
+
+const cr = (gates: string[]): string =>
+  `apiVersion: kubevirt.io/v1\nkind: KubeVirt\nmetadata: {name: kubevirt, namespace: kubevirt}\nspec:\n  configuration:\n    developerConfiguration: {featureGates: [${gates.join(', ')}]}\n`;
+
+function repository(files: Record<string, string>): string {
+  const dir = scratchProject(files);
+  mkdirSync(path.join(dir, 'platform'), { recursive: true });
+  copyFileSync(path.join(REFERENCE, 'common-instancetypes', 'common-instancetypes-all-bundle.yaml'), path.join(dir, 'platform', 'bundle.yaml'));
+  mkdirSync(path.join(dir, 'cluster'), { recursive: true });
+  copyFileSync(path.join(REPO, 'test', 'fixtures', 'fit', 'nodes.yaml'), path.join(dir, 'cluster', 'nodes.yaml'));
+  return dir;
+}
+
+describe('a repository with only VMs, a bundle, a KubeVirt CR and a node dump', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = repository({
+      'vms/web.yaml': vm('web'),
+      'vms/db.yaml': vm('db', '', '  instancetype: {name: u1.large}\n  preference: {name: rhel.9}\n'),
+      'cluster/kubevirt.yaml': cr([]),
+    });
+  });
+  afterAll(() => removeDir(dir));
+  const W = ['--with', 'platform/bundle.yaml'];
+
+  it.each([
+    ['validate --vms', ['validate', '--vms', 'vms', ...W, '--kubevirt', 'cluster/kubevirt.yaml']],
+    ['validate FILE', ['validate', 'vms', ...W]],
+    ['expand', ['expand', 'vms/web.yaml', ...W]],
+    ['expand --as pod', ['expand', 'vms/web.yaml', ...W, '--as', 'pod', '--kubevirt', 'cluster/kubevirt.yaml']],
+    ['policy', ['policy', ...W]],
+    ['facts', ['facts', ...W, '-o', 'csv']],
+    ['explain', ['explain', 'u1.medium', ...W]],
+    ['select', ['select', '--cpu', '2', ...W]],
+    ['fit', ['fit', 'vms', '--nodes', 'cluster/nodes.yaml', ...W]],
+    ['resize', ['resize', 'vms/web.yaml', '--to', 'u1.large', ...W, '--kubevirt', 'cluster/kubevirt.yaml']],
+    ['site', ['site', '--out', 'explorer', ...W]],
+  ])('%s runs on the given objects', (_what, argv) => {
+    const r = runInProcess(dir, argv);
+    expect([r.code, r.err]).toEqual([0, argv[0] === 'site' ? 'wrote explorer/index.html\n' : '']);
+  });
+
+  it('without objects, a command whose answer is a catalog says what to give', () => {
+    const r = runInProcess(dir, ['policy']);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(
+      'IT1009 no generator found and no objects given: add generators/*.yaml, or pass the instance types and preferences with --with FILE',
+    );
+  });
+});
+
+describe('the start, under the cluster configuration', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = repository({ 'vm.yaml': HOST_DEVICE_VM, 'on.yaml': cr(['HostDevices']), 'off.yaml': cr([]) });
+  });
+  afterAll(() => removeDir(dir));
+
+  it("without the cluster's CR, a refusal its configuration decides is a warning naming what to enable", () => {
+    const r = runInProcess(dir, ['validate', 'vm.yaml', '--with', 'platform/bundle.yaml']);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(
+      /vm\.yaml:\d+:\d+ warning IT8003 VirtualMachine `hd` would be refused: Host Devices feature gate is not enabled in kubevirt-config \(under KubeVirt's default configuration\)/,
+    );
+    expect(r.err).toContain("pass the cluster's CR with --kubevirt");
+  });
+
+  it("with the cluster's CR, KubeVirt's verdict: refused where the gate is off, clean where it is on", () => {
+    const off = runInProcess(dir, ['validate', 'vm.yaml', '--with', 'platform/bundle.yaml', '--kubevirt', 'off.yaml']);
+    expect(off.code).toBe(1);
+    expect(off.err).toMatch(/error IT8003 VirtualMachine `hd` would be refused: Host Devices feature gate is not enabled in kubevirt-config\n/);
+    const on = runInProcess(dir, ['validate', 'vm.yaml', '--with', 'platform/bundle.yaml', '--kubevirt', 'on.yaml']);
+    expect([on.code, on.err]).toEqual([0, '']);
+  });
+});
+
+describe('the API as served', () => {
+  it.each([
+    ['instancetype.kubevirt.io/v1alpha1', 'error'],
+    ['instancetype.kubevirt.io/v1alpha2', 'error'],
+    ['instancetype.kubevirt.io/v1', 'error'],
+  ])('an instance type of %s is the API server\'s "no matches for kind", with the version served', (apiVersion) => {
+    const dir = scratchProject({
+      'it.yaml': `apiVersion: ${apiVersion}\nkind: VirtualMachineClusterInstancetype\nmetadata: {name: x}\nspec:\n  cpu: {guest: 1}\n  memory: {guest: 1Gi}\n`,
+    });
+    try {
+      const r = runInProcess(dir, ['validate', 'it.yaml']);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain(
+        `it.yaml:1:13 error IT8006 VirtualMachineClusterInstancetype \`x\`: no matches for kind "VirtualMachineClusterInstancetype" in version "${apiVersion}"`,
+      );
+      expect(r.err).toContain('serves VirtualMachineClusterInstancetype as apiVersion instancetype.kubevirt.io/v1beta1');
+      // The object never reaches the schema or the webhooks: one report.
+      expect(r.err.match(/ error /g)).toHaveLength(1);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

@@ -27,6 +27,8 @@ const PLAN_TARGET_MS = 300;
 // Issue 33: `itgen fit`'s capacity table of the 244 objects of common-instancetypes on a 500-node dump
 // with 20,000 running pods (kubectl's List form), end to end.
 const FIT_TARGET_MS = 2000;
+/** validate of a VM repository: 2,000 VM files judged (admission and the start) against the published base given with --with. */
+const VALIDATE_VMS_TARGET_MS = 3000;
 const TARGET_MIB = 500;
 const gnuTime = ['/usr/bin/time', '/bin/time'].find((p) => existsSync(p));
 
@@ -170,6 +172,27 @@ spec:
     `| \`itgen fit\` capacity table: ${fitTypes} instance types of common-instancetypes x 500 nodes with 20,000 running pods, -o json (target < ${FIT_TARGET_MS} ms) | ${fitTypes} | | | | ${fitMs.toFixed(0)} ms | |`,
   );
   const misses = [];
+  // A VM owner's repository: 2,000 VM files, no generators/, the published base given with --with;
+  // every VM judged by admission and then its start (the VMI webhooks and the launcher render).
+  const repoDir = path.join(work, 'vm-repository');
+  mkdirSync(path.join(repoDir, 'vms'), { recursive: true });
+  for (let i = 0; i < 2000; i++) writeFileSync(path.join(repoDir, 'vms', `vm-${i}.yaml`), vms[i % vms.length].replace(/name: vm-\d+/, `name: vm-${i}`));
+  const validateOnce = () => {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(path.join(repo, 'bin', 'itgen'), ['validate', '--vms', 'vms', '--with', path.join(repo, 'output', 'common-instancetypes')], {
+      cwd: repoDir,
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    });
+    if (r.status !== 0 && r.status !== 1) throw new Error(`validate --vms failed (exit ${r.status}): ${r.stderr.slice(0, 2000)}`);
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  validateOnce();
+  const validateMs = median(Array.from({ length: Math.max(runs, 3) }, validateOnce));
+  console.log(
+    `| \`itgen validate --vms\` in a VM repository: 2,000 VM files against the common-instancetypes base (--with), admission and start (target < ${VALIDATE_VMS_TARGET_MS} ms) | 2000 | | | | ${validateMs.toFixed(0)} ms | |`,
+  );
+  if (validateMs > VALIDATE_VMS_TARGET_MS) misses.push(`validate --vms ${validateMs.toFixed(0)} ms > ${VALIDATE_VMS_TARGET_MS} ms`);
   if (fitMs > FIT_TARGET_MS) misses.push(`fit capacity ${fitMs.toFixed(0)} ms > ${FIT_TARGET_MS} ms`);
   if (planMs > PLAN_TARGET_MS) misses.push(`resize --plan ${planMs.toFixed(0)} ms > ${PLAN_TARGET_MS} ms`);
   if (podTotal > POD_TARGET_MS) misses.push(`pod preview library ${podTotal.toFixed(0)} ms > ${POD_TARGET_MS} ms`);

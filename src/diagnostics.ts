@@ -110,6 +110,9 @@ export const DIAGNOSTIC_CODES = {
   IT8008: 'a VM KubeVirt stores but cannot start: the VM controller, the VMI webhooks or the launcher pod render refuse it',
   IT8009: 'a --kubevirt file that holds no KubeVirt CR, or a configuration KubeVirt would not take',
   IT8010: "the catalog's admission policies would deny the VM",
+  IT8012: 'a VM memory in decimal units (8G is 7.45Gi, not 8Gi)',
+  IT8013: "a VM field changes its instance type's class (dedicated CPUs, an isolated emulator thread, hugepages)",
+  IT8014: "a VM's root volume names another default instance type or preference than the VM",
   // IT81xx: the compatibility matrix
   IT8101: 'a preference admits no instance type of the catalog',
   // IT83xx: what a catalog change does to the VMs that use it (--vms)
@@ -157,6 +160,9 @@ export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode
   'IT5017',
   'IT7104',
   'IT8006',
+  'IT8012',
+  'IT8013',
+  'IT8014',
   'IT8101',
   'IT8203',
   'IT8204',

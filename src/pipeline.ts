@@ -25,7 +25,7 @@ import { DOCS_FILE, renderDocs } from './render/docs';
 import { catalogFacts, factsMarkdown, type LauncherFacts } from './expand/facts';
 import { kubevirtFromDocuments } from './expand/documents';
 import type { ClusterDefaults } from './kubevirt/config';
-import { kubevirtConfig } from './kubevirt/config';
+import { KUBEVIRT_DEFAULTS } from './kubevirt/config';
 import type { JsonObject } from './json';
 import { renderCatalog, type RenderedObject } from './render/manifests';
 import { KIND_ORDER } from './schema/kubevirt-api';
@@ -388,7 +388,7 @@ function launcherSection(
   if (its.length === 0) return undefined;
   if (its.length > LAUNCHER_MAX_INSTANCETYPES * 2)
     return { markdown: `${its.length} instance types are too many to list here: \`itgen facts\` exports them.`, refused: [] };
-  const facts = catalogFacts(manifests, kubevirt ?? kubevirtConfig(null).config, 'instancetypes');
+  const facts = catalogFacts(manifests, kubevirt ?? KUBEVIRT_DEFAULTS, 'instancetypes');
   const seen = new Set<string>();
   return { markdown: factsMarkdown(facts), refused: facts.filter((f) => f.refused !== undefined && !seen.has(f.name) && (seen.add(f.name), true)) };
 }

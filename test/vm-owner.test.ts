@@ -114,3 +114,66 @@ describe('the API as served', () => {
     }
   });
 });
+
+describe('what the owner meant: warnings, each at its field', () => {
+  const windowsVm = (preference: string): string =>
+    `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: win\nspec:\n  instancetype: {name: u1.large}\n${preference}  runStrategy: Always\n  dataVolumeTemplates:\n  - metadata: {name: win-root}\n    spec:\n      sourceRef: {kind: DataSource, name: win2k22, namespace: images}\n      storage: {resources: {requests: {storage: 64Gi}}}\n  template:\n    spec:\n      domain:\n        devices: {}\n      volumes:\n      - name: rootdisk\n        dataVolume: {name: win-root}\n`;
+  const DATASOURCE =
+    'apiVersion: cdi.kubevirt.io/v1beta1\nkind: DataSource\nmetadata:\n  name: win2k22\n  namespace: images\n  labels:\n    instancetype.kubevirt.io/default-instancetype: u1.large\n    instancetype.kubevirt.io/default-preference: windows.2k22\nspec:\n  source: {pvc: {name: win2k22, namespace: images}}\n';
+  const DEPRECATED =
+    'apiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachineClusterInstancetype\nmetadata:\n  name: legacy.large\n  labels: {instancetype.kubevirt.io/deprecated: "true", instancetype.kubevirt.io/class: overcommitted}\n  annotations: {instancetype.kubevirt.io/replacement: u1.large}\nspec:\n  cpu: {guest: 2}\n  memory: {guest: 8Gi}\n';
+
+  let dir: string;
+  beforeAll(() => {
+    dir = repository({
+      'decimal.yaml': vm('decimal')
+        .replace('  instancetype: {name: u1.medium}\n', '')
+        .replace('        devices: {}\n', '        devices: {}\n        memory: {guest: 8G}\n'),
+      'dedicated.yaml': vm('dedicated').replace('        devices: {}\n', '        devices: {}\n        cpu: {dedicatedCpuPlacement: true}\n'),
+      'hugepages.yaml': vm('huge').replace('        devices: {}\n', '        devices: {}\n        memory: {hugepages: {pageSize: 2Mi}}\n'),
+      'deprecated.yaml': vm('old', '', '  instancetype: {name: legacy.large}\n  preference: {name: fedora}\n'),
+      'win-none.yaml': windowsVm(''),
+      'win-rhel.yaml': windowsVm('  preference: {name: rhel.9}\n'),
+      'win-right.yaml': windowsVm('  preference: {name: windows.2k22}\n'),
+      'win-infer.yaml': windowsVm('  preference: {inferFromVolume: rootdisk}\n'),
+      'platform/deprecated.yaml': DEPRECATED,
+      'cluster/datasource.yaml': DATASOURCE,
+    });
+  });
+  afterAll(() => removeDir(dir));
+  const validate = (file: string): ReturnType<typeof runInProcess> =>
+    runInProcess(dir, ['validate', file, '--with', 'platform/bundle.yaml', '--with', 'platform/deprecated.yaml', '--with', 'cluster/datasource.yaml']);
+
+  it('memory in decimal units: 8G is 7.45Gi', () => {
+    const r = validate('decimal.yaml');
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('decimal.yaml:12:25 warning IT8012 VirtualMachine `decimal`: memory `8G` is 8,000,000,000 bytes (7.45Gi), not 8Gi');
+  });
+
+  it('dedicated CPUs and hugepages on a shared general-purpose type change its class', () => {
+    expect(validate('dedicated.yaml').err).toContain(
+      'dedicated.yaml:13:38 warning IT8013 VirtualMachine `dedicated`: `cpu.dedicatedCpuPlacement` gives the VM dedicated CPUs, which VirtualMachineClusterInstancetype `u1.medium` (class general.purpose) does not',
+    );
+    expect(validate('hugepages.yaml').err).toMatch(
+      /hugepages\.yaml:13:\d+ warning IT8013 VirtualMachine `huge`: `memory\.hugepages` backs the VM with hugepages/,
+    );
+  });
+
+  it('a deprecated instance type of the bundle, with the replacement its annotation records', () => {
+    const r = validate('deprecated.yaml');
+    expect(r.err).toContain(
+      'deprecated.yaml:6:24 warning IT8302 VirtualMachine `old` uses VirtualMachineClusterInstancetype `legacy.large`, which is deprecated',
+    );
+    expect(r.err).toContain('switch to `u1.large`, its replacement');
+  });
+
+  it('a Windows VM with no preference, or rhel.9, cloning a DataSource whose default preference is windows.2k22', () => {
+    expect(validate('win-none.yaml').err).toMatch(
+      /win-none\.yaml:\d+:\d+ warning IT8014 VirtualMachine `win` names no preference, and its root volume's DataSource win2k22 says `windows\.2k22`/,
+    );
+    expect(validate('win-rhel.yaml').err).toMatch(
+      /win-rhel\.yaml:7:\d+ warning IT8014 VirtualMachine `win` names preference `rhel\.9`, and its root volume's DataSource win2k22 says `windows\.2k22`/,
+    );
+    for (const file of ['win-right.yaml', 'win-infer.yaml']) expect(validate(file).err).not.toContain('IT8014');
+  });
+});

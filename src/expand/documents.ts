@@ -19,7 +19,7 @@ import { compareText } from '../order';
 import { spreadProblem } from '../kubevirt/topology';
 import { objectStore, resolveReferences, type ObjectStore, type ReferenceError } from './references';
 import { ARCH_LABEL, architectureSelectorConflict, vmApiVersionProblem } from '../kubevirt/placement';
-import { kubevirtConfig, type ClusterDefaults } from '../kubevirt/config';
+import { KUBEVIRT_DEFAULTS, kubevirtConfig, type ClusterDefaults } from '../kubevirt/config';
 import { startStored } from './preview';
 
 const STAGE_WORDS: Readonly<Record<string, string>> = {
@@ -28,8 +28,6 @@ const STAGE_WORDS: Readonly<Record<string, string>> = {
   vmiAdmit: 'the VirtualMachineInstance webhook',
   render: "the launcher pod's render",
 };
-
-const KUBEVIRT_CONFIG = kubevirtConfig(null).config;
 
 export interface ExpandOutcome {
   readonly file: string;
@@ -245,7 +243,7 @@ export function expandDocuments(
     };
     const placed = placementDiagnostics(expanded.vm, resolved.references, name, at);
     if (options.as === 'vmi' || options.as === 'pod') {
-      const started = startStored(vm, resolved.references, options.kubevirt ?? KUBEVIRT_CONFIG, all);
+      const started = startStored(vm, resolved.references, options.kubevirt ?? KUBEVIRT_DEFAULTS, all);
       if ('error' in started) {
         const vmField = (f: string): string =>
           f.startsWith('spec.template') || f.startsWith('spec.instancetype') || f.startsWith('spec.preference')

@@ -57,8 +57,6 @@ export interface ClusterDefaults {
   readonly workloadUpdateMethods?: readonly string[] | undefined;
 }
 
-export const KUBEVIRT_DEFAULTS: ClusterDefaults = { architecture: 'amd64', podBinding: 'bridge', evictionStrategy: 'None' };
-
 /** KubeVirt's default configuration, as much of it as itgen reads (pkg/virt-config/configuration.go). */
 const DEFAULT_CONFIGURATION: JsonObject = {
   cpuRequest: '100m',
@@ -213,3 +211,6 @@ export function gateEnabled(config: ClusterDefaults, gate: string): boolean {
   if ((config.disabledFeatureGates ?? []).includes(gate)) return false;
   return state === 'Beta';
 }
+
+/** KubeVirt's default configuration (a cluster whose KubeVirt CR configures nothing): the one default every stage uses. */
+export const KUBEVIRT_DEFAULTS: ClusterDefaults = kubevirtConfig(null).config;

@@ -32,6 +32,7 @@ function globMatch(pattern: string, text: string): boolean {
         .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
         .join('[^/]*')}$`,
     );
+    if (globs.size >= 256) globs.clear();
     globs.set(pattern, re);
   }
   return re.test(text);

@@ -14,7 +14,7 @@ import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
 import { objectStore, type ObjectStore } from '../expand';
 import { kubevirtFromDocuments, manifestObjects } from '../expand/documents';
 import type { JsonObject } from '../json';
-import { kubevirtConfig, type ClusterDefaults } from '../kubevirt/config';
+import { KUBEVIRT_DEFAULTS, type ClusterDefaults } from '../kubevirt/config';
 import { readNamedFile } from '../load/files';
 import { MAX_INPUT_BYTES } from '../load/limits';
 import { readFileAt } from './git';
@@ -153,7 +153,7 @@ export function openProject(inputs: ProjectInputs): Project {
       return { objects, shown: r.shown, diagnostics };
     },
     kubevirt,
-    config: () => kubevirt().config ?? kubevirtConfig(null).config,
+    config: () => kubevirt().config ?? KUBEVIRT_DEFAULTS,
     policies: (files = 'instead') => catalogs(files).sources.map((s) => policyOf(s)),
   };
   return project;

@@ -26,12 +26,15 @@ const normal = normalDir;
 /** Kustomization directories followed below a deploy path; a bound against cycles and hostile trees. */
 const MAX_KUSTOMIZATIONS = 200;
 
-/** The kustomization of a directory, read once per check (a GitOps monorepo names the same directories from many places). */
-const kustomizations = new Map<string, SourceDoc | null>();
+/**
+ * The kustomizations one check has read, by directory: each read once per check (a GitOps monorepo
+ * names the same directories from many places), owned by the check, never by the module.
+ */
+export type Reads = Map<string, SourceDoc | null>;
 
-function kustomizationAt(absRoot: string, dir: string): SourceDoc | undefined {
+function kustomizationAt(reads: Reads, absRoot: string, dir: string): SourceDoc | undefined {
   const key = `${absRoot}\u0000${dir}`;
-  const known = kustomizations.get(key);
+  const known = reads.get(key);
   if (known !== undefined) return known ?? undefined;
   let found: SourceDoc | undefined;
   // A cheap look for each name (no link resolved) before the guarded read of the one that is there.
@@ -46,13 +49,8 @@ function kustomizationAt(absRoot: string, dir: string): SourceDoc | undefined {
     const read = readProjectFile(absRoot, path.join(dir, name));
     if ('bytes' in read) found = parseSource(relativePath(absRoot, path.join(absRoot, dir, name)), read.bytes).docs[0];
   }
-  kustomizations.set(key, found ?? null);
+  reads.set(key, found ?? null);
   return found;
-}
-
-/** Forget what was read: every check of the project starts from the files as they are. */
-function freshReads(): void {
-  kustomizations.clear();
 }
 
 /** Whether `dir` holds a base itgen generated: the first line of its README.md says so. */
@@ -62,9 +60,9 @@ function writtenByItgen(absRoot: string, dir: string): boolean {
 }
 
 /** The deploy paths named by the root kustomization and the project's Flux and Argo CD objects. */
-function deployPaths(absRoot: string, gitops: readonly SourceDoc[]): DeployPath[] {
+function deployPaths(reads: Reads, absRoot: string, gitops: readonly SourceDoc[]): DeployPath[] {
   const out: DeployPath[] = [];
-  const rootK = kustomizationAt(absRoot, '.');
+  const rootK = kustomizationAt(reads, absRoot, '.');
   const resources = (rootK?.value as { resources?: unknown } | undefined)?.resources;
   if (rootK && Array.isArray(resources)) {
     resources.forEach((r, i) => {
@@ -82,6 +80,7 @@ function deployPaths(absRoot: string, gitops: readonly SourceDoc[]): DeployPath[
  * near a base; the search costs what the answer needs, not what the repository holds.
  */
 function search(
+  reads: Reads,
   absRoot: string,
   starts: readonly string[],
   found: (dir: string) => boolean,
@@ -95,7 +94,7 @@ function search(
     if (seen.has(dir) || !within(absRoot, path.join(absRoot, dir, 'x'))) continue;
     seen.add(dir);
     if (found(dir)) return true;
-    const k = kustomizationAt(absRoot, dir);
+    const k = kustomizationAt(reads, absRoot, dir);
     const resources = (k?.value as { resources?: unknown } | undefined)?.resources;
     if (!Array.isArray(resources)) continue;
     for (const r of resources) {
@@ -116,9 +115,8 @@ const MAX_OWNER_SEARCH = 50;
  * `resources`, or lies under a directory without a kustomization.yaml (Flux then generates one
  * over every manifest below it).
  */
-export function applies(root: string, from: string, target: string, fresh = true, limit = MAX_KUSTOMIZATIONS): boolean {
+export function applies(root: string, from: string, target: string, reads: Reads = new Map(), limit = MAX_KUSTOMIZATIONS): boolean {
   const absRoot = path.resolve(root);
-  if (fresh) freshReads();
   const t = normal(target);
   // Only what leads toward the target is followed: the target, a directory above it, or one
   // outside the start's own tree (a `../` that may lead anywhere). A sibling app tree below the
@@ -126,7 +124,14 @@ export function applies(root: string, from: string, target: string, fresh = true
   const start = normal(from);
   const below = (d: string, top: string): boolean => top === '.' || d === top || d.startsWith(`${top}/`);
   const toward = (d: string): boolean => below(t, d) || below(d, t) || !below(d, start);
-  return search(absRoot, [start], (d) => d === t || (t.startsWith(d === '.' ? '' : `${d}/`) && kustomizationAt(absRoot, d) === undefined), limit, toward);
+  return search(
+    reads,
+    absRoot,
+    [start],
+    (d) => d === t || (t.startsWith(d === '.' ? '' : `${d}/`) && kustomizationAt(reads, absRoot, d) === undefined),
+    limit,
+    toward,
+  );
 }
 
 /** Whether a deployed directory and a generator's output are one, or one holds the other (`.` holds everything). */
@@ -146,8 +151,8 @@ export function deployProblems(
   otherOutputs: () => readonly string[] = () => [],
 ): Diagnostic[] {
   const absRoot = path.resolve(root);
-  freshReads();
-  const paths = deployPaths(absRoot, gitops);
+  const reads: Reads = new Map();
+  const paths = deployPaths(reads, absRoot, gitops);
   if (paths.length === 0 || generators.length === 0) return [];
   const outputs = generators.map((g) => normal(g.outputDir));
   // With `-g` naming some generators, a deployed base may be another generator's: read the other
@@ -157,6 +162,7 @@ export function deployProblems(
   const out: Diagnostic[] = [];
   const isDeployed = (o: string): boolean =>
     search(
+      reads,
       absRoot,
       paths.map((p) => p.dir),
       (d) => related(d, o),
@@ -186,7 +192,7 @@ export function deployProblems(
   const syncers = syncersOf(gitops);
   for (const g of generators) {
     const o = normal(g.outputDir);
-    const owners = syncers.filter((x) => applies(absRoot, x.dir, o, false, MAX_OWNER_SEARCH));
+    const owners = syncers.filter((x) => applies(absRoot, x.dir, o, reads, MAX_OWNER_SEARCH));
     if (owners.length < 2 || (g.config.suppressWarnings ?? []).includes('IT5015')) continue;
     const [first, ...rest] = owners;
     for (const second of rest) {

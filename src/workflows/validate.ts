@@ -1,4 +1,5 @@
 import { validateManifests } from '../admission';
+import { ownerIntent } from '../admission/intent';
 import { hasErrors, strictify, type Diagnostic } from '../diagnostics';
 import { withEveryGate } from '../kubevirt/config';
 import type { Project } from '../project';
@@ -60,7 +61,12 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
   const verdict = cr.config
     ? judged
     : configurationRefusals(judged, () => validateManifests(input.docs, catalogs.store, { as: 'pod', kubevirt: withEveryGate(config) }));
-  const all = strictify([...problems, ...cr.diagnostics, ...verdict], inputs.strict ?? false);
+  const intent = ownerIntent(
+    input.docs,
+    catalogs.store,
+    catalogs.sources.flatMap((c) => c.objects),
+  );
+  const all = strictify([...problems, ...cr.diagnostics, ...verdict, ...intent], inputs.strict ?? false);
   return {
     results: [],
     diagnostics: all,

@@ -3,8 +3,10 @@
  * no generators/. Every command runs on the given objects and says what it used; `validate` judges
  * each VM by KubeVirt's admission and then its start, under the cluster's configuration.
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'yaml';
 import { runInProcess } from './e2e-helpers';
 import { REFERENCE, REPO, removeDir, scratchProject } from './helpers';
 
@@ -175,5 +177,67 @@ describe('what the owner meant: warnings, each at its field', () => {
       /win-rhel\.yaml:7:\d+ warning IT8014 VirtualMachine `win` names preference `rhel\.9`, and its root volume's DataSource win2k22 says `windows\.2k22`/,
     );
     for (const file of ['win-right.yaml', 'win-infer.yaml']) expect(validate(file).err).not.toContain('IT8014');
+  });
+});
+
+describe('itgen init --vms: the CI job of a VM repository', () => {
+  /** The job's steps as the runner runs them: GitHub's `run:`, GitLab's script and after_script. */
+  function steps(repo: string, ci: 'github' | 'gitlab'): { validate: string; pods: string } {
+    if (ci === 'github') {
+      const wf = parse(readFileSync(path.join(repo, '.github/workflows/itgen-vms.yaml'), 'utf8')) as { jobs: { vms: { steps: { run?: string }[] } } };
+      const runs = wf.jobs.vms.steps.flatMap((s) => (s.run ? [s.run] : []));
+      return { validate: runs.find((r) => r.includes('itgen validate'))!, pods: runs.find((r) => r.includes('--as pod'))! };
+    }
+    const job = (parse(readFileSync(path.join(repo, 'ci/itgen-vms.gitlab-ci.yml'), 'utf8')) as { 'itgen-vms': { script: string[]; after_script: string[] } })[
+      'itgen-vms'
+    ];
+    return { validate: job.script.filter((l) => l.includes('itgen validate')).join('\n'), pods: job.after_script.join('\n') };
+  }
+
+  it.each(['github', 'gitlab'] as const)("%s: fails on a VM naming what the bundle lacks, passes once fixed, and keeps each VM's pod", (ci) => {
+    const repo = repository({
+      'vms/web.yaml': vm('web', '', '  instancetype: {name: u1.meduim}\n  preference: {name: fedora}\n'),
+      'cluster/kubevirt.yaml': cr([]),
+    });
+    try {
+      const init = runInProcess(repo, ['init', '--vms', 'vms', '--bundle', 'platform/bundle.yaml', '--kubevirt', 'cluster/kubevirt.yaml', '--ci', ci]);
+      expect(init.code).toBe(0);
+      expect(init.err).toContain('the CI job that validates the VMs under vms');
+      if (ci === 'gitlab') expect(readFileSync(path.join(repo, '.gitlab-ci.yml'), 'utf8')).toBe('include:\n  - local: ci/itgen-vms.gitlab-ci.yml\n');
+      else {
+        // GitHub's own workflow parser takes it.
+        const check = spawnSync(process.execPath, [path.join(REPO, 'tools', 'check-workflow.mjs'), path.join(repo, '.github/workflows/itgen-vms.yaml')], {
+          encoding: 'utf8',
+        });
+        expect([check.status, check.stdout]).toEqual([0, '']);
+      }
+      mkdirSync(path.join(repo, 'node_modules', '.bin'), { recursive: true });
+      symlinkSync(path.join(REPO, 'bin', 'itgen'), path.join(repo, 'node_modules', '.bin', 'itgen'));
+      const { validate, pods } = steps(repo, ci);
+      const failed = spawnSync('bash', ['-ec', validate], { cwd: repo, encoding: 'utf8' });
+      expect(failed.status).toBe(1);
+      expect(`${failed.stdout}${failed.stderr}`).toContain('IT8001');
+      writeFileSync(path.join(repo, 'vms', 'web.yaml'), vm('web'));
+      const passed = spawnSync('bash', ['-ec', validate], { cwd: repo, encoding: 'utf8' });
+      expect(passed.status).toBe(0);
+      expect(spawnSync('bash', ['-ec', pods], { cwd: repo, encoding: 'utf8' }).status).toBe(0);
+      const artifact = readFileSync(path.join(repo, ci === 'github' ? 'itgen-pods/pods.yaml' : 'itgen-pods.yaml'), 'utf8');
+      expect(artifact).toContain('kind: Pod');
+      expect(artifact).toContain('kubevirt.io/memory-overhead-bytes');
+    } finally {
+      removeDir(repo);
+    }
+  });
+
+  it('leaves a job that exists as it was, and refuses --bundle without --vms', () => {
+    const repo = repository({ '.github/workflows/itgen-vms.yaml': '# ours\n' });
+    try {
+      const r = runInProcess(repo, ['init', '--vms', 'vms']);
+      expect([r.code, readFileSync(path.join(repo, '.github/workflows/itgen-vms.yaml'), 'utf8')]).toEqual([0, '# ours\n']);
+      expect(r.err).toContain('left as it was: .github/workflows/itgen-vms.yaml (exists)');
+      expect(runInProcess(repo, ['init', '--bundle', 'x']).err).toContain('--bundle and --kubevirt go with --vms DIR');
+    } finally {
+      removeDir(repo);
+    }
   });
 });

@@ -1,8 +1,9 @@
-import type { CommandSpec } from './spec';
+import { optionValue, type CommandSpec } from './spec';
 
 export const INIT_COMMAND: CommandSpec = {
   name: 'init',
-  synopsis: 'init [DIR] [--name NAME] [--vendor VENDOR] [--ci github|gitlab|none] [--gitops argocd|flux] [--repo-url URL] [--pages]',
+  synopsis:
+    'init [DIR] [--name NAME] [--vendor VENDOR] [--ci github|gitlab|none] [--gitops argocd|flux] [--repo-url URL] [--pages] | init [DIR] --vms DIR [--bundle PATH] [--kubevirt FILE] [--ci github|gitlab]',
   summary: 'add itgen to a repository, new or existing: generator, catalog, kustomization, CI, GitOps objects',
   details: [
     'Writes a working catalog (two families by three sizes, a Linux and a Windows preference on a common',
@@ -15,6 +16,11 @@ export const INIT_COMMAND: CommandSpec = {
     'the directory name. --pages (off by default) adds a job that publishes the catalog explorer (itgen site)',
     'to GitHub or GitLab Pages for every release tag. Then: itgen generate, commit, point Argo CD or Flux at',
     'the repository.',
+    '',
+    "--vms DIR: a VM owner's repository instead (VMs and the platform's bundle, no catalog): only the CI job,",
+    'which validates every VM under DIR against the bundle (--bundle, default platform/) and the KubeVirt CR',
+    '(--kubevirt, when the repository keeps one) on every pull request, and keeps what each VM runs as (its',
+    'virt-launcher pod, expand --as pod) as a review artifact.',
   ].join('\n'),
   projectless: true,
   inPlace: true,
@@ -35,6 +41,16 @@ export const INIT_COMMAND: CommandSpec = {
     },
     { flag: '--repo-url', value: 'URL', help: "this repository's URL, for --gitops" },
     { flag: '--pages', help: 'also publish the catalog explorer (itgen site) to GitHub or GitLab Pages on release tags' },
+    { flag: '--vms', value: 'DIR', help: "a VM repository: write only the CI job that validates the VMs under DIR against the platform's bundle" },
+    { flag: '--bundle', value: 'PATH', help: "with --vms: the platform's bundle, a file or a directory (default: platform)" },
+    { flag: '--kubevirt', value: 'FILE', help: "with --vms: the cluster's KubeVirt CR the repository keeps" },
   ],
-  accept: (line) => (line.positionals.length > 1 ? 'init takes at most one directory' : undefined),
+  accept: (line) =>
+    line.positionals.length > 1
+      ? 'init takes at most one directory'
+      : optionValue(line, '--vms') === undefined && (optionValue(line, '--bundle') !== undefined || optionValue(line, '--kubevirt') !== undefined)
+        ? '--bundle and --kubevirt go with --vms DIR'
+        : optionValue(line, '--vms') !== undefined && optionValue(line, '--ci') === 'none'
+          ? '--vms writes a CI job: --ci is github or gitlab'
+          : undefined,
 };

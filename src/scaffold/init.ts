@@ -168,7 +168,7 @@ itgen-review-note:
  * and a repository that declares its own `stages:` may have no `test`. The default stages have
  * `test`; else a stage whose name says it checks, else the first one.
  */
-function gitlabStage(gitlabCi: string | undefined): string {
+export function gitlabStage(gitlabCi: string | undefined): string {
   if (gitlabCi === undefined) return 'test';
   const doc = parseDocument(gitlabCi);
   const stages = isMap(doc.contents) ? doc.contents.get('stages') : undefined;
@@ -372,7 +372,7 @@ function exists(file: string): boolean {
 }
 
 /** An existing file of the repository (a regular file, bounded like every read), or undefined. */
-function read(file: string): string | undefined {
+export function read(file: string): string | undefined {
   return readRegularFile(file)?.toString('utf8');
 }
 
@@ -489,25 +489,30 @@ export function planInit(dir: string, o: InitOptions): InitPlan {
   merged.push(...gitops.merged);
   kept.push(...gitops.kept);
   if ((o.ci ?? 'github') === 'gitlab') {
-    const gitlab = read(path.join(dir, '.gitlab-ci.yml'));
-    if (gitlab === undefined && exists(path.join(dir, '.gitlab-ci.yml'))) kept.push('.gitlab-ci.yml (add `include: [{local: ci/itgen.gitlab-ci.yml}]` to it)');
-    else if (gitlab === undefined) files.push({ path: '.gitlab-ci.yml', content: 'include:\n  - local: ci/itgen.gitlab-ci.yml\n' });
-    else if (!gitlab.includes('ci/itgen.gitlab-ci.yml')) {
-      // One line added to the pipeline the repository has (its `include:` list, or a new one).
-      const doc = parseDocument(gitlab);
-      const include = isMap(doc.contents) ? doc.contents.get('include', true) : undefined;
-      const edited =
-        doc.errors.length === 0 && isMap(doc.contents) && (include === undefined || (isSeq(include) && !include.flow))
-          ? withResource(gitlab, isSeq(include) ? include : undefined, 'local: ci/itgen.gitlab-ci.yml', 'include')
-          : undefined;
-      if (edited === undefined) kept.push('.gitlab-ci.yml (add `include: [{local: ci/itgen.gitlab-ci.yml}]` to it)');
-      else {
-        files.push({ path: '.gitlab-ci.yml', content: edited });
-        merged.push('.gitlab-ci.yml: included ci/itgen.gitlab-ci.yml');
-      }
-    }
+    const included = includedInGitlab(dir, 'ci/itgen.gitlab-ci.yml');
+    files.push(...included.files);
+    merged.push(...included.merged);
+    kept.push(...included.kept);
   }
   return { files, merged, kept };
+}
+
+/** `.gitlab-ci.yml` including `file`: written when there is none, one line added to its `include:` when it can be, else said. */
+export function includedInGitlab(dir: string, file: string): { files: OutputFile[]; merged: string[]; kept: string[] } {
+  const gitlab = read(path.join(dir, '.gitlab-ci.yml'));
+  const ask = `.gitlab-ci.yml (add \`include: [{local: ${file}}]\` to it)`;
+  if (gitlab === undefined && exists(path.join(dir, '.gitlab-ci.yml'))) return { files: [], merged: [], kept: [ask] };
+  if (gitlab === undefined) return { files: [{ path: '.gitlab-ci.yml', content: `include:\n  - local: ${file}\n` }], merged: [], kept: [] };
+  if (gitlab.includes(file)) return { files: [], merged: [], kept: [] };
+  // One line added to the pipeline the repository has (its `include:` list, or a new one).
+  const doc = parseDocument(gitlab);
+  const include = isMap(doc.contents) ? doc.contents.get('include', true) : undefined;
+  const edited =
+    doc.errors.length === 0 && isMap(doc.contents) && (include === undefined || (isSeq(include) && !include.flow))
+      ? withResource(gitlab, isSeq(include) ? include : undefined, `local: ${file}`, 'include')
+      : undefined;
+  if (edited === undefined) return { files: [], merged: [], kept: [ask] };
+  return { files: [{ path: '.gitlab-ci.yml', content: edited }], merged: [`.gitlab-ci.yml: included ${file}`], kept: [] };
 }
 
 /**
@@ -515,7 +520,7 @@ export function planInit(dir: string, o: InitOptions): InitPlan {
  * out of the repository, or nowhere (dangling), or a file where a directory must be; undefined
  * when every existing part of the path is a directory (or, last, anything) inside it.
  */
-function blockedPath(dir: string, rel: string): string | undefined {
+export function blockedPath(dir: string, rel: string): string | undefined {
   const realDir = realLocation(dir);
   const parts = rel.split('/');
   for (let i = 1; i <= parts.length; i++) {

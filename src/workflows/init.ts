@@ -3,6 +3,7 @@ import { diag, type Diagnostic } from '../diagnostics';
 import { writeFilesAtomic, writeProblem } from '../emit/write';
 import { defaultVendor, scaffoldProblem } from '../scaffold';
 import { planInit } from '../scaffold/init';
+import { planVmGate } from '../scaffold/vms';
 import type { Report } from './report';
 
 export interface InitOptions {
@@ -14,6 +15,11 @@ export interface InitOptions {
   readonly gitops?: 'argocd' | 'flux';
   readonly repoUrl?: string;
   readonly pages?: boolean;
+  /** A VM owner's repository: only the CI job that validates the VMs under this directory against the bundle. */
+  readonly vms?: string;
+  /** With `vms`: the platform's bundle (file or directory) and the cluster's KubeVirt CR the job passes. */
+  readonly bundle?: string;
+  readonly kubevirt?: string;
 }
 
 export interface InitReport extends Report {
@@ -43,6 +49,20 @@ export function init(dir: string, opts: InitOptions = {}, shown = '.'): InitRepo
   const vendor = opts.vendor ?? defaultVendor(name);
   const none = { written: 0, merged: [], kept: [], name, vendor, derivedName: opts.name === undefined, notes: [] };
   const fail = (d: Diagnostic): InitReport => ({ ...none, diagnostics: [d] });
+  if (opts.vms !== undefined) {
+    const plan = planVmGate(path.resolve(dir), {
+      vms: opts.vms,
+      ...(opts.ci === 'gitlab' ? { ci: 'gitlab' as const } : {}),
+      ...(opts.bundle !== undefined ? { bundle: opts.bundle } : {}),
+      ...(opts.kubevirt !== undefined ? { kubevirt: opts.kubevirt } : {}),
+    });
+    try {
+      writeFilesAtomic(path.resolve(dir), plan.files);
+    } catch (e) {
+      return fail(writeProblem(shown, e));
+    }
+    return { ...none, written: plan.files.length - plan.merged.length, merged: plan.merged, kept: plan.kept, diagnostics: [] };
+  }
   const problem = scaffoldProblem({ name, vendor });
   if (problem) return fail(diag('IT1203', problem));
   const plan = planInit(path.resolve(dir), {

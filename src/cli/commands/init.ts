@@ -18,6 +18,9 @@ export const init: Command = {
         ...(value('--gitops') !== undefined ? { gitops: value('--gitops') as 'argocd' | 'flux' } : {}),
         ...(value('--repo-url') !== undefined ? { repoUrl: value('--repo-url')! } : {}),
         pages: optionSet(line, '--pages'),
+        ...(value('--vms') !== undefined ? { vms: value('--vms')! } : {}),
+        ...(value('--bundle') !== undefined ? { bundle: value('--bundle')! } : {}),
+        ...(value('--kubevirt') !== undefined ? { kubevirt: value('--kubevirt')! } : {}),
       },
       line.positionals[0] ?? '.',
     );
@@ -26,6 +29,17 @@ export const init: Command = {
       return exitCodeFor(r.diagnostics);
     }
     const shown = path.relative(io.cwd, dir) || '.';
+    if (value('--vms') !== undefined) {
+      io.err(
+        [
+          `wrote ${r.written} file${r.written === 1 ? '' : 's'} to ${path.relative(io.cwd, dir) || '.'}${r.merged.length > 0 ? ` and merged into ${r.merged.length}` : ''}: the CI job that validates the VMs under ${value('--vms')!}`,
+          ...r.merged.map((m) => `  merged: ${m}`),
+          ...r.kept.map((k) => `  left as it was: ${k}`),
+          'next: npm install --save-dev itgen, commit the bundle and the job',
+        ].join('\n'),
+      );
+      return EXIT_OK;
+    }
     const lines = [
       `wrote ${r.written} files to ${shown}${r.merged.length > 0 ? ` and merged into ${r.merged.length}` : ''} (generator ${r.name}${r.derivedName ? ', named after the directory; --name to choose another' : ''}, vendor ${r.vendor})`,
       ...r.merged.map((m) => `  merged: ${m}`),

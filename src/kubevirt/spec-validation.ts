@@ -9,10 +9,19 @@
 import { list, obj, type Json, type JsonObject } from '../json';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
+import { cpuResourceCauses, inputDeviceCauses, resourceCauses, soundDeviceCauses, startStrategyCauses, type ResourceCause } from './spec-resources';
 
 export interface SpecCause {
   readonly reason:
-    'emulated-machine' | 'cpu-hotplug' | 'disk-not-found' | 'boot-order' | 'host-devices-gate' | 'video-autoattach' | 'arch-setting' | 'arch-unsupported';
+    | 'emulated-machine'
+    | 'cpu-hotplug'
+    | 'disk-not-found'
+    | 'boot-order'
+    | 'host-devices-gate'
+    | 'video-autoattach'
+    | 'arch-setting'
+    | 'arch-unsupported'
+    | ResourceCause['reason'];
   readonly type: 'FieldValueInvalid' | 'FieldValueNotSupported';
   readonly field: string;
   readonly message: string;
@@ -44,7 +53,7 @@ function globMatch(pattern: string, text: string): boolean {
  * Over 80 lines: a transcription of the webhook's instancetype spec validation, kept in KubeVirt's order.
  */
 export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, field: string): SpecCause[] {
-  const causes: SpecCause[] = [];
+  const causes: SpecCause[] = [...resourceCauses(spec, config, field)];
   const domain = obj(spec['domain']) ?? {};
   const devices = obj(domain['devices']) ?? {};
   // validateEmulatedMachine
@@ -60,6 +69,7 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
         message: `${field}.domain.machine.type is not supported: ${machineType} (allowed values: [${supported.join(' ')}])`,
       });
   }
+  causes.push(...cpuResourceCauses(spec, field));
   // validateCPUHotplug
   const cpu = obj(domain['cpu']);
   if (cpu && typeof cpu['maxSockets'] === 'number' && cpu['maxSockets'] !== 0 && typeof cpu['sockets'] === 'number' && cpu['sockets'] > cpu['maxSockets'])
@@ -69,6 +79,7 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
       field: `${field}.domain.cpu.sockets`,
       message: 'Number of sockets in CPU topology is greater than the maximum sockets allowed',
     });
+  causes.push(...startStrategyCauses(spec, field));
   // validateBootOrder: disks naming no volume, and boot orders used twice.
   const volumes = new Map(list(spec['volumes']).map((v) => [v['name'], v]));
   const orders = new Set<number>();
@@ -110,6 +121,7 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
       orders.add(order);
     }
   });
+  causes.push(...inputDeviceCauses(spec, field));
   // validateHostDevicesWithPassthroughEnabled
   if (isSet(devices['hostDevices']) && !gateEnabled(config, 'HostDevices'))
     causes.push({
@@ -118,6 +130,7 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
       field: `${field}.HostDevices`,
       message: 'Host Devices feature gate is not enabled in kubevirt-config',
     });
+  causes.push(...soundDeviceCauses(spec, field));
   // validateVideoConfig
   if (isSet(devices['video']) && devices['autoattachGraphicsDevice'] === false)
     causes.push({

@@ -93,6 +93,7 @@ export { catalogOfObjects } from './render/objects';
 export type { Report } from './workflows/report';
 export { validate, checkedSummary, type ValidateOptions, type ValidateReport } from './workflows/validate';
 export { diff, diffJson, diffMarkdownComment, diffText, type DiffOptions, type DiffReport, type DiffSection } from './workflows/diff';
+export { diffBundles } from './workflows/diff-bundles';
 export { explain, type ExplainReport } from './workflows/explain';
 export { expandText, expandVms, type ExpandVmsOptions, type ExpandVmsReport } from './workflows/expand';
 export { facts, factsText, type FactsReport } from './workflows/facts';

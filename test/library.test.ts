@@ -214,6 +214,7 @@ describe('the public surface', () => {
         'diag',
         'didYouMean',
         'diff',
+        'diffBundles',
         'diffJson',
         'diffMarkdownComment',
         'diffObjects',

@@ -241,3 +241,47 @@ describe('itgen init --vms: the CI job of a VM repository', () => {
     }
   });
 });
+
+describe('diff --from OLD --to NEW: two releases of the platform bundle, and what each VM gets', () => {
+  const it_ = (name: string, cpu: number, memory: string, extra = ''): string =>
+    `apiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachineClusterInstancetype\nmetadata:\n  name: ${name}\n  labels: {acme.example/bundle-version: VERSION${extra}}\nspec:\n  cpu: {guest: ${cpu}}\n  memory: {guest: ${memory}}\n`;
+  const PREF =
+    'apiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachineClusterPreference\nmetadata:\n  name: fedora\n  labels: {acme.example/bundle-version: VERSION}\nspec:\n  devices: {preferredDiskBus: virtio}\n';
+  const bundle = (version: string, docs: string[]): string => docs.join('---\n').replace(/VERSION/g, version);
+  const V1 = bundle('v1.0.0', [it_('u1.small', 1, '2Gi'), it_('u1.medium', 1, '4Gi'), it_('u1.large', 2, '8Gi'), PREF]);
+  const V2 = bundle('v1.1.0', [
+    it_('u1.small', 1, '2Gi', ', instancetype.kubevirt.io/deprecated: "true"}\n  annotations: {instancetype.kubevirt.io/replacement: u1.large').replace(
+      '"true"}}',
+      '"true"}',
+    ),
+    it_('u1.large', 2, '16Gi'),
+    PREF,
+  ]);
+
+  it('names the removed, deprecated and changed objects and the VMs they touch, without a project', () => {
+    const dir = scratchProject({
+      'platform/v1.0.0.yaml': V1,
+      'platform/v1.1.0.yaml': V2,
+      'vms/web.yaml': vm('web'),
+      'vms/db.yaml': vm('db', '', '  instancetype: {name: u1.small}\n  preference: {name: fedora}\n'),
+      'vms/big.yaml': vm('big', '', '  instancetype: {name: u1.large}\n  preference: {name: fedora}\n'),
+    });
+    try {
+      const r = runInProcess(dir, ['diff', '--from', 'platform/v1.0.0.yaml', '--to', 'platform/v1.1.0.yaml', '--vms', 'vms']);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/vms\/web\.yaml:\d+:\d+ error IT8301 .*u1\.medium/);
+      expect(r.err).toMatch(/vms\/db\.yaml:\d+:\d+ warning IT8302 .*u1\.small/);
+      expect(r.err).toContain('u1.large');
+      expect(r.out).toContain('  - u1.medium\n');
+      expect(r.out).toContain('0 added, 1 removed, 2 changed');
+      // The bundles' version label is not a change of every object.
+      expect(r.out).not.toContain('bundle-version');
+      const json = runInProcess(dir, ['diff', '--from', 'platform/v1.0.0.yaml', '--to', 'platform/v1.1.0.yaml', '-o', 'json']);
+      const summary = (JSON.parse(json.out) as { generators: { summary: Record<string, number> }[] }).generators[0]!.summary;
+      expect(summary).toEqual({ added: 0, removed: 1, changed: 2 });
+      expect(runInProcess(dir, ['diff', '--from', 'platform/v1.0.0.yaml']).err).toContain('diff --from OLD needs --to NEW');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

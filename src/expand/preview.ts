@@ -10,10 +10,10 @@
  */
 import { list, obj, type JsonObject } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
-import { setDefaultNetworkInterface, setDefaultVolumeDisks } from '../kubevirt/defaults';
+import { setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDisks } from '../kubevirt/defaults';
 import { child, copy, isSet, nonEmpty } from '../kubevirt/go';
-import { renderLauncherPod } from '../kubevirt/pod';
-import { validateInstanceSpec, validatePerArch } from '../kubevirt/spec-validation';
+import { backendStorageError, renderLauncherPod } from '../kubevirt/pod';
+import { mandatoryFieldCauses, validateInstanceSpec, validatePerArch } from '../kubevirt/spec-validation';
 import { mutateNewVmi } from '../kubevirt/vmi';
 import { applyInstancetype, conflictField } from './instancetype';
 import { admit } from './expand';
@@ -202,14 +202,18 @@ export function startStored(storedVm: JsonObject, refs: References, config: Clus
   // ValidateVirtualMachineSpec on the template as admission expanded it (the firmware the webhook
   // draws changes nothing it checks).
   const checked = admittedVm ?? admit(stored, refs, { cluster: config }).vm ?? stored;
-  const template = obj(obj(obj(checked['spec'])?.['template'])?.['spec']);
+  // The VM webhook validates a copy of the template with the instance type applied and the VMI
+  // defaults set (vms-admitter.go: ApplyToVM, then SetDefaultVirtualMachineInstanceSpec).
+  const written = obj(obj(obj(checked['spec'])?.['template'])?.['spec']);
+  const template = written ? copy(written) : undefined;
+  if (template) setDefaultInstanceSpec(template, config);
   const specCauses = template ? validateInstanceSpec(template, config, 'spec.template.spec') : [];
   if (specCauses.length > 0) return { error: specCauses.map((c) => c.message).join(', '), stage: 'admit', causes: specCauses };
   const started = startVmi(stored, refs, config);
   if ('error' in started) return { ...started, causes: [{ field: 'spec.template.spec', message: started.error }] };
   // The VMI create webhook.
   const vmiSpec = obj(started.vmi['spec']) ?? {};
-  const vmiCauses = [...validateInstanceSpec(vmiSpec, config, 'spec'), ...validatePerArch(vmiSpec, 'spec')];
+  const vmiCauses = [...validateInstanceSpec(vmiSpec, config, 'spec'), ...mandatoryFieldCauses(vmiSpec, 'spec'), ...validatePerArch(vmiSpec, 'spec')];
   if (vmiCauses.length > 0) return { error: vmiCauses.map((c) => c.message).join(', '), stage: 'vmiAdmit', causes: vmiCauses };
   // The API server gives a namespaced object created without a namespace the request's.
   const cluster = (store.cluster ?? []).map((o) =>
@@ -217,6 +221,8 @@ export function startStored(storedVm: JsonObject, refs: References, config: Clus
       ? o
       : { ...o, metadata: { ...(obj(o['metadata']) ?? {}), namespace: ns } },
   );
+  const backend = backendStorageError(vmiSpec, config, cluster, store.storageClassesGiven ?? false);
+  if (backend !== undefined) return { error: backend, stage: 'render', causes: [{ field: 'spec.template.spec.domain.devices', message: backend }] };
   const rendered = renderLauncherPod(started.vmi, config, cluster);
   if ('error' in rendered) return { error: rendered.error, stage: 'render', causes: [{ field: 'spec.template.spec.domain.devices', message: rendered.error }] };
   // KubeVirt renders the pod only once the PVCs of its volumes exist (it reads each one's volume mode).
@@ -235,5 +241,20 @@ export function startStored(storedVm: JsonObject, refs: References, config: Clus
           `PersistentVolumeClaim ${missing.join(', ')} not given: KubeVirt renders the pod once it exists (a missing one fails the render: didn't find PVC), and mounts it by its volume mode`,
         ]
       : [];
-  return { vm: stored, vmi: started.vmi, pod: rendered.pod, memoryOverhead: rendered.memoryOverhead, notes: [...started.notes, ...rendered.notes, ...pvcNote] };
+  const domain = obj(vmiSpec['domain']) ?? {};
+  const persistent =
+    obj(obj(domain['devices'])?.['tpm'])?.['persistent'] === true || obj(obj(obj(domain['firmware'])?.['bootloader'])?.['efi'])?.['persistent'] === true;
+  const storageNote =
+    persistent && config.vmStateStorageClass === undefined && !store.storageClassesGiven && !(store.cluster ?? []).some((o) => o['kind'] === 'StorageClass')
+      ? [
+          'persistent TPM or EFI state: the cluster is taken to have a default StorageClass (give its StorageClasses with --with, or vmStateStorageClass in the KubeVirt CR)',
+        ]
+      : [];
+  return {
+    vm: stored,
+    vmi: started.vmi,
+    pod: rendered.pod,
+    memoryOverhead: rendered.memoryOverhead,
+    notes: [...started.notes, ...rendered.notes, ...pvcNote, ...storageNote],
+  };
 }

@@ -13,6 +13,12 @@ const GROUP = 'instancetype.kubevirt.io';
 /** Manifests by kind; instancetype objects also as SpecObjects. */
 export interface ObjectStore {
   readonly specObjects: readonly SpecObject[];
+  /**
+   * The cluster's StorageClasses are all among `cluster` (none may be, as in a cluster without
+   * one): persistent TPM and EFI state then need one marked default. Without it, and without any
+   * StorageClass given, the cluster is taken to have a default one (said in the preview's notes).
+   */
+  readonly storageClassesGiven?: boolean;
   /** specObjects by `kind/name`, built on first lookup: thousands of VMs look up the same few objects. */
   index?: Map<string, SpecObject[]>;
   /** PVCs, DataVolumes, DataSources and VolumeSnapshots, for inferFromVolume. */
@@ -25,7 +31,7 @@ export interface ObjectStore {
 
 const SPEC_KINDS: ReadonlySet<string> = new Set(MANIFEST_KINDS);
 const VOLUME_KINDS = new Set(['PersistentVolumeClaim', 'DataVolume', 'DataSource', 'VolumeSnapshot']);
-const CLUSTER_KINDS = new Set(['Namespace', 'ResourceQuota', 'Node']);
+const CLUSTER_KINDS = new Set(['Namespace', 'ResourceQuota', 'Node', 'StorageClass']);
 
 export function objectStore(objects: readonly JsonObject[]): ObjectStore {
   const specObjects: SpecObject[] = [];

@@ -53,6 +53,8 @@ export interface ClusterDefaults {
   readonly minimumClusterTSCFrequency?: number | undefined;
   /** `defaultRuntimeClass`: the launcher pod's runtime class. */
   readonly defaultRuntimeClass?: string | undefined;
+  /** `vmStateStorageClass`: where persistent TPM and EFI state live; else the cluster's default StorageClass. */
+  readonly vmStateStorageClass?: string | undefined;
   /** `spec.workloadUpdateStrategy.workloadUpdateMethods` (none by default). */
   readonly workloadUpdateMethods?: readonly string[] | undefined;
 }
@@ -148,6 +150,7 @@ export function kubevirtConfig(cr: JsonObject | null | undefined): { config: Clu
     serialConsoleLogDisabled: isSet(obj(c['virtualMachineOptions'])?.['disableSerialConsoleLog']),
     ...(num(d['minimumClusterTSCFrequency']) !== undefined ? { minimumClusterTSCFrequency: num(d['minimumClusterTSCFrequency'])! } : {}),
     ...(typeof c['defaultRuntimeClass'] === 'string' && c['defaultRuntimeClass'] !== '' ? { defaultRuntimeClass: c['defaultRuntimeClass'] } : {}),
+    ...(typeof c['vmStateStorageClass'] === 'string' && c['vmStateStorageClass'] !== '' ? { vmStateStorageClass: c['vmStateStorageClass'] } : {}),
     annotations: strings(obj(cr?.['metadata'])?.['annotations']) ?? {},
     workloadUpdateMethods: Array.isArray(obj(spec?.['workloadUpdateStrategy'])?.['workloadUpdateMethods'])
       ? (obj(spec!['workloadUpdateStrategy'])!['workloadUpdateMethods'] as Json[]).filter((m): m is string => typeof m === 'string')

@@ -474,3 +474,23 @@ function tscHint(spec: JsonObject, config: ClusterDefaults, cluster: readonly Js
     note: `the VMI needs the cluster's lowest TSC frequency (${invtsc ? 'the invtsc CPU feature' : 'Hyper-V reenlightenment'}): KubeVirt adds the node selector scheduling.node.kubevirt.io/tsc-frequency-<Hz> from the nodes' cpu-timer.node.kubevirt.io/tsc-frequency labels; give the Node objects (--with) or minimumClusterTSCFrequency in --kubevirt`,
   };
 }
+
+/**
+ * backendstorage.getStorageClass, which the VMI controller runs before the render for a VMI whose
+ * TPM or EFI state is persistent: `vmStateStorageClass`, else a StorageClass marked KubeVirt's or
+ * Kubernetes' default; none is the render's error.
+ */
+export function backendStorageError(vmiSpec: JsonObject, config: ClusterDefaults, cluster: readonly JsonObject[], given = false): string | undefined {
+  const domain = obj(vmiSpec['domain']) ?? {};
+  const persistentTpm = obj(obj(domain['devices'])?.['tpm'])?.['persistent'] === true;
+  const persistentEfi = obj(obj(obj(domain['firmware'])?.['bootloader'])?.['efi'])?.['persistent'] === true;
+  if (!persistentTpm && !persistentEfi) return undefined;
+  if (config.vmStateStorageClass !== undefined) return undefined;
+  // Without the cluster's StorageClasses, the answer assumes a default one, as most clusters have.
+  if (!given && !cluster.some((o) => o['kind'] === 'StorageClass')) return undefined;
+  const isDefault = (o: JsonObject): boolean => {
+    const a = obj(obj(o['metadata'])?.['annotations']) ?? {};
+    return a['storageclass.kubevirt.io/is-default-virt-class'] === 'true' || a['storageclass.kubernetes.io/is-default-class'] === 'true';
+  };
+  return cluster.some((o) => o['kind'] === 'StorageClass' && isDefault(o)) ? undefined : 'no default storage class found';
+}

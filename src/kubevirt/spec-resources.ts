@@ -10,8 +10,9 @@ import type { ClusterDefaults } from './config';
 import { cmp, parseQ, q, qString, value, ZERO, type Quantity } from './quantity';
 
 export interface ResourceCause {
-  readonly reason: 'dns-name' | 'memory' | 'hugepages' | 'cpu' | 'input-device' | 'sound-device' | 'start-strategy';
-  readonly type: 'FieldValueInvalid';
+  readonly reason:
+    'dns-name' | 'memory' | 'hugepages' | 'cpu' | 'input-device' | 'sound-device' | 'start-strategy' | 'io-threads' | 'dns-policy' | 'mandatory' | 'network';
+  readonly type: 'FieldValueInvalid' | 'FieldValueRequired';
   readonly field: string;
   readonly message: string;
 }
@@ -23,7 +24,9 @@ const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 function dnsLabelErrors(v: string): string[] {
   const errs: string[] = [];
   if (v.length > 63) errs.push('must be no more than 63 characters');
-  if (!DNS_LABEL.test(v))
+  // Newer apimachinery: a valid subdomain that only fails for its dots says so.
+  if (!DNS_LABEL.test(v) && DNS_SUBDOMAIN.test(v)) errs.push('must not contain dots');
+  else if (!DNS_LABEL.test(v))
     errs.push(
       "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
     );
@@ -187,4 +190,71 @@ export function soundDeviceCauses(spec: JsonObject, field: string): ResourceCaus
       ? [{ reason: 'sound-device' as const, type: 'FieldValueInvalid' as const, field: at, message: 'Sound device requires a name field.' }]
       : []),
   ];
+}
+
+/** validateIOThreadsPolicy, which KubeVirt runs right after the input devices. */
+export function ioThreadsCauses(spec: JsonObject, field: string): ResourceCause[] {
+  const policy = obj(spec['domain'])?.['ioThreadsPolicy'];
+  if (typeof policy !== 'string' || ['shared', 'auto', 'supplementalPool'].includes(policy)) return [];
+  return [{ reason: 'io-threads', type: 'FieldValueInvalid', field: `${field}.domain.ioThreadsPolicy`, message: `Invalid IOThreadsPolicy (${policy})` }];
+}
+
+/** validatePodDNSConfig's first rule: the None policy needs a dnsConfig (KubeVirt runs it after the access credentials). */
+export function dnsConfigCauses(spec: JsonObject, field: string): ResourceCause[] {
+  if (spec['dnsPolicy'] !== 'None' || obj(spec['dnsConfig'])) return [];
+  return [{ reason: 'dns-policy', type: 'FieldValueRequired', field: `${field}.dnsConfig`, message: 'must provide `dnsConfig` when `dnsPolicy` is None' }];
+}
+
+/** ValidateVirtualMachineInstanceMandatoryFields (the VMI webhook only): some memory must be asked for. */
+export function mandatoryFieldCauses(spec: JsonObject, field: string): ResourceCause[] {
+  if (value(resource(spec, 'requests', 'memory')) !== 0n) return [];
+  const memory = obj(obj(spec['domain'])?.['memory']);
+  if (memory && (memory['guest'] !== undefined || memory['hugepages'] !== undefined)) return [];
+  return [
+    {
+      reason: 'mandatory',
+      type: 'FieldValueRequired',
+      field: `${field}.domain`,
+      message: `no memory requested, at least one of '${field}.domain.memory.guest', '${field}.domain.memory.hugepages.pageSize' or '${field}.domain.resources.requests.memory' must be set`,
+    },
+  ];
+}
+
+const INTERFACE_MODELS = new Set(['e1000', 'e1000e', 'igb', 'ne2k_pci', 'pcnet', 'rtl8139', 'virtio']);
+
+/**
+ * A part of the network admitter's Validate (pkg/network/admitter), in its order: the masquerade
+ * binding on a pod network, networks and interfaces naming each other, interface names and models.
+ * Not modelled: multus and single-source checks, state values, other bindings, DRA, MAC and PCI
+ * addresses, ports, DHCP options.
+ */
+export function networkCauses(spec: JsonObject, field: string): ResourceCause[] {
+  const causes: ResourceCause[] = [];
+  const interfaces = list(obj(obj(spec['domain'])?.['devices'])?.['interfaces']);
+  const networks = list(spec['networks']);
+  const byName = new Map(networks.map((n) => [n['name'], n]));
+  const ifaceAt = (i: number): string => `${field}.domain.devices.interfaces[${i}].name`;
+  const add = (at: string, message: string, type: ResourceCause['type'] = 'FieldValueInvalid'): void => {
+    causes.push({ reason: 'network', type, field: at, message });
+  };
+  interfaces.forEach((iface, i) => {
+    const net = byName.get(iface['name']);
+    if (obj(iface['masquerade']) && !obj(net?.['pod'])) add(ifaceAt(i), 'Masquerade interface only implemented with pod network');
+  });
+  const ifaceNames = new Set(interfaces.map((x) => x['name']));
+  networks.forEach((n, i) => {
+    if (!ifaceNames.has(n['name']))
+      add(`${field}.networks[${i}].name`, `${field}.networks[${i}].name '${String(n['name'] ?? '')}' not found.`, 'FieldValueRequired');
+  });
+  interfaces.forEach((iface, i) => {
+    if (!byName.has(iface['name'])) add(ifaceAt(i), `${ifaceAt(i)} '${String(iface['name'] ?? '')}' not found.`);
+  });
+  interfaces.forEach((iface, i) => {
+    if (!/^[A-Za-z0-9-_]+$/.test(typeof iface['name'] === 'string' ? iface['name'] : ''))
+      add(ifaceAt(i), 'Network interface name can only contain alphabetical characters, numbers, dashes (-) or underscores (_)');
+    const model = iface['model'];
+    if (typeof model === 'string' && model !== '' && !INTERFACE_MODELS.has(model))
+      add(`${field}.domain.devices.interfaces[${i}].model`, `interface ${ifaceAt(i)} uses model ${model} that is not supported.`);
+  });
+  return causes;
 }

@@ -9,7 +9,18 @@
 import { list, obj, type Json, type JsonObject } from '../json';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
-import { cpuResourceCauses, inputDeviceCauses, resourceCauses, soundDeviceCauses, startStrategyCauses, type ResourceCause } from './spec-resources';
+import {
+  cpuResourceCauses,
+  dnsConfigCauses,
+  inputDeviceCauses,
+  ioThreadsCauses,
+  networkCauses,
+  resourceCauses,
+  soundDeviceCauses,
+  startStrategyCauses,
+  type ResourceCause,
+} from './spec-resources';
+export { mandatoryFieldCauses } from './spec-resources';
 
 export interface SpecCause {
   readonly reason:
@@ -22,7 +33,7 @@ export interface SpecCause {
     | 'arch-setting'
     | 'arch-unsupported'
     | ResourceCause['reason'];
-  readonly type: 'FieldValueInvalid' | 'FieldValueNotSupported';
+  readonly type: 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueRequired';
   readonly field: string;
   readonly message: string;
 }
@@ -79,7 +90,7 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
       field: `${field}.domain.cpu.sockets`,
       message: 'Number of sockets in CPU topology is greater than the maximum sockets allowed',
     });
-  causes.push(...startStrategyCauses(spec, field));
+  causes.push(...startStrategyCauses(spec, field), ...networkCauses(spec, field));
   // validateBootOrder: disks naming no volume, and boot orders used twice.
   const volumes = new Map(list(spec['volumes']).map((v) => [v['name'], v]));
   const orders = new Set<number>();
@@ -121,7 +132,7 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
       orders.add(order);
     }
   });
-  causes.push(...inputDeviceCauses(spec, field));
+  causes.push(...inputDeviceCauses(spec, field), ...ioThreadsCauses(spec, field), ...dnsConfigCauses(spec, field));
   // validateHostDevicesWithPassthroughEnabled
   if (isSet(devices['hostDevices']) && !gateEnabled(config, 'HostDevices'))
     causes.push({

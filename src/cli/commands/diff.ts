@@ -1,4 +1,5 @@
 import { diff as diffOf, diffJson, diffMarkdownComment, diffText } from '../../workflows/diff';
+import { diffBundles } from '../../workflows/diff-bundles';
 import { optionSet, optionValue, optionValues } from '../../commands/spec';
 import { EXIT_OK, EXIT_USER, exitCodeFor, finish, report, writeText, type Command, projectOf } from '../command';
 import { DIFF_COMMAND } from '../../commands/diff';
@@ -8,7 +9,12 @@ export const diff: Command = {
   run(ctx) {
     const { io, global, root, line } = ctx;
     const against = optionValue(line, '--against');
-    const r = diffOf(projectOf(ctx), { ...(against !== undefined ? { against } : {}), vms: optionValues(line, '--vms') });
+    const from = optionValue(line, '--from');
+    const to = optionValue(line, '--to');
+    const r =
+      from !== undefined && to !== undefined
+        ? diffBundles(projectOf(ctx), { from, to, vms: optionValues(line, '--vms') })
+        : diffOf(projectOf(ctx), { ...(against !== undefined ? { against } : {}), vms: optionValues(line, '--vms') });
     if (r.failed) return finish(ctx, r, undefined);
     const output = optionValue(line, '--output') ?? (global.format === 'json' ? 'json' : 'text');
     // JSON carries the diagnostics inside; markdown is the comment, with them on stderr; text after them.

@@ -35,7 +35,9 @@ interface ResizeAnswer {
 /** KubeVirt's outcome, in resizePlan's terms. */
 export function kubevirtOutcome(a: ResizeAnswer): ResizePlan['outcome'] {
   if (!a.admit.admitted) return 'rejected';
-  if (a.syncError) return 'failed';
+  // A hotplug the VM controller cannot do yet (a migration or another hotplug in progress) is
+  // retried: the change waits.
+  if (a.syncError) return a.syncError.reason.startsWith('HotPlug') ? 'pending' : 'failed';
   if (a.restartRequired.set) return 'restart';
   if (a.pendingMigration) return a.workloadUpdaterMigrates ? 'live' : 'pending';
   return 'live';
@@ -63,7 +65,11 @@ export function replayResize(dir: string): { id: string; category: string; outco
     if (plan.outcome !== expected) why.push(`outcome: itgen ${plan.outcome}, KubeVirt ${expected}`);
     if (expected === 'rejected' && plan.outcome === 'rejected' && plan.admission.causes.map((x) => x.message).join(', ') !== a.admit.message)
       why.push(`admission: itgen ${plan.admission.causes.map((x) => x.message).join(', ')} | KubeVirt ${a.admit.message}`);
-    if (expected === 'failed' && plan.syncError && (plan.syncError.reason !== a.syncError!.reason || plan.syncError.message !== a.syncError!.message))
+    if (
+      (expected === 'failed' || a.syncError) &&
+      plan.syncError &&
+      (plan.syncError.reason !== a.syncError!.reason || plan.syncError.message !== a.syncError!.message)
+    )
       why.push(`syncError: itgen ${JSON.stringify(plan.syncError)} | KubeVirt ${JSON.stringify(a.syncError)}`);
     if (expected === 'restart' && plan.outcome === 'restart') {
       if (plan.restartRequired!.message !== a.restartRequired.message)

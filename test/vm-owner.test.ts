@@ -285,3 +285,21 @@ describe('diff --from OLD --to NEW: two releases of the platform bundle, and wha
     }
   });
 });
+
+describe('resize --exit-code: a CI gate on how a change applies', () => {
+  it('exits 1 unless the change applies live', () => {
+    const dir = repository({
+      'vm.yaml': vm('web'),
+      'migrates.yaml': `${cr([])}  workloadUpdateStrategy:\n    workloadUpdateMethods: [LiveMigrate]\n`,
+      'waits.yaml': cr([]),
+    });
+    try {
+      const live = runInProcess(dir, ['resize', 'vm.yaml', '--to', 'u1.large', '--with', 'platform/bundle.yaml', '--kubevirt', 'migrates.yaml', '--exit-code']);
+      expect([live.code, live.out]).toEqual([0, expect.stringMatching(/^web: live: /)]);
+      const pending = runInProcess(dir, ['resize', 'vm.yaml', '--to', 'u1.large', '--with', 'platform/bundle.yaml', '--kubevirt', 'waits.yaml', '--exit-code']);
+      expect([pending.code, pending.out]).toEqual([1, expect.stringMatching(/^web: pending: /)]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

@@ -6,7 +6,8 @@ export const OUTPUT = outputOption(['text', 'json']);
 
 export const RESIZE_COMMAND: CommandSpec = {
   name: 'resize',
-  synopsis: 'resize VM-FILE [--to NAME] [--preference NAME] [--plan] [--with FILE]... [--vmi FILE] [--kubevirt FILE] [--not-migratable] [-o text|json]',
+  synopsis:
+    'resize VM-FILE [--to NAME] [--preference NAME] [--plan] [--with FILE]... [--vmi FILE] [--kubevirt FILE] [--not-migratable] [--exit-code] [-o text|json]',
   summary: "what changing a running VM's instance type or preference does: live, pending, restart, rejected or failed, and why",
   details: [
     "Runs KubeVirt's webhooks on the edited VM (UPDATE) and its VM controller, offline: `live` (CPU",
@@ -29,6 +30,7 @@ export const RESIZE_COMMAND: CommandSpec = {
     KUBEVIRT_OPTION,
     { flag: '--vmi', value: 'FILE', help: 'the running VMI (kubectl get vmi -o yaml); without it, the one the VM starts as' },
     { flag: '--not-migratable', help: 'the running VMI is not live-migratable (with --vmi, its LiveMigratable condition says)' },
+    { flag: '--exit-code', help: 'exit 1 unless the change applies live (for CI: restart, pending, rejected and failed fail the job)' },
     OUTPUT,
   ],
   accept: (line) =>

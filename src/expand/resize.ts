@@ -10,8 +10,11 @@
  * `handleMemoryHotplugRequest` patch the running VMI or set RestartRequired with their reason. A
  * hotplug completes through a live migration only where the KubeVirt CR lists LiveMigrate in its
  * workload update methods and the VMI is live-migratable; otherwise it stays pending.
+ *
+ * Over 400 lines: one transcription of the VM controller's update path (webhook, revision,
+ * restart-required, CPU and memory hotplug), read beside vm.go.
  */
-import { isPlainObject, obj, type Json, type JsonObject } from '../json';
+import { isPlainObject, list, obj, type Json, type JsonObject } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { copy } from '../kubevirt/go';
 import { parseQ, qString, cmp, type Quantity } from '../kubevirt/quantity';
@@ -191,11 +194,12 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
   const currentSpec = applied(edited, newRefs.references);
   if ((!ctx.vmi && 'error' in started) || !startSpec || !currentSpec) return { outcome: 'live', admission: { causes: [] }, ...noHotplug };
   const vmi = ctx.vmi ?? (started as { vmi: JsonObject }).vmi;
-  // A given VMI's LiveMigratable condition, unless the caller says.
+  // A given VMI's LiveMigratable condition, unless the caller says: vmi.IsMigratable() reads the
+  // condition alone, so a running VMI without it is not migratable; without a VMI, one is assumed.
   const condition = Array.isArray(obj(ctx.vmi?.['status'])?.['conditions'])
     ? (obj(ctx.vmi!['status'])!['conditions'] as Json[]).map((c) => obj(c)).find((c) => c?.['type'] === 'LiveMigratable')
     : undefined;
-  const liveMigratable = ctx.liveMigratable ?? (condition ? condition['status'] === 'True' : true);
+  const liveMigratable = ctx.liveMigratable ?? (condition ? condition['status'] === 'True' : ctx.vmi === undefined);
   const { differs, fields } = restartFields(startSpec, currentSpec, config);
   // Which object set each field: the one whose change alone changes it.
   const sourceOf = (field: string): 'instancetype' | 'preference' | 'cluster' => {
@@ -234,6 +238,25 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
     obj(oldRefs.instancetype?.spec['cpu'])?.['maxSockets'] !== undefined ? 'instancetype' : config.maxCpuSockets !== undefined ? 'cluster' : 'default-ratio';
   const guestFrom: LimitSource =
     obj(oldRefs.instancetype?.spec['memory'])?.['maxGuest'] !== undefined ? 'instancetype' : config.maxGuest !== undefined ? 'cluster' : 'default-ratio';
+  // The VM controller's sync fails and retries (a SyncError on the VM) while another hotplug or a
+  // migration is in progress: the change waits.
+  const conditionTrue = (type: string): boolean => list(obj(vmi['status'])?.['conditions']).some((c) => c['type'] === type && c['status'] === 'True');
+  const migration = obj(obj(vmi['status'])?.['migrationState']);
+  // migrations.IsMigrating: started (a start timestamp) and not ended.
+  const migrating = migration !== undefined && typeof migration['startTimestamp'] === 'string' && typeof migration['endTimestamp'] !== 'string';
+  const waits = (reason: 'HotPlugCPUError' | 'HotPlugMemoryError', message: string): ResizePlan => ({
+    outcome: 'pending',
+    admission: { causes: [] },
+    syncError: {
+      reason,
+      message:
+        reason === 'HotPlugCPUError'
+          ? `Error encountered while handling CPU change request: ${message}`
+          : `error encountered while handling memory hotplug requests: ${message}`,
+    },
+    toLive: message.includes('migrating') ? 'the migration in progress ends: the VM controller retries the hotplug then' : 'the hotplug in progress completes',
+    ...noHotplug,
+  });
   // handleCPUChangeRequest
   const vmiCpu = obj(obj(obj(vmi['spec'])?.['domain'])?.['cpu']) ?? {};
   const newCpu = obj(obj(currentSpec['domain'])?.['cpu']);
@@ -244,6 +267,8 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
   const vmiSockets = typeof vmiCpu['sockets'] === 'number' ? vmiCpu['sockets'] : 0;
   const maxSockets = typeof vmiCpu['maxSockets'] === 'number' ? vmiCpu['maxSockets'] : 0;
   if (newCpu && typeof newCpu['sockets'] === 'number' && newCpu['sockets'] !== vmiSockets) {
+    if (conditionTrue('HotVCPUChange')) return waits('HotPlugCPUError', 'another CPU hotplug is in progress');
+    if (migrating) return waits('HotPlugCPUError', 'CPU hotplug is not allowed while VMI is migrating');
     const target = newCpu['sockets'];
     if (target > maxSockets)
       return restart(
@@ -279,6 +304,8 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
       );
     const maxGuest = q(vmiMemory['maxGuest']);
     if (!maxGuest) return restart('memory updated in template spec. Memory-hotplug is not available for this VM configuration', field);
+    if (conditionTrue('HotMemoryChange')) return waits('HotPlugMemoryError', 'another memory hotplug is in progress');
+    if (migrating) return waits('HotPlugMemoryError', 'memory hotplug is not allowed while VMI is migrating');
     const problem = memoryHotplugProblem(
       currentSpec.architecture === undefined ? { ...currentSpec, architecture: String(obj(vmi['spec'])?.['architecture'] ?? 'amd64') } : currentSpec,
       parseQuantity(qString(maxGuest)),

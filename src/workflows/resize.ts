@@ -134,6 +134,7 @@ export function resizeWhy(p: ResizePlan): string {
       return `RestartRequired: "${r?.message ?? ''}"; set by ${set}${p.toLive !== undefined ? `; live with ${p.toLive}` : ''}`;
     }
     default: {
+      if (p.syncError) return `the VM controller retries: ${p.syncError.message}; live once ${p.toLive ?? ''}`;
       const limit = (h: { from: unknown; to: unknown; max?: unknown; maxFrom?: string }, what: string): string =>
         `${what} ${String(h.from)} -> ${String(h.to)} (at most ${String(h.max ?? '?')}, ${LIMIT_WORDS[h.maxFrom ?? 'default-ratio']})`;
       const parts = [...(p.hotplug.sockets ? [limit(p.hotplug.sockets, 'CPU sockets')] : []), ...(p.hotplug.memory ? [limit(p.hotplug.memory, 'memory')] : [])];

@@ -1,6 +1,6 @@
 import { resize as resizeOf, resizeJson, resizeText } from '../../workflows/resize';
 import { optionSet, optionValue } from '../../commands/spec';
-import { finish, type Command, outputOf, projectOf } from '../command';
+import { EXIT_OK, EXIT_USER, finish, type Command, outputOf, projectOf } from '../command';
 import { RESIZE_COMMAND, OUTPUT } from '../../commands/resize';
 
 export const resize: Command = {
@@ -20,6 +20,7 @@ export const resize: Command = {
       notMigratable: optionSet(line, '--not-migratable'),
     });
     if (!r.plan && !r.options) return finish(ctx, r, undefined);
-    return finish(ctx, r, outputOf(ctx, OUTPUT) === 'json' ? resizeJson(r) : resizeText(r));
+    const code = finish(ctx, r, outputOf(ctx, OUTPUT) === 'json' ? resizeJson(r) : resizeText(r));
+    return code === EXIT_OK && optionSet(line, '--exit-code') && r.plan !== undefined && r.plan.outcome !== 'live' ? EXIT_USER : code;
   },
 };

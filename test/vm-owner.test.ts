@@ -303,3 +303,76 @@ describe('resize --exit-code: a CI gate on how a change applies', () => {
     }
   });
 });
+
+describe("--policies: the platform's admission policies, applied to the VMs as kube-apiserver would", () => {
+  const OWN = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: team-limits}
+spec:
+  failurePolicy: Fail
+  paramKind: {apiVersion: v1, kind: ConfigMap}
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [kubevirt.io], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [virtualmachines]}
+  variables:
+  - {name: strategy, expression: "has(object.spec.runStrategy) ? object.spec.runStrategy : 'Halted'"}
+  validations:
+  - expression: "variables.strategy != params.data.forbidden"
+    messageExpression: "'runStrategy ' + variables.strategy + ' is not allowed in ' + request.namespace"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: team-limits-warn}
+spec:
+  policyName: team-limits
+  validationActions: [Warn]
+  paramRef: {name: team-limits, namespace: default, parameterNotFoundAction: Deny}
+  matchResources:
+    namespaceSelector: {matchLabels: {tier: dev}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: team-limits, namespace: default}
+data: {forbidden: Always}
+`;
+  it('the typo the platform policy denies, in its words; a warning from a Warn binding with its parameter; nothing where the selector does not match', () => {
+    const dir = repository({
+      'vms/typo.yaml': vm('typo', '', '  instancetype: {name: u1.meduim}\n  preference: {name: fedora}\n'),
+      'vms/web.yaml': vm('web'),
+      'vms/ns.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: default\n  labels: {tier: dev}\n',
+      'platform/own-policy.yaml': OWN,
+    });
+    try {
+      const printed = runInProcess(dir, ['policy', '--with', 'platform/bundle.yaml']);
+      writeFileSync(path.join(dir, 'platform', 'policies.yaml'), printed.out);
+      const r = runInProcess(dir, [
+        'validate',
+        'vms',
+        '--with',
+        'platform/bundle.yaml',
+        '--policies',
+        'platform/policies.yaml',
+        '--policies',
+        'platform/own-policy.yaml',
+      ]);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain(
+        "vms/typo.yaml:4:9 error IT8010 VirtualMachine `typo`: ValidatingAdmissionPolicy 'itgen.files.catalog' with binding 'itgen.files.catalog' denied request: u1.meduim is not an instance type of this cluster; did you mean u1.medium?",
+      );
+      expect(r.err).toContain(
+        "vms/web.yaml:4:9 warning IT8010 VirtualMachine `web`: Validation failed for ValidatingAdmissionPolicy 'team-limits' with binding 'team-limits-warn': runStrategy Always is not allowed in default",
+      );
+      // The namespace selector: a namespace without the label is not bound.
+      writeFileSync(path.join(dir, 'vms', 'ns.yaml'), 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: default\n');
+      expect(runInProcess(dir, ['validate', 'vms', '--with', 'platform/bundle.yaml', '--policies', 'platform/own-policy.yaml']).err).not.toContain(
+        'team-limits',
+      );
+      // Policies among the --with files are applied too, not ignored.
+      expect(runInProcess(dir, ['validate', 'vms/typo.yaml', '--with', 'platform/bundle.yaml', '--with', 'platform/policies.yaml']).err).toContain(
+        'denied request: u1.meduim is not an instance type',
+      );
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

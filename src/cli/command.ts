@@ -134,6 +134,7 @@ export function outputOf<F extends string>(ctx: CommandContext, option: { readon
 export function projectOf(ctx: CommandContext, extra: Partial<ProjectInputs> = {}): Project {
   const { io, line, global, root } = ctx;
   const kubevirt = optionValue(line, '--kubevirt');
+  const policies = optionValues(line, '--policies');
   const base = optionValue(line, '--base');
   const bundles = optionValue(line, '--bundles');
   return openProject({
@@ -144,6 +145,7 @@ export function projectOf(ctx: CommandContext, extra: Partial<ProjectInputs> = {
     strict: global.strict,
     with: optionValues(line, '--with'),
     ...(kubevirt !== undefined ? { kubevirt } : {}),
+    ...(policies.length > 0 ? { policies } : {}),
     ...(base !== undefined ? { base: baseRevision(root, base) } : {}),
     ...(bundles !== undefined ? { bundles: bundlesDirectory(io.cwd, bundles) } : {}),
     ...extra,

@@ -226,3 +226,10 @@ export function outputOption<const F extends string>(formats: readonly F[], help
     formats,
   };
 }
+
+export const POLICIES_OPTION = {
+  flag: '--policies',
+  value: 'FILE',
+  repeatable: true,
+  help: "the platform's admission policies (ValidatingAdmissionPolicies, bindings, parameters): applied to the VMs as kube-apiserver would",
+} as const satisfies OptionSpec;

@@ -45,6 +45,8 @@ export interface ProjectInputs {
   readonly with?: readonly string[];
   /** The cluster's KubeVirt CR (`-` standard input). */
   readonly kubevirt?: string;
+  /** The platform's admission policies (ValidatingAdmissionPolicies, bindings, their parameters), applied to the VMs. */
+  readonly policies?: readonly string[];
   /** The release lock's published history (`--base REF`) and bundles (`--bundles DIR`). */
   readonly base?: ProjectOptions['base'];
   readonly bundles?: ProjectOptions['bundles'];
@@ -92,6 +94,8 @@ export interface Project {
   catalogs(files?: 'instead' | 'besides'): Catalogs;
   /** The documents of the `--with` files. */
   withDocuments(): { readonly docs: readonly SourceDoc[]; readonly diagnostics: readonly Diagnostic[] };
+  /** The admission policy objects given: the `policies` files', and any among the `--with` files. */
+  admissionPolicies(): { readonly objects: readonly JsonObject[]; readonly diagnostics: readonly Diagnostic[] };
   /** Files the operator names (VMs, a VMI), read wherever they are. */
   manifests(files: readonly string[]): { docs: SourceDoc[]; diagnostics: Diagnostic[] };
   /** A cluster dump (nodes, pods), up to 1 GiB: the objects of `kind` in it. */
@@ -126,6 +130,20 @@ export function openProject(inputs: ProjectInputs): Project {
   );
   const manifests = (files: readonly string[]): { docs: SourceDoc[]; diagnostics: Diagnostic[] } => loadManifests(root, files, stdin, cwd);
   const withDocuments = once(() => manifests(inputs.with ?? []));
+  const admissionPolicies = once(() => {
+    const read = manifests(inputs.policies ?? []);
+    const objects = [...manifestObjects(read.docs), ...manifestObjects(withDocuments().docs)].map((f) => f.value);
+    const diagnostics = [...read.diagnostics];
+    if ((inputs.policies ?? []).length > 0 && !objects.some((o) => o['kind'] === 'ValidatingAdmissionPolicy') && read.diagnostics.length === 0)
+      diagnostics.push(
+        diag(
+          'IT8004',
+          `\`${(inputs.policies ?? []).join(', ')}\` holds no ValidatingAdmissionPolicy`,
+          read.docs[0] ? { file: read.docs[0].file, line: 1, col: 1 } : undefined,
+        ),
+      );
+    return { objects, diagnostics };
+  });
   const kubevirt = once((): { config?: ClusterDefaults; diagnostics: Diagnostic[] } => {
     if (inputs.kubevirt === undefined) return { diagnostics: [] };
     const read = manifests([inputs.kubevirt]);
@@ -143,6 +161,7 @@ export function openProject(inputs: ProjectInputs): Project {
     compiled,
     catalogs,
     withDocuments,
+    admissionPolicies,
     manifests,
     clusterDump: (file, kind) => {
       const r = loadClusterDump(root, file, stdin, cwd);

@@ -1,6 +1,7 @@
 import { validateManifests } from '../admission';
 import { ownerIntent } from '../admission/intent';
-import { hasErrors, strictify, type Diagnostic } from '../diagnostics';
+import { admissionPolicyVerdicts } from '../policy/evaluate';
+import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
 import { withEveryGate } from '../kubevirt/config';
 import type { Project } from '../project';
 import { checkProject, type ProjectOptions } from '../release/project';
@@ -42,7 +43,19 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
       bundles: inputs.bundles,
     };
     const { results, diagnostics } = checkProject(project.root, options);
-    return { results, diagnostics, notes: [] };
+    // The platform's admission policies judge the VMs kept in Git too; with no VM to judge, say so.
+    const given = (inputs.policies ?? []).length > 0;
+    const vms = given && (opts.vms ?? []).length > 0 ? project.manifests(opts.vms ?? []).docs : [];
+    const policyVerdicts = given
+      ? vms.length > 0
+        ? [...project.admissionPolicies().diagnostics, ...admissionPolicyVerdicts(project.admissionPolicies().objects, vms)]
+        : [
+            diag('IT1011', '--policies judges VirtualMachines: give them with --vms DIR, or as files (validate FILE --policies ...)', undefined, {
+              severity: 'warning',
+            }),
+          ]
+      : [];
+    return { results, diagnostics: [...diagnostics, ...strictify(policyVerdicts, inputs.strict ?? false)], notes: [] };
   }
   const input = project.manifests(opts.files ?? []);
   const catalogs = project.catalogs('besides');
@@ -66,7 +79,10 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
     catalogs.store,
     catalogs.sources.flatMap((c) => c.objects),
   );
-  const all = strictify([...problems, ...cr.diagnostics, ...verdict, ...intent], inputs.strict ?? false);
+  // The platform's admission policies (--policies, or among the --with files): applied, never ignored.
+  const policies = project.admissionPolicies();
+  const policyVerdicts = [...policies.diagnostics, ...admissionPolicyVerdicts(policies.objects, input.docs)];
+  const all = strictify([...problems, ...cr.diagnostics, ...verdict, ...intent, ...policyVerdicts], inputs.strict ?? false);
   return {
     results: [],
     diagnostics: all,

@@ -19,7 +19,7 @@ import { compareText } from '../order';
 import { spreadProblem } from '../kubevirt/topology';
 import { objectStore, resolveReferences, type ObjectStore, type ReferenceError } from './references';
 import { ARCH_LABEL, architectureSelectorConflict, vmApiVersionProblem } from '../kubevirt/placement';
-import { KUBEVIRT_DEFAULTS, kubevirtConfig, type ClusterDefaults } from '../kubevirt/config';
+import { KUBEVIRT_DEFAULTS, kubevirtConfig, nonIntegerFields, type ClusterDefaults } from '../kubevirt/config';
 import { startStored } from './preview';
 
 const STAGE_WORDS: Readonly<Record<string, string>> = {
@@ -412,6 +412,21 @@ export function kubevirtFromDocuments(docs: readonly SourceDoc[], file: string):
       ],
     };
   }
+  // The API server refuses a CR whose integer fields are not integers: no cluster runs with it.
+  const notIntegers = nonIntegerFields(found[0]!.value);
+  if (notIntegers.length > 0)
+    return {
+      diagnostics: notIntegers.map((f) =>
+        diag(
+          'IT8009',
+          `spec.${f.path.join('.')}: ${f.value} is not an integer; KubeVirt's type is one and the API server refuses the KubeVirt CR`,
+          locate(found[0]!.src, [...found[0]!.path, 'spec', ...f.path]),
+          {
+            hint: `write a whole number (KubeVirt's default ${f.path[f.path.length - 1] === 'memoryOvercommit' ? 'is 100' : f.path[f.path.length - 1] === 'cpuAllocationRatio' ? 'is 10' : 'applies when the field is absent'})`,
+          },
+        ),
+      ),
+    };
   const { config, problems } = kubevirtConfig(found[0]!.value);
   return {
     config,

@@ -215,5 +215,30 @@ export function gateEnabled(config: ClusterDefaults, gate: string): boolean {
   return state === 'Beta';
 }
 
+/** Fields of `spec.configuration` whose Go type is an integer (the CRD says `type: integer`). */
+const INTEGER_FIELDS: readonly (readonly string[])[] = [
+  ['developerConfiguration', 'cpuAllocationRatio'],
+  ['developerConfiguration', 'memoryOvercommit'],
+  ['developerConfiguration', 'minimumClusterTSCFrequency'],
+  ['liveUpdateConfiguration', 'maxCpuSockets'],
+  ['liveUpdateConfiguration', 'maxHotplugRatio'],
+];
+
+/**
+ * The CR's configuration fields that are not the integers KubeVirt's types are (1.5, 1e400, .inf,
+ * .nan, a string): the API server refuses such a CR, so no cluster runs with it. Paths from `spec`.
+ */
+export function nonIntegerFields(cr: JsonObject | null | undefined): { path: string[]; value: string }[] {
+  const c = obj(obj(cr?.['spec'])?.['configuration']);
+  if (!c) return [];
+  return INTEGER_FIELDS.flatMap((p) => {
+    const v = obj(c[p[0]!])?.[p[1]!];
+    if (v === undefined || v === null) return [];
+    return typeof v === 'number' && Number.isSafeInteger(v)
+      ? []
+      : [{ path: ['configuration', ...p], value: typeof v === 'string' ? JSON.stringify(v) : String(v) }];
+  });
+}
+
 /** KubeVirt's default configuration (a cluster whose KubeVirt CR configures nothing): the one default every stage uses. */
 export const KUBEVIRT_DEFAULTS: ClusterDefaults = kubevirtConfig(null).config;

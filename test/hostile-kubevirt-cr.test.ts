@@ -1,0 +1,39 @@
+/**
+ * A KubeVirt CR whose integer fields are not integers (1.5, 0.5, 1e400, .inf, .nan, a string) is
+ * refused by the API server: every command that reads one says so at the field and exits 1, never
+ * an internal error.
+ */
+import { copyFileSync } from 'node:fs';
+import path from 'node:path';
+import { runInProcess } from './e2e-helpers';
+import { REFERENCE, REPO, removeDir, scratchProject } from './helpers';
+
+const VM =
+  'apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: web}\nspec:\n  instancetype: {name: u1.medium}\n  preference: {name: fedora}\n  template:\n    spec:\n      domain: {devices: {}}\n';
+
+describe.each(['1.5', '0.5', '1e400', '.inf', '.nan', '"10"'])('a KubeVirt CR with cpuAllocationRatio %s', (value) => {
+  let dir: string;
+  beforeAll(() => {
+    dir = scratchProject({
+      'vm.yaml': VM,
+      'kv.yaml': `apiVersion: kubevirt.io/v1\nkind: KubeVirt\nmetadata: {name: kubevirt, namespace: kubevirt}\nspec:\n  configuration:\n    developerConfiguration:\n      cpuAllocationRatio: ${value}\n`,
+    });
+    copyFileSync(path.join(REFERENCE, 'common-instancetypes', 'common-instancetypes-all-bundle.yaml'), path.join(dir, 'bundle.yaml'));
+    copyFileSync(path.join(REPO, 'test', 'fixtures', 'fit', 'nodes.yaml'), path.join(dir, 'nodes.yaml'));
+  });
+  afterAll(() => removeDir(dir));
+
+  it.each([
+    ['expand --as pod', ['expand', 'vm.yaml', '--as', 'pod']],
+    ['validate', ['validate', 'vm.yaml']],
+    ['facts', ['facts']],
+    ['fit', ['fit', '--nodes', 'nodes.yaml']],
+    ['resize', ['resize', 'vm.yaml', '--to', 'u1.large']],
+    ['site', ['site', '--out', 'site']],
+  ])('%s: exit 1 at the field', (_name, argv) => {
+    const r = runInProcess(dir, [...argv, '--with', 'bundle.yaml', '--kubevirt', 'kv.yaml']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/kv\.yaml:7:\d+ error IT8009 spec\.configuration\.developerConfiguration\.cpuAllocationRatio: .* is not an integer/);
+    expect(r.err).not.toContain('internal error');
+  });
+});

@@ -126,3 +126,27 @@ describe('itgen site --with', () => {
     }
   });
 });
+
+describe('select: architectures and bare memory, one meaning each', () => {
+  it('names the kernel’s architectures as Kubernetes does, and refuses one KubeVirt does not run', () => {
+    for (const [arch, code] of [
+      ['amd64', 0],
+      ['AMD64', 0],
+      ['x86_64', 0],
+      ['aarch64', 0],
+      ['riscv64', 1],
+      ['x86_64 ', 1],
+    ] as const) {
+      const r = runInProcess(REPO, ['select', '--arch', arch, '-g', 'generators/common-instancetypes.yaml', '--cpu', '1']);
+      expect([arch, r.code]).toEqual([arch, code]);
+      if (code === 1) expect(r.err).toContain('is not an architecture KubeVirt runs VMs on: amd64, arm64 or s390x');
+    }
+  });
+
+  it('a bare number is GiB; one too large for GiB says to write the unit', () => {
+    expect(parseRange('8', 'bytes')).toEqual([8 * 2 ** 30, 8 * 2 ** 30]);
+    expect(parseRange('4294967296', 'bytes')).toEqual({
+      error: '`4294967296`: a bare number is GiB, and 4294967296 GiB is more than any VM; write the unit (4294967296 bytes is 4Gi)',
+    });
+  });
+});

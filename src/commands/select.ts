@@ -20,8 +20,8 @@ export const SELECT_COMMAND: CommandSpec = {
   generatorArguments: true,
   options: [
     { flag: '--cpu', value: 'RANGE', help: 'vCPUs: 4..16, 4.., ..16 or 8' },
-    { flag: '--memory', value: 'RANGE', help: 'guest memory: 8Gi.., 4Gi..32Gi (a bare number is GiB)' },
-    { flag: '--arch', value: 'ARCH', help: 'amd64, arm64 or s390x' },
+    { flag: '--memory', value: 'RANGE', help: 'guest memory: 8Gi.., 4Gi..32Gi (a bare number is GiB, up to 65536; larger ones need their unit)' },
+    { flag: '--arch', value: 'ARCH', help: 'amd64, arm64 or s390x (x86_64 and aarch64 are taken as Kubernetes names them)' },
     { flag: '--dedicated', help: 'dedicated CPUs only' },
     { flag: '--hugepages', value: 'SIZE', help: 'a hugepage size (2Mi, 1Gi) or any' },
     { flag: '--gpu', value: 'NAME', help: 'a GPU or host device name (nvidia.com/L4)' },

@@ -13,7 +13,10 @@ import path from 'node:path';
 import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
 import { objectStore, type ObjectStore } from '../expand';
 import { kubevirtFromDocuments, manifestObjects } from '../expand/documents';
-import type { JsonObject } from '../json';
+import { obj, type JsonObject } from '../json';
+import { apiServerErrors } from '../kubevirt/crd';
+import { locate } from '../load/source';
+import { isManifestKind } from '../schema/kubevirt-api';
 import { KUBEVIRT_DEFAULTS, type ClusterDefaults } from '../kubevirt/config';
 import { readNamedFile } from '../load/files';
 import { MAX_INPUT_BYTES } from '../load/limits';
@@ -184,7 +187,22 @@ function catalogsOf(files: 'instead' | 'besides', inputs: ProjectInputs, read: P
   const diagnostics: Diagnostic[] = [];
   const withFiles = inputs.with ?? [];
   const withDocs = read.withDocuments();
-  const fileObjects = manifestObjects(withDocs.docs).map((f) => f.value);
+  // Objects of the four kinds the API server would refuse (a field of the wrong type: no cluster
+  // holds such an object) are said at their field and left out, so nothing downstream reads them.
+  const refused: Diagnostic[] = [];
+  const fileObjects = manifestObjects(withDocs.docs).flatMap((f) => {
+    if (!isManifestKind(f.value['kind'])) return [f.value];
+    const errors = apiServerErrors(String(f.value['kind']), f.value).filter((e) => e.stage !== 'strict');
+    if (errors.length === 0) return [f.value];
+    const name = String(obj(f.value['metadata'])?.['name'] ?? '(unnamed)');
+    for (const e of errors.slice(0, 5))
+      refused.push(
+        diag('IT3001', `${String(f.value['kind'])} \`${name}\`: ${e.message}`, locate(f.src, [...f.path, ...e.path]), {
+          hint: 'the API server refuses this object: no cluster holds it, and itgen leaves it out',
+        }),
+      );
+    return [];
+  });
   const fromFiles = catalogOfObjects(fileObjects, 'files');
   const replaced = files === 'instead' && fromFiles.objects.length > 0 && (inputs.generators?.length ?? 0) === 0;
   const useProject = read.hasGenerators() && !replaced;
@@ -209,7 +227,7 @@ function catalogsOf(files: 'instead' | 'besides', inputs: ProjectInputs, read: P
       }),
     );
   }
-  diagnostics.push(...withDocs.diagnostics);
+  diagnostics.push(...withDocs.diagnostics, ...refused);
   if (fromFiles.objects.length > 0) sources.push({ name: 'files', origin: 'files', ...fromFiles });
   const strict = strictify(diagnostics, inputs.strict ?? false);
   const generators = sources.filter((s) => s.origin === 'generator').map((s) => s.name);

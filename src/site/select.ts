@@ -2,7 +2,7 @@
  * `itgen select`: the explorer's filters in the terminal. The page (site/page.ts) applies the same
  * filters in the browser; test/site-browser.test.ts holds the two to the same answers.
  */
-import { parseQuantity } from '../quantity';
+import { formatBinary, parseQuantity } from '../quantity';
 import { pairOutcome, type SiteData, type SiteInstancetype } from './data';
 
 export interface SelectFilter {
@@ -33,6 +33,9 @@ export function parseRange(text: string, what: 'count' | 'bytes'): readonly [num
   const one = (s: string): number | undefined | { error: string } => {
     if (s === '') return undefined;
     if (what === 'count') return /^\d{1,6}$/.test(s) ? Number(s) : { error: `\`${s}\` is not a number of vCPUs` };
+    // A bare number is GiB (8 means 8Gi); one that large is bytes written without a unit.
+    if (/^\d+(\.\d+)?$/.test(s) && Number(s) > 65536)
+      return { error: `\`${s}\`: a bare number is GiB, and ${s} GiB is more than any VM; write the unit (${s} bytes is ${formatBinary(Number(s))})` };
     const bytes = parseQuantity(/^\d+(\.\d+)?$/.test(s) ? `${s}Gi` : s);
     return bytes === undefined ? { error: `\`${s}\` is not a quantity like 8Gi (a bare number is GiB)` } : bytes;
   };

@@ -48,13 +48,21 @@ export function selectFilter(q: SelectQuery): { filter?: SelectFilter; diagnosti
     }
     return r;
   };
+  // The architectures KubeVirt runs VMs on, as Kubernetes names them; the kernel's names map to them.
+  let arch = q.arch;
+  if (arch !== undefined) {
+    const known: Readonly<Record<string, string>> = { amd64: 'amd64', arm64: 'arm64', s390x: 's390x', x86_64: 'amd64', aarch64: 'arm64' };
+    const named = Object.hasOwn(known, arch.toLowerCase()) ? known[arch.toLowerCase()] : undefined;
+    if (named === undefined) diagnostics.push(diag('IT1011', `--arch: \`${arch}\` is not an architecture KubeVirt runs VMs on: amd64, arm64 or s390x`));
+    else arch = named;
+  }
   const cpu = range('--cpu', q.cpu, 'count');
   const memory = range('--memory', q.memory, 'bytes');
   if (diagnostics.length > 0) return { diagnostics };
   const filter: SelectFilter = {
     ...(cpu ? { cpu } : {}),
     ...(memory ? { memory } : {}),
-    ...(q.arch !== undefined ? { arch: q.arch } : {}),
+    ...(arch !== undefined ? { arch } : {}),
     ...(q.dedicated ? { dedicated: true } : {}),
     ...(q.hugepages !== undefined ? { hugepages: q.hugepages } : {}),
     ...(q.gpu !== undefined ? { gpu: q.gpu } : {}),

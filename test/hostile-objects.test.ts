@@ -1,7 +1,8 @@
 /**
- * A KubeVirt CR whose integer fields are not integers (1.5, 0.5, 1e400, .inf, .nan, a string) is
- * refused by the API server: every command that reads one says so at the field and exits 1, never
- * an internal error.
+ * Objects the API server would refuse, given to the commands that read objects from files: a
+ * KubeVirt CR whose integer fields are not integers (1.5, 0.5, 1e400, .inf, .nan, a string), and
+ * instance types and preferences whose fields have the wrong types. Every command says so at the
+ * field and exits 1, never an internal error.
  */
 import { copyFileSync } from 'node:fs';
 import path from 'node:path';
@@ -36,4 +37,31 @@ describe.each(['1.5', '0.5', '1e400', '.inf', '.nan', '"10"'])('a KubeVirt CR wi
     expect(r.err).toMatch(/kv\.yaml:7:\d+ error IT8009 spec\.configuration\.developerConfiguration\.cpuAllocationRatio: .* is not an integer/);
     expect(r.err).not.toContain('internal error');
   });
+});
+
+describe.each([
+  ['metadata: {name: x.y, labels: 5}\nspec: {cpu: {guest: 1}, memory: {guest: 1Gi}}', 3],
+  ['metadata: {name: x.y}\nspec: 5', 4],
+  ['metadata: {name: x.y}\nspec: {cpu: {guest: "two"}, memory: {guest: 1Gi}}', 4],
+  ['metadata: {name: x.y}\nspec: {cpu: {guest: 1}, memory: {guest: true}}', 4],
+  ['metadata: {name: x.y}\nspec: {cpu: {guest: 1}, memory: {guest: 1Gi}, nodeSelector: [1]}', 4],
+])('an instance type of the wrong types in --with: %s', (body, line) => {
+  let dir: string;
+  beforeAll(() => {
+    dir = scratchProject({
+      'vm.yaml': VM,
+      'bad.yaml': `apiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachineClusterInstancetype\n${body}\n`,
+    });
+  });
+  afterAll(() => removeDir(dir));
+
+  it.each([['select'], ['site', '--out', 'site'], ['facts'], ['policy'], ['explain', 'x.y'], ['validate', 'vm.yaml']])(
+    '%s: exit 1 at the object',
+    (...argv) => {
+      const r = runInProcess(dir, [...argv, '--with', 'bad.yaml']);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(new RegExp(`bad\\.yaml:${line}:\\d+ error IT3001 VirtualMachineClusterInstancetype \`x\\.y\`: `));
+      expect(r.err).not.toContain('internal error');
+    },
+  );
 });

@@ -14,7 +14,7 @@ import { obj, type JsonObject } from '../json';
 import { locate, type PathSegment, type SourceDoc } from '../load/source';
 import { parseQuantity } from '../quantity';
 import type { RenderedObject } from '../render/manifests';
-import { KINDS_OF, type SpecKind } from '../schema/kubevirt-api';
+import { matcherKind, type SpecKind } from '../schema/kubevirt-api';
 
 const DEFAULT_LABEL: Readonly<Record<SpecKind, string>> = {
   instancetype: 'instancetype.kubevirt.io/default-instancetype',
@@ -64,8 +64,7 @@ function decimalMemory(f: FoundObject): Diagnostic[] {
 function named(f: FoundObject, which: SpecKind, objects: readonly RenderedObject[]): RenderedObject | undefined {
   const matcher = obj(obj(f.value['spec'])?.[which]);
   if (!matcher || typeof matcher['name'] !== 'string') return undefined;
-  const kind =
-    str(matcher['kind']).toLowerCase().replace(/s$/, '') === KINDS_OF[which].namespaced.toLowerCase() ? KINDS_OF[which].namespaced : KINDS_OF[which].cluster;
+  const kind = matcherKind(which, typeof matcher['kind'] === 'string' ? matcher['kind'] : undefined);
   return objects.find((o) => o.manifest.kind === kind && o.manifest.metadata.name === matcher['name']);
 }
 

@@ -13,6 +13,7 @@ import { obj } from '../json';
 import { add, parseQ, qString, sub, type Quantity } from '../kubevirt/quantity';
 import { objectStore, type ObjectStore } from './references';
 import { previewVm } from './preview';
+import { KINDS_OF } from '../schema/kubevirt-api';
 
 export interface LauncherFacts {
   readonly kind: string;
@@ -29,8 +30,8 @@ export interface LauncherFacts {
   readonly refused?: string;
 }
 
-const INSTANCETYPE_KINDS = new Set(['VirtualMachineClusterInstancetype', 'VirtualMachineInstancetype']);
-const PREFERENCE_KINDS = new Set(['VirtualMachineClusterPreference', 'VirtualMachinePreference']);
+const INSTANCETYPE_KINDS: ReadonlySet<string> = new Set([KINDS_OF.instancetype.cluster, KINDS_OF.instancetype.namespaced]);
+const PREFERENCE_KINDS: ReadonlySet<string> = new Set([KINDS_OF.preference.cluster, KINDS_OF.preference.namespaced]);
 
 function vmFor(matchers: JsonObject, domain: JsonObject, namespace: string): JsonObject {
   return {
@@ -137,7 +138,7 @@ export function factsMarkdown(facts: readonly LauncherFacts[]): string {
  * its namespaced ones, in their namespace).
  */
 export function catalogFacts(manifests: readonly JsonObject[], config: ClusterDefaults, which: 'all' | 'instancetypes' = 'all'): LauncherFacts[] {
-  const cluster = manifests.filter((m) => m['kind'] === 'VirtualMachineClusterInstancetype' || m['kind'] === 'VirtualMachineClusterPreference');
+  const cluster = manifests.filter((m) => m['kind'] === KINDS_OF.instancetype.cluster || m['kind'] === KINDS_OF.preference.cluster);
   const chosen = cluster.length > 0 ? cluster : manifests.filter((m) => INSTANCETYPE_KINDS.has(String(m['kind'])) || PREFERENCE_KINDS.has(String(m['kind'])));
   const subjects = which === 'instancetypes' ? chosen.filter((m) => INSTANCETYPE_KINDS.has(String(m['kind']))) : chosen;
   const namespace = String(obj(subjects[0]?.['metadata'])?.['namespace'] ?? 'default');

@@ -12,6 +12,7 @@ import { manifestObjects } from './documents';
 import { previewVm } from './preview';
 import type { ObjectStore } from './references';
 import type { SourceDoc } from '../load/source';
+import { KINDS_OF } from '../schema/kubevirt-api';
 
 /** What the fit answer leaves out, said in every output. */
 export const FIT_NOT_MODELLED =
@@ -155,7 +156,7 @@ export function capacity(store: ObjectStore, config: ClusterDefaults, nodes: rea
   const cluster = withNodes(store, nodes);
   const seen = new Set<string>();
   return store.specObjects
-    .filter((o) => o.kind === 'VirtualMachineClusterInstancetype' || o.kind === 'VirtualMachineInstancetype')
+    .filter((o) => o.kind === KINDS_OF.instancetype.cluster || o.kind === KINDS_OF.instancetype.namespaced)
     .filter((o) => {
       const key = `${o.kind}/${o.namespace ?? ''}/${o.name}`;
       return seen.has(key) ? false : (seen.add(key), true);

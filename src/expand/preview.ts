@@ -15,6 +15,7 @@ import { child, copy, isSet, nonEmpty } from '../kubevirt/go';
 import { backendStorageError, renderLauncherPod } from '../kubevirt/pod';
 import { mandatoryFieldCauses, validateInstanceSpec, validatePerArch } from '../kubevirt/spec-validation';
 import { mutateNewVmi } from '../kubevirt/vmi';
+import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';
 import { applyInstancetype, conflictField } from './instancetype';
 import { admit } from './expand';
 import type { References } from './model';
@@ -70,16 +71,16 @@ export function finishVmMutation(vm: JsonObject, config: ClusterDefaults): void 
 
 /** The name of the annotation ApplyToVMI sets for a matcher's kind (pkg/instancetype/annotations). */
 function matcherAnnotation(kind: unknown, which: 'instancetype' | 'preference'): string | undefined {
-  const k = typeof kind === 'string' ? kind.toLowerCase() : '';
-  const namespaced =
-    which === 'instancetype' ? ['virtualmachineinstancetypes', 'virtualmachineinstancetype'] : ['virtualmachinepreferences', 'virtualmachinepreference'];
-  const cluster =
-    which === 'instancetype'
-      ? ['', 'virtualmachineclusterinstancetypes', 'virtualmachineclusterinstancetype']
-      : ['', 'virtualmachineclusterpreferences', 'virtualmachineclusterpreference'];
-  if (namespaced.includes(k)) return which === 'instancetype' ? 'kubevirt.io/instancetype-name' : 'kubevirt.io/preference-name';
-  if (cluster.includes(k)) return which === 'instancetype' ? 'kubevirt.io/cluster-instancetype-name' : 'kubevirt.io/cluster-preference-name';
-  return undefined;
+  const named = matcherKind(which, typeof kind === 'string' ? kind : undefined);
+  if (named === undefined) return undefined;
+  const cluster = named === KINDS_OF[which].cluster;
+  return which === 'instancetype'
+    ? cluster
+      ? 'kubevirt.io/cluster-instancetype-name'
+      : 'kubevirt.io/instancetype-name'
+    : cluster
+      ? 'kubevirt.io/cluster-preference-name'
+      : 'kubevirt.io/preference-name';
 }
 
 const AUTOATTACH: readonly [string, string][] = [

@@ -5,7 +5,7 @@
  */
 import { obj, type Json, type JsonObject } from '../json';
 import { type References, type SpecObject } from './model';
-import { KINDS_OF, MANIFEST_KINDS, type SpecKind } from '../schema/kubevirt-api';
+import { KINDS_OF, MANIFEST_KINDS, matcherKind, type SpecKind } from '../schema/kubevirt-api';
 import { canonicalJson } from '../digest';
 
 const GROUP = 'instancetype.kubevirt.io';
@@ -85,11 +85,10 @@ export function findSpecObject(
   namespace: string | undefined,
 ): SpecObject | ReferenceError {
   const kinds = KINDS[which];
-  const lower = typeof kindWritten === 'string' ? kindWritten.toLowerCase() : '';
-  const cluster = lower === '' || lower === kinds.cluster.toLowerCase() || lower === `${kinds.cluster.toLowerCase()}s`;
-  const namespaced = lower === kinds.namespaced.toLowerCase() || lower === `${kinds.namespaced.toLowerCase()}s`;
-  if (!cluster && !namespaced) return { message: `got unexpected kind in ${kinds.matcher}: ${String(kindWritten)}`, field: `spec.${which}.kind` };
-  const kind = cluster ? kinds.cluster : kinds.namespaced;
+  const named = matcherKind(which, typeof kindWritten === 'string' ? kindWritten : undefined);
+  if (named === undefined) return { message: `got unexpected kind in ${kinds.matcher}: ${String(kindWritten)}`, field: `spec.${which}.kind` };
+  const cluster = named === kinds.cluster;
+  const kind = named;
   // The client refuses a Get without a name before it asks the API server (client-go rest.Request.Name).
   if (name === '') return { message: 'resource name may not be empty', field: `spec.${which}.name` };
   // A namespaced object given without a namespace stands for the VM's namespace, whichever it is.
@@ -113,8 +112,8 @@ export function findSpecObject(
 }
 
 const REVISION_KINDS: Readonly<Record<Which, readonly string[]>> = {
-  instancetype: ['VirtualMachineInstancetype', 'VirtualMachineClusterInstancetype'],
-  preference: ['VirtualMachinePreference', 'VirtualMachineClusterPreference'],
+  instancetype: [KINDS_OF.instancetype.namespaced, KINDS_OF.instancetype.cluster],
+  preference: [KINDS_OF.preference.namespaced, KINDS_OF.preference.cluster],
 };
 
 /** The ControllerRevision `name` in `namespace`, or the API server's NotFound. */

@@ -27,6 +27,7 @@ import type { References } from './model';
 import { applyPreference } from './preference';
 import { startStored } from './preview';
 import { resolveReferences, type ObjectStore } from './references';
+import { KINDS_OF } from '../schema/kubevirt-api';
 
 export type ResizeOutcome = 'live' | 'pending' | 'restart' | 'rejected' | 'failed';
 
@@ -367,18 +368,18 @@ function liveUpdateCauses(template: JsonObject, config: ClusterDefaults): { type
 }
 
 const KIND_NAMES: Readonly<Record<string, { which: 'instancetype' | 'preference'; kind: string }>> = {
-  virtualmachineinstancetype: { which: 'instancetype', kind: 'VirtualMachineInstancetype' },
-  virtualmachineinstancetypes: { which: 'instancetype', kind: 'VirtualMachineInstancetype' },
-  vmf: { which: 'instancetype', kind: 'VirtualMachineInstancetype' },
-  virtualmachineclusterinstancetype: { which: 'instancetype', kind: 'VirtualMachineClusterInstancetype' },
-  virtualmachineclusterinstancetypes: { which: 'instancetype', kind: 'VirtualMachineClusterInstancetype' },
-  vmcf: { which: 'instancetype', kind: 'VirtualMachineClusterInstancetype' },
-  virtualmachinepreference: { which: 'preference', kind: 'VirtualMachinePreference' },
-  virtualmachinepreferences: { which: 'preference', kind: 'VirtualMachinePreference' },
-  vmp: { which: 'preference', kind: 'VirtualMachinePreference' },
-  virtualmachineclusterpreference: { which: 'preference', kind: 'VirtualMachineClusterPreference' },
-  virtualmachineclusterpreferences: { which: 'preference', kind: 'VirtualMachineClusterPreference' },
-  vmcp: { which: 'preference', kind: 'VirtualMachineClusterPreference' },
+  virtualmachineinstancetype: { which: 'instancetype', kind: KINDS_OF.instancetype.namespaced },
+  virtualmachineinstancetypes: { which: 'instancetype', kind: KINDS_OF.instancetype.namespaced },
+  vmf: { which: 'instancetype', kind: KINDS_OF.instancetype.namespaced },
+  virtualmachineclusterinstancetype: { which: 'instancetype', kind: KINDS_OF.instancetype.cluster },
+  virtualmachineclusterinstancetypes: { which: 'instancetype', kind: KINDS_OF.instancetype.cluster },
+  vmcf: { which: 'instancetype', kind: KINDS_OF.instancetype.cluster },
+  virtualmachinepreference: { which: 'preference', kind: KINDS_OF.preference.namespaced },
+  virtualmachinepreferences: { which: 'preference', kind: KINDS_OF.preference.namespaced },
+  vmp: { which: 'preference', kind: KINDS_OF.preference.namespaced },
+  virtualmachineclusterpreference: { which: 'preference', kind: KINDS_OF.preference.cluster },
+  virtualmachineclusterpreferences: { which: 'preference', kind: KINDS_OF.preference.cluster },
+  vmcp: { which: 'preference', kind: KINDS_OF.preference.cluster },
 };
 
 /**
@@ -408,7 +409,7 @@ export function resizeOptions(stored: JsonObject, ctx: ResizeContext): { name: s
   const ns = String(obj(stored['metadata'])?.['namespace'] ?? 'default');
   const seen = new Set<string>();
   return ctx.store.specObjects
-    .filter((o) => o.kind === 'VirtualMachineClusterInstancetype' || (o.kind === 'VirtualMachineInstancetype' && (o.namespace ?? ns) === ns))
+    .filter((o) => o.kind === KINDS_OF.instancetype.cluster || (o.kind === KINDS_OF.instancetype.namespaced && (o.namespace ?? ns) === ns))
     .filter((o) => (seen.has(`${o.kind}/${o.name}`) ? false : (seen.add(`${o.kind}/${o.name}`), true)))
     .map((o) => ({ name: o.name, kind: o.kind, plan: resizePlan(stored, { instancetype: { name: o.name, kind: o.kind } }, ctx) }));
 }

@@ -21,6 +21,7 @@
  * Over 400 lines: The CEL policies and judgePolicies, which must decide as they do, are kept side
  * by side so that a change to one is seen beside the other.
  */
+import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';
 import type { JsonObject } from '../json';
 
 export const POLICY_API_VERSION = 'admissionregistration.k8s.io/v1';
@@ -88,7 +89,7 @@ export const DEFAULT_POLICY_OPTIONS: Omit<PolicyOptions, 'prefix'> = {
 };
 
 type Which = 'instancetype' | 'preference';
-const CLUSTER_KIND: Record<Which, string> = { instancetype: 'VirtualMachineClusterInstancetype', preference: 'VirtualMachineClusterPreference' };
+const CLUSTER_KIND: Record<Which, string> = { instancetype: KINDS_OF.instancetype.cluster, preference: KINDS_OF.preference.cluster };
 const NOUN: Record<Which, string> = { instancetype: 'instance type', preference: 'preference' };
 
 /** What `required` says: short enough for one line of the policy's YAML. */
@@ -468,12 +469,8 @@ function matcherName(vm: JsonObject | null | undefined, which: Which): string {
   const m = isObj(spec) ? spec[which] : undefined;
   if (!isObj(m) || typeof m['name'] !== 'string') return '';
   const kind = m['kind'];
-  if (
-    kind !== undefined &&
-    kind !== '' &&
-    !(typeof kind === 'string' && [CLUSTER_KIND[which].toLowerCase(), `${CLUSTER_KIND[which].toLowerCase()}s`].includes(kind.toLowerCase()))
-  )
-    return '';
+  // Only a cluster-wide matcher is the policy's (the CEL tests the kind by the same rule).
+  if (typeof kind === 'string' ? matcherKind(which, kind) !== CLUSTER_KIND[which] : kind !== undefined) return '';
   return m['name'];
 }
 

@@ -22,6 +22,7 @@ import type { Json } from '../json';
 import type { LockedObject } from '../schema/lock';
 import type { LoadedLock } from '../validate/lock';
 import { compareVersions } from '../version';
+import { KINDS_OF } from '../schema/kubevirt-api';
 
 export const CHECKSUMS_FILE = 'CHECKSUMS.sha256';
 
@@ -39,10 +40,10 @@ export interface BundleOptions {
 export function bundleNames(prefix: string): readonly { readonly name: string; readonly kinds: readonly ManifestKind[] | 'all' }[] {
   return [
     { name: `${prefix}-instancetypes-all-bundle`, kinds: 'all' },
-    { name: `${prefix}-clusterinstancetypes-bundle`, kinds: ['VirtualMachineClusterInstancetype'] },
-    { name: `${prefix}-instancetypes-bundle`, kinds: ['VirtualMachineInstancetype'] },
-    { name: `${prefix}-clusterpreferences-bundle`, kinds: ['VirtualMachineClusterPreference'] },
-    { name: `${prefix}-preferences-bundle`, kinds: ['VirtualMachinePreference'] },
+    { name: `${prefix}-clusterinstancetypes-bundle`, kinds: [KINDS_OF.instancetype.cluster] },
+    { name: `${prefix}-instancetypes-bundle`, kinds: [KINDS_OF.instancetype.namespaced] },
+    { name: `${prefix}-clusterpreferences-bundle`, kinds: [KINDS_OF.preference.cluster] },
+    { name: `${prefix}-preferences-bundle`, kinds: [KINDS_OF.preference.namespaced] },
   ];
 }
 

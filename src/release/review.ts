@@ -19,6 +19,7 @@ import { compareText } from '../order';
 
 import { diffFields, type FieldChange, type ObjectDiff } from './diff';
 import type { CompileResult } from '../pipeline';
+import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';
 
 /** The resources a reviewer compares: what a VM gets from an instance type. */
 export interface Resources {
@@ -148,18 +149,12 @@ export interface ImpactOptions {
   readonly replacementOf?: (kind: string, name: string) => string | undefined;
 }
 
-const MATCHER_KIND: Readonly<Record<string, [string, string]>> = {
-  instancetype: ['VirtualMachineClusterInstancetype', 'VirtualMachineInstancetype'],
-  preference: ['VirtualMachineClusterPreference', 'VirtualMachinePreference'],
-};
-
 /** The object a VM's matcher names, as kind and name (cluster kinds by default). */
 function named(vm: JsonObject, which: 'instancetype' | 'preference'): { kind: string; name: string } | undefined {
   const m = obj(obj(vm['spec'])?.[which]);
   if (!m || typeof m['name'] !== 'string') return undefined;
-  const k = typeof m['kind'] === 'string' ? m['kind'].toLowerCase() : '';
-  const [cluster, namespaced] = MATCHER_KIND[which]!;
-  return { kind: k.startsWith(namespaced.toLowerCase()) ? namespaced : cluster, name: m['name'] };
+  // A kind KubeVirt refuses is judged as the cluster kind (admission says the rest).
+  return { kind: matcherKind(which, typeof m['kind'] === 'string' ? m['kind'] : undefined) ?? KINDS_OF[which].cluster, name: m['name'] };
 }
 
 /**

@@ -116,6 +116,21 @@ export const KINDS_OF: Readonly<Record<SpecKind, { readonly cluster: ManifestKin
 };
 export type SpecKind = 'instancetype' | 'preference';
 
+/**
+ * The kind a VirtualMachine's instancetype or preference matcher names (R 1.1, pkg/instancetype/find):
+ * absent or empty, or the cluster kind, singular or plural in any case: the cluster kind; the
+ * namespaced kind so written: the namespaced kind; anything else: undefined (KubeVirt: "got
+ * unexpected kind"). The one reading of a matcher's kind: lookups, annotations, reviews, policies.
+ */
+export function matcherKind(which: SpecKind, kindWritten: unknown): ManifestKind | undefined {
+  const lower = typeof kindWritten === 'string' ? kindWritten.toLowerCase() : kindWritten === undefined || kindWritten === null ? '' : undefined;
+  if (lower === undefined) return undefined;
+  const { cluster, namespaced } = KINDS_OF[which];
+  if (lower === '' || lower === cluster.toLowerCase() || lower === `${cluster.toLowerCase()}s`) return cluster;
+  if (lower === namespaced.toLowerCase() || lower === `${namespaced.toLowerCase()}s`) return namespaced;
+  return undefined;
+}
+
 export function isManifestKind(value: unknown): value is ManifestKind {
   return typeof value === 'string' && (MANIFEST_KINDS as readonly string[]).includes(value);
 }

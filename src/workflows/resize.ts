@@ -3,6 +3,7 @@ import { manifestObjects } from '../expand/documents';
 import { matcherFromName, resizeOptions, resizePlan, type ResizePlan } from '../expand/resize';
 import type { JsonObject } from '../json';
 import type { Project } from '../project';
+import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';
 import { fromNote, type Report } from './report';
 
 export interface ResizeOptions {
@@ -76,9 +77,7 @@ export function resize(project: Project, opts: ResizeOptions): ResizeReport {
     const options = resizeOptions(vm, context).map((o) => ({
       name: o.name,
       kind: o.kind,
-      current:
-        matcher?.['name'] === o.name &&
-        (o.kind === 'VirtualMachineClusterInstancetype') === !/^virtualmachineinstancetypes?$/i.test(String(matcher?.['kind'] ?? '')),
+      current: matcher?.['name'] === o.name && o.kind === matcherKind('instancetype', typeof matcher['kind'] === 'string' ? matcher['kind'] : undefined),
       plan: o.plan,
     }));
     return { vm: name, options, diagnostics, notes };
@@ -105,7 +104,7 @@ export function resizeText(report: ResizeReport): string {
       .map((g) => {
         const members = report.options!.filter((o) => o.plan.outcome === g);
         const label = (o: (typeof members)[number]): string =>
-          `${o.kind === 'VirtualMachineInstancetype' ? 'virtualmachineinstancetype/' : ''}${o.name}${o.current ? ' (current)' : ''}`;
+          `${o.kind === KINDS_OF.instancetype.namespaced ? 'virtualmachineinstancetype/' : ''}${o.name}${o.current ? ' (current)' : ''}`;
         return members.length === 0 ? '' : `${g} (${members.length}):\n${members.map((o) => `  ${label(o)}: ${resizeWhy(o.plan)}`).join('\n')}`;
       })
       .filter((s) => s !== '')

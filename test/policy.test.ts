@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Environment } from '@marcbachmann/cel-js';
 import fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
-import { celString, DEFAULT_POLICY_OPTIONS, judgePolicies, policyObjects, suggestion, wrapCel, type PolicyCatalog } from '../src/policy';
+import { celString, DEFAULT_POLICY_OPTIONS, judgePolicies, PROFILE_LABEL, policyObjects, suggestion, wrapCel, type PolicyCatalog } from '../src/policy';
 import { checkPolicyCel } from '../src/policy/check';
 import type { JsonObject } from '../src/json';
 import { runInProcess, SMALL_CATALOG, writeFiles } from './e2e-helpers';
@@ -157,6 +157,19 @@ describe('the policy library', () => {
     kind: 'VirtualMachine',
     metadata: { name: 'v' },
     spec: { instancetype: { name: it } },
+  });
+
+  it('a namespace labelled with a profile named after an Object.prototype member is bound to no profile', () => {
+    for (const profile of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const req = {
+        operation: 'CREATE' as const,
+        username: 'alice',
+        namespace: 'a',
+        namespaceLabels: { [PROFILE_LABEL]: profile },
+        object: vm('u1.medium'),
+      };
+      expect([profile, judgePolicies(catalog, opts, req)]).toEqual([profile, { denied: [], warnings: [] }]);
+    }
   });
 
   it('judges a create, an update only when it changes the name, never KubeVirt itself', () => {

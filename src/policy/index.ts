@@ -543,7 +543,7 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
   }
   // allowed
   const profile = req.namespaceLabels[PROFILE_LABEL];
-  if (profile !== undefined && opts.profiles[profile] !== undefined && judged('instancetype')) {
+  if (profile !== undefined && Object.hasOwn(opts.profiles, profile) && judged('instancetype')) {
     const allowed = `${opts.prefix}.profile`;
     const p = opts.profiles[profile]!;
     const name = current.instancetype;

@@ -135,6 +135,7 @@ export function projectOf(ctx: CommandContext, extra: Partial<ProjectInputs> = {
   const { io, line, global, root } = ctx;
   const kubevirt = optionValue(line, '--kubevirt');
   const policies = optionValues(line, '--policies');
+  const kubevirtVersion = optionValue(line, '--kubevirt-version');
   const base = optionValue(line, '--base');
   const bundles = optionValue(line, '--bundles');
   return openProject({
@@ -146,6 +147,7 @@ export function projectOf(ctx: CommandContext, extra: Partial<ProjectInputs> = {
     with: optionValues(line, '--with'),
     ...(kubevirt !== undefined ? { kubevirt } : {}),
     ...(policies.length > 0 ? { policies } : {}),
+    ...(kubevirtVersion !== undefined ? { kubevirtVersion } : {}),
     ...(base !== undefined ? { base: baseRevision(root, base) } : {}),
     ...(bundles !== undefined ? { bundles: bundlesDirectory(io.cwd, bundles) } : {}),
     ...extra,

@@ -1,4 +1,4 @@
-import { KUBEVIRT_OPTION, NAMESPACE_OPTION, outputOption, WITH_OPTION } from './spec';
+import { KUBEVIRT_OPTION, NAMESPACE_OPTION, outputOption, WITH_OPTION, KUBEVIRT_VERSION_OPTION } from './spec';
 import type { CommandSpec } from './spec';
 
 export const OUTPUT = outputOption(['yaml', 'json'], 'output format (yaml: a stream; json: one object or a List)');
@@ -49,6 +49,7 @@ export const EXPAND_COMMAND: CommandSpec = {
       check: (v) => (v === 'vm' || v === 'vmi' || v === 'pod' ? undefined : '--as is vm, vmi or pod'),
     },
     KUBEVIRT_OPTION,
+    KUBEVIRT_VERSION_OPTION,
     {
       flag: '--nodes',
       value: 'FILE',

@@ -1,4 +1,4 @@
-import { optionValue } from './spec';
+import { optionValue, KUBEVIRT_VERSION_OPTION } from './spec';
 import { KUBEVIRT_OPTION, NAMESPACE_OPTION, outputOption, WITH_OPTION } from './spec';
 import type { CommandSpec } from './spec';
 
@@ -23,6 +23,7 @@ export const FIT_COMMAND: CommandSpec = {
     { flag: '--nodes', value: 'FILE', help: 'the nodes (kubectl get nodes -o yaml)' },
     { flag: '--pods', value: 'FILE', help: 'the pods already running (kubectl get pods -A -o yaml)' },
     KUBEVIRT_OPTION,
+    KUBEVIRT_VERSION_OPTION,
     WITH_OPTION,
     NAMESPACE_OPTION,
     OUTPUT,

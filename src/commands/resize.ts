@@ -1,4 +1,4 @@
-import { optionSet, optionValue } from './spec';
+import { optionSet, optionValue, KUBEVIRT_VERSION_OPTION } from './spec';
 import { KUBEVIRT_OPTION, outputOption, WITH_OPTION } from './spec';
 import type { CommandSpec } from './spec';
 
@@ -28,6 +28,7 @@ export const RESIZE_COMMAND: CommandSpec = {
     { flag: '--plan', help: 'the outcome of every instance type for this VM, grouped' },
     WITH_OPTION,
     KUBEVIRT_OPTION,
+    KUBEVIRT_VERSION_OPTION,
     { flag: '--vmi', value: 'FILE', help: 'the running VMI (kubectl get vmi -o yaml); without it, the one the VM starts as' },
     { flag: '--not-migratable', help: 'the running VMI is not live-migratable (with --vmi, its LiveMigratable condition says)' },
     { flag: '--exit-code', help: 'exit 1 unless the change applies live (for CI: restart, pending, rejected and failed fail the job)' },

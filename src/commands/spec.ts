@@ -233,3 +233,10 @@ export const POLICIES_OPTION = {
   repeatable: true,
   help: "the platform's admission policies (ValidatingAdmissionPolicies, bindings, parameters): applied to the VMs as kube-apiserver would",
 } as const satisfies OptionSpec;
+
+export const KUBEVIRT_VERSION_OPTION = {
+  flag: '--kubevirt-version',
+  value: 'vX.Y.Z',
+  help: "the KubeVirt release the cluster runs (default: the KubeVirt CR's status.observedKubeVirtVersion, else v1.9.0): answers as that release does",
+  check: (v: string) => (/^v\d+\.\d+\.\d+$/.test(v) ? undefined : '--kubevirt-version is a KubeVirt release like v1.8.4'),
+} as const satisfies OptionSpec;

@@ -1,4 +1,4 @@
-import { POLICIES_OPTION, BASE_OPTION, BUNDLES_OPTION, KUBEVIRT_OPTION, VMS_OPTION, WITH_OPTION } from './spec';
+import { POLICIES_OPTION, BASE_OPTION, BUNDLES_OPTION, KUBEVIRT_OPTION, VMS_OPTION, WITH_OPTION, KUBEVIRT_VERSION_OPTION } from './spec';
 import type { CommandSpec } from './spec';
 
 export const VALIDATE_COMMAND: CommandSpec = {
@@ -16,6 +16,7 @@ export const VALIDATE_COMMAND: CommandSpec = {
     BUNDLES_OPTION,
     WITH_OPTION,
     KUBEVIRT_OPTION,
+    KUBEVIRT_VERSION_OPTION,
     POLICIES_OPTION,
     { flag: '--allow-removals', help: 'as for generate: accept dropping objects the committed base has (before the first release)' },
     VMS_OPTION,

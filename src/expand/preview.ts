@@ -214,7 +214,7 @@ export function startStored(storedVm: JsonObject, refs: References, config: Clus
   if ('error' in started) return { ...started, causes: [{ field: 'spec.template.spec', message: started.error }] };
   // The VMI create webhook.
   const vmiSpec = obj(started.vmi['spec']) ?? {};
-  const vmiCauses = [...validateInstanceSpec(vmiSpec, config, 'spec'), ...mandatoryFieldCauses(vmiSpec, 'spec'), ...validatePerArch(vmiSpec, 'spec')];
+  const vmiCauses = [...validateInstanceSpec(vmiSpec, config, 'spec'), ...mandatoryFieldCauses(vmiSpec, 'spec'), ...validatePerArch(vmiSpec, 'spec', config)];
   if (vmiCauses.length > 0) return { error: vmiCauses.map((c) => c.message).join(', '), stage: 'vmiAdmit', causes: vmiCauses };
   // The API server gives a namespaced object created without a namespace the request's.
   const cluster = (store.cluster ?? []).map((o) =>

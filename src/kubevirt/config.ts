@@ -55,6 +55,12 @@ export interface ClusterDefaults {
   readonly defaultRuntimeClass?: string | undefined;
   /** `vmStateStorageClass`: where persistent TPM and EFI state live; else the cluster's default StorageClass. */
   readonly vmStateStorageClass?: string | undefined;
+  /**
+   * The KubeVirt release the cluster runs (`--kubevirt-version`, or the CR's
+   * `status.observedKubeVirtVersion`): rules that differ between releases read it (releases.ts).
+   * Absent: the newest modelled release.
+   */
+  readonly release?: string | undefined;
   /** `spec.workloadUpdateStrategy.workloadUpdateMethods` (none by default). */
   readonly workloadUpdateMethods?: readonly string[] | undefined;
 }
@@ -152,6 +158,7 @@ export function kubevirtConfig(cr: JsonObject | null | undefined): { config: Clu
     ...(typeof c['defaultRuntimeClass'] === 'string' && c['defaultRuntimeClass'] !== '' ? { defaultRuntimeClass: c['defaultRuntimeClass'] } : {}),
     ...(typeof c['vmStateStorageClass'] === 'string' && c['vmStateStorageClass'] !== '' ? { vmStateStorageClass: c['vmStateStorageClass'] } : {}),
     annotations: strings(obj(cr?.['metadata'])?.['annotations']) ?? {},
+    ...(typeof obj(cr?.['status'])?.['observedKubeVirtVersion'] === 'string' ? { release: obj(cr!['status'])!['observedKubeVirtVersion'] as string } : {}),
     workloadUpdateMethods: Array.isArray(obj(spec?.['workloadUpdateStrategy'])?.['workloadUpdateMethods'])
       ? (obj(spec!['workloadUpdateStrategy'])!['workloadUpdateMethods'] as Json[]).filter((m): m is string => typeof m === 'string')
       : [],

@@ -9,6 +9,7 @@
 import { list, obj, type Json, type JsonObject } from '../json';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
+import { holds, RELEASE_RULES } from './releases';
 import {
   cpuResourceCauses,
   dnsConfigCauses,
@@ -156,7 +157,8 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
 const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 
 /** ValidateVirtualMachineInstancePerArch (the VMI webhook): amd64, arm64 and s390x settings. */
-export function validatePerArch(spec: JsonObject, field: string): SpecCause[] {
+export function validatePerArch(spec: JsonObject, field: string, config?: Pick<ClusterDefaults, 'release'>): SpecCause[] {
+  config ??= {};
   const causes: SpecCause[] = [];
   const domain = obj(spec['domain']) ?? {};
   const devices = obj(domain['devices']) ?? {};
@@ -176,6 +178,10 @@ export function validatePerArch(spec: JsonObject, field: string): SpecCause[] {
     case 'arm64': {
       if (isSet(obj(obj(domain['firmware'])?.['bootloader'])?.['bios']))
         notSupported(`${field}.domain.firmware.bootloader.bios`, 'Arm64 does not support bios boot, please change to uefi boot');
+      // Releases before the refusal was removed (releases.ts): EFI with Secure Boot, explicit or by default.
+      const efi = obj(obj(obj(domain['firmware'])?.['bootloader'])?.['efi']);
+      if (efi && efi['secureBoot'] !== false && holds('arm64SecureBoot', config.release))
+        notSupported(`${field}.domain.firmware.bootloader.efi.secureboot`, RELEASE_RULES.arm64SecureBoot.words);
       const model = str(obj(domain['cpu'])?.['model']);
       if (model !== '' && model !== 'host-passthrough')
         notSupported(`${field}.domain.cpu.model`, 'currently, host-passthrough is the only model supported on Arm64');

@@ -15,6 +15,7 @@ import { objectStore, type ObjectStore } from '../expand';
 import { kubevirtFromDocuments, manifestObjects } from '../expand/documents';
 import { obj, type JsonObject } from '../json';
 import { apiServerErrors } from '../kubevirt/crd';
+import { MODELLED_RELEASES, modelledRelease } from '../kubevirt/releases';
 import { locate } from '../load/source';
 import { isManifestKind } from '../schema/kubevirt-api';
 import { KUBEVIRT_DEFAULTS, type ClusterDefaults } from '../kubevirt/config';
@@ -48,6 +49,8 @@ export interface ProjectInputs {
   readonly with?: readonly string[];
   /** The cluster's KubeVirt CR (`-` standard input). */
   readonly kubevirt?: string;
+  /** The KubeVirt release the cluster runs (`--kubevirt-version`); else the CR's `status.observedKubeVirtVersion`, else the newest modelled. */
+  readonly kubevirtVersion?: string;
   /** The platform's admission policies (ValidatingAdmissionPolicies, bindings, their parameters), applied to the VMs. */
   readonly policies?: readonly string[];
   /** The release lock's published history (`--base REF`) and bundles (`--bundles DIR`). */
@@ -148,6 +151,10 @@ export function openProject(inputs: ProjectInputs): Project {
     return { objects, diagnostics };
   });
   const kubevirt = once((): { config?: ClusterDefaults; diagnostics: Diagnostic[] } => {
+    if (inputs.kubevirtVersion !== undefined && modelledRelease(inputs.kubevirtVersion) === undefined)
+      return {
+        diagnostics: [diag('IT1011', `--kubevirt-version ${inputs.kubevirtVersion} is older than the releases itgen models (${MODELLED_RELEASES.join(', ')})`)],
+      };
     if (inputs.kubevirt === undefined) return { diagnostics: [] };
     const read = manifests([inputs.kubevirt]);
     if (hasErrors(read.diagnostics)) return { diagnostics: read.diagnostics };
@@ -175,7 +182,10 @@ export function openProject(inputs: ProjectInputs): Project {
       return { objects, shown: r.shown, diagnostics };
     },
     kubevirt,
-    config: () => kubevirt().config ?? KUBEVIRT_DEFAULTS,
+    config: () => {
+      const base = kubevirt().config ?? KUBEVIRT_DEFAULTS;
+      return inputs.kubevirtVersion !== undefined ? { ...base, release: inputs.kubevirtVersion } : base;
+    },
     policies: (files = 'instead') => catalogs(files).sources.map((s) => policyOf(s)),
   };
   return project;

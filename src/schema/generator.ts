@@ -108,6 +108,8 @@ const policySchema = z
 
 export type WrittenPolicy = z.infer<typeof policySchema>;
 
+const releaseSchema = z.string().regex(/^v?(0|[1-9]\d*)\.(0|[1-9]\d*)(\.(0|[1-9]\d*))?$/, 'a KubeVirt release like `v1.9`');
+
 export const generatorSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -137,10 +139,17 @@ export const generatorSchema = z
     exclude: selectionSchema.optional().describe('Never emit what these lists name; applied after `include`'),
     namespace: namespaceSchema.optional().describe('metadata.namespace of namespaced objects; cluster-scoped objects are never touched'),
     targetKubevirt: z
-      .string()
-      .regex(/^v?(0|[1-9]\d*)\.(0|[1-9]\d*)(\.(0|[1-9]\d*))?$/, 'a KubeVirt release like `v1.9`')
+      .union([
+        releaseSchema,
+        z.strictObject({
+          min: releaseSchema.describe('The oldest KubeVirt release the output must work on'),
+          max: releaseSchema.optional().describe('The newest release checked (default: the newest itgen models)'),
+        }),
+      ])
       .default('v1.9')
-      .describe('Newest KubeVirt release the output must work on; newer fields are errors'),
+      .describe(
+        'The KubeVirt releases the output must work on: a release (the oldest; every release itgen models from it on is checked) or {min, max}; a finding that holds for some of them names them',
+      ),
     labels: authoredLabelsSchema.optional().describe('Extra labels on every object'),
     annotations: authoredAnnotationsSchema.optional().describe('Extra annotations on every object (Argo CD sync options, for example)'),
     bundle: bundleSchema.prefault({}),

@@ -11,6 +11,11 @@
 export const KUBEVIRT_RELEASES = ['v1.0.0', 'v1.1.0', 'v1.2.0', 'v1.3.0', 'v1.4.0', 'v1.5.0', 'v1.6.0', 'v1.7.0', 'v1.8.0', 'v1.9.0'] as const;
 export type KubevirtRelease = (typeof KUBEVIRT_RELEASES)[number];
 
+/** A generator's `targetKubevirt` as a range: a single release is the oldest (`min`). */
+export function targetRange(target: string | { readonly min: string; readonly max?: string | undefined }): { min: string; max?: string } {
+  return typeof target === 'string' ? { min: target } : { min: target.min, ...(target.max !== undefined ? { max: target.max } : {}) };
+}
+
 export const RELEASE_PATTERN = /^v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:\.(0|[1-9][0-9]*))?$/;
 
 export interface ReleaseVersion {

@@ -13,6 +13,7 @@ import {
   KUBEVIRT_RELEASES,
   PREFERENCE_FIELD_SINCE,
   PREFERRED_CPU_TOPOLOGY_SINCE,
+  targetRange,
 } from '../schema/kubevirt-api';
 import { locate, type SourceDoc } from '../load/source';
 import { fieldDiag, get, memoized, objectDiag, type ObjectRuleContext, type Rule, type RuleObject } from './context';
@@ -179,7 +180,7 @@ export const API_RULES: readonly Rule<ObjectRuleContext>[] = [
     name: 'target-release',
     description: 'no field or value newer than the KubeVirt release the generator targets',
     check: (ctx) => {
-      const target = ctx.generator.targetKubevirt;
+      const target = targetRange(ctx.generator.targetKubevirt).min;
       const parsed = parseRelease(target.startsWith('v') ? target : `v${target}`);
       if (!parsed) return [];
       // Fields arrive with minor releases: a patch release (v1.9.1) serves what its minor serves.

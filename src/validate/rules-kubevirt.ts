@@ -6,7 +6,8 @@ import { getPath, type JsonObject } from '../json';
 import { formatBinary, MiB, parseQuantity } from '../quantity';
 import type { Diagnostic } from '../diagnostics';
 import { originOf } from '../resolve/leaves';
-import { DEPRECATED_FIELDS, DEPRECATED_TOPOLOGIES, VIDEO_TYPES_BY_ARCHITECTURE, type Architecture } from '../schema/kubevirt-api';
+import { DEPRECATED_FIELDS, DEPRECATED_TOPOLOGIES, targetRange, VIDEO_TYPES_BY_ARCHITECTURE, type Architecture } from '../schema/kubevirt-api';
+import { holds, releasesBetween } from '../kubevirt/releases';
 import { fieldDiag, fieldLocation, get, groupBy, type ObjectRuleContext, type Rule, type RuleInstancetype, type RulePreference } from './context';
 import { dedicatedThreadsProblem, HUGEPAGE_SIZES_BY_ARCHITECTURE } from '../kubevirt/launch';
 import { preferencePairingKey } from '../kubevirt/pairing';
@@ -527,9 +528,17 @@ export const KUBEVIRT_RULES: readonly Rule<ObjectRuleContext>[] = [
     }
     return out;
   }),
-  preferenceRule('secure-boot-architecture', 'UEFI Secure Boot is x86_64 only', (p, ctx) => {
+  preferenceRule('secure-boot-architecture', 'UEFI Secure Boot where KubeVirt refuses it: s390x, and arm64 on the releases that still refuse it', (p, ctx) => {
     const arch = preferenceArchitecture(p) ?? ctx.catalog.defaultArchitecture;
     if (arch === 'amd64') return [];
+    // arm64: a rule of some releases only (kubevirt/releases.ts), checked on every targeted release.
+    let refusedBy = '';
+    if (arch === 'arm64') {
+      const range = targetRange(ctx.generator.targetKubevirt);
+      const refusing = releasesBetween(range.min, range.max).filter((r) => holds('arm64SecureBoot', r));
+      if (refusing.length === 0) return [];
+      refusedBy = `refused by KubeVirt ${refusing.length === 1 ? refusing[0]! : `${refusing.slice(0, -1).join(', ')} and ${refusing[refusing.length - 1]!}`}: `;
+    }
     const out: Diagnostic[] = [];
     if (get(p.spec, ['firmware', 'preferredEfi', 'secureBoot']) === true) {
       out.push(
@@ -537,9 +546,12 @@ export const KUBEVIRT_RULES: readonly Rule<ObjectRuleContext>[] = [
           'IT4017',
           p,
           ['firmware', 'preferredEfi', 'secureBoot'],
-          `UEFI secure boot is currently not supported on ${arch === 'arm64' ? 'aarch64' : arch} Arch`,
+          `${refusedBy}UEFI secure boot is currently not supported on ${arch === 'arm64' ? 'aarch64' : arch} Arch`,
           {
-            hint: 'add Secure Boot for amd64 only, e.g. through `architectureOverrides.amd64.include`',
+            hint:
+              arch === 'arm64'
+                ? 'target only releases that start it (targetKubevirt: {min: v1.8.4}), or add Secure Boot for amd64 only (`architectureOverrides.amd64.include`)'
+                : 'add Secure Boot for amd64 only, e.g. through `architectureOverrides.amd64.include`',
           },
         ),
       );
@@ -550,7 +562,7 @@ export const KUBEVIRT_RULES: readonly Rule<ObjectRuleContext>[] = [
           'IT4017',
           p,
           ['firmware', 'preferredUseSecureBoot'],
-          `UEFI secure boot is currently not supported on ${arch === 'arm64' ? 'aarch64' : arch} Arch`,
+          `${refusedBy}UEFI secure boot is currently not supported on ${arch === 'arm64' ? 'aarch64' : arch} Arch`,
         ),
       );
     }

@@ -51,7 +51,7 @@ export function expandVms(project: Project, opts: ExpandVmsOptions): ExpandVmsRe
     namespace: opts.namespace ?? 'default',
     mutate: opts.stored ? 'stored' : 'applied',
     as,
-    ...(cr.config ? { kubevirt: cr.config, cluster: cr.config } : {}),
+    ...(cr.config || project.inputs.kubevirtVersion !== undefined ? { kubevirt: project.config(), cluster: project.config() } : {}),
   });
   const all = strictify([...problems, ...cr.diagnostics, ...diagnostics, ...outcomes.flatMap((o) => o.diagnostics)], project.inputs.strict ?? false);
   return { as, outcomes, diagnostics: all, notes: [] };

@@ -1,0 +1,147 @@
+/**
+ * KubeVirt releases as data (src/kubevirt/releases.ts): the modelled patch releases, a catalog that
+ * targets a range and names the releases a finding holds for, and a VM answered as the release its
+ * cluster runs (`--kubevirt-version`, or the KubeVirt CR's status.observedKubeVirtVersion).
+ */
+import { runInProcess } from './e2e-helpers';
+import { DEFAULT_GENERATOR, removeDir, scratchProject } from './helpers';
+import { holds, modelledRelease, releasesBetween } from '../src/kubevirt/releases';
+
+describe('the release table', () => {
+  it('answers a release as the newest modelled one not newer than it', () => {
+    expect([modelledRelease('v1.8.2'), modelledRelease('v1.10.0'), modelledRelease('v1.5.0'), modelledRelease(undefined)]).toEqual([
+      'v1.8.0',
+      'v1.9.0',
+      undefined,
+      'v1.9.0',
+    ]);
+  });
+
+  it('takes a range of patch releases, a minor bound its whole line', () => {
+    expect(releasesBetween('v1.7.4', 'v1.9.0')).toEqual(['v1.7.4', 'v1.8.0', 'v1.8.4', 'v1.9.0']);
+    expect(releasesBetween('v1.8', 'v1.8')).toEqual(['v1.8.0', 'v1.8.4']);
+    expect(releasesBetween('v1.9', undefined)).toEqual(['v1.9.0']);
+  });
+
+  it('holds the arm64 Secure Boot refusal for v1.6.6, v1.7.4 and v1.8.0 only', () => {
+    expect(['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4', 'v1.9.0'].filter((r) => holds('arm64SecureBoot', r))).toEqual(['v1.6.6', 'v1.7.4', 'v1.8.0']);
+  });
+});
+
+const CATALOG = `kind: Catalog
+name: t
+---
+kind: SizeLadder
+name: sizes
+sizes:
+  - {name: small, cpu: 1}
+---
+kind: Family
+name: c
+version: 1
+displayName: Compute
+description: Compute
+class: compute
+memoryPerCPU: 2Gi
+architectures: [arm64]
+---
+kind: Preference
+name: secure
+displayName: Secure
+architectures: [arm64]
+spec:
+  firmware: {preferredEfi: {secureBoot: true}}
+  features: {preferredSmm: {}}
+`;
+
+describe('a catalog targets a range of releases', () => {
+  it.each([
+    ['{min: v1.7.4, max: v1.9.0}', 'refused by KubeVirt v1.7.4 and v1.8.0: UEFI secure boot is currently not supported on aarch64 Arch'],
+    ['v1.7', 'refused by KubeVirt v1.7.4 and v1.8.0: UEFI secure boot is currently not supported on aarch64 Arch'],
+    ['{min: v1.8.4}', undefined],
+    ['v1.9', undefined],
+  ])('targetKubevirt %s', (target, finding) => {
+    const dir = scratchProject({
+      'generators/t.yaml': `${DEFAULT_GENERATOR.replace('vendor: kubevirt.io', 'vendor: acme.example')}targetKubevirt: ${target}\n`,
+      'catalog/catalog.yaml': CATALOG,
+    });
+    try {
+      const r = runInProcess(dir, ['validate']);
+      if (finding === undefined) expect(r.err).not.toContain('IT4017');
+      else {
+        expect(r.code).toBe(1);
+        expect(r.err).toContain(`error IT4017 preference \`secure.arm64\``);
+        expect(r.err).toContain(finding);
+      }
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+const VM = `apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata: {name: arm}
+spec:
+  runStrategy: Always
+  template:
+    spec:
+      architecture: arm64
+      domain:
+        resources: {requests: {memory: 1Gi}}
+        firmware:
+          bootloader:
+            efi: {secureBoot: true}
+        features:
+          smm: {enabled: true}
+        devices: {}
+`;
+
+describe('a VM answered as its cluster’s release', () => {
+  it.each([
+    ['v1.7.4', 1],
+    ['v1.8.0', 1],
+    ['v1.8.4', 0],
+    ['v1.9.0', 0],
+  ])('--kubevirt-version %s', (release, code) => {
+    const dir = scratchProject({ 'vm.yaml': VM });
+    try {
+      const r = runInProcess(dir, ['expand', 'vm.yaml', '--as', 'vmi', '--kubevirt-version', release]);
+      expect(r.code).toBe(code);
+      if (code === 1)
+        expect(r.err).toContain(
+          'vm.yaml:13:18 error IT8008 VirtualMachine `arm` would be stored but not start: the VirtualMachineInstance webhook: UEFI secure boot is currently not supported on aarch64 Arch',
+        );
+      else expect(r.out).toContain('kind: VirtualMachineInstance');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it("reads the release from the KubeVirt CR's status.observedKubeVirtVersion", () => {
+    const dir = scratchProject({
+      'vm.yaml': VM,
+      'kv.yaml':
+        'apiVersion: kubevirt.io/v1\nkind: KubeVirt\nmetadata: {name: kubevirt, namespace: kubevirt}\nspec: {}\nstatus: {observedKubeVirtVersion: v1.7.4}\n',
+    });
+    try {
+      const r = runInProcess(dir, ['validate', 'vm.yaml', '--kubevirt', 'kv.yaml']);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain('UEFI secure boot is currently not supported on aarch64 Arch');
+      expect(runInProcess(dir, ['validate', 'vm.yaml', '--kubevirt', 'kv.yaml', '--kubevirt-version', 'v1.9.0']).code).toBe(0);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('refuses a release older than every modelled one', () => {
+    const dir = scratchProject({ 'vm.yaml': VM });
+    try {
+      const r = runInProcess(dir, ['expand', 'vm.yaml', '--kubevirt-version', 'v1.5.0']);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain('--kubevirt-version v1.5.0 is older than the releases itgen models');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

@@ -30,6 +30,16 @@ export const RELEASE_RULES = {
     source: 'pkg/virt-api/webhooks/arm64.go validateFirmware; removed in v1.9.0 (PR #16915) and in the v1.8 patch line before v1.8.4',
     holdsFor: ['v1.6.6', 'v1.7.4', 'v1.8.0'],
   },
+  /**
+   * The VMI mutating webhook's arm64 defaults turn Secure Boot off on an EFI bootloader written
+   * without `secureBoot` (pkg/defaults/arm64.go); before, only on the EFI it adds itself when the VM
+   * names no bootloader, so an EFI without `secureBoot` met the refusal above. Proven with it.
+   */
+  arm64EfiSecureBootOff: {
+    words: 'spec.domain.firmware.bootloader.efi.secureBoot defaults to false on arm64',
+    source: 'pkg/defaults/arm64.go setDefaultArm64Bootloader',
+    holdsFor: ['v1.8.4', 'v1.9.0'],
+  },
 } as const satisfies Record<string, ReleaseRule>;
 export type ReleaseRuleName = keyof typeof RELEASE_RULES;
 

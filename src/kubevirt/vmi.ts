@@ -8,6 +8,7 @@
  */
 import { isPlainObject, list, obj, type Json, type JsonObject } from '../json';
 import { canonicalQuantity, formatQuantity, parseQuantity } from '../quantity';
+import { holds } from './releases';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { setDefaultInstanceSpec } from './defaults';
 import { child, isSet, nonEmpty } from './go';
@@ -149,10 +150,11 @@ function setArchitectureDefaults(spec: JsonObject, config: ClusterDefaults): voi
       const firmware = obj(domain['firmware']);
       if (!firmware || !isSet(firmware['bootloader'])) {
         const fw = child(domain, 'firmware');
-        child(fw, 'bootloader')['efi'] = {};
+        child(fw, 'bootloader')['efi'] = { secureBoot: false };
       }
+      // Later releases also turn Secure Boot off on an EFI written without it (releases.ts).
       const efi = obj(obj(obj(domain['firmware'])?.['bootloader'])?.['efi']);
-      if (efi && !isSet(efi['secureBoot'])) efi['secureBoot'] = false;
+      if (efi && !isSet(efi['secureBoot']) && holds('arm64EfiSecureBootOff', config.release)) efi['secureBoot'] = false;
       setDiskBuses(spec, 'virtio');
       break;
     }

@@ -376,3 +376,26 @@ data: {forbidden: Always}
     }
   });
 });
+
+describe('the cluster objects given with --with reach the start', () => {
+  it('a ResourceQuota setting limits.cpu in the VM’s namespace puts a CPU limit on the compute container (AutoResourceLimitsGate)', () => {
+    const dir = scratchProject({
+      'vm.yaml':
+        'apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: q, namespace: team}\nspec:\n  runStrategy: Always\n  template:\n    spec:\n      domain:\n        resources: {requests: {memory: 1Gi}}\n        devices: {}\n',
+      'quota.yaml': 'apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q, namespace: team}\nspec: {hard: {limits.cpu: "10", limits.memory: 10Gi}}\n',
+      'kv.yaml': `${cr(['AutoResourceLimitsGate'])}`,
+    });
+    try {
+      const without = runInProcess(dir, ['expand', 'vm.yaml', '--as', 'pod', '--kubevirt', 'kv.yaml', '-o', 'json']);
+      const withQuota = runInProcess(dir, ['expand', 'vm.yaml', '--as', 'pod', '--kubevirt', 'kv.yaml', '--with', 'quota.yaml', '-o', 'json']);
+      const limits = (out: string): Record<string, string> =>
+        (
+          JSON.parse(out) as { items: { spec: { containers: { name: string; resources: { limits: Record<string, string> } }[] } }[] }
+        ).items[0]!.spec.containers.find((c) => c.name === 'compute')!.resources.limits;
+      expect(limits(without.out)['cpu']).toBeUndefined();
+      expect(limits(withQuota.out)['cpu']).toBe('1');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

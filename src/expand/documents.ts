@@ -17,7 +17,7 @@ import { type References, type SpecObject } from './model';
 import { parseQuantity } from '../quantity';
 import { compareText } from '../order';
 import { spreadProblem } from '../kubevirt/topology';
-import { objectStore, resolveReferences, type ObjectStore, type ReferenceError } from './references';
+import { mergeStores, objectStore, resolveReferences, type ObjectStore, type ReferenceError } from './references';
 import { ARCH_LABEL, architectureSelectorConflict, vmApiVersionProblem } from '../kubevirt/placement';
 import { KUBEVIRT_DEFAULTS, kubevirtConfig, nonIntegerFields, type ClusterDefaults } from '../kubevirt/config';
 import { startStored } from './preview';
@@ -90,11 +90,9 @@ export function expandDocuments(
   const found = manifestObjects(docs);
   const vms = found.filter((f) => f.value['kind'] === 'VirtualMachine');
   const given = objectStore(found.filter((f) => f.value['kind'] !== 'VirtualMachine').map((f) => f.value));
-  const all: ObjectStore = {
-    specObjects: [...given.specObjects, ...store.specObjects],
-    volumes: [...given.volumes, ...store.volumes],
-    revisions: [...(given.revisions ?? []), ...(store.revisions ?? [])],
-  };
+  // The objects of the input files first, then the store's; Namespaces, ResourceQuotas, Nodes and
+  // StorageClasses of either are what the start reads of the cluster.
+  const all = mergeStores(given, store);
   const diagnostics: Diagnostic[] = [];
   if (vms.length === 0) {
     diagnostics.push(

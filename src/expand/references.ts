@@ -62,6 +62,17 @@ export function objectStore(objects: readonly JsonObject[]): ObjectStore {
   return { specObjects, volumes, revisions, cluster };
 }
 
+/** Stores laid one over the other: lookups find the first store's objects first. */
+export function mergeStores(...stores: readonly ObjectStore[]): ObjectStore {
+  return {
+    specObjects: stores.flatMap((s) => s.specObjects),
+    volumes: stores.flatMap((s) => s.volumes),
+    revisions: stores.flatMap((s) => s.revisions ?? []),
+    cluster: stores.flatMap((s) => s.cluster ?? []),
+    ...(stores.some((s) => s.storageClassesGiven) ? { storageClassesGiven: true } : {}),
+  };
+}
+
 type Which = SpecKind;
 const KINDS: Readonly<Record<Which, { cluster: string; namespaced: string; matcher: string }>> = {
   instancetype: { ...KINDS_OF.instancetype, matcher: 'InstancetypeMatcher' },

@@ -1,7 +1,7 @@
 import { hasErrors, strictify } from '../diagnostics';
-import { objectStore, type ObjectStore } from '../expand';
+import { objectStore } from '../expand';
+import { mergeStores } from '../expand/references';
 import { expandDocuments, manifestObjects, type ExpandOutcome } from '../expand/documents';
-import type { JsonObject } from '../json';
 import { mappingToYaml } from '../emit/serialize';
 import type { Project } from '../project';
 import { type Report } from './report';
@@ -34,13 +34,7 @@ export function expandVms(project: Project, opts: ExpandVmsOptions): ExpandVmsRe
   const input = project.manifests(opts.files);
   const catalogs = project.catalogs('besides');
   const nodes = project.manifests(opts.nodes ?? []);
-  const store =
-    nodes.docs.length > 0
-      ? withObjects(
-          catalogs.store,
-          manifestObjects(nodes.docs).map((f) => f.value),
-        )
-      : catalogs.store;
+  const store = nodes.docs.length > 0 ? mergeStores(catalogs.store, objectStore(manifestObjects(nodes.docs).map((f) => f.value))) : catalogs.store;
   const problems = strictify([...catalogs.diagnostics, ...nodes.diagnostics, ...input.diagnostics], project.inputs.strict ?? false);
   // What the inputs may reference is unsound: judging them would only add errors that follow from it.
   if (catalogs.blocking || hasErrors(strictify(nodes.diagnostics, false))) return { as, outcomes: [], diagnostics: problems, notes: [] };
@@ -55,17 +49,6 @@ export function expandVms(project: Project, opts: ExpandVmsOptions): ExpandVmsRe
   });
   const all = strictify([...problems, ...cr.diagnostics, ...diagnostics, ...outcomes.flatMap((o) => o.diagnostics)], project.inputs.strict ?? false);
   return { as, outcomes, diagnostics: all, notes: [] };
-}
-
-/** A store with more objects in it. */
-function withObjects(store: ObjectStore, objects: readonly JsonObject[]): ObjectStore {
-  const more = objectStore(objects);
-  return {
-    specObjects: [...store.specObjects, ...more.specObjects],
-    volumes: [...store.volumes, ...more.volumes],
-    revisions: [...(store.revisions ?? []), ...(more.revisions ?? [])],
-    cluster: [...(store.cluster ?? []), ...(more.cluster ?? [])],
-  };
 }
 
 /** The VMs (or VMIs, or pods) as YAML with what was applied as comments, or JSON with it beside them. */

@@ -12,7 +12,7 @@ import { list, obj, type JsonObject } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDisks } from '../kubevirt/defaults';
 import { child, copy, isSet, nonEmpty } from '../kubevirt/go';
-import { backendStorageError, renderLauncherPod } from '../kubevirt/pod';
+import { backendStorage, renderLauncherPod } from '../kubevirt/pod';
 import { mandatoryFieldCauses, validateInstanceSpec, validatePerArch } from '../kubevirt/spec-validation';
 import { mutateNewVmi } from '../kubevirt/vmi';
 import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';
@@ -222,8 +222,9 @@ export function startStored(storedVm: JsonObject, refs: References, config: Clus
       ? o
       : { ...o, metadata: { ...(obj(o['metadata']) ?? {}), namespace: ns } },
   );
-  const backend = backendStorageError(vmiSpec, config, cluster, store.storageClassesGiven ?? false);
-  if (backend !== undefined) return { error: backend, stage: 'render', causes: [{ field: 'spec.template.spec.domain.devices', message: backend }] };
+  const backend = backendStorage(vmiSpec, config, cluster, store.storageClassesGiven ?? false);
+  if (backend?.error !== undefined)
+    return { error: backend.error, stage: 'render', causes: [{ field: 'spec.template.spec.domain.devices', message: backend.error }] };
   const rendered = renderLauncherPod(started.vmi, config, cluster);
   if ('error' in rendered) return { error: rendered.error, stage: 'render', causes: [{ field: 'spec.template.spec.domain.devices', message: rendered.error }] };
   // KubeVirt renders the pod only once the PVCs of its volumes exist (it reads each one's volume mode).
@@ -242,15 +243,11 @@ export function startStored(storedVm: JsonObject, refs: References, config: Clus
           `PersistentVolumeClaim ${missing.join(', ')} not given: KubeVirt renders the pod once it exists (a missing one fails the render: didn't find PVC), and mounts it by its volume mode`,
         ]
       : [];
-  const domain = obj(vmiSpec['domain']) ?? {};
-  const persistent =
-    obj(obj(domain['devices'])?.['tpm'])?.['persistent'] === true || obj(obj(obj(domain['firmware'])?.['bootloader'])?.['efi'])?.['persistent'] === true;
-  const storageNote =
-    persistent && config.vmStateStorageClass === undefined && !store.storageClassesGiven && !(store.cluster ?? []).some((o) => o['kind'] === 'StorageClass')
-      ? [
-          'persistent TPM or EFI state: the cluster is taken to have a default StorageClass (give its StorageClasses with --with, or vmStateStorageClass in the KubeVirt CR)',
-        ]
-      : [];
+  const storageNote = backend?.assumed
+    ? [
+        'persistent TPM or EFI state: the cluster is taken to have a default StorageClass (give its StorageClasses with --with, or vmStateStorageClass in the KubeVirt CR)',
+      ]
+    : [];
   return {
     vm: stored,
     vmi: started.vmi,

@@ -478,19 +478,26 @@ function tscHint(spec: JsonObject, config: ClusterDefaults, cluster: readonly Js
 /**
  * backendstorage.getStorageClass, which the VMI controller runs before the render for a VMI whose
  * TPM or EFI state is persistent: `vmStateStorageClass`, else a StorageClass marked KubeVirt's or
- * Kubernetes' default; none is the render's error.
+ * Kubernetes' default; none is the render's error. Without the cluster's StorageClasses (none given,
+ * and `given` not saying the cluster has none), a default one is assumed, as most clusters have:
+ * `assumed` says so. Undefined when the VMI needs no backend storage.
  */
-export function backendStorageError(vmiSpec: JsonObject, config: ClusterDefaults, cluster: readonly JsonObject[], given = false): string | undefined {
+export function backendStorage(
+  vmiSpec: JsonObject,
+  config: ClusterDefaults,
+  cluster: readonly JsonObject[],
+  given = false,
+): { readonly error?: string; readonly assumed?: true } | undefined {
   const domain = obj(vmiSpec['domain']) ?? {};
   const persistentTpm = obj(obj(domain['devices'])?.['tpm'])?.['persistent'] === true;
   const persistentEfi = obj(obj(obj(domain['firmware'])?.['bootloader'])?.['efi'])?.['persistent'] === true;
   if (!persistentTpm && !persistentEfi) return undefined;
-  if (config.vmStateStorageClass !== undefined) return undefined;
-  // Without the cluster's StorageClasses, the answer assumes a default one, as most clusters have.
-  if (!given && !cluster.some((o) => o['kind'] === 'StorageClass')) return undefined;
+  if (config.vmStateStorageClass !== undefined) return {};
+  const classes = cluster.filter((o) => o['kind'] === 'StorageClass');
+  if (!given && classes.length === 0) return { assumed: true };
   const isDefault = (o: JsonObject): boolean => {
     const a = obj(obj(o['metadata'])?.['annotations']) ?? {};
     return a['storageclass.kubevirt.io/is-default-virt-class'] === 'true' || a['storageclass.kubernetes.io/is-default-class'] === 'true';
   };
-  return cluster.some((o) => o['kind'] === 'StorageClass' && isDefault(o)) ? undefined : 'no default storage class found';
+  return classes.some(isDefault) ? {} : { error: 'no default storage class found' };
 }

@@ -14,6 +14,7 @@ import { diag, type Diagnostic } from '../diagnostics';
 import { manifestObjects } from '../expand/documents';
 import { isPlainObject, list, obj, type Json, type JsonObject } from '../json';
 import { locate, type SourceDoc } from '../load/source';
+import type { PolicyRequest } from './index';
 
 const LIMITS = { maxAstNodes: 1_000_000, maxDepth: 250, maxListElements: 100_000, maxMapEntries: 100_000, maxCallArguments: 32 };
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -140,15 +141,8 @@ function judge(env: Environment, compiled: Compiled, policy: JsonObject, req: Ad
   return out;
 }
 
-/** One admission request for a VirtualMachine, as kube-apiserver hands it to the policies. */
-export interface AdmissionRequest {
-  readonly operation: 'CREATE' | 'UPDATE';
-  readonly username: string;
-  readonly namespace: string;
-  readonly namespaceLabels: Readonly<Record<string, unknown>>;
-  readonly object: JsonObject;
-  readonly oldObject?: JsonObject | null;
-}
+/** One admission request for a VirtualMachine, as kube-apiserver hands it to the policies (the judge of itgen's own policies takes the same). */
+export type AdmissionRequest = PolicyRequest;
 
 export interface PolicyDecision {
   readonly denied: readonly { readonly policy: string; readonly binding: string; readonly message: string }[];
@@ -223,7 +217,7 @@ export function admissionPolicyVerdicts(objects: readonly JsonObject[], vmDocs: 
   const namespaces = new Map(
     [...objects, ...manifestObjects(vmDocs).map((f) => f.value)]
       .filter((o) => o['kind'] === 'Namespace')
-      .map((o) => [str(obj(o['metadata'])?.['name']), (obj(obj(o['metadata'])?.['labels']) ?? {}) as Record<string, unknown>]),
+      .map((o) => [str(obj(o['metadata'])?.['name']), (obj(obj(o['metadata'])?.['labels']) ?? {}) as Record<string, string>]),
   );
   const out: Diagnostic[] = [];
   for (const f of manifestObjects(vmDocs)) {

@@ -11,7 +11,7 @@
 // test/admission-corpus.test.ts replays DIR (committed gzipped under test/fixtures/admission-corpus/).
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { corpusCommandLine, runOracle, seeded } from './corpus-kit.mjs';
+import { answerWithKubevirtOracle, corpusCommandLine, seeded } from './corpus-kit.mjs';
 
 const { mode, dir, opt } = corpusCommandLine();
 
@@ -237,14 +237,8 @@ function gen() {
   console.log(`${count} cases over ${all.length} mutations in ${new Set(all.map((x) => x[0])).size} families`);
 }
 
-function answer() {
-  const answers = runOracle(process.env.ORACLE, readFileSync(path.join(dir, 'cases.jsonl')), 'ORACLE (itgen-oracle)');
-  writeFileSync(path.join(dir, 'answers.jsonl'), answers);
-  console.log(`${answers.toString().split('\n').filter(Boolean).length} answers`);
-}
-
 if (mode === 'gen') gen();
-else if (mode === 'answer') answer();
+else if (mode === 'answer') answerWithKubevirtOracle(dir);
 else {
   console.error('usage: admission-corpus.mjs gen|answer DIR');
   process.exitCode = 1;

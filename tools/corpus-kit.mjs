@@ -2,6 +2,8 @@
 // numbers every corpus is made with (mulberry32: one seed, one corpus, on any machine), and running
 // an oracle built outside this repository on JSON lines.
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 
 /** `node tools/x-corpus.mjs MODE DIR [--flag VALUE]...`: the mode, the directory, and each flag's value as written. */
 export function corpusCommandLine(argv = process.argv) {
@@ -36,4 +38,11 @@ export function runOracle(bin, input, name = bin) {
   const r = spawnSync(bin, [], { input, maxBuffer: 1 << 30 });
   if (r.status !== 0) throw new Error(`${name}: ${r.stderr}`);
   return r.stdout;
+}
+
+/** `answer DIR`: the KubeVirt oracle named by ORACLE on DIR/cases.jsonl, its answers to DIR/answers.jsonl. */
+export function answerWithKubevirtOracle(dir) {
+  const answers = runOracle(process.env.ORACLE, readFileSync(path.join(dir, 'cases.jsonl')), 'ORACLE (itgen-oracle)');
+  writeFileSync(path.join(dir, 'answers.jsonl'), answers);
+  console.log(`${answers.toString().split('\n').filter(Boolean).length} answers`);
 }

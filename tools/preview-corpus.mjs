@@ -18,7 +18,7 @@
 // test/preview-corpus.test.ts replays DIR (committed gzipped under test/fixtures/preview-corpus/).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { corpusCommandLine, runOracle, seeded } from './corpus-kit.mjs';
+import { answerWithKubevirtOracle, corpusCommandLine, seeded } from './corpus-kit.mjs';
 
 const { mode, dir, opt } = corpusCommandLine();
 
@@ -221,14 +221,8 @@ function gen() {
   console.log(`${cases.length - 1} cases`);
 }
 
-function answer() {
-  const answers = runOracle(process.env.ORACLE, readFileSync(path.join(dir, 'cases.jsonl')), 'ORACLE (itgen-oracle)');
-  writeFileSync(path.join(dir, 'answers.jsonl'), answers);
-  console.log(`${answers.toString().split('\n').filter(Boolean).length} answers`);
-}
-
 if (mode === 'gen') gen();
-else if (mode === 'answer') answer();
+else if (mode === 'answer') answerWithKubevirtOracle(dir);
 else {
   console.error('usage: preview-corpus.mjs gen|answer DIR');
   process.exit(1);

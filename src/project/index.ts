@@ -28,7 +28,7 @@ import type { CompileResult } from '../pipeline';
 import type { PolicyCatalog, PolicyOptions } from '../policy';
 import { policyCatalogOf, policyOptionsOf } from '../policy';
 import type { ProjectPolicy } from '../policy/vms';
-import { compileProject, projectGenerators, type ProjectOptions } from '../release/project';
+import { compileProject, type ProjectOptions } from '../release/project';
 import type { RenderedObject } from '../render/manifests';
 import { catalogOfObjects } from '../render/objects';
 import type { ResolvedCatalog } from '../resolve/types';
@@ -124,7 +124,7 @@ export function openProject(inputs: ProjectInputs): Project {
     let value: { v: T } | undefined;
     return () => (value ??= { v: make() }).v;
   };
-  const hasGenerators = once(() => (inputs.generators?.length ?? 0) > 0 || projectGenerators(root).length > 0 || dirExists(path.join(root, 'generators')));
+  const hasGenerators = once(() => (inputs.generators?.length ?? 0) > 0 || dirExists(path.join(root, 'generators')));
   const compiled = once(() =>
     compileProject(root, {
       ...(inputs.generators ? { generators: inputs.generators } : {}),

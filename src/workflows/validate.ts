@@ -45,10 +45,11 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
     const { results, diagnostics } = checkProject(project.root, options);
     // The platform's admission policies judge the VMs kept in Git too; with no VM to judge, say so.
     const given = (inputs.policies ?? []).length > 0;
+    const policies = project.admissionPolicies();
     const vms = given && (opts.vms ?? []).length > 0 ? project.manifests(opts.vms ?? []).docs : [];
     const policyVerdicts = given
       ? vms.length > 0
-        ? [...project.admissionPolicies().diagnostics, ...admissionPolicyVerdicts(project.admissionPolicies().objects, vms)]
+        ? [...policies.diagnostics, ...admissionPolicyVerdicts(policies.objects, vms)]
         : [
             diag('IT1011', '--policies judges VirtualMachines: give them with --vms DIR, or as files (validate FILE --policies ...)', undefined, {
               severity: 'warning',

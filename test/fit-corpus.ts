@@ -5,7 +5,7 @@
  */
 import type { JsonObject } from '../src/json';
 import { fitPod } from '../src/kubevirt/scheduler';
-import { parseQ, value } from '../src/kubevirt/quantity';
+import { parseQ, value } from '../src/quantity';
 import { readJsonLines } from './preview-corpus';
 
 interface FitCase {

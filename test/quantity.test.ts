@@ -1,5 +1,16 @@
 /** src/quantity.ts: Kubernetes quantities as instance types use them, against what the API server does. */
-import { canonicalQuantity, formatBinary, formatQuantity, isQuantity, parseQuantity, quantityCeil, quantityFormat } from '../src/quantity';
+import {
+  canonicalQuantity,
+  formatBinary,
+  formatQuantity,
+  isQuantity,
+  parseMilli,
+  parseQ,
+  parseQuantity,
+  qString,
+  quantityCeil,
+  quantityFormat,
+} from '../src/quantity';
 
 describe('quantities', () => {
   it('parses whole numbers of bytes, and nothing else', () => {
@@ -50,5 +61,23 @@ describe('quantities', () => {
   });
   it('rounds CPU quantities up as Quantity.Value() does', () => {
     expect([quantityCeil('500m'), quantityCeil('2'), quantityCeil('2.1'), quantityCeil(3), quantityCeil('x')]).toEqual([1, 2, 3, 3, undefined]);
+  });
+});
+
+describe('one model', () => {
+  it('refuses what ParseQuantity refuses, where the grammar alone would accept it', () => {
+    for (const t of ['1e', '1e1.5', '1E-', 'e3']) expect([t, isQuantity(t), parseQuantity(t)]).toEqual([t, false, undefined]);
+  });
+  it('answers huge and tiny exponents at once, as larger or smaller than anything a cluster holds', () => {
+    expect(parseQ('1e999999999')!.nano > parseQ('8Ei')!.nano).toBe(true);
+    expect(parseQ('1e-999999999')!.nano).toBe(1n); // rounded up to one nano-unit
+    expect(parseQuantity('1e999999999')).toBeUndefined(); // not a safe number of bytes
+  });
+  it('gives the number views the exact values', () => {
+    expect(parseMilli('650m')).toBe(650);
+    expect(parseMilli('2')).toBe(2000);
+    expect(parseMilli('1n')).toBe(1); // MilliValue rounds up
+    expect(parseQuantity('0.1G')).toBe(100_000_000);
+    expect(canonicalQuantity('1.5Gi')).toBe(qString(parseQ('1.5Gi')!));
   });
 });

@@ -10,7 +10,7 @@
 import type { JsonObject } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { obj } from '../json';
-import { add, parseQ, qString, sub, type Quantity } from '../kubevirt/quantity';
+import { add, parseQ, qString, sub, type Quantity } from '../quantity';
 import { objectStore, type ObjectStore } from './references';
 import { previewVm } from './preview';
 import { KINDS_OF } from '../schema/kubevirt-api';

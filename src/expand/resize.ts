@@ -17,10 +17,9 @@
 import { isPlainObject, list, obj, type Json, type JsonObject } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { copy } from '../kubevirt/go';
-import { parseQ, qString, cmp, type Quantity } from '../kubevirt/quantity';
+import { cmp, parseQ, parseQuantity, qString, type Quantity } from '../quantity';
 import { validateInstanceSpec } from '../kubevirt/spec-validation';
 import { memoryHotplugProblem } from '../kubevirt/vmi';
-import { parseQuantity } from '../quantity';
 import { admit } from './expand';
 import { applyInstancetype } from './instancetype';
 import type { References } from './model';

@@ -16,7 +16,7 @@
 import { list, obj, type Json, type JsonObject } from '../json';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
-import { add, cmp, fromInt, parseQ, q, qString, scaledKilo, sub, value, ZERO, type Quantity } from './quantity';
+import { add, cmp, fromInt, parseQ, q, qString, scaledKilo, sub, value, ZERO, type Quantity } from '../quantity';
 
 type Resources = Map<string, Quantity>;
 

@@ -12,7 +12,7 @@
  * binding, topology spread, inter-pod affinity, DRA, kubelet's CPU and topology managers.
  */
 import { isPlainObject, list, obj, type Json, type JsonObject } from '../json';
-import { parseQ, value as qValue } from './quantity';
+import { milliValue, parseQ, value as qValue } from '../quantity';
 
 /** Resources in the scheduler's units: milli-CPU, bytes, counts. */
 export type ResourceMap = Map<string, bigint>;
@@ -23,7 +23,7 @@ const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 function amount(name: string, v: Json | undefined): bigint {
   const q = typeof v === 'string' || typeof v === 'number' ? parseQ(v) : undefined;
   if (!q) return 0n;
-  if (name === 'cpu') return q.nano >= 0n ? (q.nano + 999_999n) / 1_000_000n : q.nano / 1_000_000n;
+  if (name === 'cpu') return milliValue(q);
   return qValue(q);
 }
 

@@ -38,16 +38,15 @@ export {
   expandDocuments,
   objectStore,
   resolveReferences,
-  KUBEVIRT_DEFAULTS,
   type AdmissionResult,
-  type Cause,
-  type ClusterDefaults,
   type ExpandOptions,
   type ExpandResult,
   type ObjectStore,
   type References,
   type SpecObject,
 } from './expand';
+export { KUBEVIRT_DEFAULTS, type ClusterDefaults } from './kubevirt/config';
+export type { Cause, CauseReason } from './kubevirt/cause';
 export { scaffoldFiles, defaultVendor, type ScaffoldOptions } from './scaffold';
 export { compatibilityMatrix, type CompatibilityMatrix, type MatrixPair } from './matrix';
 export { validateManifests } from './admission';

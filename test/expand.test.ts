@@ -9,18 +9,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { parse, stringify } from 'yaml';
-import {
-  admit,
-  checkRequirements,
-  checkSpread,
-  expand,
-  expandDocuments,
-  guestTopology,
-  objectStore,
-  overcommittedRequest,
-  resolveReferences,
-  type ObjectStore,
-} from '../src/expand';
+import { admit, expand, expandDocuments, objectStore, overcommittedRequest, resolveReferences, type ObjectStore } from '../src/expand';
+import { checkRequirements, checkSpread } from '../src/kubevirt/requirements';
+import { guestTopology } from '../src/kubevirt/topology';
 import { parseSource } from '../src/load/source';
 import type { JsonObject } from '../src/json';
 import { canonicalQuantity, formatQuantity } from '../src/quantity';

@@ -7,7 +7,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { exitCodeFor, writeProblem } from '../src/cli/command';
+import { exitCodeFor } from '../src/cli/command';
+import { writeProblem } from '../src/emit/write';
 import { run } from '../src/cli/main';
 import { RULES, type Rule } from '../src/validate';
 import { readDirTree, removeDir, scratchProject } from './helpers';

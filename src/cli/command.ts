@@ -1,7 +1,7 @@
 import { diag, hasErrors, type Diagnostic } from '../diagnostics';
 import { readProjectFile } from '../load/files';
 import type { CompileResult } from '../pipeline';
-import { compileProject, projectGenerators } from '../release/project';
+import { compileProject } from '../release/project';
 import type { Report } from '../workflows/report';
 import type { CommandLine, CommandSpec, GlobalOptions } from '../commands/spec';
 import { baseRevision, bundlesDirectory, openProject, type Project, type ProjectInputs } from '../project';
@@ -40,13 +40,6 @@ export interface CommandContext {
 export interface Command extends CommandSpec {
   readonly run: (ctx: CommandContext) => number;
 }
-
-export { noPositionals } from '../commands/spec';
-
-/** The generators named on the command line, or else every generator of the project (`*.lock.yaml` beside them are release locks). */
-export const generatorFiles = projectGenerators;
-
-export { writeProblem } from '../emit/write';
 
 /**
  * Prints diagnostics in the chosen format; text quotes the source line under each. JSON goes to

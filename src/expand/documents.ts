@@ -17,6 +17,7 @@ import { type References, type SpecObject } from './model';
 import { parseQuantity } from '../quantity';
 import { compareText } from '../order';
 import { spreadProblem } from '../kubevirt/topology';
+import { meetsRequirements, requirementsOf } from '../kubevirt/requirements';
 import { mergeStores, objectStore, resolveReferences, type ObjectStore, type ReferenceError } from './references';
 import { ARCH_LABEL, architectureSelectorConflict, vmApiVersionProblem } from '../kubevirt/placement';
 import { KUBEVIRT_DEFAULTS, kubevirtConfig, nonIntegerFields, type ClusterDefaults } from '../kubevirt/config';
@@ -359,12 +360,13 @@ function biggerSizeHint(c: { message: string; reason?: string }, refs: Reference
   if (!it || !pref || c.reason !== 'requirements-instancetype') return {};
   const cpuOf = (spec: JsonObject): number => (typeof obj(spec['cpu'])?.['guest'] === 'number' ? (obj(spec['cpu'])!['guest'] as number) : 0);
   const memOf = (spec: JsonObject): number => parseQuantity(String(obj(spec['memory'])?.['guest'] ?? 0)) ?? 0;
-  const req = obj(pref['requirements']);
-  const needCpu = typeof obj(req?.['cpu'])?.['guest'] === 'number' ? (obj(req!['cpu'])!['guest'] as number) : 0;
-  const needMem = parseQuantity(String(obj(req?.['memory'])?.['guest'] ?? 0)) ?? 0;
+  const req = requirementsOf(pref);
   const fits = (o: SpecObject): boolean => {
+    if (o.kind !== it.kind) return false;
+    const met = meetsRequirements(req, { cpu: cpuOf(o.spec), memoryBytes: memOf(o.spec) });
+    if (!met.cpu || !met.memory) return false;
     try {
-      return o.kind === it.kind && cpuOf(o.spec) >= needCpu && memOf(o.spec) >= needMem && spreadProblem(cpuOf(o.spec), pref) === undefined;
+      return spreadProblem(cpuOf(o.spec), pref) === undefined;
     } catch {
       return false; // a spread KubeVirt cannot compute fits nothing
     }

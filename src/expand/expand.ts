@@ -5,7 +5,11 @@ import { obj, type JsonObject } from '../json';
 import { checkRequirements, checkSpread } from '../kubevirt/requirements';
 import { setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDisks } from '../kubevirt/defaults';
 import { applyInstancetype, conflictField, conflictMessage } from './instancetype';
-import { child, copy, GoPanic, isSet, KUBEVIRT_DEFAULTS, type Cause, type ClusterDefaults, type References } from './model';
+import { child, copy, isSet } from '../kubevirt/go';
+import { GoPanic } from '../kubevirt/panic';
+import { KUBEVIRT_DEFAULTS, type ClusterDefaults } from '../kubevirt/config';
+import { type Cause } from '../kubevirt/cause';
+import { type References } from './model';
 import { applyPreference } from './preference';
 
 export interface ExpandOptions {

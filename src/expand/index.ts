@@ -7,9 +7,7 @@
  */
 export { admit, admissionMessage, expand, type AdmissionResult, type ExpandOptions, type ExpandResult } from './expand';
 export { objectStore, resolveReferences, type ObjectStore, type ReferenceError } from './references';
-export { guestTopology, preferredTopology, spreadOptions, spreadProblem, type Topology } from '../kubevirt/topology';
 export { overcommittedRequest } from './instancetype';
-export { checkRequirements, checkSpread } from '../kubevirt/requirements';
 export { expandDocuments, type ExpandOutcome } from './documents';
 export { infersFromVolume, matcherCauses, mutateOnCreate, type MutationRefusal } from './mutate';
-export { GoPanic, KUBEVIRT_DEFAULTS, type Cause, type ClusterDefaults, type References, type SpecObject } from './model';
+export { type References, type SpecObject } from './model';

@@ -5,7 +5,7 @@
  */
 import { obj, type Json, type JsonObject } from '../json';
 import { canonicalQuantity, formatQuantity, parseQuantity, quantityFormat } from '../quantity';
-import { child, copy, isSet, nonEmpty, nonZero } from './model';
+import { child, copy, isSet, nonEmpty, nonZero } from '../kubevirt/go';
 import { guestTopology } from '../kubevirt/topology';
 
 /** A conflict path below the template spec (`domain.cpu.sockets`), or an annotation (`annotations.key`). */

@@ -4,8 +4,6 @@
  * interpreted; everything else of a VM is carried through untouched.
  */
 import type { JsonObject } from '../json';
-export { at, child, copy, isSet, nonEmpty, nonZero } from '../kubevirt/go';
-export { KUBEVIRT_DEFAULTS, type ClusterDefaults } from '../kubevirt/config';
 
 /** An instancetype or preference object (either scope) as found in manifests. */
 export interface SpecObject {
@@ -20,7 +18,3 @@ export interface References {
   readonly instancetype?: SpecObject | undefined;
   readonly preference?: SpecObject | undefined;
 }
-
-export { GoPanic } from '../kubevirt/panic';
-
-export type { Cause } from '../kubevirt/cause';

@@ -8,7 +8,7 @@
  * A refusal means the VM is never stored: neither expand-spec nor admission runs.
  */
 import { list, obj, type Json, type JsonObject } from '../json';
-import { copy, nonEmpty } from './model';
+import { copy, nonEmpty } from '../kubevirt/go';
 import { findSpecObject, type ObjectStore } from './references';
 import type { SpecKind } from '../schema/manifest';
 

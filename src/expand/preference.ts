@@ -4,7 +4,8 @@
  * A preference never conflicts. Rule numbers are those of R 3.x.
  */
 import { list, obj, type Json, type JsonObject } from '../json';
-import { child, copy, isSet, nonEmpty, GoPanic } from './model';
+import { child, copy, isSet, nonEmpty } from '../kubevirt/go';
+import { GoPanic } from '../kubevirt/panic';
 
 /** Sets `target[key]` from the preference when the target has none (Go: pointer is nil). */
 function fill(target: JsonObject, key: string, value: Json | undefined): void {

@@ -6,16 +6,9 @@
  * cause in KubeVirt's words, quantities printed as Kubernetes prints them (Quantity.String()).
  */
 import { list, obj, type JsonObject } from '../json';
+import type { Cause, CauseReason } from './cause';
 import type { ClusterDefaults } from './config';
-import { cmp, parseQ, q, qString, value, ZERO, type Quantity } from './quantity';
-
-export interface ResourceCause {
-  readonly reason:
-    'dns-name' | 'memory' | 'hugepages' | 'cpu' | 'input-device' | 'sound-device' | 'start-strategy' | 'io-threads' | 'dns-policy' | 'mandatory' | 'network';
-  readonly type: 'FieldValueInvalid' | 'FieldValueRequired';
-  readonly field: string;
-  readonly message: string;
-}
+import { cmp, milliValue, parseQ, q, qString, value, ZERO, type Quantity } from '../quantity';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -50,13 +43,12 @@ function resource(spec: JsonObject, which: 'requests' | 'limits', name: 'memory'
   return (typeof v === 'string' || typeof v === 'number' ? parseQ(v) : undefined) ?? ZERO;
 }
 
-const milli = (a: Quantity): bigint => (a.nano >= 0n ? (a.nano + 999_999n) / 1_000_000n : a.nano / 1_000_000n);
 const ONE_M = q('1M');
 
 /** The rules before the machine type, in KubeVirt's order. */
-export function resourceCauses(spec: JsonObject, config: ClusterDefaults, field: string): ResourceCause[] {
-  const causes: ResourceCause[] = [];
-  const add = (reason: ResourceCause['reason'], at: string, message: string): void => {
+export function resourceCauses(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
+  const causes: Cause[] = [];
+  const add = (reason: CauseReason, at: string, message: string): void => {
     causes.push({ reason, type: 'FieldValueInvalid', field: at, message });
   };
   const hostname = spec['hostname'];
@@ -112,23 +104,23 @@ export function resourceCauses(spec: JsonObject, config: ClusterDefaults, field:
 }
 
 /** The CPU request and limit rules, which KubeVirt runs after the machine type and ACPI. */
-export function cpuResourceCauses(spec: JsonObject, field: string): ResourceCause[] {
-  const causes: ResourceCause[] = [];
+export function cpuResourceCauses(spec: JsonObject, field: string): Cause[] {
+  const causes: Cause[] = [];
   const req = resource(spec, 'requests', 'cpu');
   const lim = resource(spec, 'limits', 'cpu');
   const reqAt = `${field}.domain.resources.requests.cpu`;
   const limAt = `${field}.domain.resources.limits.cpu`;
-  if (milli(req) < 0n)
+  if (milliValue(req) < 0n)
     causes.push({ reason: 'cpu', type: 'FieldValueInvalid', field: reqAt, message: `${reqAt} '${qString(req)}': must be greater than or equal to 0.` });
-  if (milli(lim) < 0n)
+  if (milliValue(lim) < 0n)
     causes.push({ reason: 'cpu', type: 'FieldValueInvalid', field: limAt, message: `${limAt} '${qString(lim)}': must be greater than or equal to 0.` });
-  if (milli(lim) > 0n && milli(req) > milli(lim))
+  if (milliValue(lim) > 0n && milliValue(req) > milliValue(lim))
     causes.push({ reason: 'cpu', type: 'FieldValueInvalid', field: reqAt, message: `${reqAt} '${qString(req)}' is greater than ${limAt} '${qString(lim)}'` });
   return causes;
 }
 
 /** validateStartStrategy, which KubeVirt runs after the CPU hotplug check. */
-export function startStrategyCauses(spec: JsonObject, field: string): ResourceCause[] {
+export function startStrategyCauses(spec: JsonObject, field: string): Cause[] {
   const s = spec['startStrategy'];
   if (typeof s !== 'string') return [];
   const at = `${field}.startStrategy`;
@@ -146,7 +138,7 @@ export function startStrategyCauses(spec: JsonObject, field: string): ResourceCa
 }
 
 /** validateInputDevices, which KubeVirt runs after the boot order. */
-export function inputDeviceCauses(spec: JsonObject, field: string): ResourceCause[] {
+export function inputDeviceCauses(spec: JsonObject, field: string): Cause[] {
   const devices = obj(obj(spec['domain'])?.['devices']) ?? {};
   return list(devices['inputs']).flatMap((input, i) => {
     const at = `${field}.domain.devices.inputs[${i}]`;
@@ -170,7 +162,7 @@ export function inputDeviceCauses(spec: JsonObject, field: string): ResourceCaus
 }
 
 /** validateSoundDevices, which KubeVirt runs after the host devices' gate. */
-export function soundDeviceCauses(spec: JsonObject, field: string): ResourceCause[] {
+export function soundDeviceCauses(spec: JsonObject, field: string): Cause[] {
   const sound = obj(obj(obj(spec['domain'])?.['devices'])?.['sound']);
   if (!sound) return [];
   const model = typeof sound['model'] === 'string' ? sound['model'] : '';
@@ -193,20 +185,20 @@ export function soundDeviceCauses(spec: JsonObject, field: string): ResourceCaus
 }
 
 /** validateIOThreadsPolicy, which KubeVirt runs right after the input devices. */
-export function ioThreadsCauses(spec: JsonObject, field: string): ResourceCause[] {
+export function ioThreadsCauses(spec: JsonObject, field: string): Cause[] {
   const policy = obj(spec['domain'])?.['ioThreadsPolicy'];
   if (typeof policy !== 'string' || ['shared', 'auto', 'supplementalPool'].includes(policy)) return [];
   return [{ reason: 'io-threads', type: 'FieldValueInvalid', field: `${field}.domain.ioThreadsPolicy`, message: `Invalid IOThreadsPolicy (${policy})` }];
 }
 
 /** validatePodDNSConfig's first rule: the None policy needs a dnsConfig (KubeVirt runs it after the access credentials). */
-export function dnsConfigCauses(spec: JsonObject, field: string): ResourceCause[] {
+export function dnsConfigCauses(spec: JsonObject, field: string): Cause[] {
   if (spec['dnsPolicy'] !== 'None' || obj(spec['dnsConfig'])) return [];
   return [{ reason: 'dns-policy', type: 'FieldValueRequired', field: `${field}.dnsConfig`, message: 'must provide `dnsConfig` when `dnsPolicy` is None' }];
 }
 
 /** ValidateVirtualMachineInstanceMandatoryFields (the VMI webhook only): some memory must be asked for. */
-export function mandatoryFieldCauses(spec: JsonObject, field: string): ResourceCause[] {
+export function mandatoryFieldCauses(spec: JsonObject, field: string): Cause[] {
   if (value(resource(spec, 'requests', 'memory')) !== 0n) return [];
   const memory = obj(obj(spec['domain'])?.['memory']);
   if (memory && (memory['guest'] !== undefined || memory['hugepages'] !== undefined)) return [];
@@ -228,13 +220,13 @@ const INTERFACE_MODELS = new Set(['e1000', 'e1000e', 'igb', 'ne2k_pci', 'pcnet',
  * Not modelled: multus and single-source checks, state values, other bindings, DRA, MAC and PCI
  * addresses, ports, DHCP options.
  */
-export function networkCauses(spec: JsonObject, field: string): ResourceCause[] {
-  const causes: ResourceCause[] = [];
+export function networkCauses(spec: JsonObject, field: string): Cause[] {
+  const causes: Cause[] = [];
   const interfaces = list(obj(obj(spec['domain'])?.['devices'])?.['interfaces']);
   const networks = list(spec['networks']);
   const byName = new Map(networks.map((n) => [n['name'], n]));
   const ifaceAt = (i: number): string => `${field}.domain.devices.interfaces[${i}].name`;
-  const add = (at: string, message: string, type: ResourceCause['type'] = 'FieldValueInvalid'): void => {
+  const add = (at: string, message: string, type: Cause['type'] = 'FieldValueInvalid'): void => {
     causes.push({ reason: 'network', type, field: at, message });
   };
   interfaces.forEach((iface, i) => {

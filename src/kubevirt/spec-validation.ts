@@ -7,6 +7,7 @@
  * carries KubeVirt's type, field and message, and a reason tag (house style 35).
  */
 import { list, obj, type Json, type JsonObject } from '../json';
+import type { Cause } from './cause';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
 import { holds, RELEASE_RULES } from './releases';
@@ -19,25 +20,8 @@ import {
   resourceCauses,
   soundDeviceCauses,
   startStrategyCauses,
-  type ResourceCause,
 } from './spec-resources';
 export { mandatoryFieldCauses } from './spec-resources';
-
-export interface SpecCause {
-  readonly reason:
-    | 'emulated-machine'
-    | 'cpu-hotplug'
-    | 'disk-not-found'
-    | 'boot-order'
-    | 'host-devices-gate'
-    | 'video-autoattach'
-    | 'arch-setting'
-    | 'arch-unsupported'
-    | ResourceCause['reason'];
-  readonly type: 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueRequired';
-  readonly field: string;
-  readonly message: string;
-}
 
 /** GetEmulatedMachines: the machine type patterns an architecture allows (virt-config defaults). */
 const EMULATED_MACHINES: Readonly<Record<string, readonly string[]>> = { amd64: ['q35*', 'pc-q35*'], arm64: ['virt*'], s390x: ['s390-ccw-virtio*'] };
@@ -64,8 +48,8 @@ function globMatch(pattern: string, text: string): boolean {
  *
  * Over 80 lines: a transcription of the webhook's instancetype spec validation, kept in KubeVirt's order.
  */
-export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, field: string): SpecCause[] {
-  const causes: SpecCause[] = [...resourceCauses(spec, config, field)];
+export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
+  const causes: Cause[] = [...resourceCauses(spec, config, field)];
   const domain = obj(spec['domain']) ?? {};
   const devices = obj(domain['devices']) ?? {};
   // validateEmulatedMachine
@@ -157,9 +141,9 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
 const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 
 /** ValidateVirtualMachineInstancePerArch (the VMI webhook): amd64, arm64 and s390x settings. */
-export function validatePerArch(spec: JsonObject, field: string, config?: Pick<ClusterDefaults, 'release'>): SpecCause[] {
+export function validatePerArch(spec: JsonObject, field: string, config?: Pick<ClusterDefaults, 'release'>): Cause[] {
   config ??= {};
-  const causes: SpecCause[] = [];
+  const causes: Cause[] = [];
   const domain = obj(spec['domain']) ?? {};
   const devices = obj(domain['devices']) ?? {};
   const video = obj(devices['video']);

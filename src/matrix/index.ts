@@ -8,7 +8,8 @@
 import { instancetypePairingKey, preferencePairingKey } from '../kubevirt/pairing';
 import { type JsonObject } from '../json';
 import { seriesLabel } from '../resolve/naming';
-import { checkRequirements, GoPanic } from '../expand';
+import { checkRequirements } from '../kubevirt/requirements';
+import { GoPanic } from '../kubevirt/panic';
 import { guestTopology, spreadProblem } from '../kubevirt/topology';
 
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';

@@ -5,7 +5,7 @@
  * quantities by value, and two stated equivalences (see `comparable`).
  */
 import { obj, type Json, type JsonObject } from '../json';
-import { copy } from '../expand/model';
+import { copy } from '../kubevirt/go';
 import { parseQuantity } from '../quantity';
 import { goNormalize } from './go-values';
 

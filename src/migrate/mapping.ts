@@ -6,7 +6,7 @@
  */
 import { obj, type Json, type JsonObject } from '../json';
 import { overcommittedRequest } from '../expand/instancetype';
-import { copy, isSet } from '../expand/model';
+import { copy, isSet } from '../kubevirt/go';
 import { parseQuantity, quantityCeil } from '../quantity';
 import type { MergedSection } from './presets';
 

@@ -6,7 +6,7 @@
  * copied only when the VMI has none, a difference with the VMI's own being a warning.
  */
 import { obj, type Json, type JsonObject } from '../json';
-import { copy, isSet } from '../expand/model';
+import { copy, isSet } from '../kubevirt/go';
 import { goNormalize, quantitiesDiffer, semanticEqual } from './go-values';
 
 export const EXCLUDE_ANNOTATION = 'virtualmachineinstancepresets.admission.kubevirt.io/exclude';

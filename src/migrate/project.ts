@@ -8,7 +8,7 @@ import { obj, type JsonObject } from '../json';
 import { GENERATOR_API_VERSION, GENERATOR_KIND } from '../schema/names';
 import { toYaml } from '../emit/serialize';
 import type { OutputFile } from '../emit/layout';
-import { copy } from '../expand/model';
+import { copy } from '../kubevirt/go';
 import { formatBinary, formatQuantity, parseQuantity, quantityFormat } from '../quantity';
 
 export interface MigratedObject {

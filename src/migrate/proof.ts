@@ -9,7 +9,7 @@ import { diag, type Diagnostic } from '../diagnostics';
 import type { OutputFile } from '../emit/layout';
 import { expand, objectStore, resolveReferences, type ObjectStore } from '../expand';
 import type { FoundObject } from '../expand/documents';
-import { copy } from '../expand/model';
+import { copy } from '../kubevirt/go';
 import { parseSource, type SourceDoc } from '../load/source';
 import { compileDocuments, type LoadedGenerator } from '../pipeline';
 import { strict } from '../schema/lazy';

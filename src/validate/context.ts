@@ -1,4 +1,3 @@
-import { getPath } from '../json';
 import { diag, type Diagnostic, type DiagnosticCode, type Severity, type SourceRange } from '../diagnostics';
 import { locate, type SourceDoc } from '../load/source';
 import type { RenderedObject } from '../render/manifests';
@@ -66,8 +65,6 @@ export interface Rule<C extends ObjectRuleContext = RuleContext> {
   readonly description: string;
   readonly check: (ctx: C) => Finding[];
 }
-
-export const get = getPath;
 
 /** The object a diagnostic is about, and what it says apart from naming the object. */
 export interface Subject {

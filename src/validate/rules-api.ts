@@ -1,4 +1,3 @@
-import { type Json } from '../json';
 import { onePerSource } from '../render/manifests';
 import { manifestIssues } from '../schema/lazy';
 import type { Diagnostic, SourceRange } from '../diagnostics';
@@ -16,7 +15,8 @@ import {
   targetRange,
 } from '../schema/kubevirt-api';
 import { locate, type SourceDoc } from '../load/source';
-import { fieldDiag, get, memoized, objectDiag, type ObjectRuleContext, type Rule, type RuleObject } from './context';
+import { getPath as get, type Json } from '../json';
+import { fieldDiag, memoized, objectDiag, type ObjectRuleContext, type Rule, type RuleObject } from './context';
 
 /** Spec paths of a JSON value in FIELD_SINCE notation (`gpus[].claimName`). */
 function specPaths(v: Json, prefix: string, out: Map<string, string[]>, raw: string[]): void {

@@ -2,13 +2,13 @@
  * Over 400 lines: A list of small named rules transcribing KubeVirt's webhook checks (house rule
  * 11); each is short, the file is their list.
  */
-import { getPath, type JsonObject } from '../json';
+import { getPath as get, type JsonObject } from '../json';
 import { formatBinary, MiB, parseQuantity } from '../quantity';
 import type { Diagnostic } from '../diagnostics';
 import { originOf } from '../resolve/leaves';
 import { DEPRECATED_FIELDS, DEPRECATED_TOPOLOGIES, targetRange, VIDEO_TYPES_BY_ARCHITECTURE, type Architecture } from '../schema/kubevirt-api';
 import { holds, releasesBetween } from '../kubevirt/releases';
-import { fieldDiag, fieldLocation, get, groupBy, type ObjectRuleContext, type Rule, type RuleInstancetype, type RulePreference } from './context';
+import { fieldDiag, fieldLocation, groupBy, type ObjectRuleContext, type Rule, type RuleInstancetype, type RulePreference } from './context';
 import { dedicatedThreadsProblem, HUGEPAGE_SIZES_BY_ARCHITECTURE } from '../kubevirt/launch';
 import { preferencePairingKey } from '../kubevirt/pairing';
 import { meetsRequirements, requirementsOf } from '../kubevirt/requirements';
@@ -163,7 +163,7 @@ export const KUBEVIRT_RULES: readonly Rule<ObjectRuleContext>[] = [
       // The hint repeats what was written (memoryPerCPU: 4), not the derived value, so that every
       // size of a family gives the same finding and the findings merge into one.
       const origin = originOf(it.leaves, ['memory', f])?.origin;
-      const written = origin ? getPath(origin.src.value as JsonObject, origin.path.map(String)) : q;
+      const written = origin ? get(origin.src.value as JsonObject, origin.path.map(String)) : q;
       const digits = /^\s*([0-9]+(?:\.[0-9]+)?)\s*$/.exec(String(written))?.[1];
       return [
         fieldDiag('IT1205', it, ['memory', f], 'less than 1Mi; no guest boots in that', {
@@ -177,7 +177,7 @@ export const KUBEVIRT_RULES: readonly Rule<ObjectRuleContext>[] = [
       // What was written (memoryPerCPU: 4G, an override, the spec), not the derived value, so that
       // every size of a family gives the same finding and the findings merge into one.
       const origin = originOf(it.leaves, ['memory', f])?.origin;
-      const written = origin ? getPath(origin.src.value as JsonObject, origin.path.map(String)) : get(it.spec, ['memory', f]);
+      const written = origin ? get(origin.src.value as JsonObject, origin.path.map(String)) : get(it.spec, ['memory', f]);
       const m = typeof written === 'string' ? /^\s*([0-9]+(?:\.[0-9]+)?)\s*([kMGTPE])\s*$/.exec(written) : null;
       if (!m) return [];
       const unit = m[2] === 'k' ? 'Ki' : `${m[2]}i`;

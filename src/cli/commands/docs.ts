@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { withOutputLock, writeFilesAtomic } from '../../emit/write';
 import { DOCS_FILE } from '../../render/docs';
-import { compileAll, EXIT_OK, exitCodeFor, report, writeProblem, type Command } from '../command';
+import { writeProblem } from '../../emit/write';
+import { compileAll, EXIT_OK, exitCodeFor, report, type Command } from '../command';
 import { DOCS_COMMAND } from '../../commands/docs';
 
 export const docs: Command = {

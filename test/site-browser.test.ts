@@ -1,8 +1,9 @@
 /**
  * The catalog explorer as a person uses it, in a real browser: Debian's chromium driven by
  * playwright-core (.ci/run installs chromium and sets ITGEN_REQUIRE_CHROMIUM). The page's filters
- * are held to `itgen select`'s (src/site/select.ts) on the same data.
+ * are held to `itgen select`'s (src/site/filter.ts, which the page's script bundles) on the same data.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -214,5 +215,12 @@ describeBrowser('the catalog explorer in chromium', () => {
     expect(r.err).toContain('IT1010');
     expect(readFileSync(path.join(other, 'index.html'), 'utf8')).toBe('<html>the team page</html>');
     writeFileSync(path.join(other, 'keep.txt'), 'x');
+  });
+});
+
+describe("the explorer's script", () => {
+  it('is what tools/build-explorer.mjs bundles of src/site/explorer.ts and the filter it shares with select', () => {
+    const r = spawnSync(process.execPath, [path.join(REPO, 'tools', 'build-explorer.mjs'), '--check'], { encoding: 'utf8' });
+    expect([r.status, r.stderr]).toEqual([0, '']);
   });
 });

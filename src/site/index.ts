@@ -12,8 +12,9 @@ import { siteData, siteInputOfObjects, type SiteData } from './data';
 import type { JsonObject } from '../json';
 import { SITE_MARKER, sitePage } from './page';
 
-export { pairOutcome, pairsOf, siteData, siteInputOfObjects, type SiteData, type SiteInstancetype, type SitePairRow, type SitePreference } from './data';
-export { instancetypesCsv, parseRange, selectInstancetypes, type SelectFilter } from './select';
+export { pairsOf, siteData, siteInputOfObjects, type SiteData, type SiteInstancetype, type SitePairRow, type SitePreference } from './data';
+export { instancetypesCsv, parseRange } from './select';
+export { pairOutcome, selectInstancetypes, type SelectFilter } from './filter';
 export { sitePage } from './page';
 
 /** The explorer's data of compiled generators: each one's catalog, pod facts under `config`, matrix and release history. */

@@ -1,0 +1,64 @@
+/**
+ * The explorer's filter, run in two places: by `itgen select` in Node and by the page's script in
+ * the browser (src/site/explorer.ts bundles this module into the page). It imports types only, so
+ * that the page's bundle holds exactly this code; test/site-browser.test.ts holds the two to the same
+ * answers.
+ */
+import type { SiteData, SiteInstancetype, SitePairRow } from './types';
+
+export interface SelectFilter {
+  readonly cpu?: readonly [number | undefined, number | undefined];
+  /** Bytes. */
+  readonly memory?: readonly [number | undefined, number | undefined];
+  readonly arch?: string;
+  readonly dedicated?: boolean;
+  /** A hugepage size (`1Gi`, `2Mi`), or `any`. */
+  readonly hugepages?: string;
+  /** A GPU or host device name, case-insensitive (`nvidia.com/L4`). */
+  readonly gpu?: string;
+  /** Only the instance types this preference is admitted with. */
+  readonly preference?: string;
+  /** Families as users write them (`u1`) or without the version (`u`). */
+  readonly families?: readonly string[];
+  readonly classes?: readonly string[];
+  /** Words that must all appear in the name, display name, description or class. */
+  readonly text?: string;
+  /** Deprecated ones are left out unless asked for. */
+  readonly deprecated?: boolean;
+}
+
+/** A pair's cell: -1 admitted, a reason's index, or -2 when not paired (another architecture or generator). */
+export function pairOutcome(row: SitePairRow, it: SiteInstancetype): number {
+  if (it.architectures.length > 0 && !it.architectures.includes(row.architecture)) return -2;
+  const i = it.pairKey - row.base;
+  return i >= 0 && i < row.cells.length ? row.cells[i]! : -2;
+}
+
+const within = (v: number, r: readonly [number | undefined, number | undefined] | undefined): boolean =>
+  !r || ((r[0] === undefined || v >= r[0]) && (r[1] === undefined || v <= r[1]));
+
+/** The instance types of `data` that pass every filter given, in the data's order. */
+export function selectInstancetypes(data: SiteData, f: SelectFilter): SiteInstancetype[] {
+  const pref = f.preference !== undefined ? data.preferences.filter((p) => p.name === f.preference) : undefined;
+  const words = (f.text ?? '')
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== '');
+  const gpu = f.gpu?.toLowerCase();
+  return data.instancetypes.filter((it) => {
+    if (!f.deprecated && it.deprecated) return false;
+    if (!within(it.cpu, f.cpu) || !within(it.memoryBytes, f.memory)) return false;
+    if (f.arch !== undefined && it.architectures.length > 0 && !it.architectures.includes(f.arch)) return false;
+    if (f.dedicated && !it.dedicatedCpu) return false;
+    if (f.hugepages !== undefined && (f.hugepages === 'any' ? it.hugepages === '' : it.hugepages !== f.hugepages)) return false;
+    if (gpu !== undefined && ![...it.gpus, ...it.hostDevices].some((g) => g.toLowerCase() === gpu)) return false;
+    if (f.families && f.families.length > 0 && !f.families.some((x) => x === it.family || x === it.family.replace(/\d+$/, ''))) return false;
+    if (f.classes && f.classes.length > 0 && !f.classes.includes(it.class)) return false;
+    if (pref && !pref.some((p) => p.generator === it.generator && pairOutcome(data.pairs[p.pairRow]!, it) === -1)) return false;
+    if (words.length > 0) {
+      const hay = `${it.name} ${it.displayName} ${it.description} ${it.class}`.toLowerCase();
+      if (!words.every((w) => hay.includes(w))) return false;
+    }
+    return true;
+  });
+}

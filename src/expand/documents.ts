@@ -20,7 +20,7 @@ import { spreadProblem } from '../kubevirt/topology';
 import { meetsRequirements, requirementsOf } from '../kubevirt/requirements';
 import { mergeStores, objectStore, resolveReferences, type ObjectStore, type ReferenceError } from './references';
 import { ARCH_LABEL, architectureSelectorConflict, vmApiVersionProblem } from '../kubevirt/placement';
-import { KUBEVIRT_DEFAULTS, kubevirtConfig, nonIntegerFields, type ClusterDefaults } from '../kubevirt/config';
+import { KUBEVIRT_DEFAULTS, readKubevirtCr, type ClusterDefaults } from '../kubevirt/config';
 import { startStored } from './preview';
 
 const STAGE_WORDS: Readonly<Record<string, string>> = {
@@ -412,33 +412,12 @@ export function kubevirtFromDocuments(docs: readonly SourceDoc[], file: string):
       ],
     };
   }
-  // The API server refuses a CR whose integer fields are not integers: no cluster runs with it.
-  const notIntegers = nonIntegerFields(found[0]!.value);
-  if (notIntegers.length > 0)
-    return {
-      diagnostics: notIntegers.map((f) =>
-        diag(
-          'IT8009',
-          `spec.${f.path.join('.')}: ${f.value} is not an integer; KubeVirt's type is one and the API server refuses the KubeVirt CR`,
-          locate(found[0]!.src, [...found[0]!.path, 'spec', ...f.path]),
-          {
-            hint: `write a whole number (KubeVirt's default ${f.path[f.path.length - 1] === 'memoryOvercommit' ? 'is 100' : f.path[f.path.length - 1] === 'cpuAllocationRatio' ? 'is 10' : 'applies when the field is absent'})`,
-          },
-        ),
-      ),
-    };
-  const { config, problems } = kubevirtConfig(found[0]!.value);
+  const cr = found[0]!;
+  const { config, findings } = readKubevirtCr(cr.value);
   return {
-    config,
-    diagnostics: problems.map((p) =>
-      diag(
-        'IT8009',
-        `KubeVirt would not take this configuration (${p}) and keeps its defaults`,
-        locate(found[0]!.src, [...found[0]!.path, 'spec', 'configuration']),
-        {
-          severity: 'warning',
-        },
-      ),
+    ...(config ? { config } : {}),
+    diagnostics: findings.map((f) =>
+      diag('IT8009', f.message, locate(cr.src, [...cr.path, 'spec', ...f.path]), { severity: f.severity, ...(f.hint ? { hint: f.hint } : {}) }),
     ),
   };
 }

@@ -247,5 +247,43 @@ export function nonIntegerFields(cr: JsonObject | null | undefined): { path: str
   });
 }
 
+/** What reading a KubeVirt CR found, at a path from the CR's `spec`: refusals (no cluster runs with it) and warnings. */
+export interface CrFinding {
+  readonly severity: 'error' | 'warning';
+  readonly path: readonly string[];
+  readonly message: string;
+  readonly hint?: string;
+}
+
+/**
+ * The KubeVirt CR read as a cluster takes it: the API server refuses one whose integer fields are
+ * not integers (no configuration then), and KubeVirt keeps its defaults, silently, for a
+ * configuration it would not take (a warning in its words). Callers place the findings in the file.
+ */
+export function readKubevirtCr(cr: JsonObject): { config?: ClusterDefaults; findings: CrFinding[] } {
+  const notIntegers = nonIntegerFields(cr);
+  if (notIntegers.length > 0)
+    return {
+      findings: notIntegers.map((f) => {
+        const field = f.path[f.path.length - 1];
+        return {
+          severity: 'error',
+          path: f.path,
+          message: `spec.${f.path.join('.')}: ${f.value} is not an integer; KubeVirt's type is one and the API server refuses the KubeVirt CR`,
+          hint: `write a whole number (KubeVirt's default ${field === 'memoryOvercommit' ? 'is 100' : field === 'cpuAllocationRatio' ? 'is 10' : 'applies when the field is absent'})`,
+        };
+      }),
+    };
+  const { config, problems } = kubevirtConfig(cr);
+  return {
+    config,
+    findings: problems.map((p) => ({
+      severity: 'warning',
+      path: ['configuration'],
+      message: `KubeVirt would not take this configuration (${p}) and keeps its defaults`,
+    })),
+  };
+}
+
 /** KubeVirt's default configuration (a cluster whose KubeVirt CR configures nothing): the one default every stage uses. */
 export const KUBEVIRT_DEFAULTS: ClusterDefaults = kubevirtConfig(null).config;

@@ -55,29 +55,29 @@ describe('itgen fit', () => {
     const lines = r.out.split('\n');
     expect(lines.slice(0, 7)).toEqual([
       'db: fits on worker-1',
-      "  worker-2: node(s) didn't match Pod's node affinity/selector",
-      '  worker-3: node(s) were unschedulable',
-      '  gpu-1: node(s) had untolerated taint(s)',
+      "  worker-2: node(s) didn't match Pod's node affinity/selector (label kubevirt.io/cpumanager=true wanted, the node has no kubevirt.io/cpumanager)",
+      '  worker-3: node(s) were unschedulable (spec.unschedulable: cordoned)',
+      '  gpu-1: node(s) had untolerated taint(s) (nvidia.com/gpu:NoSchedule)',
       'web: fits on worker-1, worker-2',
-      '  worker-3: node(s) were unschedulable',
-      '  gpu-1: node(s) had untolerated taint(s)',
+      '  worker-3: node(s) were unschedulable (spec.unschedulable: cordoned)',
+      '  gpu-1: node(s) had untolerated taint(s) (nvidia.com/gpu:NoSchedule)',
     ]);
     expect(lines.slice(7, 12)).toEqual([
       "big: 0/4 nodes are available: 1 Insufficient cpu, 1 Insufficient hugepages-2Mi, 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable.",
       // 17 CPUs: 12 are left beside the database.
-      '  worker-1: Insufficient cpu, Insufficient hugepages-2Mi',
-      "  worker-2: node(s) didn't match Pod's node affinity/selector",
-      '  worker-3: node(s) were unschedulable',
-      '  gpu-1: node(s) had untolerated taint(s)',
+      '  worker-1: Insufficient cpu, Insufficient hugepages-2Mi (cpu: needs 17, 12 free of 32 (short by 5); hugepages-2Mi: needs 32Gi, 16Gi free of 16Gi (short by 16Gi))',
+      "  worker-2: node(s) didn't match Pod's node affinity/selector (label kubevirt.io/cpumanager=true wanted, the node has no kubevirt.io/cpumanager)",
+      '  worker-3: node(s) were unschedulable (spec.unschedulable: cordoned)',
+      '  gpu-1: node(s) had untolerated taint(s) (nvidia.com/gpu:NoSchedule)',
     ]);
     expect(lines[12]).toMatch(
       /^ {2}needs a node with labels kubernetes\.io\/arch=amd64, kubevirt\.io\/cpumanager=true, .*; free cpu 17, .*hugepages-2Mi 32Gi, memory \d+Mi$/,
     );
     expect(lines.slice(13, 17)).toEqual([
       'win: fits on worker-1',
-      "  worker-2: node(s) didn't match Pod's node affinity/selector",
-      '  worker-3: node(s) were unschedulable',
-      '  gpu-1: node(s) had untolerated taint(s)',
+      "  worker-2: node(s) didn't match Pod's node affinity/selector (label scheduling.node.kubevirt.io/tsc-frequency-2000000000=true wanted, the node has no scheduling.node.kubevirt.io/tsc-frequency-2000000000)",
+      '  worker-3: node(s) were unschedulable (spec.unschedulable: cordoned)',
+      '  gpu-1: node(s) had untolerated taint(s) (nvidia.com/gpu:NoSchedule)',
     ]);
     expect(lines[17]).toMatch(/^# not modelled: host ports, .*topology spread.*DRA/);
 
@@ -89,6 +89,7 @@ describe('itgen fit', () => {
       fits: false,
       plugin: 'NodeResourcesFit',
       reasons: ['Insufficient cpu', 'Insufficient hugepages-2Mi'],
+      details: ['cpu: needs 17, 12 free of 32 (short by 5)', 'hugepages-2Mi: needs 32Gi, 16Gi free of 16Gi (short by 16Gi)'],
     });
   });
 
@@ -112,7 +113,7 @@ describe('itgen fit', () => {
     expect(lines[0]).toBe(
       'plain: 0/4 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 2 Insufficient nvidia.com/GA102GL_A10.',
     );
-    expect(lines[1]).toBe('  2 nodes (worker-1, worker-2): Insufficient nvidia.com/GA102GL_A10');
+    expect(lines[1]).toBe('  2 nodes (worker-1, worker-2): Insufficient nvidia.com/GA102GL_A10 (nvidia.com/GA102GL_A10: needs 1, 0 free of 0 (short by 1))');
     expect(r.out).toMatch(/^ {2}needs a node with labels .*; free cpu 200m, .*nvidia\.com\/GA102GL_A10 1$/m);
     expect(r.out).toMatch(/^tolerating: fits on gpu-1$/m);
     expect(r.out).toMatch(/^l4: KubeVirt would not start it: GPU nvidia\.com\/L4 is not permitted in permittedHostDevices configuration$/m);
@@ -133,7 +134,13 @@ describe('itgen fit', () => {
     // worker-1: 28Gi of memory left beside the database.
     expect(medium.nodes.find((n) => n.name === 'worker-1')!.count).toBe(Number((28n * 2n ** 30n) / mem));
     expect(medium.total).toBe(medium.nodes.reduce((a, n) => a + n.count, 0));
-    expect(medium.nodes.find((n) => n.name === 'worker-3')).toEqual({ name: 'worker-3', count: 0, reasons: ['node(s) were unschedulable'], never: true });
+    expect(medium.nodes.find((n) => n.name === 'worker-3')).toEqual({
+      name: 'worker-3',
+      count: 0,
+      reasons: ['node(s) were unschedulable'],
+      details: ['spec.unschedulable: cordoned'],
+      never: true,
+    });
     // cx1.4xlarge never fits: worker-1 lacks hugepages (not the CPU the database takes), worker-2 the CPU manager.
     const cx = it('cx1.4xlarge');
     expect(cx.total).toBe(0);
@@ -154,7 +161,7 @@ describe('itgen fit', () => {
 
     const text = run('--pods', PODS).out;
     expect(text).toMatch(/^u1\.medium: \d+ more on 2 nodes \(worker-2 \d+, worker-1 \d+\)$/m);
-    expect(text).toContain('cx1.4xlarge: 0 more\n  never: worker-1: Insufficient hugepages-2Mi\n');
+    expect(text).toContain('cx1.4xlarge: 0 more\n  never: worker-1: Insufficient hugepages-2Mi (hugepages-2Mi: needs 32Gi, 16Gi free of 16Gi (short by 16Gi))\n');
     expect(text).toMatch(/^u1\.4xlarge: 0 more\n {2}full now: worker-1: Insufficient memory/m);
   });
 
@@ -191,7 +198,12 @@ describe('itgen fit', () => {
     expect(r.code).toBe(0);
     const medium = (JSON.parse(r.out) as CapacityJson).instancetypes.find((t) => t.name === 'u1.medium')!;
     // 15,000 running pods on worker-2: 15 CPUs of its 16 and 15,000Ki of memory requested, and pod slots all taken.
-    expect(medium.nodes.find((n) => n.name === 'worker-2')).toEqual({ name: 'worker-2', count: 0, reasons: ['Too many pods'] });
+    expect(medium.nodes.find((n) => n.name === 'worker-2')).toEqual({
+      name: 'worker-2',
+      count: 0,
+      reasons: ['Too many pods'],
+      details: ['pods: 15000 of 110 already'],
+    });
     writeFileSync(path.join(dir, 'broken.json'), '{"apiVersion": "v1",\n  "items": [}\n');
     const broken = run('--pods', 'broken.json');
     expect(broken.code).toBe(1);

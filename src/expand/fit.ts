@@ -6,7 +6,7 @@
 import type { JsonObject } from '../json';
 import { list, obj } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
-import { fitPod, type NodeFit } from '../kubevirt/scheduler';
+import { fitPod, resourceText, type NodeFit } from '../kubevirt/scheduler';
 import { md } from '../printable';
 import { manifestObjects } from './documents';
 import { previewVm } from './preview';
@@ -40,6 +40,8 @@ export interface NodeCapacity {
   readonly name: string;
   readonly count: number;
   readonly reasons: readonly string[];
+  /** The blockers named: untolerated taints, labels wanted, resources short. */
+  readonly details?: readonly string[];
   /** The node could not take one even with none of the given pods on it. */
   readonly never?: true;
 }
@@ -81,27 +83,6 @@ function withNodes(store: ObjectStore, nodes: readonly JsonObject[]): ObjectStor
   return { ...store, cluster: [...(store.cluster ?? []).filter((o) => o['kind'] !== 'Node'), ...nodes] };
 }
 
-/** A resource amount as people write it: cores or millicores, bytes in the largest binary unit that divides them. */
-function amountText(name: string, v: bigint): string {
-  if (name === 'cpu') return v % 1000n === 0n ? String(v / 1000n) : `${v}m`;
-  if (name === 'memory' || name === 'ephemeral-storage' || name.startsWith('hugepages-'))
-    for (const [unit, size] of [
-      ['Ti', 1n << 40n],
-      ['Gi', 1n << 30n],
-      ['Mi', 1n << 20n],
-      ['Ki', 1n << 10n],
-    ] as const)
-      if (v >= size && v % size === 0n) return `${v / size}${unit}`;
-  for (const [unit, size] of [
-    ['T', 10n ** 12n],
-    ['G', 10n ** 9n],
-    ['M', 10n ** 6n],
-    ['k', 10n ** 3n],
-  ] as const)
-    if (v >= size && v % size === 0n) return `${v / size}${unit}`;
-  return String(v);
-}
-
 /** What the pod asks of a node, read off the pod itself. */
 export function nodeNeeds(pod: JsonObject, requests: ReadonlyMap<string, bigint>): NodeNeeds {
   const spec = obj(pod['spec']) ?? {};
@@ -117,7 +98,7 @@ export function nodeNeeds(pod: JsonObject, requests: ReadonlyMap<string, bigint>
     (t) => `${String(t['key'] ?? '*')}${t['value'] !== undefined ? `=${String(t['value'])}` : ''}${t['effect'] !== undefined ? `:${String(t['effect'])}` : ''}`,
   );
   const resources: Record<string, string> = {};
-  for (const [k, v] of [...requests].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) if (v > 0n) resources[k] = amountText(k, v);
+  for (const [k, v] of [...requests].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) if (v > 0n) resources[k] = resourceText(k, v);
   return { labels, tolerates, resources };
 }
 
@@ -182,18 +163,27 @@ export function capacity(store: ObjectStore, config: ClusterDefaults, nodes: rea
       // A node that never could says why it never could (a lack of hugepages, not the CPU others use).
       const perNode: NodeCapacity[] = now.nodes.map((n, i) =>
         empty.nodes[i]!.fits
-          ? { name: n.name, count: n.count ?? 0, reasons: n.reasons }
-          : { name: n.name, count: 0, reasons: empty.nodes[i]!.reasons, never: true as const },
+          ? { name: n.name, count: n.count ?? 0, reasons: n.reasons, ...(n.details ? { details: n.details } : {}) }
+          : {
+              name: n.name,
+              count: 0,
+              reasons: empty.nodes[i]!.reasons,
+              ...(empty.nodes[i]!.details ? { details: empty.nodes[i]!.details } : {}),
+              never: true as const,
+            },
       );
       return { ...id, total: perNode.reduce((a, n) => a + n.count, 0), nodes: perNode, needs: nodeNeeds(r.pod, now.requests) };
     });
 }
 
 /** Nodes with the same reasons together, most first: `12 nodes (n1, n2, n3, ...): Insufficient memory`. */
-function grouped(nodes: readonly { readonly name: string; readonly reasons: readonly string[] }[], show: (s: string) => string): string[] {
+function grouped(
+  nodes: readonly { readonly name: string; readonly reasons: readonly string[]; readonly details?: readonly string[] }[],
+  show: (s: string) => string,
+): string[] {
   const groups = new Map<string, string[]>();
   for (const n of nodes) {
-    const key = n.reasons.join(', ');
+    const key = n.reasons.join(', ') + (n.details && n.details.length > 0 ? ` (${n.details.join('; ')})` : '');
     groups.set(key, [...(groups.get(key) ?? []), n.name]);
   }
   return [...groups]

@@ -10,6 +10,10 @@
  * non-terminated pods). The first filter that rejects a node gives its reasons, in the scheduler's
  * words, and `FitError`'s summary when none fits. Not modelled: host ports, volume topology and
  * binding, topology spread, inter-pod affinity, DRA, kubelet's CPU and topology managers.
+ *
+ * Over 400 lines: the filter chain, the pod and node state it reads (which the placement of a set
+ * of pods, kubevirt/placement-score.ts, changes as it places them) and the naming of each blocker
+ * are one transcription of the scheduler's filter cycle.
  */
 import { isPlainObject, list, obj, type Json, type JsonObject } from '../json';
 import { milliValue, parseQ, value as qValue } from '../quantity';
@@ -27,12 +31,16 @@ function amount(name: string, v: Json | undefined): bigint {
   return qValue(q);
 }
 
-/** A container's requests after API defaulting: a resource with a limit and no request requests its limit. */
-function containerRequests(c: JsonObject): ResourceMap {
+/**
+ * A container's requests after API defaulting: a resource with a limit and no request requests its
+ * limit. `nonMissing` (PodResourcesOptions.NonMissingContainerRequests) fills in what it leaves unset.
+ */
+function containerRequests(c: JsonObject, nonMissing?: ReadonlyMap<string, bigint>): ResourceMap {
   const resources = obj(c['resources']);
   const out: ResourceMap = new Map();
   for (const [k, v] of Object.entries(obj(resources?.['limits']) ?? {})) out.set(k, amount(k, v));
   for (const [k, v] of Object.entries(obj(resources?.['requests']) ?? {})) out.set(k, amount(k, v));
+  if (nonMissing) for (const [k, v] of nonMissing) if (!out.has(k)) out.set(k, v);
   return out;
 }
 
@@ -44,14 +52,14 @@ const maxInto = (a: ResourceMap, b: ResourceMap): void => {
 };
 
 /** resource.PodRequests (no pod-level resources): what the pod asks of a node. */
-export function podRequests(pod: JsonObject): ResourceMap {
+export function podRequests(pod: JsonObject, nonMissing?: ReadonlyMap<string, bigint>): ResourceMap {
   const spec = obj(pod['spec']) ?? {};
   const reqs: ResourceMap = new Map();
-  for (const c of list(spec['containers'])) addInto(reqs, containerRequests(c));
+  for (const c of list(spec['containers'])) addInto(reqs, containerRequests(c, nonMissing));
   const sidecars: ResourceMap = new Map();
   const inits: ResourceMap = new Map();
   for (const c of list(spec['initContainers'])) {
-    let r = containerRequests(c);
+    let r = containerRequests(c, nonMissing);
     if (c['restartPolicy'] === 'Always') {
       addInto(reqs, r);
       addInto(sidecars, r);
@@ -70,7 +78,7 @@ export function podRequests(pod: JsonObject): ResourceMap {
 }
 
 /** IsScalarResourceName: hugepages, extended (domain-prefixed, not kubernetes.io) and prefixed native resources. */
-function isScalar(name: string): boolean {
+export function isScalar(name: string): boolean {
   if (name.startsWith('hugepages-') || name.startsWith('attachable-volumes-')) return true;
   if (name.includes('kubernetes.io/')) return true;
   return (
@@ -80,14 +88,14 @@ function isScalar(name: string): boolean {
   );
 }
 
-interface Taint {
+export interface Taint {
   readonly key: string;
   readonly value: string;
   readonly effect: string;
 }
 
 /** A toleration tolerates a taint (v1.Toleration.ToleratesTaint, comparison operators off). */
-function tolerates(t: JsonObject, taint: Taint): boolean {
+export function tolerates(t: JsonObject, taint: Taint): boolean {
   if (str(t['effect']) !== '' && t['effect'] !== taint.effect) return false;
   if (str(t['key']) !== taint.key && !(str(t['key']) === '' && t['operator'] === 'Exists')) return false;
   const op = str(t['operator']) || 'Equal';
@@ -124,6 +132,11 @@ export interface NodeFit {
   /** The plugin that rejected the node, and its reasons in the scheduler's words. */
   readonly plugin?: string;
   readonly reasons: readonly string[];
+  /**
+   * What blocks the node, named (the scheduler's words name none): the untolerated taints as
+   * `key=value:Effect`, the label wanted and what the node has, each resource short and by how much.
+   */
+  readonly details?: readonly string[];
   /** How many such pods the node still takes, when it takes one (the same filters, resources counted down). */
   readonly count?: number;
 }
@@ -136,7 +149,7 @@ export interface FitResult {
   readonly message?: string;
 }
 
-const REASON = {
+export const REASON = {
   unschedulable: 'node(s) were unschedulable',
   untolerated: 'node(s) had untolerated taint(s)',
   affinity: "node(s) didn't match Pod's node affinity/selector",
@@ -144,19 +157,24 @@ const REASON = {
   notInPrefilter: "node(s) didn't satisfy plugin(s) [NodeAffinity]",
 } as const;
 
-/**
- * Whether `pod` fits each of `nodes`, given the pods already placed (`kubectl get pods -A -o yaml`:
- * a pod counts on its `spec.nodeName` unless Succeeded or Failed).
- */
-export function fitPod(pod: JsonObject, nodes: readonly JsonObject[], placed: readonly JsonObject[] = []): FitResult {
+/** What the filters read of a pod, read once: its requests, tolerations and required node affinity. */
+export interface PodInfo {
+  readonly requests: ResourceMap;
+  readonly tolerations: readonly JsonObject[];
+  readonly nodeSelector: JsonObject | undefined;
+  readonly terms: readonly JsonObject[] | undefined;
+  /** NodeAffinity's PreFilter: skipped without a selector and a required affinity. */
+  readonly skipAffinity: boolean;
+  /** The node names a `matchFields metadata.name In` affinity allows (PreFilterResult). */
+  readonly prefilterNames?: ReadonlySet<string>;
+  /** The PreFilter rejects every node: its terms name no node in common. */
+  readonly conflict: boolean;
+}
+
+export function podInfo(pod: JsonObject): PodInfo {
   const spec = obj(pod['spec']) ?? {};
-  const requests = podRequests(pod);
-  const tolerations = list(spec['tolerations']);
-  const nodeSelector = obj(spec['nodeSelector']);
   const required = obj(obj(obj(spec['affinity'])?.['nodeAffinity'])?.['requiredDuringSchedulingIgnoredDuringExecution']);
   const terms = required ? list(required['nodeSelectorTerms']) : undefined;
-  // NodeAffinity PreFilter: skipped without a selector and a required affinity; node names from matchFields.
-  const skip = !required && !isPlainObject(spec['nodeSelector']);
   let prefilterNames: Set<string> | undefined;
   let conflict = false;
   if (terms && terms.length > 0) {
@@ -177,73 +195,206 @@ export function fitPod(pod: JsonObject, nodes: readonly JsonObject[], placed: re
     if (names !== undefined && names.size === 0) conflict = true;
     else if (names !== undefined) prefilterNames = names;
   }
-  const byNode = usageByNode(placed);
-  const results: NodeFit[] = nodes.map((node) => {
-    const meta = obj(node['metadata']) ?? {};
-    const name = str(meta['name']);
-    const labels = (obj(meta['labels']) ?? {}) as Record<string, Json>;
-    const nodeSpec = obj(node['spec']) ?? {};
-    const status = obj(node['status']) ?? {};
-    const reject = (plugin: string, reasons: string[]): NodeFit => ({ name, fits: false, plugin, reasons });
-    if (conflict) return reject('NodeAffinity', [REASON.conflict]);
-    if (prefilterNames && !prefilterNames.has(name)) return reject('NodeAffinity', [REASON.notInPrefilter]);
-    if (
-      nodeSpec['unschedulable'] === true &&
-      !tolerations.some((t) => tolerates(t, { key: 'node.kubernetes.io/unschedulable', value: '', effect: 'NoSchedule' }))
-    )
-      return reject('NodeUnschedulable', [REASON.unschedulable]);
-    const taints = list(nodeSpec['taints'])
-      .map((t) => ({ key: str(t['key']), value: str(t['value']), effect: str(t['effect']) }))
-      .filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
-    if (taints.some((t) => !tolerations.some((tol) => tolerates(tol, t)))) return reject('TaintToleration', [REASON.untolerated]);
-    if (!skip) {
-      const label = (k: string): string | undefined => (typeof labels[k] === 'string' ? (labels[k] as string) : undefined);
-      const selectorOk = Object.entries(nodeSelector ?? {}).every(([k, v]) => label(k) === v);
-      const field = (k: string): string | undefined => (k === 'metadata.name' ? name : undefined);
-      const affinityOk =
-        !terms ||
-        terms.length === 0 ||
-        terms.some(
-          (t) =>
-            (list(t['matchExpressions']).length > 0 || list(t['matchFields']).length > 0) &&
-            list(t['matchExpressions']).every((r) => requirementMatches(r, label)) &&
-            list(t['matchFields']).every((r) => requirementMatches(r, field)),
-        );
-      if (!selectorOk || !affinityOk) return reject('NodeAffinity', [REASON.affinity]);
-    }
-    // NodeResourcesFit
-    const allocatable = new Map<string, bigint>();
-    for (const [k, v] of Object.entries(obj(status['allocatable']) ?? obj(status['capacity']) ?? {})) allocatable.set(k, amount(k, v));
-    const usage = byNode.get(name) ?? { used: new Map<string, bigint>(), pods: 0 };
-    const free = (k: string): bigint => (allocatable.get(k) ?? 0n) - (usage.used.get(k) ?? 0n);
-    const reasons = fitsRequest(requests, free, BigInt(usage.pods), allocatable.get('pods') ?? 0n);
-    if (reasons.length > 0) return reject('NodeResourcesFit', reasons);
-    return { name, fits: true, reasons: [], count: howMany(requests, free, allocatable.get('pods') ?? 0n, BigInt(usage.pods)) };
-  });
-  const schedulable = results.some((r) => r.fits);
-  return { requests, nodes: results, schedulable, ...(schedulable ? {} : { message: fitErrorMessage(results, conflict ? REASON.conflict : undefined) }) };
+  return {
+    requests: podRequests(pod),
+    tolerations: list(spec['tolerations']),
+    nodeSelector: obj(spec['nodeSelector']),
+    terms,
+    skipAffinity: !required && !isPlainObject(spec['nodeSelector']),
+    ...(prefilterNames ? { prefilterNames } : {}),
+    conflict,
+  };
+}
+
+/** A node as the scheduler's NodeInfo holds it: what it offers, and what its pods request (changed as pods are placed). */
+export interface NodeState {
+  readonly name: string;
+  readonly labels: Readonly<Record<string, Json>>;
+  /** Every taint, PreferNoSchedule too (the filter reads NoSchedule and NoExecute, scoring PreferNoSchedule). */
+  readonly taints: readonly Taint[];
+  readonly unschedulable: boolean;
+  readonly allocatable: ReadonlyMap<string, bigint>;
+  readonly requested: ResourceMap;
+  /** CPU and memory requested with a pod that requests none counted at the scheduler's defaults (100m, 200Mi). */
+  nonZeroCpu: bigint;
+  nonZeroMemory: bigint;
+  pods: number;
+}
+
+/** The scheduler's defaults for a pod that requests no CPU or memory (schedutil.DefaultMilliCPURequest, DefaultMemoryRequest). */
+export const NON_ZERO_DEFAULTS: ReadonlyMap<string, bigint> = new Map([
+  ['cpu', 100n],
+  ['memory', 200n * 1024n * 1024n],
+]);
+
+/** PodInfo.CalculateResource: the non-zero CPU and memory a placed pod counts for in scoring. */
+export function nonZeroRequests(pod: JsonObject, requests: ResourceMap): { cpu: bigint; memory: bigint } {
+  const missing = new Map([...NON_ZERO_DEFAULTS].filter(([k]) => (requests.get(k) ?? 0n) === 0n));
+  const non0 = missing.size > 0 ? podRequests(pod, missing) : requests;
+  return { cpu: non0.get('cpu') ?? 0n, memory: non0.get('memory') ?? 0n };
+}
+
+/** Adds a placed pod's requests to its node (NodeInfo.AddPod). */
+export function addPod(n: NodeState, requests: ResourceMap, nonZero: { cpu: bigint; memory: bigint }): void {
+  addInto(n.requested, requests);
+  n.nonZeroCpu += nonZero.cpu;
+  n.nonZeroMemory += nonZero.memory;
+  n.pods++;
 }
 
 /**
- * The requests of the pods on each node (the scheduler's NodeInfo), computed once per list of
- * placed pods: a capacity table asks it for every instance type against the same thousands of pods.
+ * The nodes with the pods already placed on them (`kubectl get pods -A -o yaml`: a pod counts on its
+ * `spec.nodeName` unless Succeeded or Failed), in the nodes' order.
  */
-const usageCache = new WeakMap<readonly JsonObject[], Map<string, { used: ResourceMap; pods: number }>>();
-function usageByNode(placed: readonly JsonObject[]): Map<string, { used: ResourceMap; pods: number }> {
-  const cached = usageCache.get(placed);
-  if (cached) return cached;
-  const out = new Map<string, { used: ResourceMap; pods: number }>();
+export function nodeStates(nodes: readonly JsonObject[], placed: readonly JsonObject[]): NodeState[] {
+  const states = nodes.map((node): NodeState => {
+    const meta = obj(node['metadata']) ?? {};
+    const nodeSpec = obj(node['spec']) ?? {};
+    const status = obj(node['status']) ?? {};
+    const allocatable = new Map<string, bigint>();
+    for (const [k, v] of Object.entries(obj(status['allocatable']) ?? obj(status['capacity']) ?? {})) allocatable.set(k, amount(k, v));
+    return {
+      name: str(meta['name']),
+      labels: obj(meta['labels']) ?? {},
+      taints: list(nodeSpec['taints']).map((t) => ({ key: str(t['key']), value: str(t['value']), effect: str(t['effect']) })),
+      unschedulable: nodeSpec['unschedulable'] === true,
+      allocatable,
+      requested: new Map(),
+      nonZeroCpu: 0n,
+      nonZeroMemory: 0n,
+      pods: 0,
+    };
+  });
+  const byName = new Map(states.map((n) => [n.name, n]));
   for (const p of placed) {
-    const nodeName = str(obj(p['spec'])?.['nodeName']);
+    const node = byName.get(str(obj(p['spec'])?.['nodeName']));
     const phase = obj(p['status'])?.['phase'];
-    if (nodeName === '' || phase === 'Succeeded' || phase === 'Failed') continue;
-    const u = out.get(nodeName) ?? { used: new Map<string, bigint>(), pods: 0 };
-    addInto(u.used, podRequests(p));
-    u.pods++;
-    out.set(nodeName, u);
+    if (!node || phase === 'Succeeded' || phase === 'Failed') continue;
+    const requests = podRequests(p);
+    addPod(node, requests, nonZeroRequests(p, requests));
   }
-  usageCache.set(placed, out);
+  return states;
+}
+
+/** The filters on one node, in the default profile's order; the first that rejects it gives its reasons. */
+export function filterNode(p: PodInfo, n: NodeState): NodeFit {
+  const name = n.name;
+  const reject = (plugin: string, reasons: string[], details?: string[]): NodeFit => ({
+    name,
+    fits: false,
+    plugin,
+    reasons,
+    ...(details && details.length > 0 ? { details } : {}),
+  });
+  if (p.conflict) return reject('NodeAffinity', [REASON.conflict]);
+  if (p.prefilterNames && !p.prefilterNames.has(name)) return reject('NodeAffinity', [REASON.notInPrefilter], [`the pod's affinity names other nodes`]);
+  if (n.unschedulable && !p.tolerations.some((t) => tolerates(t, { key: 'node.kubernetes.io/unschedulable', value: '', effect: 'NoSchedule' })))
+    return reject('NodeUnschedulable', [REASON.unschedulable], ['spec.unschedulable: cordoned']);
+  const untolerated = n.taints.filter((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !p.tolerations.some((tol) => tolerates(tol, t)));
+  if (untolerated.length > 0) return reject('TaintToleration', [REASON.untolerated], untolerated.map(taintText));
+  if (!p.skipAffinity && !affinityMatches(p, n)) return reject('NodeAffinity', [REASON.affinity], affinityDetails(p, n));
+  const free = (k: string): bigint => (n.allocatable.get(k) ?? 0n) - (n.requested.get(k) ?? 0n);
+  const allowedPods = n.allocatable.get('pods') ?? 0n;
+  const reasons = fitsRequest(p.requests, free, BigInt(n.pods), allowedPods);
+  if (reasons.length > 0) {
+    const details = reasons.map((r) => {
+      if (r === 'Too many pods') return `pods: ${n.pods} of ${allowedPods} already`;
+      const k = r.slice('Insufficient '.length);
+      const want = p.requests.get(k) ?? 0n;
+      const f = free(k);
+      return `${k}: needs ${resourceText(k, want)}, ${resourceText(k, f < 0n ? 0n : f)} free of ${resourceText(k, n.allocatable.get(k) ?? 0n)} (short by ${resourceText(k, want - (f < 0n ? 0n : f))})`;
+    });
+    return reject('NodeResourcesFit', reasons, details);
+  }
+  return { name, fits: true, reasons: [], count: howMany(p.requests, free, allowedPods, BigInt(n.pods)) };
+}
+
+/** A taint as kubectl writes it: `key=value:Effect`. */
+export function taintText(t: Taint): string {
+  return `${t.key}${t.value !== '' ? `=${t.value}` : ''}:${t.effect}`;
+}
+
+/** The labels a node lacks for the pod's selector, and each required term's first requirement it fails. */
+function affinityDetails(p: PodInfo, n: NodeState): string[] {
+  const label = (k: string): string | undefined => (typeof n.labels[k] === 'string' ? (n.labels[k] as string) : undefined);
+  const has = (k: string): string => (label(k) === undefined ? `the node has no ${k}` : `the node has ${k}=${label(k)}`);
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(p.nodeSelector ?? {})) if (label(k) !== v) out.push(`label ${k}=${String(v)} wanted, ${has(k)}`);
+  if (out.length === 0 && p.terms && p.terms.length > 0)
+    for (const t of p.terms) {
+      const failed = list(t['matchExpressions']).find((r) => !requirementMatches(r, label));
+      if (failed) {
+        const values = Array.isArray(failed['values']) ? failed['values'].map(String) : [];
+        out.push(`${str(failed['key'])} ${str(failed['operator'])}${values.length > 0 ? ` (${values.join(', ')})` : ''} wanted, ${has(str(failed['key']))}`);
+      }
+    }
   return out;
+}
+
+/** A resource amount as people write it: cores or millicores, bytes in the largest binary unit that divides them. */
+export function resourceText(name: string, v: bigint): string {
+  if (name === 'cpu') return v % 1000n === 0n ? String(v / 1000n) : `${v}m`;
+  if (name === 'memory' || name === 'ephemeral-storage' || name.startsWith('hugepages-'))
+    for (const [unit, size] of [
+      ['Ti', 1n << 40n],
+      ['Gi', 1n << 30n],
+      ['Mi', 1n << 20n],
+      ['Ki', 1n << 10n],
+    ] as const)
+      if (v >= size && v % size === 0n) return `${v / size}${unit}`;
+  for (const [unit, size] of [
+    ['T', 10n ** 12n],
+    ['G', 10n ** 9n],
+    ['M', 10n ** 6n],
+    ['k', 10n ** 3n],
+  ] as const)
+    if (v >= size && v % size === 0n) return `${v / size}${unit}`;
+  return String(v);
+}
+
+/** The pod's nodeSelector and required node affinity against the node's labels (and its name for matchFields). */
+export function affinityMatches(p: PodInfo, n: NodeState): boolean {
+  const label = (k: string): string | undefined => (typeof n.labels[k] === 'string' ? (n.labels[k] as string) : undefined);
+  const selectorOk = Object.entries(p.nodeSelector ?? {}).every(([k, v]) => label(k) === v);
+  if (!selectorOk) return false;
+  return !p.terms || p.terms.length === 0 || p.terms.some((t) => termMatches(t, n));
+}
+
+/** A NodeSelectorTerm: every expression and field requirement holds (an empty term matches nothing). */
+export function termMatches(t: JsonObject, n: NodeState): boolean {
+  const label = (k: string): string | undefined => (typeof n.labels[k] === 'string' ? (n.labels[k] as string) : undefined);
+  const field = (k: string): string | undefined => (k === 'metadata.name' ? n.name : undefined);
+  return (
+    (list(t['matchExpressions']).length > 0 || list(t['matchFields']).length > 0) &&
+    list(t['matchExpressions']).every((r) => requirementMatches(r, label)) &&
+    list(t['matchFields']).every((r) => requirementMatches(r, field))
+  );
+}
+
+/** Whether `pod` fits each of `nodes`, given the pods already placed on them. */
+export function fitPod(pod: JsonObject, nodes: readonly JsonObject[], placed: readonly JsonObject[] = []): FitResult {
+  const p = podInfo(pod);
+  const results = cachedStates(nodes, placed).map((n) => filterNode(p, n));
+  const schedulable = results.some((r) => r.fits);
+  return {
+    requests: p.requests,
+    nodes: results,
+    schedulable,
+    ...(schedulable ? {} : { message: fitErrorMessage(results, p.conflict ? REASON.conflict : undefined) }),
+  };
+}
+
+/**
+ * The node states for a node list and a pod list, computed once per pair of lists: a capacity table
+ * asks for every instance type against the same thousands of pods. fitPod never changes them.
+ */
+const stateCache = new WeakMap<readonly JsonObject[], WeakMap<readonly JsonObject[], NodeState[]>>();
+function cachedStates(nodes: readonly JsonObject[], placed: readonly JsonObject[]): NodeState[] {
+  let byPods = stateCache.get(nodes);
+  if (!byPods) stateCache.set(nodes, (byPods = new WeakMap()));
+  let states = byPods.get(placed);
+  if (!states) byPods.set(placed, (states = nodeStates(nodes, placed)));
+  return states;
 }
 
 const RESOURCE_ORDER = ['cpu', 'memory', 'ephemeral-storage'];

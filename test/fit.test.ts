@@ -138,6 +138,7 @@ describe('itgen fit', () => {
       name: 'worker-3',
       count: 0,
       reasons: ['node(s) were unschedulable'],
+      plugin: 'NodeUnschedulable',
       details: ['spec.unschedulable: cordoned'],
       never: true,
     });
@@ -161,7 +162,9 @@ describe('itgen fit', () => {
 
     const text = run('--pods', PODS).out;
     expect(text).toMatch(/^u1\.medium: \d+ more on 2 nodes \(worker-2 \d+, worker-1 \d+\)$/m);
-    expect(text).toContain('cx1.4xlarge: 0 more\n  never: worker-1: Insufficient hugepages-2Mi (hugepages-2Mi: needs 32Gi, 16Gi free of 16Gi (short by 16Gi))\n');
+    expect(text).toContain(
+      'cx1.4xlarge: 0 more\n  never: worker-1: Insufficient hugepages-2Mi (hugepages-2Mi: needs 32Gi, 16Gi free of 16Gi (short by 16Gi))\n',
+    );
     expect(text).toMatch(/^u1\.4xlarge: 0 more\n {2}full now: worker-1: Insufficient memory/m);
   });
 
@@ -202,6 +205,7 @@ describe('itgen fit', () => {
       name: 'worker-2',
       count: 0,
       reasons: ['Too many pods'],
+      plugin: 'NodeResourcesFit',
       details: ['pods: 15000 of 110 already'],
     });
     writeFileSync(path.join(dir, 'broken.json'), '{"apiVersion": "v1",\n  "items": [}\n');

@@ -14,6 +14,9 @@ import type { ObjectStore } from './references';
 import type { SourceDoc } from '../load/source';
 import { KINDS_OF } from '../schema/kubevirt-api';
 
+/** Said whenever running pods were not given. */
+export const NO_PODS_NOTE = 'running pods not given (--pods): every node is counted empty';
+
 /** What the fit answer leaves out, said in every output. */
 export const FIT_NOT_MODELLED =
   "not modelled: host ports, volume topology and binding, topology spread, inter-pod affinity, DRA, kubelet's CPU and topology managers, preemption";
@@ -40,6 +43,8 @@ export interface NodeCapacity {
   readonly name: string;
   readonly count: number;
   readonly reasons: readonly string[];
+  /** The filter that rejects the node. */
+  readonly plugin?: string;
   /** The blockers named: untolerated taints, labels wanted, resources short. */
   readonly details?: readonly string[];
   /** The node could not take one even with none of the given pods on it. */
@@ -50,6 +55,8 @@ export interface InstancetypeCapacity {
   readonly name: string;
   readonly kind: string;
   readonly namespace?: string;
+  /** With nodes of several architectures: the architecture this row's VM asks for. */
+  readonly architecture?: string;
   /** How many more VMs of it fit in the cluster, node by node added up. */
   readonly total: number;
   readonly nodes: readonly NodeCapacity[];
@@ -69,17 +76,21 @@ export interface FitInput {
   readonly config: ClusterDefaults;
   readonly nodes: readonly JsonObject[];
   readonly pods: readonly JsonObject[];
+  /** Whether running pods were given (without, every node is counted empty, and the report says so). */
+  readonly podsGiven?: boolean;
   readonly namespace?: string;
+  readonly scope?: CapacityScope;
 }
 
 /** `itgen fit`: the VMs of `docs` placed, or the capacity table of the instance types. */
 export function fitReport(input: FitInput): FitReport {
   const hasVms = manifestObjects(input.docs).some((f) => f.value['kind'] === 'VirtualMachine');
-  if (hasVms) return { vms: fitVms(input.docs, input.store, input.config, input.nodes, input.pods, input.namespace), notes: [FIT_NOT_MODELLED] };
-  return { instancetypes: capacity(input.store, input.config, input.nodes, input.pods), notes: [FIT_NOT_MODELLED] };
+  const notes = [...(input.podsGiven === false ? [NO_PODS_NOTE] : []), FIT_NOT_MODELLED];
+  if (hasVms) return { vms: fitVms(input.docs, input.store, input.config, input.nodes, input.pods, input.namespace), notes };
+  return { instancetypes: capacity(input.store, input.config, input.nodes, input.pods, input.scope), notes };
 }
 
-function withNodes(store: ObjectStore, nodes: readonly JsonObject[]): ObjectStore {
+export function withNodes(store: ObjectStore, nodes: readonly JsonObject[]): ObjectStore {
   return { ...store, cluster: [...(store.cluster ?? []).filter((o) => o['kind'] !== 'Node'), ...nodes] };
 }
 
@@ -129,51 +140,106 @@ export function fitVms(
     });
 }
 
+/** Which instance types a capacity table lists: cluster-wide, namespaced, or both. */
+export type CapacityScope = 'cluster' | 'namespaced' | 'all';
+
+/** The scope a table lists by default: cluster-wide when the catalog has any, else namespaced (one row per object, never both copies). */
+export function defaultScope(store: ObjectStore): CapacityScope {
+  return store.specObjects.some((o) => o.kind === KINDS_OF.instancetype.cluster) ? 'cluster' : 'namespaced';
+}
+
+/** The architectures the nodes have (`kubernetes.io/arch`), sorted. */
+export function nodeArchitectures(nodes: readonly JsonObject[]): string[] {
+  const archs = new Set<string>();
+  for (const n of nodes) {
+    const a = obj(obj(n['metadata'])?.['labels'])?.['kubernetes.io/arch'];
+    if (typeof a === 'string' && a !== '') archs.add(a);
+  }
+  return [...archs].sort();
+}
+
 /**
- * For every instance type of `store` (both kinds): how many more VMs of it alone (with a container
- * disk) fit on each node and in total, and why a node cannot take one, now or ever.
+ * For every instance type of `store` in `scope`: how many more VMs of it alone (with a container
+ * disk) fit on each node and in total, and why a node cannot take one, now or ever. An instance type
+ * is architecture-neutral (KubeVirt's preference, not the type, names an architecture): with nodes
+ * of several architectures it gets a row per architecture, its VM asking for that one.
  */
-export function capacity(store: ObjectStore, config: ClusterDefaults, nodes: readonly JsonObject[], pods: readonly JsonObject[]): InstancetypeCapacity[] {
+export function capacity(
+  store: ObjectStore,
+  config: ClusterDefaults,
+  nodes: readonly JsonObject[],
+  pods: readonly JsonObject[],
+  scope: CapacityScope = defaultScope(store),
+): InstancetypeCapacity[] {
   const cluster = withNodes(store, nodes);
   const seen = new Set<string>();
+  const archs = nodeArchitectures(nodes);
+  const kinds =
+    scope === 'cluster'
+      ? [KINDS_OF.instancetype.cluster]
+      : scope === 'namespaced'
+        ? [KINDS_OF.instancetype.namespaced]
+        : [KINDS_OF.instancetype.cluster, KINDS_OF.instancetype.namespaced];
   return store.specObjects
-    .filter((o) => o.kind === KINDS_OF.instancetype.cluster || o.kind === KINDS_OF.instancetype.namespaced)
+    .filter((o) => (kinds as string[]).includes(o.kind))
     .filter((o) => {
       const key = `${o.kind}/${o.namespace ?? ''}/${o.name}`;
       return seen.has(key) ? false : (seen.add(key), true);
     })
-    .map((o) => {
-      const namespace = o.namespace ?? 'default';
-      const vm: JsonObject = {
-        apiVersion: 'kubevirt.io/v1',
-        kind: 'VirtualMachine',
-        metadata: { name: 'capacity', namespace },
+    .flatMap((o) => (archs.length > 0 ? archs : [undefined]).map((arch) => capacityOf(o, arch, archs.length > 1, cluster, config, nodes, pods)));
+}
+
+function capacityOf(
+  o: ObjectStore['specObjects'][number],
+  arch: string | undefined,
+  perArch: boolean,
+  cluster: ObjectStore,
+  config: ClusterDefaults,
+  nodes: readonly JsonObject[],
+  pods: readonly JsonObject[],
+): InstancetypeCapacity {
+  const namespace = o.namespace ?? 'default';
+  const vm: JsonObject = {
+    apiVersion: 'kubevirt.io/v1',
+    kind: 'VirtualMachine',
+    metadata: { name: 'capacity', namespace },
+    spec: {
+      runStrategy: 'Always',
+      instancetype: { name: o.name, kind: o.kind },
+      template: {
         spec: {
-          runStrategy: 'Always',
-          instancetype: { name: o.name, kind: o.kind },
-          template: { spec: { domain: { devices: {} }, volumes: [{ name: 'rootdisk', containerDisk: { image: 'quay.io/containerdisks/fedora:41' } }] } },
+          ...(arch !== undefined ? { architecture: arch } : {}),
+          domain: { devices: {} },
+          volumes: [{ name: 'rootdisk', containerDisk: { image: 'quay.io/containerdisks/fedora:41' } }],
         },
-      };
-      const id = { name: o.name, kind: o.kind, ...(o.namespace !== undefined ? { namespace: o.namespace } : {}) };
-      const r = previewVm(vm, cluster, config, namespace);
-      if ('error' in r) return { ...id, total: 0, nodes: [], refused: r.error };
-      const now = fitPod(r.pod, nodes, pods);
-      // Which of the nodes that cannot take one now never could: the same filters on an empty node.
-      const empty = pods.length > 0 && now.nodes.some((n) => !n.fits) ? fitPod(r.pod, nodes, []) : now;
-      // A node that never could says why it never could (a lack of hugepages, not the CPU others use).
-      const perNode: NodeCapacity[] = now.nodes.map((n, i) =>
-        empty.nodes[i]!.fits
-          ? { name: n.name, count: n.count ?? 0, reasons: n.reasons, ...(n.details ? { details: n.details } : {}) }
-          : {
-              name: n.name,
-              count: 0,
-              reasons: empty.nodes[i]!.reasons,
-              ...(empty.nodes[i]!.details ? { details: empty.nodes[i]!.details } : {}),
-              never: true as const,
-            },
-      );
-      return { ...id, total: perNode.reduce((a, n) => a + n.count, 0), nodes: perNode, needs: nodeNeeds(r.pod, now.requests) };
-    });
+      },
+    },
+  };
+  const id = {
+    name: o.name,
+    kind: o.kind,
+    ...(o.namespace !== undefined ? { namespace: o.namespace } : {}),
+    ...(perArch && arch !== undefined ? { architecture: arch } : {}),
+  };
+  const r = previewVm(vm, cluster, config, namespace);
+  if ('error' in r) return { ...id, total: 0, nodes: [], refused: r.error };
+  const now = fitPod(r.pod, nodes, pods);
+  // Which of the nodes that cannot take one now never could: the same filters on an empty node.
+  const empty = pods.length > 0 && now.nodes.some((n) => !n.fits) ? fitPod(r.pod, nodes, []) : now;
+  // A node that never could says why it never could (a lack of hugepages, not the CPU others use).
+  const perNode: NodeCapacity[] = now.nodes.map((n, i) =>
+    empty.nodes[i]!.fits
+      ? { name: n.name, count: n.count ?? 0, reasons: n.reasons, ...(n.plugin ? { plugin: n.plugin } : {}), ...(n.details ? { details: n.details } : {}) }
+      : {
+          name: n.name,
+          count: 0,
+          reasons: empty.nodes[i]!.reasons,
+          ...(empty.nodes[i]!.plugin ? { plugin: empty.nodes[i]!.plugin } : {}),
+          ...(empty.nodes[i]!.details ? { details: empty.nodes[i]!.details } : {}),
+          never: true as const,
+        },
+  );
+  return { ...id, total: perNode.reduce((a, n) => a + n.count, 0), nodes: perNode, needs: nodeNeeds(r.pod, now.requests) };
 }
 
 /** Nodes with the same reasons together, most first: `12 nodes (n1, n2, n3, ...): Insufficient memory`. */
@@ -207,6 +273,11 @@ function needsText(n: NodeNeeds, show: (s: string) => string): string {
 
 const NAMES_SHOWN = 8;
 
+/** A row's instance type as people name it: `ns/name` when namespaced, the architecture when the nodes have several. */
+export function capacityName(t: { readonly name: string; readonly namespace?: string; readonly architecture?: string }): string {
+  return `${t.namespace !== undefined ? `${t.namespace}/${t.name}` : t.name}${t.architecture !== undefined ? ` (${t.architecture})` : ''}`;
+}
+
 /** The report as text: for a terminal or a CI log (the output guard escapes what a dump may hold). */
 export function fitText(report: FitReport): string {
   const show = (s: string): string => s;
@@ -228,7 +299,7 @@ export function fitText(report: FitReport): string {
     }
   else
     for (const t of report.instancetypes) {
-      const name = t.namespace !== undefined ? `${t.namespace}/${t.name}` : t.name;
+      const name = capacityName(t);
       if (t.refused !== undefined) {
         lines.push(`${name}: KubeVirt would not start it: ${t.refused}`);
         continue;
@@ -280,7 +351,7 @@ export function fitMarkdown(report: FitReport): string {
   } else {
     rows.push('| instance type | how many more | on nodes | never on |', '| --- | ---: | --- | --- |');
     for (const t of report.instancetypes.slice(0, ROWS_SHOWN)) {
-      const name = show(t.namespace !== undefined ? `${t.namespace}/${t.name}` : t.name);
+      const name = show(capacityName(t));
       if (t.refused !== undefined) {
         rows.push(`| ${name} | not started | | ${md(t.refused, { max: 200 })} |`);
         continue;

@@ -1,5 +1,7 @@
-import { hasErrors, strictify, type Diagnostic } from '../diagnostics';
-import { fitReport, type FitReport } from '../expand/fit';
+import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
+import { manifestObjects } from '../expand/documents';
+import { fitReport, type CapacityScope, type FitReport } from '../expand/fit';
+import { placeTogether, type TogetherReport } from '../expand/place';
 import type { JsonObject } from '../json';
 import type { Project } from '../project';
 import { fromNote, type Report } from './report';
@@ -13,13 +15,22 @@ export interface FitOptions {
   readonly pods?: string;
   /** The namespace of VMs that name none. */
   readonly namespace?: string;
+  /** Place the VMs together, one after another, as the scheduler would (`--together`). */
+  readonly together?: boolean;
+  /** Which instance types the capacity table lists (default: cluster-wide ones when there are any). */
+  readonly scope?: CapacityScope;
 }
 
 export interface FitRun extends Report {
   readonly fit?: FitReport;
+  readonly together?: TogetherReport;
 }
 
-/** `itgen fit`: kube-scheduler's filters on each VM's launcher pod against a node dump, or every instance type's capacity. */
+/**
+ * `itgen fit`: kube-scheduler's filters on each VM's launcher pod against a node dump, or every instance
+ * type's capacity; with `together`, the VMs placed one after another as the scheduler would, then the
+ * capacity on what remains.
+ */
 export function fit(project: Project, opts: FitOptions): FitRun {
   const input = project.manifests(opts.vms ?? []);
   const catalogs = project.catalogs('besides');
@@ -35,13 +46,20 @@ export function fit(project: Project, opts: FitOptions): FitRun {
   const cr = project.kubevirt();
   diagnostics.push(...cr.diagnostics);
   if (catalogs.blocking || hasErrors(diagnostics)) return { diagnostics, notes: [] };
-  const result = fitReport({
+  const fitInput = {
     docs: input.docs,
     store: catalogs.store,
     config: project.config(),
     nodes: nodes.objects,
     pods,
+    podsGiven: opts.pods !== undefined,
     namespace: opts.namespace ?? 'default',
-  });
-  return { fit: result, diagnostics, notes: fromNote(catalogs.from) };
+    ...(opts.scope !== undefined ? { scope: opts.scope } : {}),
+  };
+  if (opts.together) {
+    if (!manifestObjects(input.docs).some((f) => f.value['kind'] === 'VirtualMachine'))
+      return { diagnostics: [...diagnostics, diag('IT1011', '--together places VMs: name VM files or directories')], notes: [] };
+    return { together: placeTogether(fitInput), diagnostics, notes: fromNote(catalogs.from) };
+  }
+  return { fit: fitReport(fitInput), diagnostics, notes: fromNote(catalogs.from) };
 }

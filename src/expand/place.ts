@@ -1,0 +1,223 @@
+/**
+ * `itgen fit --together`: a set of VMs placed one after another as kube-scheduler would place their
+ * launcher pods (kubevirt/placement-score.ts: the filters, then the default score plugins), each
+ * placed pod counted on its node before the next; then what is left per node and the capacity
+ * table on what remains.
+ */
+import type { JsonObject } from '../json';
+import { obj } from '../json';
+import type { ClusterDefaults } from '../kubevirt/config';
+import { hasPodAffinityTerms, placeInOrder } from '../kubevirt/placement-score';
+import { isScalar, nodeStates, resourceText, type NodeFit } from '../kubevirt/scheduler';
+import { md } from '../printable';
+import { manifestObjects } from './documents';
+import { capacity, capacityName, FIT_NOT_MODELLED, NO_PODS_NOTE, withNodes, type CapacityScope, type InstancetypeCapacity } from './fit';
+import { previewVm } from './preview';
+import type { ObjectStore } from './references';
+import type { SourceDoc } from '../load/source';
+
+/** Nodes that reject a VM alike, together. */
+export interface BlockedNodes {
+  readonly nodes: readonly string[];
+  readonly plugin: string;
+  readonly reasons: readonly string[];
+  readonly details?: readonly string[];
+}
+
+export interface VmPlacement {
+  readonly name: string;
+  readonly namespace: string;
+  /** The node its launcher pod goes to, or null. */
+  readonly node: string | null;
+  /** Why no node takes it: the nodes grouped by what blocks them. */
+  readonly reasons: readonly BlockedNodes[];
+  /** The scheduler's summary when no node fits; KubeVirt's refusal when the VM does not start at all. */
+  readonly message?: string;
+}
+
+/** What a node has left once the set is placed: the resources the set asked for, and pod slots. */
+export interface NodeLeft {
+  readonly name: string;
+  readonly free: Readonly<Record<string, string>>;
+}
+
+/** A capacity row without the per-node repetition: the nodes that take more, and the others grouped by why not. */
+export interface CompactCapacity {
+  readonly name: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly architecture?: string;
+  readonly total: number;
+  readonly taking: readonly { readonly name: string; readonly count: number }[];
+  readonly full: readonly BlockedNodes[];
+  readonly never: readonly BlockedNodes[];
+  readonly refused?: string;
+}
+
+export interface TogetherReport {
+  readonly placements: readonly VmPlacement[];
+  readonly placed: number;
+  readonly total: number;
+  readonly remaining: readonly NodeLeft[];
+  readonly capacity: readonly CompactCapacity[];
+  readonly notes: readonly string[];
+}
+
+export interface TogetherInput {
+  readonly docs: readonly SourceDoc[];
+  readonly store: ObjectStore;
+  readonly config: ClusterDefaults;
+  readonly nodes: readonly JsonObject[];
+  readonly pods: readonly JsonObject[];
+  /** Whether running pods were given (without, every node is counted empty, and the report says so). */
+  readonly podsGiven: boolean;
+  readonly namespace?: string;
+  readonly scope?: CapacityScope;
+}
+
+export const ORDER_NOTE =
+  'placed in the order given (file by file, document by document), each launcher pod counted on its node before the next; every feasible node scored with the default score plugins of kube-scheduler v1.36 and their weights, ties to the first node by name (the scheduler picks among equal scores at random and samples the nodes it scores past 100)';
+
+function group(
+  nodes: readonly { readonly name: string; readonly plugin?: string; readonly reasons: readonly string[]; readonly details?: readonly string[] }[],
+): BlockedNodes[] {
+  const groups = new Map<string, { plugin: string; reasons: readonly string[]; details?: readonly string[]; nodes: string[] }>();
+  for (const n of nodes) {
+    const key = JSON.stringify([n.plugin ?? '', n.reasons, n.details ?? []]);
+    const g = groups.get(key);
+    if (g) g.nodes.push(n.name);
+    else groups.set(key, { plugin: n.plugin ?? '', reasons: n.reasons, ...(n.details ? { details: n.details } : {}), nodes: [n.name] });
+  }
+  return [...groups.values()]
+    .sort((a, b) => b.nodes.length - a.nodes.length)
+    .map((g) => ({ nodes: g.nodes, plugin: g.plugin, reasons: g.reasons, ...(g.details ? { details: g.details } : {}) }));
+}
+
+function compact(t: InstancetypeCapacity): CompactCapacity {
+  return {
+    name: t.name,
+    kind: t.kind,
+    ...(t.namespace !== undefined ? { namespace: t.namespace } : {}),
+    ...(t.architecture !== undefined ? { architecture: t.architecture } : {}),
+    total: t.total,
+    taking: t.nodes.filter((n) => n.count > 0).map((n) => ({ name: n.name, count: n.count })),
+    full: group(t.nodes.filter((n) => n.count === 0 && !n.never)),
+    never: group(t.nodes.filter((n) => n.never)),
+    ...(t.refused !== undefined ? { refused: t.refused } : {}),
+  };
+}
+
+/** Places the VMs of `docs` together on the nodes, then the capacity table on what remains. */
+export function placeTogether(input: TogetherInput): TogetherReport {
+  const cluster = withNodes(input.store, input.nodes);
+  const vms = manifestObjects(input.docs)
+    .filter((f) => f.value['kind'] === 'VirtualMachine')
+    .map((f) => {
+      const meta = obj(f.value['metadata']) ?? {};
+      const namespace = typeof meta['namespace'] === 'string' ? meta['namespace'] : (input.namespace ?? 'default');
+      return { name: String(meta['name'] ?? '(unnamed)'), namespace, r: previewVm(f.value, cluster, input.config, namespace) };
+    });
+  const states = nodeStates(input.nodes, input.pods);
+  const startable = vms.filter((v) => 'pod' in v.r);
+  const pods = startable.map((v) => (v.r as { pod: JsonObject }).pod);
+  const placedOf = new Map<JsonObject, ReturnType<typeof placeInOrder>[number]>();
+  placeInOrder(pods, states, input.nodes).forEach((p, i) => placedOf.set(pods[i]!, p));
+  const placements: VmPlacement[] = vms.map((v) => {
+    if ('error' in v.r) return { name: v.name, namespace: v.namespace, node: null, reasons: [], message: `KubeVirt would not start it: ${v.r.error}` };
+    const p = placedOf.get(v.r.pod)!;
+    if (p.node !== null) return { name: v.name, namespace: v.namespace, node: p.node, reasons: [] };
+    return { name: v.name, namespace: v.namespace, node: null, reasons: group(p.nodes ?? ([] as NodeFit[])), ...(p.message ? { message: p.message } : {}) };
+  });
+  // What is left: the resources the set asked for (cpu, memory, pods and the scalar ones it requested).
+  const asked = new Set(['cpu', 'memory']);
+  for (const pod of pods)
+    for (const c of [...((obj(pod['spec'])?.['containers'] as JsonObject[] | undefined) ?? [])])
+      for (const k of Object.keys(obj(obj(c['resources'])?.['requests']) ?? {})) if (isScalar(k)) asked.add(k);
+  const remaining: NodeLeft[] = states.map((n) => {
+    const free: Record<string, string> = {};
+    for (const k of [...asked].sort()) {
+      const alloc = n.allocatable.get(k) ?? 0n;
+      if (alloc === 0n && k !== 'cpu' && k !== 'memory') continue;
+      const left = alloc - (n.requested.get(k) ?? 0n);
+      free[k] = resourceText(k, left < 0n ? 0n : left);
+    }
+    const slots = (n.allocatable.get('pods') ?? 0n) - BigInt(n.pods);
+    free['pods'] = String(slots < 0n ? 0n : slots);
+    return { name: n.name, free };
+  });
+  // The capacity table on what remains: the placed launcher pods run on their nodes.
+  const placedPods = startable.flatMap((v) => {
+    const pod = (v.r as { pod: JsonObject }).pod;
+    const node = placedOf.get(pod)!.node;
+    return node === null ? [] : [{ ...pod, spec: { ...(obj(pod['spec']) ?? {}), nodeName: node }, status: { phase: 'Running' } }];
+  });
+  const table = capacity(input.store, input.config, input.nodes, [...input.pods, ...placedPods], input.scope).map(compact);
+  const withAffinity = input.pods.filter(hasPodAffinityTerms).length;
+  const notes = [
+    ORDER_NOTE,
+    ...(input.podsGiven ? [] : [NO_PODS_NOTE]),
+    ...(withAffinity > 0 ? [`${withAffinity} running pod(s) carry inter-pod affinity terms: InterPodAffinity's scores are not modelled`] : []),
+    FIT_NOT_MODELLED,
+  ];
+  return { placements, placed: placements.filter((p) => p.node !== null).length, total: placements.length, remaining, capacity: table, notes };
+}
+
+const SHOWN = 8;
+const blockedText = (b: BlockedNodes): string =>
+  `${b.nodes.length === 1 ? b.nodes[0]! : `${b.nodes.length} nodes (${b.nodes.slice(0, 3).join(', ')}${b.nodes.length > 3 ? ', ...' : ''})`}: ${b.reasons.join(', ')}${
+    b.details && b.details.length > 0 ? ` (${b.details.join('; ')})` : ''
+  }`;
+
+/** The placement as text: each VM's node or its blockers, what is left per node, then the capacity on what remains. */
+export function togetherText(r: TogetherReport): string {
+  const lines = [`${r.placed} of ${r.total} VMs placed`];
+  for (const p of r.placements) {
+    lines.push(`${p.name}: ${p.node ?? `no node: ${p.message ?? ''}`}`);
+    for (const b of p.reasons) lines.push(`  ${blockedText(b)}`);
+  }
+  lines.push('', 'left per node:');
+  for (const n of r.remaining)
+    lines.push(
+      `  ${n.name}: ${Object.entries(n.free)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
+  lines.push('', 'how many more fit, after these:');
+  for (const t of r.capacity) {
+    if (t.refused !== undefined) {
+      lines.push(`${capacityName(t)}: KubeVirt would not start it: ${t.refused}`);
+      continue;
+    }
+    const taking = [...t.taking].sort((a, b) => b.count - a.count);
+    lines.push(
+      `${capacityName(t)}: ${t.total} more${
+        taking.length > 0
+          ? ` on ${taking.length} node${taking.length === 1 ? '' : 's'} (${taking
+              .slice(0, SHOWN)
+              .map((n) => `${n.name} ${n.count}`)
+              .join(', ')}${taking.length > SHOWN ? ', ...' : ''})`
+          : ''
+      }`,
+    );
+    for (const b of t.full) lines.push(`  full now: ${blockedText(b)}`);
+    for (const b of t.never) lines.push(`  never: ${blockedText(b)}`);
+  }
+  lines.push(`# ${r.notes.join('; ')}`);
+  return lines.join('\n');
+}
+
+const ROWS = 300;
+
+/** The placement as GitHub-flavoured Markdown, every input text a code span. */
+export function togetherMarkdown(r: TogetherReport): string {
+  const show = (s: string): string => md(s, { max: 80 });
+  const rows = [`**${r.placed} of ${r.total} VMs placed**`, '', '| VM | node | why not |', '| --- | --- | --- |'];
+  for (const p of r.placements.slice(0, ROWS))
+    rows.push(
+      `| ${show(p.name)} | ${p.node !== null ? show(p.node) : '**none**'} | ${p.node !== null ? '' : [md(p.message ?? '', { max: 300 }), ...p.reasons.slice(0, 4).map((b) => md(blockedText(b), { max: 300 }))].join('<br>')} |`,
+    );
+  if (r.placements.length > ROWS) rows.push('', `(${r.placements.length - ROWS} more VMs)`);
+  rows.push('', '| instance type | how many more, after these |', '| --- | ---: |');
+  for (const t of r.capacity.slice(0, ROWS)) rows.push(`| ${show(capacityName(t))} | ${t.refused !== undefined ? 'not started' : t.total} |`);
+  return [...rows, '', `_${r.notes.join('; ')}_`].join('\n');
+}

@@ -14,6 +14,9 @@ import type { ObjectStore } from './references';
 import type { SourceDoc } from '../load/source';
 import { KINDS_OF } from '../schema/kubevirt-api';
 
+/** The empty pod list, one array, so that the node states of empty nodes are computed once. */
+const NO_PODS: readonly JsonObject[] = [];
+
 /** Said whenever running pods were not given. */
 export const NO_PODS_NOTE = 'running pods not given (--pods): every node is counted empty';
 
@@ -225,7 +228,7 @@ function capacityOf(
   if ('error' in r) return { ...id, total: 0, nodes: [], refused: r.error };
   const now = fitPod(r.pod, nodes, pods);
   // Which of the nodes that cannot take one now never could: the same filters on an empty node.
-  const empty = pods.length > 0 && now.nodes.some((n) => !n.fits) ? fitPod(r.pod, nodes, []) : now;
+  const empty = pods.length > 0 && now.nodes.some((n) => !n.fits) ? fitPod(r.pod, nodes, NO_PODS) : now;
   // A node that never could says why it never could (a lack of hugepages, not the CPU others use).
   const perNode: NodeCapacity[] = now.nodes.map((n, i) =>
     empty.nodes[i]!.fits

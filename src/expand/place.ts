@@ -78,12 +78,20 @@ export interface TogetherInput {
 export const ORDER_NOTE =
   'placed in the order given (file by file, document by document), each launcher pod counted on its node before the next; every feasible node scored with the default score plugins of kube-scheduler v1.36 and their weights, ties to the first node by name (the scheduler picks among equal scores at random and samples the nodes it scores past 100)';
 
-function group(
-  nodes: readonly { readonly name: string; readonly plugin?: string; readonly reasons: readonly string[]; readonly details?: readonly string[] }[],
-): BlockedNodes[] {
+type Verdict = { readonly name: string; readonly plugin?: string; readonly reasons: readonly string[]; readonly details?: readonly string[] };
+
+/** A verdict's grouping key, kept per verdict object (a placement reuses the verdicts of nodes that did not change). */
+const keys = new WeakMap<Verdict, string>();
+function keyOf(n: Verdict): string {
+  let k = keys.get(n);
+  if (k === undefined) keys.set(n, (k = `${n.plugin ?? ''}\u0000${n.reasons.join('\u0001')}\u0000${(n.details ?? []).join('\u0001')}`));
+  return k;
+}
+
+function group(nodes: readonly Verdict[]): BlockedNodes[] {
   const groups = new Map<string, { plugin: string; reasons: readonly string[]; details?: readonly string[]; nodes: string[] }>();
   for (const n of nodes) {
-    const key = JSON.stringify([n.plugin ?? '', n.reasons, n.details ?? []]);
+    const key = keyOf(n);
     const g = groups.get(key);
     if (g) g.nodes.push(n.name);
     else groups.set(key, { plugin: n.plugin ?? '', reasons: n.reasons, ...(n.details ? { details: n.details } : {}), nodes: [n.name] });
@@ -91,6 +99,14 @@ function group(
   return [...groups.values()]
     .sort((a, b) => b.nodes.length - a.nodes.length)
     .map((g) => ({ nodes: g.nodes, plugin: g.plugin, reasons: g.reasons, ...(g.details ? { details: g.details } : {}) }));
+}
+
+/** Unplaced VMs of one kind share their nodes' verdicts until a node changes: grouped once. */
+const groupedCache = new WeakMap<readonly NodeFit[], BlockedNodes[]>();
+function groupedOf(nodes: readonly NodeFit[]): BlockedNodes[] {
+  let g = groupedCache.get(nodes);
+  if (!g) groupedCache.set(nodes, (g = group(nodes)));
+  return g;
 }
 
 function compact(t: InstancetypeCapacity): CompactCapacity {
@@ -115,7 +131,9 @@ export function placeTogether(input: TogetherInput): TogetherReport {
     .map((f) => {
       const meta = obj(f.value['metadata']) ?? {};
       const namespace = typeof meta['namespace'] === 'string' ? meta['namespace'] : (input.namespace ?? 'default');
-      return { name: String(meta['name'] ?? '(unnamed)'), namespace, r: previewVm(f.value, cluster, input.config, namespace) };
+      // Only the launcher pod is kept (a VMI of each of thousands of VMs would be held for nothing).
+      const r = previewVm(f.value, cluster, input.config, namespace);
+      return { name: String(meta['name'] ?? '(unnamed)'), namespace, r: 'error' in r ? { error: r.error } : { pod: r.pod } };
     });
   const states = nodeStates(input.nodes, input.pods);
   const startable = vms.filter((v) => 'pod' in v.r);
@@ -126,7 +144,7 @@ export function placeTogether(input: TogetherInput): TogetherReport {
     if ('error' in v.r) return { name: v.name, namespace: v.namespace, node: null, reasons: [], message: `KubeVirt would not start it: ${v.r.error}` };
     const p = placedOf.get(v.r.pod)!;
     if (p.node !== null) return { name: v.name, namespace: v.namespace, node: p.node, reasons: [] };
-    return { name: v.name, namespace: v.namespace, node: null, reasons: group(p.nodes ?? ([] as NodeFit[])), ...(p.message ? { message: p.message } : {}) };
+    return { name: v.name, namespace: v.namespace, node: null, reasons: groupedOf(p.nodes ?? []), ...(p.message ? { message: p.message } : {}) };
   });
   // What is left: the resources the set asked for (cpu, memory, pods and the scalar ones it requested).
   const asked = new Set(['cpu', 'memory']);

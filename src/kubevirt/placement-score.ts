@@ -143,30 +143,37 @@ function imageLocality(p: ScoredPod, images: ReadonlyMap<string, { size: bigint;
   return (MAX_SCORE * (clamped - IMAGE_MIN)) / (max - IMAGE_MIN);
 }
 
-/** Each feasible node's weighted score, in their order. */
-function scores(p: ScoredPod, feasible: readonly NodeState[], images: Map<string, Map<string, { size: bigint; nodes: number }>>, totalNodes: number): bigint[] {
+/** A node's raw score parts for a pod: what does not depend on the other feasible nodes. */
+interface RawScore {
+  readonly taints: bigint;
+  readonly affinity: bigint;
+  /** LeastAllocated + BalancedAllocation + ImageLocality, weighted (1 each). */
+  readonly resources: bigint;
+}
+
+function rawScore(p: ScoredPod, n: NodeState, images: ReadonlyMap<string, { size: bigint; nodes: number }> | undefined, totalNodes: number): RawScore {
+  const bestEffort = (p.info.requests.get('cpu') ?? 0n) === 0n && (p.info.requests.get('memory') ?? 0n) === 0n;
+  return {
+    taints: BigInt(n.taints.filter((t) => t.effect === 'PreferNoSchedule' && !p.preferNoScheduleTolerations.some((tol) => tolerates(tol, t))).length),
+    affinity: p.preferred.reduce((a, t) => (termMatches(t.term, n) ? a + t.weight : a), 0n),
+    resources: leastAllocated(p, n) + (bestEffort ? 0n : balancedAllocation(p, n)) + imageLocality(p, images, totalNodes),
+  };
+}
+
+/** The feasible nodes' weighted scores: TaintToleration and NodeAffinity normalized over them (NodeAffinity only with preferred terms). */
+function scores(p: ScoredPod, raw: readonly RawScore[]): bigint[] {
   const taint = normalize(
-    feasible.map((n) =>
-      BigInt(n.taints.filter((t) => t.effect === 'PreferNoSchedule' && !p.preferNoScheduleTolerations.some((tol) => tolerates(tol, t))).length),
-    ),
+    raw.map((r) => r.taints),
     true,
   );
   const affinity =
     p.preferred.length > 0
       ? normalize(
-          feasible.map((n) => p.preferred.reduce((a, t) => (termMatches(t.term, n) ? a + t.weight : a), 0n)),
+          raw.map((r) => r.affinity),
           false,
         )
-      : feasible.map(() => 0n);
-  const bestEffort = (p.info.requests.get('cpu') ?? 0n) === 0n && (p.info.requests.get('memory') ?? 0n) === 0n;
-  return feasible.map(
-    (n, i) =>
-      3n * taint[i]! +
-      2n * affinity[i]! +
-      leastAllocated(p, n) +
-      (bestEffort ? 0n : balancedAllocation(p, n)) +
-      imageLocality(p, images.get(n.name), totalNodes),
-  );
+      : raw.map(() => 0n);
+  return raw.map((r, i) => 3n * taint[i]! + 2n * affinity[i]! + r.resources);
 }
 
 export interface PodPlacement {
@@ -180,23 +187,71 @@ export interface PodPlacement {
   readonly message?: string;
 }
 
+/** What a pod's filters and scores read of it, as a key: pods of one instance type and preference share it. */
+function podKey(pod: JsonObject): string {
+  const spec = obj(pod['spec']) ?? {};
+  return JSON.stringify([spec['nodeSelector'], spec['affinity'], spec['tolerations'], spec['containers'], spec['initContainers'], spec['overhead']]);
+}
+
 /**
  * Places `pods` in their order on `states` (changed: each placed pod's requests are added to its
  * node). `nodes` are the node objects the states were made from (their images, in their order).
+ *
+ * A node's verdict and raw score for a pod change only when a pod is placed on that node, so they are
+ * kept per kind of pod (`podKey`) and node, with the node's version: 2,000 VMs of a few kinds on 500
+ * nodes filter and score each node again only where something landed (bench/expand.mjs measures it).
  */
 export function placeInOrder(pods: readonly JsonObject[], states: NodeState[], nodes: readonly JsonObject[]): PodPlacement[] {
   const images = imageStates(nodes);
+  const versions = states.map(() => 0);
+  interface Kept {
+    readonly p: ScoredPod;
+    readonly fits: (NodeFit | undefined)[];
+    readonly raw: (RawScore | undefined)[];
+    readonly seen: number[];
+    named?: { readonly at: number[]; readonly placement: PodPlacement };
+  }
+  const kinds = new Map<string, Kept>();
   return pods.map((pod) => {
-    const p = scoredPod(pod);
-    const verdicts = states.map((n) => filterNode(p.info, n));
-    const feasible = states.filter((_, i) => verdicts[i]!.fits);
-    if (feasible.length === 0)
-      return { node: null, nodes: verdicts, message: fitErrorMessage(verdicts, p.info.conflict ? 'pod affinity terms conflict' : undefined) };
-    const s = feasible.length === 1 ? [0n] : scores(p, feasible, images, states.length);
+    const key = podKey(pod);
+    let k = kinds.get(key);
+    if (!k) kinds.set(key, (k = { p: scoredPod(pod), fits: states.map(() => undefined), raw: states.map(() => undefined), seen: states.map(() => -1) }));
+    const kept = k;
+    const p = kept.p;
+    const feasible: number[] = [];
+    states.forEach((n, i) => {
+      if (kept.seen[i] !== versions[i]) {
+        kept.fits[i] = filterNode(p.info, n, false, false);
+        kept.raw[i] = undefined;
+        kept.seen[i] = versions[i]!;
+      }
+      if (kept.fits[i]!.fits) feasible.push(i);
+    });
+    if (feasible.length === 0) {
+      // Unplaced: every node's blockers named (computed only here, where they are reported, and
+      // again only when a node changed since the last pod of this kind).
+      if (kept.named && kept.named.at.every((v, i) => v === versions[i])) return kept.named.placement;
+      const named = states.map((n) => filterNode(p.info, n, false, true));
+      const placement: PodPlacement = {
+        node: null,
+        nodes: named,
+        message: fitErrorMessage(named, p.info.conflict ? 'pod affinity terms conflict' : undefined),
+      };
+      kept.named = { at: [...versions], placement };
+      return placement;
+    }
     let best = 0;
-    for (let i = 1; i < feasible.length; i++) if (s[i]! > s[best]! || (s[i] === s[best] && feasible[i]!.name < feasible[best]!.name)) best = i;
-    const chosen = feasible[best]!;
+    let s: bigint[] = [0n];
+    if (feasible.length > 1) {
+      const raw = feasible.map((i) => (kept.raw[i] ??= rawScore(p, states[i]!, images.get(states[i]!.name), states.length)));
+      s = scores(p, raw);
+      for (let j = 1; j < feasible.length; j++)
+        if (s[j]! > s[best]! || (s[j] === s[best] && states[feasible[j]!]!.name < states[feasible[best]!]!.name)) best = j;
+    }
+    const index = feasible[best]!;
+    const chosen = states[index]!;
     addPod(chosen, p.info.requests, p.nonZero);
+    versions[index]!++;
     return { node: chosen.name, ...(feasible.length > 1 ? { score: Number(s[best]) } : {}) };
   });
 }

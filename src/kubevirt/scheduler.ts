@@ -78,7 +78,17 @@ export function podRequests(pod: JsonObject, nonMissing?: ReadonlyMap<string, bi
 }
 
 /** IsScalarResourceName: hugepages, extended (domain-prefixed, not kubernetes.io) and prefixed native resources. */
+const scalarCache = new Map<string, boolean>();
 export function isScalar(name: string): boolean {
+  let v = scalarCache.get(name);
+  if (v === undefined) {
+    v = isScalarName(name);
+    if (scalarCache.size < 4096) scalarCache.set(name, v);
+  }
+  return v;
+}
+
+function isScalarName(name: string): boolean {
   if (name.startsWith('hugepages-') || name.startsWith('attachable-volumes-')) return true;
   if (name.includes('kubernetes.io/')) return true;
   return (
@@ -169,6 +179,10 @@ export interface PodInfo {
   readonly prefilterNames?: ReadonlySet<string>;
   /** The PreFilter rejects every node: its terms name no node in common. */
   readonly conflict: boolean;
+  /** What NodeResourcesFit compares, in its order. */
+  readonly checked: readonly (readonly [string, bigint])[];
+  /** The nodeSelector's pairs. */
+  readonly selector: readonly (readonly [string, Json])[];
 }
 
 export function podInfo(pod: JsonObject): PodInfo {
@@ -195,8 +209,11 @@ export function podInfo(pod: JsonObject): PodInfo {
     if (names !== undefined && names.size === 0) conflict = true;
     else if (names !== undefined) prefilterNames = names;
   }
+  const requests = podRequests(pod);
   return {
-    requests: podRequests(pod),
+    requests,
+    checked: checkedResources(requests),
+    selector: Object.entries(obj(spec['nodeSelector']) ?? {}),
     tolerations: list(spec['tolerations']),
     nodeSelector: obj(spec['nodeSelector']),
     terms,
@@ -276,37 +293,51 @@ export function nodeStates(nodes: readonly JsonObject[], placed: readonly JsonOb
   return states;
 }
 
-/** The filters on one node, in the default profile's order; the first that rejects it gives its reasons. */
-export function filterNode(p: PodInfo, n: NodeState): NodeFit {
+/**
+ * The filters on one node, in the default profile's order; the first that rejects it gives its
+ * reasons. With `count`, how many such pods the node takes.
+ */
+export function filterNode(p: PodInfo, n: NodeState, count = true, details = true): NodeFit {
   const name = n.name;
-  const reject = (plugin: string, reasons: string[], details?: string[]): NodeFit => ({
-    name,
-    fits: false,
-    plugin,
-    reasons,
-    ...(details && details.length > 0 ? { details } : {}),
-  });
-  if (p.conflict) return reject('NodeAffinity', [REASON.conflict]);
-  if (p.prefilterNames && !p.prefilterNames.has(name)) return reject('NodeAffinity', [REASON.notInPrefilter], [`the pod's affinity names other nodes`]);
-  if (n.unschedulable && !p.tolerations.some((t) => tolerates(t, { key: 'node.kubernetes.io/unschedulable', value: '', effect: 'NoSchedule' })))
-    return reject('NodeUnschedulable', [REASON.unschedulable], ['spec.unschedulable: cordoned']);
-  const untolerated = n.taints.filter((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !p.tolerations.some((tol) => tolerates(tol, t)));
-  if (untolerated.length > 0) return reject('TaintToleration', [REASON.untolerated], untolerated.map(taintText));
-  if (!p.skipAffinity && !affinityMatches(p, n)) return reject('NodeAffinity', [REASON.affinity], affinityDetails(p, n));
-  const free = (k: string): bigint => (n.allocatable.get(k) ?? 0n) - (n.requested.get(k) ?? 0n);
+  if (p.conflict) return rejected(name, 'NodeAffinity', [REASON.conflict]);
+  if (p.prefilterNames && !p.prefilterNames.has(name))
+    return rejected(name, 'NodeAffinity', [REASON.notInPrefilter], details ? [`the pod's affinity names other nodes`] : undefined);
+  if (n.unschedulable && !p.tolerations.some((t) => tolerates(t, UNSCHEDULABLE_TAINT)))
+    return rejected(name, 'NodeUnschedulable', [REASON.unschedulable], details ? ['spec.unschedulable: cordoned'] : undefined);
+  for (const t of n.taints)
+    if ((t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !p.tolerations.some((tol) => tolerates(tol, t)))
+      return rejected(name, 'TaintToleration', [REASON.untolerated], details ? untoleratedTaints(p, n).map(taintText) : undefined);
+  if (!p.skipAffinity && !affinityMatches(p, n)) return rejected(name, 'NodeAffinity', [REASON.affinity], details ? affinityDetails(p, n) : undefined);
   const allowedPods = n.allocatable.get('pods') ?? 0n;
-  const reasons = fitsRequest(p.requests, free, BigInt(n.pods), allowedPods);
-  if (reasons.length > 0) {
-    const details = reasons.map((r) => {
-      if (r === 'Too many pods') return `pods: ${n.pods} of ${allowedPods} already`;
-      const k = r.slice('Insufficient '.length);
-      const want = p.requests.get(k) ?? 0n;
-      const f = free(k);
-      return `${k}: needs ${resourceText(k, want)}, ${resourceText(k, f < 0n ? 0n : f)} free of ${resourceText(k, n.allocatable.get(k) ?? 0n)} (short by ${resourceText(k, want - (f < 0n ? 0n : f))})`;
-    });
-    return reject('NodeResourcesFit', reasons, details);
-  }
-  return { name, fits: true, reasons: [], count: howMany(p.requests, free, allowedPods, BigInt(n.pods)) };
+  const reasons = fitsRequest(p.checked, n, BigInt(n.pods), allowedPods);
+  if (reasons.length > 0) return rejected(name, 'NodeResourcesFit', reasons, details ? resourceDetails(p, n, reasons, allowedPods) : undefined);
+  return count ? { name, fits: true, reasons: [], count: howMany(p.requests, n, allowedPods, BigInt(n.pods)) } : { name, fits: true, reasons: [] };
+}
+
+const UNSCHEDULABLE_TAINT: Taint = { key: 'node.kubernetes.io/unschedulable', value: '', effect: 'NoSchedule' };
+
+function rejected(name: string, plugin: string, reasons: string[], details?: string[]): NodeFit {
+  return details && details.length > 0 ? { name, fits: false, plugin, reasons, details } : { name, fits: false, plugin, reasons };
+}
+
+/** What the node has free of a resource: allocatable less what its pods request. */
+function freeOf(n: NodeState, k: string): bigint {
+  return (n.allocatable.get(k) ?? 0n) - (n.requested.get(k) ?? 0n);
+}
+
+function untoleratedTaints(p: PodInfo, n: NodeState): Taint[] {
+  return n.taints.filter((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !p.tolerations.some((tol) => tolerates(tol, t)));
+}
+
+/** Each resource short: what the pod needs, what the node has free of its allocatable, and by how much it falls short. */
+function resourceDetails(p: PodInfo, n: NodeState, reasons: readonly string[], allowedPods: bigint): string[] {
+  return reasons.map((r) => {
+    if (r === 'Too many pods') return `pods: ${n.pods} of ${allowedPods} already`;
+    const k = r.slice('Insufficient '.length);
+    const want = p.requests.get(k) ?? 0n;
+    const f = freeOf(n, k) < 0n ? 0n : freeOf(n, k);
+    return `${k}: needs ${resourceText(k, want)}, ${resourceText(k, f)} free of ${resourceText(k, n.allocatable.get(k) ?? 0n)} (short by ${resourceText(k, want - f)})`;
+  });
 }
 
 /** A taint as kubectl writes it: `key=value:Effect`. */
@@ -354,9 +385,7 @@ export function resourceText(name: string, v: bigint): string {
 
 /** The pod's nodeSelector and required node affinity against the node's labels (and its name for matchFields). */
 export function affinityMatches(p: PodInfo, n: NodeState): boolean {
-  const label = (k: string): string | undefined => (typeof n.labels[k] === 'string' ? (n.labels[k] as string) : undefined);
-  const selectorOk = Object.entries(p.nodeSelector ?? {}).every(([k, v]) => label(k) === v);
-  if (!selectorOk) return false;
+  for (const [k, v] of p.selector) if (n.labels[k] !== v) return false;
   return !p.terms || p.terms.length === 0 || p.terms.some((t) => termMatches(t, n));
 }
 
@@ -399,29 +428,40 @@ function cachedStates(nodes: readonly JsonObject[], placed: readonly JsonObject[
 
 const RESOURCE_ORDER = ['cpu', 'memory', 'ephemeral-storage'];
 
-/** noderesources fitsRequest: the pod count, then CPU, memory, ephemeral storage, then scalar resources by name. */
-function fitsRequest(requests: ResourceMap, free: (k: string) => bigint, podCount: bigint, allowedPods: bigint): string[] {
-  const reasons: string[] = [];
-  if (podCount + 1n > allowedPods) reasons.push('Too many pods');
+/**
+ * What NodeResourcesFit compares for a pod, in fitsRequest's order: CPU, memory, ephemeral storage
+ * (when requested), then scalar resources by name (when not zero); none when the pod requests nothing
+ * it checks. Computed once per pod.
+ */
+function checkedResources(requests: ResourceMap): readonly (readonly [string, bigint])[] {
   const scalars = [...requests.keys()].filter((k) => !RESOURCE_ORDER.includes(k) && k !== 'pods' && isScalar(k)).sort();
-  if ([...requests.entries()].every(([k, v]) => v === 0n || !(RESOURCE_ORDER.includes(k) || scalars.includes(k)))) return reasons;
+  if ([...requests.entries()].every(([k, v]) => v === 0n || !(RESOURCE_ORDER.includes(k) || scalars.includes(k)))) return [];
+  const out: (readonly [string, bigint])[] = [];
   for (const k of RESOURCE_ORDER) {
     const want = requests.get(k) ?? 0n;
-    if (want > 0n && want > free(k)) reasons.push(`Insufficient ${k}`);
+    if (want > 0n) out.push([k, want]);
   }
   for (const k of scalars) {
     const want = requests.get(k) ?? 0n;
-    if (want !== 0n && want > free(k)) reasons.push(`Insufficient ${k}`);
+    if (want !== 0n) out.push([k, want]);
   }
+  return out;
+}
+
+/** noderesources fitsRequest: the pod count, then the checked resources against what the node has free. */
+function fitsRequest(checked: readonly (readonly [string, bigint])[], n: NodeState, podCount: bigint, allowedPods: bigint): string[] {
+  const reasons: string[] = [];
+  if (podCount + 1n > allowedPods) reasons.push('Too many pods');
+  for (const [k, want] of checked) if (want > freeOf(n, k)) reasons.push(`Insufficient ${k}`);
   return reasons;
 }
 
 /** How many such pods still fit on a node that takes one: the scarcest of its resources and pod slots. */
-function howMany(requests: ResourceMap, free: (k: string) => bigint, allowedPods: bigint, podCount: bigint): number {
+function howMany(requests: ResourceMap, node: NodeState, allowedPods: bigint, podCount: bigint): number {
   let n = allowedPods - podCount;
   for (const [k, want] of requests) {
     if (want <= 0n || !(RESOURCE_ORDER.includes(k) || isScalar(k))) continue;
-    const f = free(k) / want;
+    const f = freeOf(node, k) / want;
     if (f < n) n = f;
   }
   return Number(n < 0n ? 0n : n);

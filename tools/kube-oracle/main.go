@@ -84,6 +84,9 @@ type request struct {
 	// place: pods to schedule, in order (with nodes and pods as in fit)
 	Queue []json.RawMessage `json:"queue"`
 
+	// quota: the namespace's ResourceQuotas (with status.used), and pod
+	Quotas []json.RawMessage `json:"quotas"`
+
 	// vap, vap-typecheck
 	Policies   []json.RawMessage `json:"policies"`
 	Bindings   []json.RawMessage `json:"bindings"`
@@ -161,12 +164,14 @@ func handle(line []byte) (ans map[string]any) {
 		ans, err = runFit(&req)
 	case "place":
 		ans, err = runPlace(&req)
+	case "quota":
+		ans, err = runQuota(&req)
 	case "vap":
 		ans, err = runVAP(&req)
 	case "vap-typecheck":
 		ans, err = runTypecheck(&req)
 	default:
-		err = fmt.Errorf("unknown mode %q (fit, place, vap, vap-typecheck)", req.Mode)
+		err = fmt.Errorf("unknown mode %q (fit, place, quota, vap, vap-typecheck)", req.Mode)
 	}
 	if ans == nil {
 		ans = map[string]any{}

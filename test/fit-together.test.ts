@@ -94,3 +94,46 @@ describe('itgen fit --together', () => {
     expect(run('--together').err).toContain('--together places VMs');
   });
 });
+
+describe('itgen fit --together with the namespace quota', () => {
+  const run = (...argv: string[]): Together =>
+    JSON.parse(
+      runInProcess(REPO, [
+        ...BASE,
+        '--with',
+        path.join(F, 'quota.yaml'),
+        '--together',
+        '--pods',
+        path.join(F, 'pods.yaml'),
+        '--kubevirt',
+        path.join(F, 'kubevirt.yaml'),
+        path.join(F, 'vms.yaml'),
+        '-o',
+        'json',
+        ...argv,
+      ]).out,
+    ) as Together;
+  it('admits each launcher pod to the quota before it is scheduled: a VM that fits the nodes is refused in the API server words', () => {
+    const r = run();
+    const cache3 = r.placements.find((p) => p.name === 'cache-3')!;
+    expect(cache3.node).toBeNull();
+    expect(cache3.message).toBe(
+      `refused by the namespace's quota: pods "virt-launcher-cache-3-xxxxx" is forbidden: exceeded quota: shop-compute, requested: requests.cpu=9, used: requests.cpu=38, limited: requests.cpu=40`,
+    );
+    expect(r.placed).toBeLessThan(38);
+  });
+  it('counts how many more of each type the quota admits, and names what binds: the quota or the nodes', () => {
+    const rows = run().capacity as unknown as {
+      name: string;
+      architecture?: string;
+      total: number;
+      quota?: { more: number; message?: string };
+      binding?: string;
+    }[];
+    const cx = rows.find((t) => t.name === 'cx1.2xlarge' && t.architecture === 'amd64')!;
+    expect(cx.total).toBeGreaterThan(0);
+    expect(cx.quota?.more).toBe(0);
+    expect(cx.binding).toBe('quota');
+    expect(cx.quota?.message).toMatch(/exceeded quota: shop-compute, requested: requests\.cpu=9, used: requests\.cpu=40, limited: requests\.cpu=40$/);
+  });
+});

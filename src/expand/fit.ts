@@ -6,6 +6,7 @@
 import type { JsonObject } from '../json';
 import { list, obj } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
+import { quotasByNamespace, quotaText, withQuota, type QuotaFields } from './fit-quota';
 import { fitPod, resourceText, type NodeFit } from '../kubevirt/scheduler';
 import { md } from '../printable';
 import { manifestObjects } from './documents';
@@ -54,7 +55,7 @@ export interface NodeCapacity {
   readonly never?: true;
 }
 
-export interface InstancetypeCapacity {
+export interface InstancetypeCapacity extends QuotaFields {
   readonly name: string;
   readonly kind: string;
   readonly namespace?: string;
@@ -90,7 +91,14 @@ export function fitReport(input: FitInput): FitReport {
   const hasVms = manifestObjects(input.docs).some((f) => f.value['kind'] === 'VirtualMachine');
   const notes = [...(input.podsGiven === false ? [NO_PODS_NOTE] : []), FIT_NOT_MODELLED];
   if (hasVms) return { vms: fitVms(input.docs, input.store, input.config, input.nodes, input.pods, input.namespace), notes };
-  return { instancetypes: capacity(input.store, input.config, input.nodes, input.pods, input.scope), notes };
+  const quotas = quotasByNamespace(input.store).get(input.namespace ?? 'default');
+  const cluster = withNodes(input.store, input.nodes);
+  return {
+    instancetypes: capacity(input.store, input.config, input.nodes, input.pods, input.scope).map((t) =>
+      withQuota(t, quotas, input.namespace ?? 'default', cluster, input.config),
+    ),
+    notes,
+  };
 }
 
 export function withNodes(store: ObjectStore, nodes: readonly JsonObject[]): ObjectStore {
@@ -318,6 +326,7 @@ export function fitText(report: FitReport): string {
             : ''
         }`,
       );
+      if (t.quota) lines.push(`  ${quotaText(t)}`);
       const never = t.nodes.filter((n) => n.never);
       const full = t.nodes.filter((n) => n.count === 0 && !n.never);
       if (full.length > 0) lines.push(...grouped(full, show).map((l) => `  full now: ${l}`));

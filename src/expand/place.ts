@@ -8,10 +8,12 @@ import type { JsonObject } from '../json';
 import { obj } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { hasPodAffinityTerms, placeInOrder } from '../kubevirt/placement-score';
+import { admitToQuotas } from '../kubevirt/quota';
 import { isScalar, nodeStates, resourceText, type NodeFit } from '../kubevirt/scheduler';
 import { md } from '../printable';
 import { manifestObjects } from './documents';
 import { capacity, capacityName, FIT_NOT_MODELLED, NO_PODS_NOTE, withNodes, type CapacityScope, type InstancetypeCapacity } from './fit';
+import { quotasByNamespace, quotaText, withQuota, type QuotaFields } from './fit-quota';
 import { previewVm } from './preview';
 import type { ObjectStore } from './references';
 import type { SourceDoc } from '../load/source';
@@ -42,7 +44,7 @@ export interface NodeLeft {
 }
 
 /** A capacity row without the per-node repetition: the nodes that take more, and the others grouped by why not. */
-export interface CompactCapacity {
+export interface CompactCapacity extends QuotaFields {
   readonly name: string;
   readonly kind: string;
   readonly namespace?: string;
@@ -120,6 +122,8 @@ function compact(t: InstancetypeCapacity): CompactCapacity {
     full: group(t.nodes.filter((n) => n.count === 0 && !n.never)),
     never: group(t.nodes.filter((n) => n.never)),
     ...(t.refused !== undefined ? { refused: t.refused } : {}),
+    ...(t.quota ? { quota: t.quota } : {}),
+    ...(t.binding ? { binding: t.binding } : {}),
   };
 }
 
@@ -136,12 +140,27 @@ export function placeTogether(input: TogetherInput): TogetherReport {
       return { name: String(meta['name'] ?? '(unnamed)'), namespace, r: 'error' in r ? { error: r.error } : { pod: r.pod } };
     });
   const states = nodeStates(input.nodes, input.pods);
-  const startable = vms.filter((v) => 'pod' in v.r);
+  // The namespaces' ResourceQuotas: a launcher pod is admitted (and counts) before it is scheduled,
+  // and one the quota refuses never reaches the scheduler; one admitted but not placed still counts.
+  const quotas = quotasByNamespace(input.store);
+  const refusedBy = new Map<JsonObject, string>();
+  for (const v of vms)
+    if ('pod' in v.r) {
+      // The API server names the pod before quota admission (generateName plus five random characters).
+      const meta = obj(v.r.pod['metadata']) ?? {};
+      const name = typeof meta['name'] === 'string' ? meta['name'] : `${String(meta['generateName'] ?? 'virt-launcher-')}xxxxx`;
+      const pod = { ...v.r.pod, metadata: { ...meta, name, namespace: v.namespace } };
+      const verdict = admitToQuotas(pod, quotas.get(v.namespace) ?? []);
+      if (!verdict.allowed) refusedBy.set(v.r.pod, verdict.message!);
+    }
+  const startable = vms.filter((v) => 'pod' in v.r && !refusedBy.has(v.r.pod));
   const pods = startable.map((v) => (v.r as { pod: JsonObject }).pod);
   const placedOf = new Map<JsonObject, ReturnType<typeof placeInOrder>[number]>();
   placeInOrder(pods, states, input.nodes).forEach((p, i) => placedOf.set(pods[i]!, p));
   const placements: VmPlacement[] = vms.map((v) => {
     if ('error' in v.r) return { name: v.name, namespace: v.namespace, node: null, reasons: [], message: `KubeVirt would not start it: ${v.r.error}` };
+    const quota = refusedBy.get(v.r.pod);
+    if (quota !== undefined) return { name: v.name, namespace: v.namespace, node: null, reasons: [], message: `refused by the namespace's quota: ${quota}` };
     const p = placedOf.get(v.r.pod)!;
     if (p.node !== null) return { name: v.name, namespace: v.namespace, node: p.node, reasons: [] };
     return { name: v.name, namespace: v.namespace, node: null, reasons: groupedOf(p.nodes ?? []), ...(p.message ? { message: p.message } : {}) };
@@ -169,7 +188,11 @@ export function placeTogether(input: TogetherInput): TogetherReport {
     const node = placedOf.get(pod)!.node;
     return node === null ? [] : [{ ...pod, spec: { ...(obj(pod['spec']) ?? {}), nodeName: node }, status: { phase: 'Running' } }];
   });
-  const table = capacity(input.store, input.config, input.nodes, [...input.pods, ...placedPods], input.scope).map(compact);
+  // The capacity on what remains, in the namespace of the set (its quotas as the set left them).
+  const namespace = vms.length > 0 && vms.every((v) => v.namespace === vms[0]!.namespace) ? vms[0]!.namespace : (input.namespace ?? 'default');
+  const table = capacity(input.store, input.config, input.nodes, [...input.pods, ...placedPods], input.scope).map((t) =>
+    compact(withQuota(t, quotas.get(namespace), namespace, cluster, input.config)),
+  );
   const withAffinity = input.pods.filter(hasPodAffinityTerms).length;
   const notes = [
     ORDER_NOTE,
@@ -217,6 +240,7 @@ export function togetherText(r: TogetherReport): string {
           : ''
       }`,
     );
+    if (t.quota) lines.push(`  ${quotaText(t)}`);
     for (const b of t.full) lines.push(`  full now: ${blockedText(b)}`);
     for (const b of t.never) lines.push(`  never: ${blockedText(b)}`);
   }

@@ -254,3 +254,38 @@ export function admitToQuotas(pod: JsonObject, states: readonly QuotaState[]): Q
 export function resourceListText(m: ResourceList): Record<string, string> {
   return Object.fromEntries(sortedNames(m).map((k) => [k, qString(m.get(k)!)]));
 }
+
+/**
+ * How many more such pods the quotas admit, one after another, and the API server's words for the
+ * one after them: counted from the room each matching quota has left (the admission is the same for
+ * every copy), then that last one admitted for real to get its words. `more` is undefined when no
+ * quota limits what the pod uses.
+ */
+export function quotaRoom(pod: JsonObject, states: readonly QuotaState[]): { more?: number; message?: string } {
+  const probe = states.map((s) => ({ ...s, used: new Map(s.used) }));
+  const first = admitToQuotas(pod, probe);
+  if (!first.allowed) return { more: 0, ...(first.message !== undefined ? { message: first.message } : {}) };
+  let more: bigint | undefined;
+  states.forEach((s, i) => {
+    for (const [k, hard] of s.hard) {
+      const before = s.used.get(k)?.nano ?? 0n;
+      const step = (probe[i]!.used.get(k)?.nano ?? 0n) - before;
+      if (step <= 0n) continue;
+      const n = (hard.nano - before) / step;
+      if (more === undefined || n < more) more = n;
+    }
+  });
+  if (more === undefined) return {};
+  const n = more;
+  const filled = states.map((s, i) => ({
+    ...s,
+    used: new Map(
+      [...probe[i]!.used].map(([k, v]) => {
+        const before = s.used.get(k)?.nano ?? 0n;
+        return [k, { nano: before + n * (v.nano - before), format: v.format }] as const;
+      }),
+    ),
+  }));
+  const last = admitToQuotas(pod, filled);
+  return { more: Number(n), ...(last.message !== undefined ? { message: last.message } : {}) };
+}

@@ -93,6 +93,9 @@ describe('the VM owner: a repository of VMs and the platform bundle, no generato
     const fit = itgen.fit(project, { vms: ['vms'], nodes: 'cluster/nodes.yaml' });
     expect(fit.diagnostics).toEqual([]);
     expect(itgen.fitText(fit.fit!)).toContain('web');
+    const together = itgen.fit(project, { vms: ['vms'], nodes: 'cluster/nodes.yaml', together: true });
+    expect(together.together!.total).toBeGreaterThan(0);
+    expect(itgen.togetherText(together.together!)).toMatch(/^\d+ of \d+ VMs placed\n/);
     const resize = itgen.resize(project, { vm: 'vms/web.yaml', to: 'u1.large' });
     expect(resize.plan?.outcome).toBe('live');
     expect(itgen.resizeText(resize)).toMatch(/^web: live: /);
@@ -279,6 +282,8 @@ describe('the public surface', () => {
         'sortDiagnostics',
         'specDigest',
         'strictify',
+        'togetherMarkdown',
+        'togetherText',
         'validate',
         'usage',
 

@@ -6,7 +6,8 @@ export const OUTPUT = outputOption(['text', 'json', 'markdown']);
 
 export const FIT_COMMAND: CommandSpec = {
   name: 'fit',
-  synopsis: 'fit --nodes FILE [--pods FILE] [--kubevirt FILE] [VM-FILE|DIR]... [--together] [--scope cluster|namespaced|all] [--exit-code] [--with FILE]... [-n NS] [-o text|json|markdown]',
+  synopsis:
+    'fit --nodes FILE [--pods FILE] [--kubevirt FILE] [VM-FILE|DIR]... [--together] [--scope cluster|namespaced|all] [--exit-code] [--with FILE]... [-n NS] [-o text|json|markdown]',
   summary: "where VMs run and how many fit: kube-scheduler's filters on their launcher pods against a node dump",
   details: [
     '--nodes is `kubectl get nodes -o yaml`, --pods `kubectl get pods -A -o yaml` (what already runs:',

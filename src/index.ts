@@ -98,7 +98,7 @@ export { expandText, expandVms, type ExpandVmsOptions, type ExpandVmsReport } fr
 export { facts, factsText, type FactsReport } from './workflows/facts';
 export { fit, type FitOptions, type FitRun } from './workflows/fit';
 export { fitText, fitMarkdown, type FitReport } from './expand/fit';
-export { togetherText, togetherMarkdown, type TogetherReport } from './expand/place';
+export { togetherJson, togetherText, togetherMarkdown, type TogetherReport } from './expand/place';
 export { notes, notesText, type NotesReport } from './workflows/notes';
 export { policy, policyJson, policyYaml, type PolicyReport } from './workflows/policy';
 export { resize, resizeJson, resizeText, type ResizeOptions, type ResizeReport } from './workflows/resize';

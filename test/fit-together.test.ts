@@ -11,6 +11,17 @@ const F = path.join(__dirname, 'fixtures', 'fit-cluster');
 const BASE = ['fit', '--nodes', path.join(F, 'nodes.yaml'), '--with', path.join(REPO, 'output', 'common-instancetypes'), '--with', path.join(F, 'gpu.yaml')];
 const run = (...argv: string[]): ReturnType<typeof runInProcess> => runInProcess(REPO, [...BASE, ...argv]);
 
+/** The JSON with each group's nodes read back from `nodeSets`. */
+function resolved(text: string): Together {
+  const j = JSON.parse(text) as Together & { nodeSets: string[][] };
+  const back = (b: { nodeSet?: number; nodes?: string[] }): void => {
+    b.nodes = j.nodeSets[b.nodeSet!]!;
+  };
+  for (const p of j.placements) for (const b of p.reasons) back(b);
+  for (const t of j.capacity) for (const b of t.never) back(b);
+  return j;
+}
+
 interface Together {
   placements: { name: string; node: string | null; reasons: { nodes: string[]; plugin: string; reasons: string[]; details?: string[] }[]; message?: string }[];
   placed: number;
@@ -29,9 +40,9 @@ interface Together {
 
 describe('itgen fit --together', () => {
   const together = (...extra: string[]): Together =>
-    JSON.parse(
+    resolved(
       run('--together', '--pods', path.join(F, 'pods.yaml'), '--kubevirt', path.join(F, 'kubevirt.yaml'), path.join(F, 'vms.yaml'), '-o', 'json', ...extra).out,
-    ) as Together;
+    );
 
   it('places the set one after another: the four cache VMs are spread, not all on perf-01 (where only one more fits)', () => {
     const r = together();
@@ -71,10 +82,21 @@ describe('itgen fit --together', () => {
     expect(gn1.never.find((b) => b.nodes.includes('gpu-01'))!.details).toEqual(['nvidia.com/gpu=true:NoSchedule']);
   });
 
+  it('writes each set of nodes once in JSON (nodeSets), groups naming it by index', () => {
+    const j = JSON.parse(run('--together', '--pods', path.join(F, 'pods.yaml'), path.join(F, 'vms.yaml'), '-o', 'json').out) as {
+      nodeSets: string[][];
+      placements: { reasons: { nodeSet: number; nodes?: unknown }[] }[];
+    };
+    const refs = j.placements.flatMap((p) => p.reasons);
+    expect(refs.length).toBeGreaterThan(0);
+    expect(refs.every((b) => b.nodes === undefined && j.nodeSets[b.nodeSet] !== undefined)).toBe(true);
+    expect(new Set(j.nodeSets.map((s) => s.join(','))).size).toBe(j.nodeSets.length);
+  });
+
   it('says how it orders and breaks ties, and that running pods were not given when they were not', () => {
     expect(together().notes[0]).toMatch(/^placed in the order given .*ties to the first node by name/);
     expect(together().notes.some((n) => n.startsWith('running pods not given'))).toBe(false);
-    const bare = JSON.parse(run('--together', path.join(F, 'vms.yaml'), '-o', 'json').out) as Together;
+    const bare = resolved(run('--together', path.join(F, 'vms.yaml'), '-o', 'json').out);
     expect(bare.notes).toContain('running pods not given (--pods): every node is counted empty');
     const table = JSON.parse(run('-o', 'json').out) as { notes: string[] };
     expect(table.notes[0]).toBe('running pods not given (--pods): every node is counted empty');
@@ -97,7 +119,7 @@ describe('itgen fit --together', () => {
 
 describe('itgen fit --together with the namespace quota', () => {
   const run = (...argv: string[]): Together =>
-    JSON.parse(
+    resolved(
       runInProcess(REPO, [
         ...BASE,
         '--with',
@@ -112,7 +134,7 @@ describe('itgen fit --together with the namespace quota', () => {
         'json',
         ...argv,
       ]).out,
-    ) as Together;
+    );
   it('admits each launcher pod to the quota before it is scheduled: a VM that fits the nodes is refused in the API server words', () => {
     const r = run();
     const cache3 = r.placements.find((p) => p.name === 'cache-3')!;

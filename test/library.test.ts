@@ -282,6 +282,7 @@ describe('the public surface', () => {
         'sortDiagnostics',
         'specDigest',
         'strictify',
+        'togetherJson',
         'togetherMarkdown',
         'togetherText',
         'validate',

@@ -7,7 +7,7 @@ import type { JsonObject } from '../json';
 import { list, obj } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { quotasByNamespace, quotaText, withQuota, type QuotaFields } from './fit-quota';
-import { fitPod, resourceText, type NodeFit } from '../kubevirt/scheduler';
+import { fitPod, resourceText, type NodeFit, type Shortfall } from '../kubevirt/scheduler';
 import { md } from '../printable';
 import { manifestObjects } from './documents';
 import { previewVm } from './preview';
@@ -51,6 +51,8 @@ export interface NodeCapacity {
   readonly plugin?: string;
   /** The blockers named: untolerated taints, labels wanted, resources short. */
   readonly details?: readonly string[];
+  /** With details asked as data (a table that summarizes nodes): each resource short, as numbers; never serialized. */
+  readonly short?: readonly Shortfall[];
   /** The node could not take one even with none of the given pods on it. */
   readonly never?: true;
 }
@@ -181,6 +183,7 @@ export function capacity(
   nodes: readonly JsonObject[],
   pods: readonly JsonObject[],
   scope: CapacityScope = defaultScope(store),
+  details: true | 'data' = true,
 ): InstancetypeCapacity[] {
   const cluster = withNodes(store, nodes);
   const seen = new Set<string>();
@@ -197,7 +200,7 @@ export function capacity(
       const key = `${o.kind}/${o.namespace ?? ''}/${o.name}`;
       return seen.has(key) ? false : (seen.add(key), true);
     })
-    .flatMap((o) => (archs.length > 0 ? archs : [undefined]).map((arch) => capacityOf(o, arch, archs.length > 1, cluster, config, nodes, pods)));
+    .flatMap((o) => (archs.length > 0 ? archs : [undefined]).map((arch) => capacityOf(o, arch, archs.length > 1, cluster, config, nodes, pods, details)));
 }
 
 function capacityOf(
@@ -208,6 +211,7 @@ function capacityOf(
   config: ClusterDefaults,
   nodes: readonly JsonObject[],
   pods: readonly JsonObject[],
+  details: true | 'data',
 ): InstancetypeCapacity {
   const namespace = o.namespace ?? 'default';
   const vm: JsonObject = {
@@ -234,19 +238,27 @@ function capacityOf(
   };
   const r = previewVm(vm, cluster, config, namespace);
   if ('error' in r) return { ...id, total: 0, nodes: [], refused: r.error };
-  const now = fitPod(r.pod, nodes, pods);
+  const now = fitPod(r.pod, nodes, pods, details);
   // Which of the nodes that cannot take one now never could: the same filters on an empty node.
-  const empty = pods.length > 0 && now.nodes.some((n) => !n.fits) ? fitPod(r.pod, nodes, NO_PODS) : now;
+  const empty = pods.length > 0 && now.nodes.some((n) => !n.fits) ? fitPod(r.pod, nodes, NO_PODS, details) : now;
   // A node that never could says why it never could (a lack of hugepages, not the CPU others use).
   const perNode: NodeCapacity[] = now.nodes.map((n, i) =>
     empty.nodes[i]!.fits
-      ? { name: n.name, count: n.count ?? 0, reasons: n.reasons, ...(n.plugin ? { plugin: n.plugin } : {}), ...(n.details ? { details: n.details } : {}) }
+      ? {
+          name: n.name,
+          count: n.count ?? 0,
+          reasons: n.reasons,
+          ...(n.plugin ? { plugin: n.plugin } : {}),
+          ...(n.details ? { details: n.details } : {}),
+          ...(n.short ? { short: n.short } : {}),
+        }
       : {
           name: n.name,
           count: 0,
           reasons: empty.nodes[i]!.reasons,
           ...(empty.nodes[i]!.plugin ? { plugin: empty.nodes[i]!.plugin } : {}),
           ...(empty.nodes[i]!.details ? { details: empty.nodes[i]!.details } : {}),
+          ...(empty.nodes[i]!.short ? { short: empty.nodes[i]!.short } : {}),
           never: true as const,
         },
   );

@@ -9,7 +9,7 @@ import { obj } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { hasPodAffinityTerms, placeInOrder } from '../kubevirt/placement-score';
 import { admitToQuotas } from '../kubevirt/quota';
-import { isScalar, nodeStates, resourceText, type NodeFit } from '../kubevirt/scheduler';
+import { isScalar, nodeStates, resourceText, type NodeFit, type Shortfall } from '../kubevirt/scheduler';
 import { md } from '../printable';
 import { manifestObjects } from './documents';
 import { capacity, capacityName, FIT_NOT_MODELLED, NO_PODS_NOTE, withNodes, type CapacityScope, type InstancetypeCapacity } from './fit';
@@ -80,9 +80,19 @@ export interface TogetherInput {
 export const ORDER_NOTE =
   'placed in the order given (file by file, document by document), each launcher pod counted on its node before the next; every feasible node scored with the default score plugins of kube-scheduler v1.36 and their weights, ties to the first node by name (the scheduler picks among equal scores at random and samples the nodes it scores past 100)';
 
-type Verdict = { readonly name: string; readonly plugin?: string; readonly reasons: readonly string[]; readonly details?: readonly string[] };
+type Verdict = {
+  readonly name: string;
+  readonly plugin?: string;
+  readonly reasons: readonly string[];
+  readonly details?: readonly string[];
+  readonly short?: readonly Shortfall[];
+};
 
-/** A verdict's grouping key, kept per verdict object (a placement reuses the verdicts of nodes that did not change). */
+/**
+ * A verdict's grouping key, kept per verdict object (a placement reuses the verdicts of nodes that
+ * did not change). Nodes short of the same resources group together whatever the amounts: the group
+ * says the range.
+ */
 const keys = new WeakMap<Verdict, string>();
 function keyOf(n: Verdict): string {
   let k = keys.get(n);
@@ -90,17 +100,50 @@ function keyOf(n: Verdict): string {
   return k;
 }
 
+const range = (k: string, lo: bigint, hi: bigint): string => (lo === hi ? resourceText(k, lo) : `${resourceText(k, lo)} to ${resourceText(k, hi)}`);
+
+/** The shortfalls of a group of nodes as text: `cpu: needs 17, 2 to 12 free of 32 (short by 5 to 15)`. */
+function shortText(all: readonly (readonly Shortfall[])[]): string[] {
+  const byResource = new Map<string, Shortfall[]>();
+  for (const list of all) for (const s of list) byResource.set(s.resource, [...(byResource.get(s.resource) ?? []), s]);
+  return [...byResource].map(([k, xs]) => {
+    if (k === 'pods') return `pods: ${range('pods', min(xs.map((x) => x.allocatable)), max(xs.map((x) => x.allocatable)))} already`;
+    const needs = xs[0]!.needs;
+    const free = xs.map((x) => x.free);
+    const short = xs.map((x) => needs - x.free);
+    const alloc = xs.map((x) => x.allocatable);
+    return `${k}: needs ${resourceText(k, needs)}, ${range(k, min(free), max(free))} free of ${range(k, min(alloc), max(alloc))} (short by ${range(k, min(short), max(short))})`;
+  });
+}
+const min = (xs: readonly bigint[]): bigint => xs.reduce((a, b) => (b < a ? b : a));
+const max = (xs: readonly bigint[]): bigint => xs.reduce((a, b) => (b > a ? b : a));
+
 function group(nodes: readonly Verdict[]): BlockedNodes[] {
-  const groups = new Map<string, { plugin: string; reasons: readonly string[]; details?: readonly string[]; nodes: string[] }>();
+  const groups = new Map<
+    string,
+    { plugin: string; reasons: readonly string[]; details?: readonly string[]; short: (readonly Shortfall[])[]; nodes: string[] }
+  >();
   for (const n of nodes) {
     const key = keyOf(n);
     const g = groups.get(key);
-    if (g) g.nodes.push(n.name);
-    else groups.set(key, { plugin: n.plugin ?? '', reasons: n.reasons, ...(n.details ? { details: n.details } : {}), nodes: [n.name] });
+    if (g) {
+      g.nodes.push(n.name);
+      if (n.short) g.short.push(n.short);
+    } else
+      groups.set(key, {
+        plugin: n.plugin ?? '',
+        reasons: n.reasons,
+        ...(n.details ? { details: n.details } : {}),
+        short: n.short ? [n.short] : [],
+        nodes: [n.name],
+      });
   }
   return [...groups.values()]
     .sort((a, b) => b.nodes.length - a.nodes.length)
-    .map((g) => ({ nodes: g.nodes, plugin: g.plugin, reasons: g.reasons, ...(g.details ? { details: g.details } : {}) }));
+    .map((g) => {
+      const details = g.short.length > 0 ? shortText(g.short) : g.details;
+      return { nodes: g.nodes, plugin: g.plugin, reasons: g.reasons, ...(details ? { details } : {}) };
+    });
 }
 
 /** Unplaced VMs of one kind share their nodes' verdicts until a node changes: grouped once. */
@@ -190,7 +233,7 @@ export function placeTogether(input: TogetherInput): TogetherReport {
   });
   // The capacity on what remains, in the namespace of the set (its quotas as the set left them).
   const namespace = vms.length > 0 && vms.every((v) => v.namespace === vms[0]!.namespace) ? vms[0]!.namespace : (input.namespace ?? 'default');
-  const table = capacity(input.store, input.config, input.nodes, [...input.pods, ...placedPods], input.scope).map((t) =>
+  const table = capacity(input.store, input.config, input.nodes, [...input.pods, ...placedPods], input.scope, 'data').map((t) =>
     compact(withQuota(t, quotas.get(namespace), namespace, cluster, input.config)),
   );
   const withAffinity = input.pods.filter(hasPodAffinityTerms).length;
@@ -246,6 +289,35 @@ export function togetherText(r: TogetherReport): string {
   }
   lines.push(`# ${r.notes.join('; ')}`);
   return lines.join('\n');
+}
+
+/**
+ * The report as JSON, proportional to the answer: a set of nodes that blocks VMs alike is written
+ * once, in `nodeSets`, and each group names it by index (`nodeSet`) instead of repeating the node
+ * names for every VM and every instance type.
+ */
+export function togetherJson(r: TogetherReport): string {
+  const sets: (readonly string[])[] = [];
+  const index = new Map<string, number>();
+  const ref = (nodes: readonly string[]): number => {
+    const key = nodes.join('\u0000');
+    let i = index.get(key);
+    if (i === undefined) {
+      i = sets.length;
+      sets.push(nodes);
+      index.set(key, i);
+    }
+    return i;
+  };
+  const slim = (b: BlockedNodes): JsonObject => ({
+    nodeSet: ref(b.nodes),
+    plugin: b.plugin,
+    reasons: [...b.reasons],
+    ...(b.details ? { details: [...b.details] } : {}),
+  });
+  const placements = r.placements.map((p) => ({ ...p, reasons: p.reasons.map(slim) }));
+  const capacity = r.capacity.map((t) => ({ ...t, full: t.full.map(slim), never: t.never.map(slim) }));
+  return JSON.stringify({ placements, placed: r.placed, total: r.total, remaining: r.remaining, capacity, nodeSets: sets, notes: r.notes }, null, 2);
 }
 
 const ROWS = 300;

@@ -20,7 +20,8 @@
 import { list, obj, type JsonObject } from '../json';
 import {
   addPod,
-  filterNode,
+  placementVerdict,
+  resourceVerdict,
   fitErrorMessage,
   NON_ZERO_DEFAULTS,
   nonZeroRequests,
@@ -187,6 +188,12 @@ export interface PodPlacement {
   readonly message?: string;
 }
 
+/** What the filters before NodeResourcesFit read of a pod: its selector, affinity and tolerations. */
+function placementKey(pod: JsonObject): string {
+  const spec = obj(pod['spec']) ?? {};
+  return JSON.stringify([spec['nodeSelector'], spec['affinity'], spec['tolerations']]);
+}
+
 /** What a pod's filters and scores read of it, as a key: pods of one instance type and preference share it. */
 function podKey(pod: JsonObject): string {
   const spec = obj(pod['spec']) ?? {};
@@ -206,22 +213,46 @@ export function placeInOrder(pods: readonly JsonObject[], states: NodeState[], n
   const versions = states.map(() => 0);
   interface Kept {
     readonly p: ScoredPod;
+    /** The filters before NodeResourcesFit, per node: they never change (shared by pods with the same placement rules). */
+    readonly placement: readonly (NodeFit | undefined)[];
     readonly fits: (NodeFit | undefined)[];
     readonly raw: (RawScore | undefined)[];
     readonly seen: number[];
-    named?: { readonly at: number[]; readonly placement: PodPlacement };
+    /** Each node's NodeResourcesFit verdict with its shortfalls, and the node version it was made at. */
+    readonly named: (NodeFit | undefined)[];
+    readonly namedSeen: number[];
+    last?: { readonly at: number[]; readonly placement: PodPlacement };
   }
   const kinds = new Map<string, Kept>();
+  const placementRules = new Map<string, readonly (NodeFit | undefined)[]>();
   return pods.map((pod) => {
     const key = podKey(pod);
     let k = kinds.get(key);
-    if (!k) kinds.set(key, (k = { p: scoredPod(pod), fits: states.map(() => undefined), raw: states.map(() => undefined), seen: states.map(() => -1) }));
+    if (!k) {
+      const p = scoredPod(pod);
+      const rulesKey = placementKey(pod);
+      let placement = placementRules.get(rulesKey);
+      if (!placement) placementRules.set(rulesKey, (placement = states.map((n) => placementVerdict(p.info, n))));
+      kinds.set(
+        key,
+        (k = {
+          p,
+          placement,
+          fits: states.map(() => undefined),
+          raw: states.map(() => undefined),
+          seen: states.map(() => -1),
+          named: states.map(() => undefined),
+          namedSeen: states.map(() => -1),
+        }),
+      );
+    }
     const kept = k;
     const p = kept.p;
     const feasible: number[] = [];
     states.forEach((n, i) => {
+      if (kept.placement[i] !== undefined) return;
       if (kept.seen[i] !== versions[i]) {
-        kept.fits[i] = filterNode(p.info, n, false, false);
+        kept.fits[i] = resourceVerdict(p.info, n, false, false);
         kept.raw[i] = undefined;
         kept.seen[i] = versions[i]!;
       }
@@ -230,14 +261,22 @@ export function placeInOrder(pods: readonly JsonObject[], states: NodeState[], n
     if (feasible.length === 0) {
       // Unplaced: every node's blockers named (computed only here, where they are reported, and
       // again only when a node changed since the last pod of this kind).
-      if (kept.named && kept.named.at.every((v, i) => v === versions[i])) return kept.named.placement;
-      const named = states.map((n) => filterNode(p.info, n, false, true));
+      if (kept.last && kept.last.at.every((v, i) => v === versions[i])) return kept.last.placement;
+      const named = states.map((n, i) => {
+        const ruled = kept.placement[i];
+        if (ruled !== undefined) return ruled;
+        if (kept.namedSeen[i] !== versions[i]) {
+          kept.named[i] = resourceVerdict(p.info, n, false, 'data');
+          kept.namedSeen[i] = versions[i]!;
+        }
+        return kept.named[i]!;
+      });
       const placement: PodPlacement = {
         node: null,
         nodes: named,
         message: fitErrorMessage(named, p.info.conflict ? 'pod affinity terms conflict' : undefined),
       };
-      kept.named = { at: [...versions], placement };
+      kept.last = { at: [...versions], placement };
       return placement;
     }
     let best = 0;

@@ -147,6 +147,8 @@ export interface NodeFit {
    * `key=value:Effect`, the label wanted and what the node has, each resource short and by how much.
    */
   readonly details?: readonly string[];
+  /** With details asked as data: each resource short, as numbers. */
+  readonly short?: readonly Shortfall[];
   /** How many such pods the node still takes, when it takes one (the same filters, resources counted down). */
   readonly count?: number;
 }
@@ -297,7 +299,16 @@ export function nodeStates(nodes: readonly JsonObject[], placed: readonly JsonOb
  * The filters on one node, in the default profile's order; the first that rejects it gives its
  * reasons. With `count`, how many such pods the node takes.
  */
-export function filterNode(p: PodInfo, n: NodeState, count = true, details = true): NodeFit {
+export function filterNode(p: PodInfo, n: NodeState, count = true, details: boolean | 'data' = true): NodeFit {
+  return placementVerdict(p, n, details !== false) ?? resourceVerdict(p, n, count, details);
+}
+
+/**
+ * The filters before NodeResourcesFit (the PreFilter's verdicts, NodeUnschedulable, TaintToleration,
+ * NodeAffinity): what depends only on the pod's tolerations and affinity and the node's labels,
+ * taints and cordon, never on what runs there. Undefined when they all pass.
+ */
+export function placementVerdict(p: PodInfo, n: NodeState, details = true): NodeFit | undefined {
   const name = n.name;
   if (p.conflict) return rejected(name, 'NodeAffinity', [REASON.conflict]);
   if (p.prefilterNames && !p.prefilterNames.has(name))
@@ -308,9 +319,18 @@ export function filterNode(p: PodInfo, n: NodeState, count = true, details = tru
     if ((t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !p.tolerations.some((tol) => tolerates(tol, t)))
       return rejected(name, 'TaintToleration', [REASON.untolerated], details ? untoleratedTaints(p, n).map(taintText) : undefined);
   if (!p.skipAffinity && !affinityMatches(p, n)) return rejected(name, 'NodeAffinity', [REASON.affinity], details ? affinityDetails(p, n) : undefined);
+  return undefined;
+}
+
+/** NodeResourcesFit on a node the other filters pass: what the node has free against what the pod requests. */
+export function resourceVerdict(p: PodInfo, n: NodeState, count = true, details: boolean | 'data' = true): NodeFit {
+  const name = n.name;
   const allowedPods = n.allocatable.get('pods') ?? 0n;
   const reasons = fitsRequest(p.checked, n, BigInt(n.pods), allowedPods);
-  if (reasons.length > 0) return rejected(name, 'NodeResourcesFit', reasons, details ? resourceDetails(p, n, reasons, allowedPods) : undefined);
+  if (reasons.length > 0) {
+    if (details === 'data') return { name, fits: false, plugin: 'NodeResourcesFit', reasons, short: shortfalls(p, n, reasons, allowedPods) };
+    return rejected(name, 'NodeResourcesFit', reasons, details ? resourceDetails(p, n, reasons, allowedPods) : undefined);
+  }
   return count ? { name, fits: true, reasons: [], count: howMany(p.requests, n, allowedPods, BigInt(n.pods)) } : { name, fits: true, reasons: [] };
 }
 
@@ -327,6 +347,24 @@ function freeOf(n: NodeState, k: string): bigint {
 
 function untoleratedTaints(p: PodInfo, n: NodeState): Taint[] {
   return n.taints.filter((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !p.tolerations.some((tol) => tolerates(tol, t)));
+}
+
+/** What a node is short of, as numbers (pod slots as `pods`): for callers that summarize many nodes. */
+export interface Shortfall {
+  readonly resource: string;
+  readonly needs: bigint;
+  readonly free: bigint;
+  readonly allocatable: bigint;
+}
+
+function shortfalls(p: PodInfo, n: NodeState, reasons: readonly string[], allowedPods: bigint): Shortfall[] {
+  return reasons.map((r) => {
+    if (r === 'Too many pods')
+      return { resource: 'pods', needs: 1n, free: allowedPods - BigInt(n.pods) < 0n ? 0n : allowedPods - BigInt(n.pods), allocatable: allowedPods };
+    const k = r.slice('Insufficient '.length);
+    const f = freeOf(n, k);
+    return { resource: k, needs: p.requests.get(k) ?? 0n, free: f < 0n ? 0n : f, allocatable: n.allocatable.get(k) ?? 0n };
+  });
 }
 
 /** Each resource short: what the pod needs, what the node has free of its allocatable, and by how much it falls short. */
@@ -401,9 +439,9 @@ export function termMatches(t: JsonObject, n: NodeState): boolean {
 }
 
 /** Whether `pod` fits each of `nodes`, given the pods already placed on them. */
-export function fitPod(pod: JsonObject, nodes: readonly JsonObject[], placed: readonly JsonObject[] = []): FitResult {
+export function fitPod(pod: JsonObject, nodes: readonly JsonObject[], placed: readonly JsonObject[] = [], details: boolean | 'data' = true): FitResult {
   const p = podInfo(pod);
-  const results = cachedStates(nodes, placed).map((n) => filterNode(p, n));
+  const results = cachedStates(nodes, placed).map((n) => filterNode(p, n, true, details));
   const schedulable = results.some((r) => r.fits);
   return {
     requests: p.requests,

@@ -1,5 +1,5 @@
 import { fitMarkdown, fitText, type CapacityScope } from '../../expand/fit';
-import { togetherMarkdown, togetherText } from '../../expand/place';
+import { togetherJson, togetherMarkdown, togetherText } from '../../expand/place';
 import { fit as fitOf } from '../../workflows/fit';
 import { optionSet, optionValue } from '../../commands/spec';
 import { EXIT_OK, EXIT_USER, finish, type Command, outputOf, projectOf } from '../command';
@@ -23,7 +23,7 @@ export const fit: Command = {
     const format = outputOf(ctx, OUTPUT);
     const text = r.together
       ? format === 'json'
-        ? JSON.stringify(r.together, null, 2)
+        ? togetherJson(r.together)
         : format === 'markdown'
           ? togetherMarkdown(r.together)
           : togetherText(r.together)

@@ -65,3 +65,37 @@ describe.each([
     },
   );
 });
+
+describe('objects without a name (metadata: null, or no metadata)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = scratchProject({
+      'vm.yaml':
+        'apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: null\nspec:\n  instancetype: {name: u1.medium}\n  template:\n    spec:\n      domain: {devices: {}}\n',
+      'it.yaml':
+        'apiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachineClusterInstancetype\nmetadata: null\nspec: {cpu: {guest: 1}, memory: {guest: 1Gi}}\n---\napiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachineClusterPreference\nspec: {}\n',
+    });
+    copyFileSync(path.join(REFERENCE, 'common-instancetypes', 'common-instancetypes-all-bundle.yaml'), path.join(dir, 'bundle.yaml'));
+  });
+  afterAll(() => removeDir(dir));
+
+  it('a VM with no name is refused as the API server refuses it, at its metadata', () => {
+    for (const argv of [
+      ['validate', '--vms', 'vm.yaml'],
+      ['expand', 'vm.yaml'],
+    ]) {
+      const r = runInProcess(dir, [...argv, '--with', 'bundle.yaml']);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain('vm.yaml:3:11 error IT8006 VirtualMachine `(unnamed)`: metadata.name: Required value: name or generateName is required');
+    }
+  });
+  it('instance types and preferences with no name are refused and left out, never an internal error', () => {
+    const r = runInProcess(dir, ['select', '--with', 'bundle.yaml', '--with', 'it.yaml']);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(
+      'it.yaml:3:11 error IT3001 VirtualMachineClusterInstancetype `(unnamed)`: metadata.name: Required value: name or generateName is required',
+    );
+    expect(r.err).toMatch(/it\.yaml:\d+:\d+ error IT3001 VirtualMachineClusterPreference `\(unnamed\)`: metadata\.name: Required value/);
+    expect(r.err).not.toContain('internal error');
+  });
+});

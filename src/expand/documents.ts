@@ -108,6 +108,23 @@ export function expandDocuments(
     const namespace = options.namespace ?? 'default';
     // The API server maps kind and apiVersion to a resource first: a version KubeVirt does not serve
     // never reaches its schema or webhooks (kubectl: "no matches for kind ... in version ...").
+    // ValidateObjectMeta: the API server refuses an object with neither name nor generateName.
+    const meta = obj(f.value['metadata']);
+    if ((typeof meta?.['name'] !== 'string' || meta['name'] === '') && (typeof meta?.['generateName'] !== 'string' || meta['generateName'] === ''))
+      return {
+        file,
+        name,
+        diagnostics: [
+          diag(
+            'IT8006',
+            `VirtualMachine \`${name}\`: metadata.name: Required value: name or generateName is required`,
+            locate(f.src, [...f.path, 'metadata']),
+            {
+              hint: 'give the VirtualMachine a name: the API server refuses it before KubeVirt sees it',
+            },
+          ),
+        ],
+      };
     const version = vmApiVersionProblem(f.value['apiVersion']);
     if (version?.severity === 'error') {
       return {

@@ -245,6 +245,10 @@ export function apiServerErrors(kind: string, object: unknown): ApiServerError[]
   if (!schema || !isObject(object)) return [];
   const meta = metadataError(object['metadata']);
   if (meta) return [meta];
+  // ValidateObjectMeta: an object needs a name (generateName only works for create, not apply).
+  const m = isObject(object['metadata']) ? object['metadata'] : undefined;
+  if ((typeof m?.['name'] !== 'string' || m['name'] === '') && (typeof m?.['generateName'] !== 'string' || m['generateName'] === ''))
+    return [{ path: ['metadata'], message: 'metadata.name: Required value: name or generateName is required', stage: 'metadata' }];
   const strict: ApiServerError[] = [];
   // ObjectMeta and the type fields are the API server's own; the CRD's properties start at spec.
   for (const [k, v] of Object.entries(object)) {

@@ -99,3 +99,20 @@ describe('objects without a name (metadata: null, or no metadata)', () => {
     expect(r.err).not.toContain('internal error');
   });
 });
+
+describe.each(['NaN', '.nan', 'Infinity', '.inf', 'abc', '""', '"64Gi "', '-5', '{}'])('a node dump whose memory is %s', (value) => {
+  let dir: string;
+  beforeAll(() => {
+    dir = scratchProject({
+      'nodes.yaml': `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: n1, labels: {kubernetes.io/arch: amd64}}\n  status:\n    allocatable: {cpu: "8", memory: ${value}, pods: "110"}\n`,
+    });
+    copyFileSync(path.join(REFERENCE, 'common-instancetypes', 'common-instancetypes-all-bundle.yaml'), path.join(dir, 'bundle.yaml'));
+  });
+  afterAll(() => removeDir(dir));
+  it('is said at its place, never read as 0 or trimmed', () => {
+    const r = runInProcess(dir, ['fit', '--nodes', 'nodes.yaml', '--with', 'bundle.yaml']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^nodes\.yaml:8:37 error IT8004 Node `n1`: status\.allocatable\.memory is .*, not a quantity a node can offer$/m);
+    expect(r.out).toBe('');
+  });
+});

@@ -5,10 +5,10 @@
  */
 import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { diag, type Diagnostic } from '../diagnostics';
+import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { outsideProject, readNamedFile, readProjectFile, relativePath, within } from './files';
 import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH, MAX_DUMP_BYTES, readFileBounded } from './limits';
-import { locate, parseSource, type SourceDoc } from './source';
+import { locate, parseSource, type PathSegment, type SourceDoc } from './source';
 import { byText } from '../order';
 
 const MANIFEST = /\.(ya?ml|json)$/;
@@ -129,7 +129,13 @@ export function loadClusterDump(
   input: string,
   stdin: () => string,
   cwd?: string,
-): { objects: Record<string, unknown>[]; shown: string; diagnostics: Diagnostic[] } {
+): {
+  objects: Record<string, unknown>[];
+  shown: string;
+  diagnostics: Diagnostic[];
+  /** Where each object is in the file (YAML only: a JSON dump is read without positions). */
+  at?: (index: number, path: readonly PathSegment[]) => SourceRange | undefined;
+} {
   const items = (v: unknown): Record<string, unknown>[] => {
     const isObj = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
     const all = Array.isArray(v) ? v : [v];
@@ -164,7 +170,27 @@ export function loadClusterDump(
     }
   }
   const parsed = parseSource(shown, bytes, MAX_DUMP_BYTES);
-  return { objects: items(parsed.docs.map((d) => d.value)), shown, diagnostics: parsed.diagnostics };
+  // Each object's document and path (`items`, k for a List), for placing what is wrong in it.
+  const origins: { doc: SourceDoc; path: PathSegment[] }[] = [];
+  for (const doc of parsed.docs) {
+    const v = doc.value;
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) continue;
+    const o = v as Record<string, unknown>;
+    if (o['kind'] === 'List' && Array.isArray(o['items']))
+      (o['items'] as unknown[]).forEach((x, k) => {
+        if (x !== null && typeof x === 'object' && !Array.isArray(x)) origins.push({ doc, path: ['items', k] });
+      });
+    else origins.push({ doc, path: [] });
+  }
+  return {
+    objects: items(parsed.docs.map((d) => d.value)),
+    shown,
+    diagnostics: parsed.diagnostics,
+    at: (index, path) => {
+      const o = origins[index];
+      return o ? locate(o.doc, [...o.path, ...path]) : undefined;
+    },
+  };
 }
 
 /** Directories where GitOps repositories keep their Flux and Argo CD objects by convention (flux bootstrap's clusters/<name>/...). */

@@ -10,10 +10,11 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
+import { diag, hasErrors, strictify, type Diagnostic, type SourceRange } from '../diagnostics';
 import { objectStore, type ObjectStore } from '../expand';
 import { kubevirtFromDocuments, manifestObjects } from '../expand/documents';
-import { obj, type JsonObject } from '../json';
+import { obj, type Json, type JsonObject } from '../json';
+import { isQuantity } from '../quantity';
 import { apiServerErrors } from '../kubevirt/crd';
 import { MODELLED_RELEASES, modelledRelease } from '../kubevirt/releases';
 import { locate } from '../load/source';
@@ -177,6 +178,7 @@ export function openProject(inputs: ProjectInputs): Project {
       const r = loadClusterDump(root, file, stdin, cwd);
       const objects = r.objects.filter((o) => o['kind'] === kind) as JsonObject[];
       const diagnostics = [...r.diagnostics];
+      if (kind === 'Node') diagnostics.push(...nodeQuantityProblems(r.objects, r.shown, r.at));
       if (objects.length === 0 && !hasErrors(r.diagnostics))
         diagnostics.push(diag('IT8004', `\`${file}\` holds no ${kind}`, { file: r.shown, line: 1, col: 1 }));
       return { objects, shown: r.shown, diagnostics };
@@ -189,6 +191,41 @@ export function openProject(inputs: ProjectInputs): Project {
     policies: (files = 'instead') => catalogs(files).sources.map((s) => policyOf(s)),
   };
   return project;
+}
+
+/**
+ * A node's allocatable and capacity as the API server holds them: quantities (a string as Kubernetes
+ * writes one, or a finite number), never negative. Anything else (`NaN`, `.inf`, `0x10`, `abc`, `""`,
+ * `"64Gi "` with a blank) is said at its place: read as 0 or trimmed, it would give wrong answers.
+ */
+function nodeQuantityProblems(
+  objects: readonly Record<string, unknown>[],
+  shown: string,
+  at: ((index: number, path: readonly (string | number)[]) => SourceRange | undefined) | undefined,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  objects.forEach((o, i) => {
+    if (o['kind'] !== 'Node' || out.length >= 20) return;
+    const status = obj(o['status'] as Json);
+    for (const field of ['allocatable', 'capacity'])
+      for (const [k, v] of Object.entries(obj(status?.[field]) ?? {})) {
+        const ok = typeof v === 'string' ? isQuantity(v) && !v.startsWith('-') : typeof v === 'number' && Number.isFinite(v) && v >= 0;
+        if (ok) continue;
+        const name = String(obj(o['metadata'] as Json)?.['name'] ?? '(unnamed)');
+        const path = ['status', field, k];
+        out.push(
+          diag(
+            'IT8004',
+            `Node \`${name}\`: status.${field}.${k} is ${typeof v === 'number' ? String(v) : (JSON.stringify(v) ?? String(v))}, not a quantity a node can offer`,
+            at?.(i, path) ?? { file: shown, line: 1, col: 1 },
+            {
+              hint: 'a quantity as Kubernetes writes one (`64Gi`, `8`, `7500m`); a dump from `kubectl get nodes -o yaml` has them',
+            },
+          ),
+        );
+      }
+  });
+  return out;
 }
 
 /** The catalogs of a run (Project.catalogs), from what the project has read. */

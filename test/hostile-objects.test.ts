@@ -116,3 +116,22 @@ describe.each(['NaN', '.nan', 'Infinity', '.inf', 'abc', '""', '"64Gi "', '-5', 
     expect(r.out).toBe('');
   });
 });
+
+describe('a project file named <stdin>', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = scratchProject({ '<stdin>': 'apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: x}\nspec: [\n' });
+    copyFileSync(path.join(REFERENCE, 'common-instancetypes', 'common-instancetypes-all-bundle.yaml'), path.join(dir, 'bundle.yaml'));
+  });
+  afterAll(() => removeDir(dir));
+  it('is named ./<stdin>, and standard input is never quoted from it', () => {
+    const file = runInProcess(dir, ['expand', '<stdin>', '--with', 'bundle.yaml']);
+    expect(file.code).toBe(1);
+    expect(file.err).toMatch(/^\.\/<stdin>:4:\d+ error IT1002 /m);
+    const stdin = runInProcess(dir, ['expand', '-', '--with', 'bundle.yaml'], { stdin: 'kind: VirtualMachine\n' });
+    expect(stdin.code).toBe(1);
+    expect(stdin.err).toMatch(/^<stdin>:1:1 error IT8006 /m);
+    expect(stdin.err).not.toContain('spec: [');
+    expect(stdin.err).not.toContain('apiVersion: kubevirt.io/v1\n');
+  });
+});

@@ -1,5 +1,5 @@
 import { diag, hasErrors, type Diagnostic } from '../diagnostics';
-import { readProjectFile } from '../load/files';
+import { readProjectFile, STDIN_NAME } from '../load/files';
 import type { CompileResult } from '../pipeline';
 import { compileProject } from '../release/project';
 import type { Report } from '../workflows/report';
@@ -63,6 +63,7 @@ export function report(io: Io, format: OutputFormat, diagnostics: readonly Diagn
   }
   const cache = new Map<string, string[] | undefined>();
   const lines = (file: string): string[] | undefined => {
+    if (file === STDIN_NAME) return undefined; // standard input is gone: never a project file of that name
     if (!cache.has(file)) {
       // The same guard as loading: nothing outside the project is ever quoted, no FIFO is opened.
       const read = readProjectFile(root, file);

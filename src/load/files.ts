@@ -12,8 +12,13 @@ import { locate, parseSource, type ParsedFile, type SourceDoc } from './source';
 /** Project-relative POSIX path used in diagnostics. */
 export function relativePath(root: string, absolute: string): string {
   const rel = path.relative(root, absolute);
-  return (rel === '' ? '.' : rel).split(path.sep).join('/');
+  const shown = (rel === '' ? '.' : rel).split(path.sep).join('/');
+  // `<stdin>` names standard input in every message: a file of that name is written `./<stdin>`.
+  return shown === STDIN_NAME ? `./${shown}` : shown;
 }
+
+/** How messages name standard input. */
+export const STDIN_NAME = '<stdin>';
 
 /** Where a path really leads, when that is outside the project (symlinks resolved); undefined when inside. */
 export function outsideProject(root: string, absolute: string): string | undefined {

@@ -6,7 +6,7 @@
 import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
-import { outsideProject, readNamedFile, readProjectFile, relativePath, within } from './files';
+import { outsideProject, readNamedFile, readProjectFile, relativePath, STDIN_NAME, within } from './files';
 import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH, MAX_DUMP_BYTES, readFileBounded } from './limits';
 import { locate, parseSource, type PathSegment, type SourceDoc } from './source';
 import { byText } from '../order';
@@ -68,7 +68,7 @@ export function loadManifests(root: string, inputs: readonly string[], stdin: ()
         diagnostics.push(diag('IT1001', `cannot read standard input: ${read.error}`));
         continue;
       }
-      const parsed = parseSource('<stdin>', read.bytes);
+      const parsed = parseSource(STDIN_NAME, read.bytes);
       appendAll(docs, parsed.docs);
       appendAll(diagnostics, parsed.diagnostics);
       continue;
@@ -145,9 +145,9 @@ export function loadClusterDump(
   let shown = input;
   if (input === '-') {
     const read = readStdin(stdin);
-    if ('error' in read) return { objects: [], shown: '<stdin>', diagnostics: [diag('IT1001', `cannot read standard input: ${read.error}`)] };
+    if ('error' in read) return { objects: [], shown: STDIN_NAME, diagnostics: [diag('IT1001', `cannot read standard input: ${read.error}`)] };
     bytes = read.bytes;
-    shown = '<stdin>';
+    shown = STDIN_NAME;
   } else {
     const absRoot = path.resolve(root);
     const abs = locateInput(absRoot, input, cwd);

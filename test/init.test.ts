@@ -62,6 +62,20 @@ describe('itgen init', () => {
     expect(readDirTree(dir)).toEqual(before);
   });
 
+  it('says a catalogs/<name> that is a symbolic link (out of the repository) is one, and writes nothing through it', () => {
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'itgen-outside-'));
+    try {
+      mkdirSync(path.join(dir, 'catalogs'), { recursive: true });
+      symlinkSync(outside, path.join(dir, 'catalogs', 'linked'));
+      const r = itgen(dir, 'init', '--name', 'linked');
+      expect(r.code).toBe(1);
+      expect(r.text).toContain('error IT1010 catalogs/linked is a symbolic link: itgen never writes through one');
+      expect(readdirSync(outside)).toEqual([]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('adopts an existing GitOps repository: adds what is missing, merges .gitignore and the root kustomization, says what it left; generate, validate, check pass', () => {
     writeFileSync(path.join(dir, '.gitignore'), 'node_modules\n.env\n');
     writeFileSync(path.join(dir, 'README.md'), '# Our GitOps repository\n');

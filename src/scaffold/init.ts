@@ -403,12 +403,15 @@ export function planInit(dir: string, o: InitOptions): InitPlan {
   const own = [`generators/${o.name}.yaml`, `catalogs/${o.name}/`];
   for (const p of own) {
     try {
-      lstatSync(path.join(dir, p));
+      const st = lstatSync(path.join(dir, p.replace(/\/$/, '')));
+      const shown = p.replace(/\/$/, '');
       return {
         files: [],
         merged: [],
         kept: [],
-        refused: `${p.replace(/\/$/, '')} exists: a project named ${o.name} is already here; choose another with --name`,
+        refused: st.isSymbolicLink()
+          ? `${shown} is a symbolic link: itgen never writes through one (it could lead out of the repository); remove it or choose another name with --name`
+          : `${shown} exists: a project named ${o.name} is already here; choose another with --name`,
       };
     } catch {
       /* absent: good */

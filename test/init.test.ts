@@ -397,6 +397,12 @@ describe('init --pages', () => {
       expect(text).toContain('node_modules/.bin/itgen site --out _site');
       const r = spawnSync(process.execPath, [path.join(__dirname, '..', 'tools', 'check-workflow.mjs'), workflow], { encoding: 'utf8' });
       expect([r.status, r.stdout]).toEqual([0, '']);
+      // The job holds pages: write and id-token: write: every action it runs is pinned by commit, as in every workflow init writes.
+      for (const file of readdirSync(path.join(dir, '.github/workflows'))) {
+        const uses = [...readFileSync(path.join(dir, '.github/workflows', file), 'utf8').matchAll(/uses: (\S+)/g)].map((m) => m[1]!);
+        expect(uses.length).toBeGreaterThan(0);
+        expect(uses.filter((u) => !/^[\w-]+\/[\w-]+@[0-9a-f]{40}$/.test(u))).toEqual([]);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -3,11 +3,15 @@
  * `--with`): files, directories (their *.yaml, *.yml and *.json, sorted, links not followed) or `-`
  * for standard input. Inside the project only, like every file itgen reads.
  */
-import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { outsideProject, readNamedFile, readProjectFile, relativePath, STDIN_NAME, within } from './files';
 import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH, MAX_DUMP_BYTES, readFileBounded } from './limits';
+import { slimPod, streamJsonItems } from './json-items';
+
+/** Past this size a JSON cluster dump is read item by item (a 100 MiB pod list parses whole in about a second). */
+const STREAM_DUMP_BYTES = 64 * 1024 * 1024;
 import { locate, parseSource, type PathSegment, type SourceDoc } from './source';
 import { byText } from '../order';
 
@@ -143,17 +147,52 @@ export function loadClusterDump(
   };
   let bytes: Buffer;
   let shown = input;
+  // A large JSON dump is read item by item (never one string, never held whole); its pods slimmed.
+  const streamed = (read: (into: Buffer, offset: number) => number, size: number): ReturnType<typeof loadClusterDump> | undefined => {
+    const first = Buffer.alloc(64);
+    const n = read(first, 0);
+    let k = 0;
+    while (k < n && (first[k] === 0x20 || first[k] === 0x0a || first[k] === 0x0d || first[k] === 0x09)) k++;
+    if (size <= STREAM_DUMP_BYTES || (first[k] !== 0x7b && first[k] !== 0x5b)) return undefined;
+    const objects: Record<string, unknown>[] = [];
+    const error = streamJsonItems(read, (item) => {
+      for (const o of items(item)) objects.push(o['kind'] === 'Pod' ? slimPod(o) : o);
+    });
+    if (error)
+      return {
+        objects: [],
+        shown,
+        diagnostics: [
+          diag('IT1002', `\`${shown}\` is not a JSON list of objects: ${error.message} (at byte ${error.offset})`, { file: shown, line: 1, col: 1 }),
+        ],
+      };
+    return { objects, shown, diagnostics: [] };
+  };
   if (input === '-') {
     const read = readStdin(stdin);
     if ('error' in read) return { objects: [], shown: STDIN_NAME, diagnostics: [diag('IT1001', `cannot read standard input: ${read.error}`)] };
     bytes = read.bytes;
     shown = STDIN_NAME;
+    const fromStdin = bytes;
+    const r = streamed((into, offset) => fromStdin.copy(into, 0, offset, Math.min(fromStdin.length, offset + into.length)), bytes.length);
+    if (r) return r;
   } else {
     const absRoot = path.resolve(root);
     const abs = locateInput(absRoot, input, cwd);
     if (outsideProject(absRoot, abs) === undefined && within(absRoot, abs)) shown = relativePath(absRoot, abs);
     try {
       if (input.includes('\0') || !statSync(abs).isFile()) throw new Error('not a file');
+      const size = statSync(abs).size;
+      if (size > MAX_DUMP_BYTES) throw new InputTooLarge(MAX_DUMP_BYTES);
+      if (size > STREAM_DUMP_BYTES) {
+        const fd = openSync(abs, 'r');
+        try {
+          const r = streamed((into, offset) => readSync(fd, into, 0, into.length, offset), size);
+          if (r) return r;
+        } finally {
+          closeSync(fd);
+        }
+      }
       bytes = readFileBounded(abs, MAX_DUMP_BYTES);
     } catch (e) {
       const why = e instanceof InputTooLarge ? `it is larger than ${bytesInWords(e.limit)}, the most itgen reads from a cluster dump` : 'no such file';

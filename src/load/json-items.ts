@@ -13,6 +13,8 @@ export interface ItemsError {
 }
 
 /**
+ * Over 80 lines: one byte-level scanner, whose state (depth, string, escape, key, item) every byte reads and changes.
+ *
  * Calls `onItem` with each item, in order; `read` fills a buffer from the given file offset and
  * returns how many bytes it read (0 at the end). Returns an error for bytes that are not a JSON
  * object or array of that shape, or an item JSON.parse refuses.
@@ -136,4 +138,29 @@ export function slimPod(o: Record<string, unknown>): Record<string, unknown> {
     ...(spec ? { spec } : o['spec'] !== undefined ? { spec: o['spec'] } : {}),
     ...(o['status'] !== undefined ? { status: pick(o['status'], ['phase']) ?? o['status'] } : {}),
   };
+}
+
+/** Past this size a JSON cluster dump is read item by item (a 100 MiB pod list parses whole in about a second). */
+export const STREAM_DUMP_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A JSON dump past STREAM_DUMP_BYTES, item by item, each flattened by `items` (a List's items) and
+ * its pods slimmed; undefined for a smaller dump or one that does not start as JSON (the whole-file
+ * readers take those).
+ */
+export function streamedDump(
+  read: (into: Buffer, offset: number) => number,
+  size: number,
+  items: (v: unknown) => Record<string, unknown>[],
+): { objects: Record<string, unknown>[] } | { error: ItemsError } | undefined {
+  const first = Buffer.alloc(64);
+  const n = read(first, 0);
+  let k = 0;
+  while (k < n && (first[k] === 0x20 || first[k] === 0x0a || first[k] === 0x0d || first[k] === 0x09)) k++;
+  if (size <= STREAM_DUMP_BYTES || (first[k] !== 0x7b && first[k] !== 0x5b)) return undefined;
+  const objects: Record<string, unknown>[] = [];
+  const error = streamJsonItems(read, (item) => {
+    for (const o of items(item)) objects.push(o['kind'] === 'Pod' ? slimPod(o) : o);
+  });
+  return error ? { error } : { objects };
 }

@@ -8,10 +8,7 @@ import path from 'node:path';
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { outsideProject, readNamedFile, readProjectFile, relativePath, STDIN_NAME, within } from './files';
 import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH, MAX_DUMP_BYTES, readFileBounded } from './limits';
-import { slimPod, streamJsonItems } from './json-items';
-
-/** Past this size a JSON cluster dump is read item by item (a 100 MiB pod list parses whole in about a second). */
-const STREAM_DUMP_BYTES = 64 * 1024 * 1024;
+import { STREAM_DUMP_BYTES, streamedDump } from './json-items';
 import { locate, parseSource, type PathSegment, type SourceDoc } from './source';
 import { byText } from '../order';
 
@@ -149,24 +146,16 @@ export function loadClusterDump(
   let shown = input;
   // A large JSON dump is read item by item (never one string, never held whole); its pods slimmed.
   const streamed = (read: (into: Buffer, offset: number) => number, size: number): ReturnType<typeof loadClusterDump> | undefined => {
-    const first = Buffer.alloc(64);
-    const n = read(first, 0);
-    let k = 0;
-    while (k < n && (first[k] === 0x20 || first[k] === 0x0a || first[k] === 0x0d || first[k] === 0x09)) k++;
-    if (size <= STREAM_DUMP_BYTES || (first[k] !== 0x7b && first[k] !== 0x5b)) return undefined;
-    const objects: Record<string, unknown>[] = [];
-    const error = streamJsonItems(read, (item) => {
-      for (const o of items(item)) objects.push(o['kind'] === 'Pod' ? slimPod(o) : o);
-    });
-    if (error)
-      return {
-        objects: [],
-        shown,
-        diagnostics: [
-          diag('IT1002', `\`${shown}\` is not a JSON list of objects: ${error.message} (at byte ${error.offset})`, { file: shown, line: 1, col: 1 }),
-        ],
-      };
-    return { objects, shown, diagnostics: [] };
+    const r = streamedDump(read, size, items);
+    if (r === undefined) return undefined;
+    if ('objects' in r) return { objects: r.objects, shown, diagnostics: [] };
+    return {
+      objects: [],
+      shown,
+      diagnostics: [
+        diag('IT1002', `\`${shown}\` is not a JSON list of objects: ${r.error.message} (at byte ${r.error.offset})`, { file: shown, line: 1, col: 1 }),
+      ],
+    };
   };
   if (input === '-') {
     const read = readStdin(stdin);
@@ -208,28 +197,7 @@ export function loadClusterDump(
       // Not JSON after all: the YAML reader (JSON is YAML) reads it, or places the error at its line and column.
     }
   }
-  const parsed = parseSource(shown, bytes, MAX_DUMP_BYTES);
-  // Each object's document and path (`items`, k for a List), for placing what is wrong in it.
-  const origins: { doc: SourceDoc; path: PathSegment[] }[] = [];
-  for (const doc of parsed.docs) {
-    const v = doc.value;
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) continue;
-    const o = v as Record<string, unknown>;
-    if (o['kind'] === 'List' && Array.isArray(o['items']))
-      (o['items'] as unknown[]).forEach((x, k) => {
-        if (x !== null && typeof x === 'object' && !Array.isArray(x)) origins.push({ doc, path: ['items', k] });
-      });
-    else origins.push({ doc, path: [] });
-  }
-  return {
-    objects: items(parsed.docs.map((d) => d.value)),
-    shown,
-    diagnostics: parsed.diagnostics,
-    at: (index, path) => {
-      const o = origins[index];
-      return o ? locate(o.doc, [...o.path, ...path]) : undefined;
-    },
-  };
+  return yamlDump(parseSource(shown, bytes, MAX_DUMP_BYTES), shown, items);
 }
 
 /** Directories where GitOps repositories keep their Flux and Argo CD objects by convention (flux bootstrap's clusters/<name>/...). */
@@ -400,4 +368,33 @@ export function syncersOf(gitops: readonly SourceDoc[]): Syncer[] {
 /** How a diagnostic names a GitOps object: `Flux Kustomization \`x\`` or `Argo CD Application \`x\``. */
 export function syncerName(x: Syncer): string {
   return `${x.tool === 'flux' ? 'Flux Kustomization' : 'Argo CD Application'} \`${x.name}\``;
+}
+
+/** A dump read as YAML: its objects, and where each is (its document, and `items`, k for a List). */
+function yamlDump(
+  parsed: { docs: SourceDoc[]; diagnostics: Diagnostic[] },
+  shown: string,
+  items: (v: unknown) => Record<string, unknown>[],
+): ReturnType<typeof loadClusterDump> {
+  // Each object's document and path (`items`, k for a List), for placing what is wrong in it.
+  const origins: { doc: SourceDoc; path: PathSegment[] }[] = [];
+  for (const doc of parsed.docs) {
+    const v = doc.value;
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) continue;
+    const o = v as Record<string, unknown>;
+    if (o['kind'] === 'List' && Array.isArray(o['items']))
+      (o['items'] as unknown[]).forEach((x, k) => {
+        if (x !== null && typeof x === 'object' && !Array.isArray(x)) origins.push({ doc, path: ['items', k] });
+      });
+    else origins.push({ doc, path: [] });
+  }
+  return {
+    objects: items(parsed.docs.map((d) => d.value)),
+    shown,
+    diagnostics: parsed.diagnostics,
+    at: (index, path) => {
+      const o = origins[index];
+      return o ? locate(o.doc, [...o.path, ...path]) : undefined;
+    },
+  };
 }

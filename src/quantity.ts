@@ -186,11 +186,17 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /** Bytes of a quantity, or undefined when it is not a quantity, negative, or not a whole number of bytes. */
 export function parseQuantity(text: string | number): number | undefined {
   if (typeof text === 'number') return Number.isSafeInteger(text) && text >= 0 ? text : undefined;
+  if (bytesCache.has(text)) return bytesCache.get(text);
   const parsed = parseQ(text);
-  if (parsed === undefined || parsed.nano < 0n || parsed.nano % NANO !== 0n) return undefined;
-  const bytes = parsed.nano / NANO;
-  return bytes <= MAX_SAFE ? Number(bytes) : undefined;
+  const bytes =
+    parsed === undefined || parsed.nano < 0n || parsed.nano % NANO !== 0n ? undefined : parsed.nano / NANO <= MAX_SAFE ? Number(parsed.nano / NANO) : undefined;
+  if (bytesCache.size > 4096) bytesCache.clear();
+  bytesCache.set(text, bytes);
+  return bytes;
 }
+
+/** Bytes by text: the rules and the pod render ask for the same few dozen sizes thousands of times. */
+const bytesCache = new Map<string, number | undefined>();
 
 /** The format a quantity prints back in (a number is DecimalSI). */
 export function quantityFormat(text: string | number): QuantityFormat {

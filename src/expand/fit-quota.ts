@@ -5,7 +5,7 @@
  */
 import { obj, type JsonObject } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
-import { quotaRoom, quotaState, type QuotaState } from '../kubevirt/quota';
+import { AAQ_CALCULATORS, aaqUsage, quotaRoom, quotaState, type AaqCalculator, type QuotaState } from '../kubevirt/quota';
 import { previewVm } from './preview';
 import type { ObjectStore } from './references';
 
@@ -21,33 +21,53 @@ interface CapacityRow {
 export interface QuotaFields {
   /** How many more the namespace's quotas admit (with ResourceQuotas given), and the words of the refusal after them. */
   readonly quota?: { readonly namespace: string; readonly more: number; readonly message?: string };
-  /** What limits the count: the nodes, or the namespace's quota. */
-  readonly binding?: 'nodes' | 'quota';
+  /** How many more its ApplicationAwareResourceQuotas admit (with AAQ enabled), as AAQ counts a VM, and what gates the next. */
+  readonly aaq?: { readonly namespace: string; readonly calculator: AaqCalculator; readonly more: number; readonly message?: string };
+  /** What limits the count: the nodes, the namespace's quota, or Application-Aware Quota. */
+  readonly binding?: 'nodes' | 'quota' | 'aaq';
 }
 
-/** The ResourceQuotas of the objects given, by namespace, as quota admission reads them. */
-export function quotasByNamespace(store: ObjectStore): Map<string, QuotaState[]> {
-  const out = new Map<string, QuotaState[]>();
+/** The namespaces' quotas a run counts: ResourceQuotas, and ApplicationAwareResourceQuotas with the calculator AAQ uses. */
+export interface Quotas {
+  readonly resource: Map<string, QuotaState[]>;
+  readonly aaq?: { readonly calculator: AaqCalculator; readonly byNamespace: Map<string, QuotaState[]> };
+}
+
+/**
+ * The quotas among the objects given: ResourceQuotas; and, where an AAQ CR (or a HyperConverged CR
+ * with `enableApplicationAwareQuota`) enables Application-Aware Quota, the ApplicationAwareResourceQuotas
+ * and the calculator it counts VMs with (AAQ's default VmiPodUsage; HyperConverged's default
+ * DedicatedVirtualResources).
+ */
+export function quotasOf(store: ObjectStore): Quotas {
+  const group = (kind: string): Map<string, QuotaState[]> => {
+    const out = new Map<string, QuotaState[]>();
+    for (const o of store.cluster ?? []) {
+      if (o['kind'] !== kind) continue;
+      const ns = String(obj(o['metadata'])?.['namespace'] ?? 'default');
+      out.set(ns, [...(out.get(ns) ?? []), quotaState(o)]);
+    }
+    return out;
+  };
+  const named = (v: unknown, fallback: AaqCalculator): AaqCalculator => ((AAQ_CALCULATORS as readonly unknown[]).includes(v) ? (v as AaqCalculator) : fallback);
+  let calculator: AaqCalculator | undefined;
   for (const o of store.cluster ?? []) {
-    if (o['kind'] !== 'ResourceQuota') continue;
-    const ns = String(obj(o['metadata'])?.['namespace'] ?? 'default');
-    out.set(ns, [...(out.get(ns) ?? []), quotaState(o)]);
+    const spec = obj(o['spec']);
+    if (o['kind'] === 'AAQ') calculator = named(obj(obj(spec?.['configuration'])?.['vmiCalculatorConfiguration'])?.['configName'], 'VmiPodUsage');
+    else if (o['kind'] === 'HyperConverged' && spec?.['enableApplicationAwareQuota'] === true)
+      calculator = named(obj(spec['applicationAwareConfig'])?.['vmiCalcConfigName'], 'DedicatedVirtualResources');
   }
-  return out;
+  return { resource: group('ResourceQuota'), ...(calculator ? { aaq: { calculator, byNamespace: group('ApplicationAwareResourceQuota') } } : {}) };
 }
 
 /**
  * How many more VMs of a row's instance type the namespace's quotas admit (kubevirt/quota.ts's
  * `quotaRoom`: the room each quota has left, then the refusal after it), and which of nodes or quota binds.
  */
-export function withQuota<T extends CapacityRow>(
-  t: T,
-  quotas: readonly QuotaState[] | undefined,
-  namespace: string,
-  cluster: ObjectStore,
-  config: ClusterDefaults,
-): T & QuotaFields {
-  if (!quotas || quotas.length === 0 || t.refused !== undefined) return t;
+export function withQuota<T extends CapacityRow>(t: T, quotas: Quotas, namespace: string, cluster: ObjectStore, config: ClusterDefaults): T & QuotaFields {
+  const resource = quotas.resource.get(namespace) ?? [];
+  const arqs = quotas.aaq?.byNamespace.get(namespace) ?? [];
+  if ((resource.length === 0 && arqs.length === 0) || t.refused !== undefined) return t;
   const vm: JsonObject = {
     apiVersion: 'kubevirt.io/v1',
     kind: 'VirtualMachine',
@@ -67,15 +87,30 @@ export function withQuota<T extends CapacityRow>(
   const r = previewVm(vm, cluster, config, namespace);
   if ('error' in r) return t;
   const pod = { ...r.pod, metadata: { ...(obj(r.pod['metadata']) ?? {}), name: 'virt-launcher-capacity', namespace } };
-  const room = quotaRoom(pod, quotas);
-  if (room.more === undefined) return t;
-  const more = room.more;
-  const message = room.message;
-  return { ...t, quota: { namespace, more, ...(message !== undefined ? { message } : {}) }, binding: more < t.total ? 'quota' : 'nodes' };
+  const room = resource.length > 0 ? quotaRoom(pod, resource) : {};
+  const aaqRoom = quotas.aaq && arqs.length > 0 ? quotaRoom(pod, arqs, { usage: aaqUsage(pod, r.vmi, quotas.aaq.calculator) }) : {};
+  const fields: { quota?: NonNullable<QuotaFields['quota']>; aaq?: NonNullable<QuotaFields['aaq']> } = {
+    ...(room.more !== undefined ? { quota: { namespace, more: room.more, ...(room.message !== undefined ? { message: room.message } : {}) } } : {}),
+    ...(aaqRoom.more !== undefined && quotas.aaq
+      ? { aaq: { namespace, calculator: quotas.aaq.calculator, more: aaqRoom.more, ...(aaqRoom.message !== undefined ? { message: aaqRoom.message } : {}) } }
+      : {}),
+  };
+  if (!fields.quota && !fields.aaq) return t;
+  const least = Math.min(fields.quota?.more ?? Infinity, fields.aaq?.more ?? Infinity);
+  const binding: QuotaFields['binding'] = least >= t.total ? 'nodes' : fields.quota && fields.quota.more === least ? 'quota' : 'aaq';
+  return { ...t, ...fields, binding };
 }
 
-/** A row's quota line: `the quota of NS admits N more (the quota binds, not the nodes): then <the refusal>`. */
+/** A row's quota lines: `the quota of NS admits N more (the quota binds, not the nodes): then <the refusal>`, and AAQ's. */
 export function quotaText(t: QuotaFields): string {
-  if (!t.quota) return '';
-  return `the quota of ${t.quota.namespace} admits ${t.quota.more} more${t.binding === 'quota' ? ' (the quota binds, not the nodes)' : ''}${t.quota.message ? `: then ${t.quota.message}` : ''}`;
+  const lines: string[] = [];
+  if (t.quota)
+    lines.push(
+      `the quota of ${t.quota.namespace} admits ${t.quota.more} more${t.binding === 'quota' ? ' (the quota binds, not the nodes)' : ''}${t.quota.message ? `: then ${t.quota.message}` : ''}`,
+    );
+  if (t.aaq)
+    lines.push(
+      `Application-Aware Quota (${t.aaq.calculator}) of ${t.aaq.namespace} admits ${t.aaq.more} more${t.binding === 'aaq' ? ' (it binds, not the nodes)' : ''}${t.aaq.message ? `: then the next is gated: ${t.aaq.message.replace(/^pods "[^"]*" is forbidden: /, '')}` : ''}`,
+    );
+  return lines.join('\n  ');
 }

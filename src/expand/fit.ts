@@ -6,7 +6,7 @@
 import type { JsonObject } from '../json';
 import { list, obj } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
-import { quotasByNamespace, quotaText, withQuota, type QuotaFields } from './fit-quota';
+import { quotasOf, quotaText, withQuota, type QuotaFields } from './fit-quota';
 import { fitPod, resourceText, type NodeFit, type Shortfall } from '../kubevirt/scheduler';
 import { md } from '../printable';
 import { manifestObjects } from './documents';
@@ -93,7 +93,7 @@ export function fitReport(input: FitInput): FitReport {
   const hasVms = manifestObjects(input.docs).some((f) => f.value['kind'] === 'VirtualMachine');
   const notes = [...(input.podsGiven === false ? [NO_PODS_NOTE] : []), FIT_NOT_MODELLED];
   if (hasVms) return { vms: fitVms(input.docs, input.store, input.config, input.nodes, input.pods, input.namespace), notes };
-  const quotas = quotasByNamespace(input.store).get(input.namespace ?? 'default');
+  const quotas = quotasOf(input.store);
   const cluster = withNodes(input.store, input.nodes);
   return {
     instancetypes: capacity(input.store, input.config, input.nodes, input.pods, input.scope).map((t) =>

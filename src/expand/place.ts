@@ -8,12 +8,12 @@ import type { JsonObject } from '../json';
 import { obj } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { hasPodAffinityTerms, placeInOrder } from '../kubevirt/placement-score';
-import { admitToQuotas } from '../kubevirt/quota';
+import { aaqUsage, admitToQuotas } from '../kubevirt/quota';
 import { isScalar, nodeStates, resourceText, type NodeFit, type Shortfall } from '../kubevirt/scheduler';
 import { md } from '../printable';
 import { manifestObjects } from './documents';
 import { capacity, capacityName, FIT_NOT_MODELLED, NO_PODS_NOTE, withNodes, type CapacityScope, type InstancetypeCapacity } from './fit';
-import { quotasByNamespace, quotaText, withQuota, type QuotaFields } from './fit-quota';
+import { quotasOf, quotaText, withQuota, type QuotaFields } from './fit-quota';
 import { previewVm } from './preview';
 import type { ObjectStore } from './references';
 import type { SourceDoc } from '../load/source';
@@ -166,6 +166,7 @@ function compact(t: InstancetypeCapacity): CompactCapacity {
     never: group(t.nodes.filter((n) => n.never)),
     ...(t.refused !== undefined ? { refused: t.refused } : {}),
     ...(t.quota ? { quota: t.quota } : {}),
+    ...(t.aaq ? { aaq: t.aaq } : {}),
     ...(t.binding ? { binding: t.binding } : {}),
   };
 }
@@ -173,19 +174,23 @@ function compact(t: InstancetypeCapacity): CompactCapacity {
 /** Places the VMs of `docs` together on the nodes, then the capacity table on what remains. */
 export function placeTogether(input: TogetherInput): TogetherReport {
   const cluster = withNodes(input.store, input.nodes);
+  const quotas = quotasOf(input.store);
   const vms = manifestObjects(input.docs)
     .filter((f) => f.value['kind'] === 'VirtualMachine')
     .map((f) => {
       const meta = obj(f.value['metadata']) ?? {};
       const namespace = typeof meta['namespace'] === 'string' ? meta['namespace'] : (input.namespace ?? 'default');
-      // Only the launcher pod is kept (a VMI of each of thousands of VMs would be held for nothing).
+      // Only the launcher pod is kept (a VMI of each of thousands of VMs would be held for nothing),
+      // and, with Application-Aware Quota, what it counts for the VM (read off the VMI).
       const r = previewVm(f.value, cluster, input.config, namespace);
-      return { name: String(meta['name'] ?? '(unnamed)'), namespace, r: 'error' in r ? { error: r.error } : { pod: r.pod } };
+      const aaq = quotas.aaq && !('error' in r) ? aaqUsage(r.pod, r.vmi, quotas.aaq.calculator) : undefined;
+      return { name: String(meta['name'] ?? '(unnamed)'), namespace, aaq, r: 'error' in r ? { error: r.error } : { pod: r.pod } };
     });
   const states = nodeStates(input.nodes, input.pods);
   // The namespaces' ResourceQuotas: a launcher pod is admitted (and counts) before it is scheduled,
   // and one the quota refuses never reaches the scheduler; one admitted but not placed still counts.
-  const quotas = quotasByNamespace(input.store);
+  // With Application-Aware Quota, an admitted pod that its ApplicationAwareResourceQuotas cannot hold
+  // stays gated (Pending, never scheduled) until they can.
   const refusedBy = new Map<JsonObject, string>();
   for (const v of vms)
     if ('pod' in v.r) {
@@ -193,8 +198,19 @@ export function placeTogether(input: TogetherInput): TogetherReport {
       const meta = obj(v.r.pod['metadata']) ?? {};
       const name = typeof meta['name'] === 'string' ? meta['name'] : `${String(meta['generateName'] ?? 'virt-launcher-')}xxxxx`;
       const pod = { ...v.r.pod, metadata: { ...meta, name, namespace: v.namespace } };
-      const verdict = admitToQuotas(pod, quotas.get(v.namespace) ?? []);
-      if (!verdict.allowed) refusedBy.set(v.r.pod, verdict.message!);
+      const verdict = admitToQuotas(pod, quotas.resource.get(v.namespace) ?? []);
+      if (!verdict.allowed) {
+        refusedBy.set(v.r.pod, `refused by the namespace's quota: ${verdict.message!}`);
+        continue;
+      }
+      if (quotas.aaq && v.aaq) {
+        const gated = admitToQuotas(pod, quotas.aaq.byNamespace.get(v.namespace) ?? [], { usage: v.aaq });
+        if (!gated.allowed)
+          refusedBy.set(
+            v.r.pod,
+            `gated by Application-Aware Quota (${quotas.aaq.calculator}), never scheduled while its quota is full: ${gated.message!.replace(/^pods "[^"]*" is forbidden: /, '')}`,
+          );
+      }
     }
   const startable = vms.filter((v) => 'pod' in v.r && !refusedBy.has(v.r.pod));
   const pods = startable.map((v) => (v.r as { pod: JsonObject }).pod);
@@ -203,7 +219,7 @@ export function placeTogether(input: TogetherInput): TogetherReport {
   const placements: VmPlacement[] = vms.map((v) => {
     if ('error' in v.r) return { name: v.name, namespace: v.namespace, node: null, reasons: [], message: `KubeVirt would not start it: ${v.r.error}` };
     const quota = refusedBy.get(v.r.pod);
-    if (quota !== undefined) return { name: v.name, namespace: v.namespace, node: null, reasons: [], message: `refused by the namespace's quota: ${quota}` };
+    if (quota !== undefined) return { name: v.name, namespace: v.namespace, node: null, reasons: [], message: quota };
     const p = placedOf.get(v.r.pod)!;
     if (p.node !== null) return { name: v.name, namespace: v.namespace, node: p.node, reasons: [] };
     return { name: v.name, namespace: v.namespace, node: null, reasons: groupedOf(p.nodes ?? []), ...(p.message ? { message: p.message } : {}) };
@@ -234,7 +250,7 @@ export function placeTogether(input: TogetherInput): TogetherReport {
   // The capacity on what remains, in the namespace of the set (its quotas as the set left them).
   const namespace = vms.length > 0 && vms.every((v) => v.namespace === vms[0]!.namespace) ? vms[0]!.namespace : (input.namespace ?? 'default');
   const table = capacity(input.store, input.config, input.nodes, [...input.pods, ...placedPods], input.scope, 'data').map((t) =>
-    compact(withQuota(t, quotas.get(namespace), namespace, cluster, input.config)),
+    compact(withQuota(t, quotas, namespace, cluster, input.config)),
   );
   const withAffinity = input.pods.filter(hasPodAffinityTerms).length;
   const notes = [

@@ -25,13 +25,13 @@ export interface ObjectStore {
   readonly volumes: readonly JsonObject[];
   /** ControllerRevisions (apps/v1), as `kubectl get controllerrevision -o yaml` exports them: what a VM's revisionName names. */
   readonly revisions?: readonly JsonObject[];
-  /** Namespaces, ResourceQuotas and Nodes: what the launcher pod's render reads of the cluster. */
+  /** Namespaces, ResourceQuotas, Nodes and StorageClasses (what the launcher pod's render reads of the cluster), and Application-Aware Quota's CR and quotas (what fit counts). */
   readonly cluster?: readonly JsonObject[];
 }
 
 const SPEC_KINDS: ReadonlySet<string> = new Set(MANIFEST_KINDS);
 const VOLUME_KINDS = new Set(['PersistentVolumeClaim', 'DataVolume', 'DataSource', 'VolumeSnapshot']);
-const CLUSTER_KINDS = new Set(['Namespace', 'ResourceQuota', 'Node', 'StorageClass']);
+const CLUSTER_KINDS = new Set(['Namespace', 'ResourceQuota', 'Node', 'StorageClass', 'AAQ', 'HyperConverged', 'ApplicationAwareResourceQuota']);
 
 export function objectStore(objects: readonly JsonObject[]): ObjectStore {
   const specObjects: SpecObject[] = [];

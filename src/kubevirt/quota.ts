@@ -201,14 +201,16 @@ export function quotaState(quota: JsonObject): QuotaState {
  * CheckRequest for a pod being created, against the quotas of its namespace (in order; `states`
  * change: an admitted pod's usage is added to each matching quota, as the admission plugin writes it).
  */
-export function admitToQuotas(pod: JsonObject, states: readonly QuotaState[]): QuotaVerdict {
+export function admitToQuotas(pod: JsonObject, states: readonly QuotaState[], counted?: QuotaCounting): QuotaVerdict {
   const name = String(obj(pod['metadata'])?.['name'] ?? '');
   const forbidden = (message: string, quota: string): QuotaVerdict => ({ allowed: false, message: `pods "${name}" is forbidden: ${message}`, quota });
   const interesting: QuotaState[] = [];
   for (const s of states) {
-    const restricted = matchingResources([...s.hard.keys()]);
+    const restricted = counted
+      ? [...s.hard.keys()].filter((k) => counted.usage.has(k) || matchingResources([k]).length > 0)
+      : matchingResources([...s.hard.keys()]);
     if (restricted.length === 0 || !s.scopes.every((sc) => scopeMatches(sc.scope, sc.operator, pod))) continue;
-    const required = restricted.filter((r) => VALIDATION_SET.has(r));
+    const required = counted ? [] : restricted.filter((r) => VALIDATION_SET.has(r));
     const missing = new Map<string, Set<string>>();
     const spec = obj(pod['spec']) ?? {};
     for (const c of [...list(spec['containers']), ...list(spec['initContainers'])]) {
@@ -228,7 +230,7 @@ export function admitToQuotas(pod: JsonObject, states: readonly QuotaState[]): Q
     if (unknown.length > 0) return forbidden(`status unknown for quota: ${s.name}, resources: ${[...restricted].sort().join(',')}`, s.name);
     interesting.push(s);
   }
-  const usage = podQuotaUsage(pod);
+  const usage = counted ? counted.usage : podQuotaUsage(pod);
   const delta = new Map([...usage].filter(([, v]) => v.nano !== 0n));
   const all = (after: ReadonlyMap<string, ResourceList>): Map<string, ResourceList> => new Map(states.map((s) => [s.name, after.get(s.name) ?? s.used]));
   if (interesting.length === 0 || delta.size === 0) return { allowed: true, used: all(new Map()) };
@@ -261,9 +263,9 @@ export function resourceListText(m: ResourceList): Record<string, string> {
  * every copy), then that last one admitted for real to get its words. `more` is undefined when no
  * quota limits what the pod uses.
  */
-export function quotaRoom(pod: JsonObject, states: readonly QuotaState[]): { more?: number; message?: string } {
+export function quotaRoom(pod: JsonObject, states: readonly QuotaState[], counted?: QuotaCounting): { more?: number; message?: string } {
   const probe = states.map((s) => ({ ...s, used: new Map(s.used) }));
-  const first = admitToQuotas(pod, probe);
+  const first = admitToQuotas(pod, probe, counted);
   if (!first.allowed) return { more: 0, ...(first.message !== undefined ? { message: first.message } : {}) };
   let more: bigint | undefined;
   states.forEach((s, i) => {
@@ -286,6 +288,70 @@ export function quotaRoom(pod: JsonObject, states: readonly QuotaState[]): { mor
       }),
     ),
   }));
-  const last = admitToQuotas(pod, filled);
+  const last = admitToQuotas(pod, filled, counted);
   return { more: Number(n), ...(last.message !== undefined ? { message: last.message } : {}) };
+}
+
+/**
+ * How a quota other than the API server's counts a pod: Application-Aware Quota's usage of a
+ * launcher pod (`aaqUsage`), with no must-specify constraint (AAQ gates a pod, it does not refuse it).
+ */
+export interface QuotaCounting {
+  readonly usage: ResourceList;
+}
+
+/** Application-Aware Quota's calculator configurations (AAQ CR `spec.configuration.vmiCalculatorConfiguration.configName`). */
+export type AaqCalculator = 'VmiPodUsage' | 'VirtualResources' | 'DedicatedVirtualResources' | 'IgnoreVmiCalculator';
+export const AAQ_CALCULATORS: readonly AaqCalculator[] = ['VmiPodUsage', 'VirtualResources', 'DedicatedVirtualResources', 'IgnoreVmiCalculator'];
+
+/**
+ * What Application-Aware Quota counts for a VM's (single) launcher pod, transcribed from
+ * kubevirt/application-aware-quota pkg/aaq-controller/built-in-usage-calculators/
+ * virt-launcher-usage-calc.go (`CalculateUsageByConfig`, `CalculateResourceLauncherVMIUsagePodResources`,
+ * `GetNumberOfVCPUs`): `VmiPodUsage` (AAQ's default) and `IgnoreVmiCalculator` count the pod as the
+ * API server's quota does; `VirtualResources` counts the guest instead of the pod (the VMI's memory
+ * and CPU limits, overridden by its requests, the guest memory and the vCPUs of its topology, as
+ * both requests and limits, and one pod); `DedicatedVirtualResources` (HCO's default) counts them
+ * under their own names, leaving the pod quotas alone.
+ */
+export function aaqUsage(pod: JsonObject, vmi: JsonObject, calculator: AaqCalculator): ResourceList {
+  if (calculator === 'VmiPodUsage' || calculator === 'IgnoreVmiCalculator') return podQuotaUsage(pod);
+  const domain = obj(obj(vmi['spec'])?.['domain']) ?? {};
+  const resources = obj(domain['resources']) ?? {};
+  let memory: Quantity = ZERO;
+  let cpu: Quantity = ZERO;
+  for (const which of ['limits', 'requests']) {
+    const rl = resourceList(obj(resources[which]) ?? {});
+    if (rl.has('memory')) memory = rl.get('memory')!;
+    if (rl.has('cpu')) cpu = rl.get('cpu')!;
+  }
+  const guest = obj(domain['memory'])?.['guest'];
+  const parsedGuest = typeof guest === 'string' || typeof guest === 'number' ? parseQ(guest) : undefined;
+  if (parsedGuest) memory = parsedGuest;
+  const topology = obj(domain['cpu']);
+  if (topology) {
+    const n = (k: string): number => (typeof topology[k] === 'number' ? (topology[k] as number) : 0);
+    let vcpus = n('cores');
+    for (const k of ['sockets', 'threads']) if (n(k) !== 0) vcpus = vcpus === 0 ? n(k) : vcpus * n(k);
+    cpu = { nano: BigInt(vcpus) * 1_000_000_000n, format: 'BinarySI' };
+  }
+  if (calculator === 'VirtualResources')
+    return new Map([
+      ['pods', q('1')],
+      ['count/pods', q('1')],
+      ['requests.memory', memory],
+      ['limits.memory', memory],
+      ['requests.cpu', cpu],
+      ['limits.cpu', cpu],
+    ]);
+  // DedicatedVirtualResources: the names differ between AAQ releases (`requests.cpu/vmi`, later
+  // `cpu/vmi`); both are counted, a quota names one.
+  return new Map([
+    ['requests.instances/vmi', q('1')],
+    ['instances/vmi', q('1')],
+    ['requests.cpu/vmi', cpu],
+    ['cpu/vmi', cpu],
+    ['requests.memory/vmi', memory],
+    ['memory/vmi', memory],
+  ]);
 }

@@ -8,12 +8,12 @@ import type { JsonObject } from '../json';
 import { obj } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { hasPodAffinityTerms, placeInOrder } from '../kubevirt/placement-score';
-import { aaqUsage, admitToQuotas } from '../kubevirt/quota';
+import { aaqUsage, admitToQuotas, type ResourceList } from '../kubevirt/quota';
 import { isScalar, nodeStates, resourceText, type NodeFit, type Shortfall } from '../kubevirt/scheduler';
 import { md } from '../printable';
 import { manifestObjects } from './documents';
 import { capacity, capacityName, FIT_NOT_MODELLED, NO_PODS_NOTE, withNodes, type CapacityScope, type InstancetypeCapacity } from './fit';
-import { quotasOf, quotaText, withQuota, type QuotaFields } from './fit-quota';
+import { quotasOf, quotaText, withQuota, type QuotaFields, type Quotas } from './fit-quota';
 import { previewVm } from './preview';
 import type { ObjectStore } from './references';
 import type { SourceDoc } from '../load/source';
@@ -171,26 +171,16 @@ function compact(t: InstancetypeCapacity): CompactCapacity {
   };
 }
 
-/** Places the VMs of `docs` together on the nodes, then the capacity table on what remains. */
-export function placeTogether(input: TogetherInput): TogetherReport {
-  const cluster = withNodes(input.store, input.nodes);
-  const quotas = quotasOf(input.store);
-  const vms = manifestObjects(input.docs)
-    .filter((f) => f.value['kind'] === 'VirtualMachine')
-    .map((f) => {
-      const meta = obj(f.value['metadata']) ?? {};
-      const namespace = typeof meta['namespace'] === 'string' ? meta['namespace'] : (input.namespace ?? 'default');
-      // Only the launcher pod is kept (a VMI of each of thousands of VMs would be held for nothing),
-      // and, with Application-Aware Quota, what it counts for the VM (read off the VMI).
-      const r = previewVm(f.value, cluster, input.config, namespace);
-      const aaq = quotas.aaq && !('error' in r) ? aaqUsage(r.pod, r.vmi, quotas.aaq.calculator) : undefined;
-      return { name: String(meta['name'] ?? '(unnamed)'), namespace, aaq, r: 'error' in r ? { error: r.error } : { pod: r.pod } };
-    });
-  const states = nodeStates(input.nodes, input.pods);
-  // The namespaces' ResourceQuotas: a launcher pod is admitted (and counts) before it is scheduled,
-  // and one the quota refuses never reaches the scheduler; one admitted but not placed still counts.
-  // With Application-Aware Quota, an admitted pod that its ApplicationAwareResourceQuotas cannot hold
-  // stays gated (Pending, never scheduled) until they can.
+/**
+ * The VMs the namespaces' quotas hold back, with why: a launcher pod is admitted (and counts) before
+ * it is scheduled, and one the quota refuses never reaches the scheduler; one admitted but not placed
+ * still counts. With Application-Aware Quota, an admitted pod that its ApplicationAwareResourceQuotas
+ * cannot hold stays gated (Pending, never scheduled) until they can.
+ */
+function quotaVerdicts(
+  vms: readonly { readonly namespace: string; readonly aaq: ResourceList | undefined; readonly r: { pod: JsonObject } | { error: string } }[],
+  quotas: Quotas,
+): Map<JsonObject, string> {
   const refusedBy = new Map<JsonObject, string>();
   for (const v of vms)
     if ('pod' in v.r) {
@@ -212,6 +202,26 @@ export function placeTogether(input: TogetherInput): TogetherReport {
           );
       }
     }
+  return refusedBy;
+}
+
+/** Places the VMs of `docs` together on the nodes, then the capacity table on what remains. */
+export function placeTogether(input: TogetherInput): TogetherReport {
+  const cluster = withNodes(input.store, input.nodes);
+  const quotas = quotasOf(input.store);
+  const vms = manifestObjects(input.docs)
+    .filter((f) => f.value['kind'] === 'VirtualMachine')
+    .map((f) => {
+      const meta = obj(f.value['metadata']) ?? {};
+      const namespace = typeof meta['namespace'] === 'string' ? meta['namespace'] : (input.namespace ?? 'default');
+      // Only the launcher pod is kept (a VMI of each of thousands of VMs would be held for nothing),
+      // and, with Application-Aware Quota, what it counts for the VM (read off the VMI).
+      const r = previewVm(f.value, cluster, input.config, namespace);
+      const aaq = quotas.aaq && !('error' in r) ? aaqUsage(r.pod, r.vmi, quotas.aaq.calculator) : undefined;
+      return { name: String(meta['name'] ?? '(unnamed)'), namespace, aaq, r: 'error' in r ? { error: r.error } : { pod: r.pod } };
+    });
+  const states = nodeStates(input.nodes, input.pods);
+  const refusedBy = quotaVerdicts(vms, quotas);
   const startable = vms.filter((v) => 'pod' in v.r && !refusedBy.has(v.r.pod));
   const pods = startable.map((v) => (v.r as { pod: JsonObject }).pod);
   const placedOf = new Map<JsonObject, ReturnType<typeof placeInOrder>[number]>();

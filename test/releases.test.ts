@@ -6,6 +6,7 @@
 import { runInProcess } from './e2e-helpers';
 import { DEFAULT_GENERATOR, removeDir, scratchProject } from './helpers';
 import { holds, modelledRelease, releasesBetween } from '../src/kubevirt/releases';
+import { DEPLOYED_COMMON_INSTANCETYPES, DEPLOYED_NAMES } from '../src/kubevirt/deployed-catalog';
 
 describe('the release table', () => {
   it('answers a release as the newest modelled one not newer than it', () => {
@@ -143,5 +144,39 @@ describe('a VM answered as its cluster’s release', () => {
     } finally {
       removeDir(dir);
     }
+  });
+});
+
+describe('the names virt-operator deploys, per release', () => {
+  // A family `d` of version 1 makes `d1.small`: common-instancetypes v1.6.0 (KubeVirt v1.8) added the
+  // d1 family; v1.5.1 (KubeVirt v1.7) has none.
+  const catalog = CATALOG.replace('name: c\nversion: 1', 'name: d\nversion: 1').replace(
+    'architectures: [arm64]\n---\nkind: Preference',
+    '---\nkind: Preference',
+  );
+  it.each([
+    ['{min: v1.6, max: v1.7}', undefined],
+    ['{min: v1.7.4, max: v1.9}', 'common-instancetypes v1.6.0, v1.7.0, in KubeVirt v1.8.0, v1.8.4, v1.9.0'],
+    ['v1.9', 'common-instancetypes v1.7.0, in KubeVirt v1.9.0'],
+  ])('targetKubevirt %s', (target, deployed) => {
+    const dir = scratchProject({
+      'generators/t.yaml': `${DEFAULT_GENERATOR.replace('vendor: kubevirt.io', 'vendor: acme.example')}targetKubevirt: ${target}\n`,
+      'catalog/catalog.yaml': catalog,
+    });
+    try {
+      const r = runInProcess(dir, ['validate']);
+      if (deployed === undefined) expect(r.err).not.toMatch(/IT5006 instance type `d1\.small`/);
+      else
+        expect(r.err).toContain(`warning IT5006 instance type \`d1.small\`: a cluster-scoped object of this name is deployed by virt-operator (${deployed})`);
+    } finally {
+      removeDir(dir);
+    }
+  });
+  it('records the release each KubeVirt release deploys, from its own tree', () => {
+    expect(DEPLOYED_COMMON_INSTANCETYPES).toEqual({ 'v1.6.6': 'v1.4.1', 'v1.7.4': 'v1.5.1', 'v1.8.0': 'v1.6.0', 'v1.8.4': 'v1.6.0', 'v1.9.0': 'v1.7.0' });
+    expect(DEPLOYED_NAMES['v1.5.1']!.instancetypes.some((n) => n.startsWith('d1.'))).toBe(false);
+    expect(DEPLOYED_NAMES['v1.7.0']!.instancetypes.length).toBe(65);
+    // main's *.s390x.secex preferences are deployed by no release.
+    expect(Object.values(DEPLOYED_NAMES).some((c) => c.preferences.some((n) => n.includes('secex')))).toBe(false);
   });
 });

@@ -13,7 +13,9 @@ import { getPath as get } from '../json';
 import { fieldDiag, fieldLocation, groupBy, memoized, objectDiag, type Rule } from './context';
 import { isSpread, spreadDivides, spreadRatio } from './rules-kubevirt';
 import { meetsRequirements, requirementsOf, type Requirements } from '../kubevirt/requirements';
-import { UPSTREAM_INSTANCETYPE_NAMES, UPSTREAM_PREFERENCE_NAMES } from './upstream-names';
+import { DEPLOYED_COMMON_INSTANCETYPES, DEPLOYED_NAMES } from '../kubevirt/deployed-catalog';
+import { releasesBetween } from '../kubevirt/releases';
+import { targetRange } from '../schema/kubevirt-api';
 
 /** Vendors whose objects KubeVirt's VMI metrics report by name; any other shows as `<other>`. */
 export const METRICS_VENDOR_ALLOW_LIST: readonly string[] = ['kubevirt.io', 'redhat.com'];
@@ -353,12 +355,20 @@ export const CATALOG_RULES: readonly Rule[] = [
     description: 'cluster-scoped names differ from the common-instancetypes bundle virt-operator deploys',
     check: (ctx) => {
       if (!ctx.generator.scopes.includes('cluster')) return [];
+      // The names the targeted releases' virt-operator deploys (each release its own
+      // common-instancetypes release: v1.7 deploys no d1), not those of common-instancetypes main.
+      const range = targetRange(ctx.generator.targetKubevirt);
+      const releases = releasesBetween(range.min, range.max);
+      const deployers = (name: string, kind: 'instancetypes' | 'preferences'): string[] =>
+        releases.filter((r) => DEPLOYED_NAMES[DEPLOYED_COMMON_INSTANCETYPES[r]]?.[kind].includes(name));
       const out: Diagnostic[] = [];
       for (const it of ctx.catalog.instancetypes) {
-        if (UPSTREAM_INSTANCETYPE_NAMES.has(it.name)) out.push(collision(it));
+        const by = deployers(it.name, 'instancetypes');
+        if (by.length > 0) out.push(collision(it, by));
       }
       for (const p of ctx.catalog.preferences) {
-        if (UPSTREAM_PREFERENCE_NAMES.has(p.name)) out.push(collision(p));
+        const by = deployers(p.name, 'preferences');
+        if (by.length > 0) out.push(collision(p, by));
       }
       return out;
     },
@@ -428,9 +438,15 @@ function displayNameAt(p: ResolvedPreference): SourceRange {
   return locate(p.origin.src, value.displayName !== undefined ? ['displayName'] : p.origin.path);
 }
 
-function collision(o: Parameters<typeof objectDiag>[1]): Diagnostic {
-  return objectDiag('IT5006', o, 'a cluster-scoped object of this name is deployed by virt-operator (common-instancetypes); the operator will revert it', {
-    severity: 'warning',
-    hint: 'choose another name pattern, or disable commonInstancetypesDeployment in the KubeVirt CR',
-  });
+function collision(o: Parameters<typeof objectDiag>[1], releases: readonly string[]): Diagnostic {
+  const versions = [...new Set(releases.map((r) => DEPLOYED_COMMON_INSTANCETYPES[r as keyof typeof DEPLOYED_COMMON_INSTANCETYPES]))];
+  return objectDiag(
+    'IT5006',
+    o,
+    `a cluster-scoped object of this name is deployed by virt-operator (common-instancetypes ${versions.join(', ')}, in KubeVirt ${releases.join(', ')}); the operator will revert it`,
+    {
+      severity: 'warning',
+      hint: 'choose another name pattern, or disable commonInstancetypesDeployment in the KubeVirt CR',
+    },
+  );
 }

@@ -27,7 +27,13 @@ const names = (tag, bundle) => {
   const text =
     show(tag, `pkg/virt-operator/resource/generate/components/data/common-instancetypes/${bundle}`) ??
     show(tag, `pkg/virt-operator/resource/generate/components/data/${bundle}`);
-  return [...new Set(parseAllDocuments(text).map((d) => d.toJS()?.metadata?.name).filter(Boolean))].sort();
+  return [
+    ...new Set(
+      parseAllDocuments(text)
+        .map((d) => d.toJS()?.metadata?.name)
+        .filter(Boolean),
+    ),
+  ].sort();
 };
 const sets = new Map();
 const rows = RELEASES.map((tag) => {

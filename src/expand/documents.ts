@@ -259,7 +259,8 @@ export function expandDocuments(
     };
     const placed = placementDiagnostics(expanded.vm, resolved.references, name, at);
     if (options.as === 'vmi' || options.as === 'pod') {
-      const started = startStored(vm, resolved.references, options.kubevirt ?? KUBEVIRT_DEFAULTS, all);
+      // `vm` is this run's own (read without nulls, or mutated): the start finishes it in place.
+      const started = startStored(vm, resolved.references, options.kubevirt ?? KUBEVIRT_DEFAULTS, all, undefined, true);
       if ('error' in started) {
         const vmField = (f: string): string =>
           f.startsWith('spec.template') || f.startsWith('spec.instancetype') || f.startsWith('spec.preference')

@@ -188,16 +188,24 @@ export function previewVm(vm: JsonObject, store: ObjectStore, config: ClusterDef
   const resolved = resolveReferences(stored, store, String(meta['namespace']), false);
   const admitted = admit(stored, resolved.references, { cluster: config });
   if (admitted.causes.length > 0) return { error: admitted.causes.map((c) => c.message).join(', '), stage: 'admit', causes: admitted.causes };
-  return startStored(stored, resolved.references, config, store, admitted.vm);
+  return startStored(stored, resolved.references, config, store, admitted.vm, true);
 }
 
 /**
  * A VM KubeVirt's instancetype admission accepted (`stored`: as the API server keeps it, with its
  * namespace), started: the rest of the VM webhooks, the VM controller, the VMI webhooks and the
- * launcher pod's render. `stored` is not changed.
+ * launcher pod's render. `stored` is not changed, unless `owned` hands it over.
  */
-export function startStored(storedVm: JsonObject, refs: References, config: ClusterDefaults, store: ObjectStore, admittedVm?: JsonObject): PreviewResult {
-  const stored = copy(storedVm);
+export function startStored(
+  storedVm: JsonObject,
+  refs: References,
+  config: ClusterDefaults,
+  store: ObjectStore,
+  admittedVm?: JsonObject,
+  owned = false,
+): PreviewResult {
+  // A caller that made the VM for this start hands it over (`owned`): it is finished in place.
+  const stored = owned ? storedVm : copy(storedVm);
   finishVmMutation(stored, config);
   const ns = String(obj(stored['metadata'])?.['namespace'] ?? 'default');
   // ValidateVirtualMachineSpec on the template as admission expanded it (the firmware the webhook

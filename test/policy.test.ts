@@ -10,7 +10,8 @@ import path from 'node:path';
 import { Environment } from '@marcbachmann/cel-js';
 import fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
-import { celString, DEFAULT_POLICY_OPTIONS, judgePolicies, PROFILE_LABEL, policyObjects, suggestion, wrapCel, type PolicyCatalog } from '../src/policy';
+import { celString, DEFAULT_POLICY_OPTIONS, judgePolicies, PROFILE_LABEL, policyObjects, wrapCel, type PolicyCatalog } from '../src/policy';
+import { nearestName } from '../src/suggest';
 import { checkPolicyCel } from '../src/policy/check';
 import type { JsonObject } from '../src/json';
 import { runInProcess, SMALL_CATALOG, writeFiles } from './e2e-helpers';
@@ -172,6 +173,19 @@ describe('the policy library', () => {
     }
   });
 
+  it('gives the suggestion validate gives for the same name (one suggestion), the name in another case first', () => {
+    for (const typo of ['U1.MEDIUM', 'u1.meduim', 'M1.xlarge']) {
+      const req = { operation: 'CREATE' as const, username: 'alice', namespace: 'a', namespaceLabels: {}, object: vm(typo) };
+      const policy = judgePolicies(catalog, opts, req).denied.map((d) => d.message)[0] ?? '';
+      const meant = nearestName(typo, ['u1.medium', 'u1.large', 'o1.medium'].sort());
+      expect([typo, policy]).toEqual([
+        typo,
+        `${typo} is not an instance type of this cluster; ${meant !== '' ? `did you mean ${meant}?` : 'kubectl get virtualmachineclusterinstancetypes lists them'}`,
+      ]);
+    }
+    expect(nearestName('U1.MEDIUM', ['u1.medium'])).toBe('u1.medium');
+  });
+
   it('judges a create, an update only when it changes the name, never KubeVirt itself', () => {
     const req = { operation: 'CREATE' as const, username: 'alice', namespace: 'a', namespaceLabels: {}, object: vm('u1.meduim') };
     expect(judgePolicies(catalog, opts, req).denied.map((d) => d.message)).toEqual([
@@ -188,13 +202,14 @@ describe('the policy library', () => {
 
   it('suggests the name one edit away: a letter dropped, added, changed or two swapped', () => {
     const names = ['u1.medium', 'u1.large', 'cx1.large'];
-    expect(['u1.mediu', 'u1.mediumm', 'u1.medxum', 'u1.meduim', 'cx1.larg', 'zz'].map((n) => suggestion(n, names))).toEqual([
+    expect(['u1.mediu', 'u1.mediumm', 'u1.medxum', 'u1.meduim', 'cx1.larg', 'zz', 'U1.Large'].map((n) => nearestName(n, names))).toEqual([
       'u1.medium',
       'u1.medium',
       'u1.medium',
       'u1.medium',
       'cx1.large',
       '',
+      'u1.large',
     ]);
   });
 

@@ -7,7 +7,8 @@
  * the judging share one walk over the documents.
  */
 import { isPlainObject, type Json, type JsonObject, obj } from '../json';
-import { diag, didYouMean, type Diagnostic } from '../diagnostics';
+import { diag, type Diagnostic } from '../diagnostics';
+import { nearestName } from '../suggest';
 import { locate, type PathSegment, type SourceDoc } from '../load/source';
 
 import { admit, expand, type ExpandOptions } from './expand';
@@ -359,8 +360,9 @@ function referenceHint(e: ReferenceError, store: ObjectStore): string {
     const elsewhere = namedSo.find((o) => o.namespace !== undefined && o.namespace !== wanted.namespace);
     if (elsewhere)
       return `a ${wanted.kind} \`${wanted.name}\` exists in namespace \`${elsewhere.namespace}\`, not in the VM's \`${wanted.namespace ?? ''}\`: a VM uses namespaced ${plural} of its own namespace only`;
-    const meant = didYouMean(wanted.name, new Set(ofWhich.filter((o) => o.kind === wanted.kind).map((o) => o.name)));
-    if (meant) return meant;
+    // The suggestion the catalog's admission policy gives for the same name (nearestName).
+    const meant = nearestName(wanted.name, [...new Set(ofWhich.filter((o) => o.kind === wanted.kind).map((o) => o.name))]);
+    if (meant !== '') return `did you mean \`${meant}\`?`;
   }
   return ofWhich.length === 0
     ? 'no instance types or preferences were given: generate the project (its objects are read from the generators), or pass them with --with FILE'

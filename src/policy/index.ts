@@ -23,12 +23,11 @@
  */
 import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';
 import type { JsonObject } from '../json';
+import { deletionIndex, nearestName, SUGGEST_MAX } from '../suggest';
 
 export const POLICY_API_VERSION = 'admissionregistration.k8s.io/v1';
 /** The Namespace label whose value names a profile. */
 export const PROFILE_LABEL = 'itgen.dev/instancetype-profile';
-/** Names longer than this get no suggestion (the CEL iterates over a literal list of positions). */
-export const SUGGEST_MAX = 63;
 
 export interface PolicyEntry {
   readonly name: string;
@@ -111,37 +110,6 @@ export function celString(s: string): string {
 const celMap = (entries: readonly (readonly [string, string])[]): string =>
   entries.length === 0 ? '{"": ""}' : `{${entries.map(([k, v]) => `${celString(k)}: ${celString(v)}`).join(', ')}}`;
 
-/** Every string one deletion away from `s` (by code point), in order. */
-export function deletions(s: string): string[] {
-  const chars = [...s];
-  return chars.map((_, i) => [...chars.slice(0, i), ...chars.slice(i + 1)].join(''));
-}
-
-/**
- * The catalog's name nearest to `name`, as the policy's CEL finds it: `name` is one deletion of a
- * known name (a letter dropped), or one of `name`'s deletions is a known name (a letter added), or
- * they share a deletion (a letter changed, two letters swapped); the first in the catalog's sorted
- * order wins. '' when none, or when `name` is longer than SUGGEST_MAX.
- */
-export function suggestion(name: string, known: readonly string[]): string {
-  const index = deletionIndex(known);
-  if ([...name].length > SUGGEST_MAX) return '';
-  if (index.has(name)) return index.get(name)!;
-  const dels = deletions(name);
-  const set = new Set(known);
-  const added = dels.find((d) => set.has(d));
-  if (added !== undefined) return added;
-  const shared = dels.find((d) => index.has(d));
-  return shared !== undefined ? index.get(shared)! : '';
-}
-
-/** Deletion -> the first known name (sorted) it comes from. */
-function deletionIndex(known: readonly string[]): Map<string, string> {
-  const index = new Map<string, string>();
-  for (const n of [...known].sort()) for (const d of deletions(n)) if (d !== '' && !index.has(d)) index.set(d, n);
-  return index;
-}
-
 /** The matcher's name when it names the cluster-wide kind (KubeVirt: kind empty or the cluster kind, any case, singular or plural). */
 function matcherCel(root: 'object' | 'oldObject', which: Which): string {
   const m = `${root}.spec.${which}`;
@@ -219,7 +187,7 @@ function knownParts(which: Which, names: readonly string[], prefixes: readonly s
     {
       name: `${which}Suggestion`,
       expression:
-        `!(${unknown}) ? "" : ${it} in ${dels} ? ${dels}[${it}] : ` +
+        `!(${unknown}) ? "" : ${it}.lowerAscii() in ${known} ? ${it}.lowerAscii() : ${it} in ${dels} ? ${dels}[${it}] : ` +
         `${edits}.exists(d, d in ${known}) ? ${edits}.filter(d, d in ${known})[0] : ` +
         `${edits}.exists(d, d in ${dels}) ? ${dels}[${edits}.filter(d, d in ${dels})[0]] : ""`,
     },
@@ -495,7 +463,7 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
     const k = knownNames[which];
     const name = current[which];
     if (!judged(which) || isKnown(name, k)) continue;
-    const s = suggestion(name, k.names);
+    const s = nearestName(name, k.names);
     denied.push({
       rule: 'catalog',
       which,

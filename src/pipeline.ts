@@ -322,6 +322,7 @@ export function compileDocuments(
               scopes: config.scopes,
               namespace: config.namespace,
               launcher: launcher?.markdown,
+              targetKubevirt: config.targetKubevirt,
               compatibility: matrix
                 ? matrix.families.length <= GRID_MAX_FAMILIES
                   ? formatMatrixMarkdown(matrix)

@@ -3,6 +3,8 @@
  * targets a range and names the releases a finding holds for, and a VM answered as the release its
  * cluster runs (`--kubevirt-version`, or the KubeVirt CR's status.observedKubeVirtVersion).
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { runInProcess } from './e2e-helpers';
 import { DEFAULT_GENERATOR, removeDir, scratchProject } from './helpers';
 import { holds, modelledRelease, releasesBetween } from '../src/kubevirt/releases';
@@ -178,5 +180,30 @@ describe('the names virt-operator deploys, per release', () => {
     expect(DEPLOYED_NAMES['v1.7.0']!.instancetypes.length).toBe(65);
     // main's *.s390x.secex preferences are deployed by no release.
     expect(Object.values(DEPLOYED_NAMES).some((c) => c.preferences.some((n) => n.includes('secex')))).toBe(false);
+  });
+});
+
+describe("the generated README's table of the targeted releases", () => {
+  it('says per release what its virt-operator deploys, how many names of the catalog it deploys too, and the rules that hold for it', () => {
+    const catalog = CATALOG.replace('name: c\nversion: 1', 'name: d\nversion: 1')
+      .replace('architectures: [arm64]\n---\nkind: Preference', '---\nkind: Preference')
+      .replace('  firmware: {preferredEfi: {secureBoot: true}}', '  devices: {preferredDiskBus: virtio}');
+    const dir = scratchProject({
+      'generators/t.yaml': `${DEFAULT_GENERATOR.replace('vendor: kubevirt.io', 'vendor: acme.example')}targetKubevirt: {min: v1.7, max: v1.9}\n`,
+      'catalog/catalog.yaml': catalog,
+    });
+    try {
+      runInProcess(dir, ['generate']);
+      const readme = readFileSync(path.join(dir, 'output', 'README.md'), 'utf8');
+      const rows = readme.split('\n').filter((l) => /^\| v1\.\d\.\d \|/.test(l));
+      expect(rows).toEqual([
+        '| v1.7.4 | v1.5.1 | 0 | UEFI secure boot is currently not supported on aarch64 Arch |',
+        '| v1.8.0 | v1.6.0 | 1 | UEFI secure boot is currently not supported on aarch64 Arch |',
+        '| v1.8.4 | v1.6.0 | 1 | spec.domain.firmware.bootloader.efi.secureBoot defaults to false on arm64 |',
+        '| v1.9.0 | v1.7.0 | 1 | spec.domain.firmware.bootloader.efi.secureBoot defaults to false on arm64 |',
+      ]);
+    } finally {
+      removeDir(dir);
+    }
   });
 });

@@ -11,7 +11,9 @@ import type { Deprecation, ResolvedCatalog, ResolvedInstancetype, ResolvedPrefer
 import { formatBinary } from '../quantity';
 import type { Scope } from '../schema/generator';
 import { type RenderedObject } from './manifests';
-import { KIND_ORDER } from '../schema/kubevirt-api';
+import { KIND_ORDER, targetRange } from '../schema/kubevirt-api';
+import { DEPLOYED_COMMON_INSTANCETYPES, DEPLOYED_NAMES } from '../kubevirt/deployed-catalog';
+import { releasesBetween, RELEASE_RULES, type ReleaseRule } from '../kubevirt/releases';
 import { compareText } from '../order';
 
 export const DOCS_FILE = 'README.md';
@@ -30,6 +32,35 @@ export interface DocsOptions {
   readonly compatibility?: string | undefined;
   /** What each instance type's launcher pod requests (expand/facts.ts, a later stage: passed in as text). */
   readonly launcher?: string | undefined;
+  /** The KubeVirt releases the catalog targets (the generator's `targetKubevirt`). */
+  readonly targetKubevirt?: string | { readonly min: string; readonly max?: string | undefined } | undefined;
+}
+
+/**
+ * Per targeted KubeVirt release: the common-instancetypes release its virt-operator deploys, how many
+ * of this catalog's cluster-wide names it deploys too (IT5006), and the rules that hold for it alone
+ * (releases.ts), so a vendor sees what differs between the releases its customers run.
+ */
+function releaseTable(catalog: ResolvedCatalog, opts: DocsOptions): string | undefined {
+  if (opts.targetKubevirt === undefined) return undefined;
+  const range = targetRange(opts.targetKubevirt);
+  const releases = releasesBetween(range.min, range.max);
+  if (releases.length === 0) return undefined;
+  const cluster = opts.scopes.includes('cluster');
+  const rules: readonly ReleaseRule[] = Object.values(RELEASE_RULES);
+  const rows = releases.map((r) => {
+    const deployed = DEPLOYED_NAMES[DEPLOYED_COMMON_INSTANCETYPES[r]];
+    const shared =
+      cluster && deployed
+        ? [
+            ...catalog.instancetypes.filter((it) => deployed.instancetypes.includes(it.name)),
+            ...catalog.preferences.filter((p) => deployed.preferences.includes(p.name)),
+          ].length
+        : 0;
+    const differs = rules.filter((rule) => rule.holdsFor.includes(r)).map((rule) => rule.words);
+    return [r, DEPLOYED_COMMON_INSTANCETYPES[r], String(shared), differs.join('; ') || '—'];
+  });
+  return table(['KubeVirt', 'common-instancetypes it deploys', 'names of this catalog it deploys too', 'rules that hold for it'], ['l', 'l', 'r', 'l'], rows);
 }
 
 const get = getPath;
@@ -182,6 +213,11 @@ export function renderDocs(catalog: ResolvedCatalog, objects: readonly RenderedO
       `## Compatibility\n\nWhich instance types each preference admits, as KubeVirt's VM admission decides (requirements, spread) and as the VM would start (threads with dedicated CPUs, hugepage sizes): \`✓\` every size of the family, \`k/n\` some, \`–\` none or another architecture. \`itgen matrix\` says why for each pair.\n\n${opts.compatibility}\n`,
     );
   }
+  const releases = releaseTable(catalog, opts);
+  if (releases !== undefined)
+    out.push(
+      `## KubeVirt releases\n\nThe releases the catalog targets (\`targetKubevirt\`), as itgen models them: what each deploys itself, how many names of this catalog it deploys too (virt-operator reverts those; IT5006), and the rules that hold for that release only (\`itgen validate\` names the releases of each finding).\n\n${releases}\n`,
+    );
   const dep = deprecatedTable(catalog);
   if (dep !== undefined) {
     out.push(

@@ -60,6 +60,26 @@ export function quotasOf(store: ObjectStore): Quotas {
   return { resource: group('ResourceQuota'), ...(calculator ? { aaq: { calculator, byNamespace: group('ApplicationAwareResourceQuota') } } : {}) };
 }
 
+/** The VM a capacity row asks about: one of the instance type alone, with a container disk, in `namespace`. */
+export function capacityVm(name: string, kind: string, architecture: string | undefined, namespace: string): JsonObject {
+  return {
+    apiVersion: 'kubevirt.io/v1',
+    kind: 'VirtualMachine',
+    metadata: { name: 'capacity', namespace },
+    spec: {
+      runStrategy: 'Always',
+      instancetype: { name, kind },
+      template: {
+        spec: {
+          ...(architecture !== undefined ? { architecture } : {}),
+          domain: { devices: {} },
+          volumes: [{ name: 'rootdisk', containerDisk: { image: 'quay.io/containerdisks/fedora:41' } }],
+        },
+      },
+    },
+  };
+}
+
 /**
  * How many more VMs of a row's instance type the namespace's quotas admit (kubevirt/quota.ts's
  * `quotaRoom`: the room each quota has left, then the refusal after it), and which of nodes or quota binds.
@@ -68,22 +88,7 @@ export function withQuota<T extends CapacityRow>(t: T, quotas: Quotas, namespace
   const resource = quotas.resource.get(namespace) ?? [];
   const arqs = quotas.aaq?.byNamespace.get(namespace) ?? [];
   if ((resource.length === 0 && arqs.length === 0) || t.refused !== undefined) return t;
-  const vm: JsonObject = {
-    apiVersion: 'kubevirt.io/v1',
-    kind: 'VirtualMachine',
-    metadata: { name: 'capacity', namespace },
-    spec: {
-      runStrategy: 'Always',
-      instancetype: { name: t.name, kind: t.kind },
-      template: {
-        spec: {
-          ...(t.architecture !== undefined ? { architecture: t.architecture } : {}),
-          domain: { devices: {} },
-          volumes: [{ name: 'rootdisk', containerDisk: { image: 'quay.io/containerdisks/fedora:41' } }],
-        },
-      },
-    },
-  };
+  const vm = capacityVm(t.name, t.kind, t.architecture, namespace);
   const r = previewVm(vm, cluster, config, namespace);
   if ('error' in r) return t;
   const pod = { ...r.pod, metadata: { ...(obj(r.pod['metadata']) ?? {}), name: 'virt-launcher-capacity', namespace } };

@@ -6,7 +6,7 @@
 import type { JsonObject } from '../json';
 import { list, obj } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
-import { quotasOf, quotaText, withQuota, type QuotaFields } from './fit-quota';
+import { capacityVm, quotasOf, quotaText, withQuota, type QuotaFields } from './fit-quota';
 import { fitPod, resourceText, type NodeFit, type Shortfall } from '../kubevirt/scheduler';
 import { md } from '../printable';
 import { manifestObjects } from './documents';
@@ -214,22 +214,7 @@ function capacityOf(
   details: true | 'data',
 ): InstancetypeCapacity {
   const namespace = o.namespace ?? 'default';
-  const vm: JsonObject = {
-    apiVersion: 'kubevirt.io/v1',
-    kind: 'VirtualMachine',
-    metadata: { name: 'capacity', namespace },
-    spec: {
-      runStrategy: 'Always',
-      instancetype: { name: o.name, kind: o.kind },
-      template: {
-        spec: {
-          ...(arch !== undefined ? { architecture: arch } : {}),
-          domain: { devices: {} },
-          volumes: [{ name: 'rootdisk', containerDisk: { image: 'quay.io/containerdisks/fedora:41' } }],
-        },
-      },
-    },
-  };
+  const vm = capacityVm(o.name, o.kind, arch, namespace);
   const id = {
     name: o.name,
     kind: o.kind,

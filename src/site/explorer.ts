@@ -11,7 +11,7 @@
  * page's state as one closure (`runExplorer`); split, each part would take that state as arguments.
  */
 import type { SiteData, SiteInstancetype, SitePreference } from './types';
-import { pairOutcome, selectInstancetypes, type SelectFilter } from './filter';
+import { pairOutcome, rowsCsv, selectInstancetypes, type SelectFilter } from './filter';
 
 type Column = {
   readonly key: string;
@@ -57,22 +57,6 @@ const COLUMNS: readonly Column[] = [
 const DEFAULT_COLUMNS = ['name', 'cpu', 'memory', 'mpc', 'class', 'hugepages', 'dedicated', 'gpus', 'arch', 'pod', 'deprecated'];
 const shown = (c: Column, r: SiteInstancetype): string => String(c.text ? c.text(r) : c.value(r));
 const PAGE = 200;
-const CSV_COLUMNS = [
-  'name',
-  'generator',
-  'family',
-  'class',
-  'cpu',
-  'memory',
-  'hugepages',
-  'dedicatedCpu',
-  'gpus',
-  'architectures',
-  'podCpu',
-  'podMemory',
-  'deprecated',
-  'replacement',
-] as const;
 
 /** The page's state: what the filter fields hold (as typed), the sort, the columns, the compared names. */
 interface State {
@@ -125,16 +109,6 @@ export function filterOfState(s: State): SelectFilter {
     text: s.q,
     ...(s.dep ? { deprecated: true } : {}),
   };
-}
-
-/** Rows as CSV for a spreadsheet (CRLF; a cell that would run as a formula is prefixed with `'`). */
-function csv(rows: readonly SiteInstancetype[]): string {
-  const cell = (v: unknown): string => {
-    let s = Array.isArray(v) ? v.join(' ') : String(v);
-    if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return [CSV_COLUMNS.join(','), ...rows.map((r) => CSV_COLUMNS.map((c) => cell(r[c])).join(','))].join('\r\n') + '\r\n';
 }
 
 function snippet(r: SiteInstancetype, pref: string): string {
@@ -549,7 +523,7 @@ export function runExplorer(): void {
       fill();
       update();
     });
-    byId('csv').addEventListener('click', () => download('instancetypes.csv', 'text/csv', csv(current)));
+    byId('csv').addEventListener('click', () => download('instancetypes.csv', 'text/csv', rowsCsv(current, '\r\n')));
     byId('json').addEventListener('click', () => download('instancetypes.json', 'application/json', JSON.stringify(current, null, 2) + '\n'));
     window.addEventListener('hashchange', () => {
       readHash();

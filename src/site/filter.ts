@@ -62,3 +62,34 @@ export function selectInstancetypes(data: SiteData, f: SelectFilter): SiteInstan
     return true;
   });
 }
+
+const CSV_COLUMNS = [
+  'name',
+  'generator',
+  'family',
+  'class',
+  'cpu',
+  'memory',
+  'hugepages',
+  'dedicatedCpu',
+  'gpus',
+  'architectures',
+  'podCpu',
+  'podMemory',
+  'deprecated',
+  'replacement',
+] as const;
+
+/**
+ * Rows as CSV (RFC 4180's quoting), lines ending in `eol`: `\n` for `itgen select`, `\r\n` for the
+ * page's download. A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, carriage
+ * return at its start) is prefixed with `'`: a catalog is untrusted input.
+ */
+export function rowsCsv(rows: readonly SiteInstancetype[], eol: '\n' | '\r\n'): string {
+  const cell = (v: unknown): string => {
+    let s = Array.isArray(v) ? v.join(' ') : String(v);
+    if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return [CSV_COLUMNS.join(','), ...rows.map((r) => CSV_COLUMNS.map((c) => cell(r[c])).join(','))].join(eol) + eol;
+}

@@ -3,6 +3,7 @@
  */
 import { formatBinary, parseQuantity } from '../quantity';
 import type { SiteInstancetype } from './data';
+import { rowsCsv } from './filter';
 
 /** `4..16`, `4..`, `..16`, `8`: an inclusive range; undefined ends are open. Quantities for memory. */
 export function parseRange(text: string, what: 'count' | 'bytes'): readonly [number | undefined, number | undefined] | { readonly error: string } {
@@ -24,33 +25,11 @@ export function parseRange(text: string, what: 'count' | 'bytes'): readonly [num
   return [a, b];
 }
 
-const CSV_COLUMNS = [
-  'name',
-  'generator',
-  'family',
-  'class',
-  'cpu',
-  'memory',
-  'hugepages',
-  'dedicatedCpu',
-  'gpus',
-  'architectures',
-  'podCpu',
-  'podMemory',
-  'deprecated',
-  'replacement',
-] as const;
-
 /**
- * Rows as CSV (RFC 4180's quoting; lines end in `\n`, as every text itgen prints, whose output guard
- * writes a carriage return as a visible escape). A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab,
- * carriage return at its start) is prefixed with `'`: a catalog is untrusted input.
+ * Rows as CSV with lines ending in `\n`, as every text itgen prints (its output guard writes a carriage
+ * return as a visible escape); the quoting and the formula guard are `rowsCsv`'s (site/filter.ts), which
+ * the page's download uses too.
  */
 export function instancetypesCsv(rows: readonly SiteInstancetype[]): string {
-  const cell = (v: unknown): string => {
-    let s = Array.isArray(v) ? v.join(' ') : String(v);
-    if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return [CSV_COLUMNS.join(','), ...rows.map((r) => CSV_COLUMNS.map((c) => cell(r[c])).join(','))].join('\n') + '\n';
+  return rowsCsv(rows, '\n');
 }

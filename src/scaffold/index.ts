@@ -5,6 +5,7 @@
  * workflow that validates and checks. Written only where nothing exists yet (see `existingFiles`).
  */
 import type { OutputFile } from '../emit/layout';
+import { ACTIONS } from './actions';
 
 export interface ScaffoldOptions {
   /** Generator and catalog name: lowercase letters, digits and `-`. */
@@ -164,11 +165,11 @@ jobs:
   itgen:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683  # v4.2.2
+      - uses: ${ACTIONS.checkout}
         with:
           persist-credentials: false
           fetch-depth: 0
-      - uses: actions/setup-node@49933ea5288caeca8642d1e84afbd3f7d6820020  # v4.4.0
+      - uses: ${ACTIONS.setupNode}
         with:
           node-version: 24
       - run: npm ci
@@ -193,7 +194,7 @@ jobs:
           if [ -d vms ]; then vms="--vms vms"; fi
           node_modules/.bin/itgen diff -o markdown --against "origin/$BASE_REF" $vms > itgen-review/comment.md || true
       - if: always() && github.event_name == 'pull_request'
-        uses: actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02  # v4.6.2
+        uses: ${ACTIONS.uploadArtifact}
         with:
           name: itgen-review
           path: itgen-review/
@@ -223,12 +224,12 @@ jobs:
     if: github.event.workflow_run.event == 'pull_request'
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/download-artifact@fa0a91b85d4f404e444e00e005971372dc801d16  # v4.1.8
+      - uses: ${ACTIONS.downloadArtifact}
         with:
           name: itgen-review
           run-id: \${{ github.event.workflow_run.id }}
           github-token: \${{ secrets.GITHUB_TOKEN }}
-      - uses: actions/github-script@60a0d83039c74a4aee543508d2ffcb1c3799cdea  # v7.0.1
+      - uses: ${ACTIONS.githubScript}
         env:
           HEAD_SHA: \${{ github.event.workflow_run.head_sha }}
         with:

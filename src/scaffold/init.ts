@@ -9,6 +9,7 @@
  * objects) are text, kept with the merge rules that place them.
  */
 import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { ACTIONS } from './actions';
 import { readRegularFile } from '../load/limits';
 import path from 'node:path';
 import { isMap, isSeq, parseDocument, type YAMLSeq } from 'yaml';
@@ -49,15 +50,15 @@ jobs:
   build:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683  # v4.2.2
+      - uses: ${ACTIONS.checkout}
         with:
           persist-credentials: false
-      - uses: actions/setup-node@49933ea5288caeca8642d1e84afbd3f7d6820020  # v4.4.0
+      - uses: ${ACTIONS.setupNode}
         with:
           node-version: 24
       - run: npm ci
       - run: node_modules/.bin/itgen site --out _site
-      - uses: actions/upload-pages-artifact@56afc609e74202658d3ffba0e8f6dda462b719fa  # v3.0.1
+      - uses: ${ACTIONS.uploadPagesArtifact}
         with:
           path: _site
   deploy:
@@ -71,7 +72,7 @@ jobs:
       url: \${{ steps.deployment.outputs.page_url }}
     steps:
       - id: deployment
-        uses: actions/deploy-pages@d6db90164ac5ed86f2b6aed7e0febac5b3c0c03e  # v4.0.5
+        uses: ${ACTIONS.deployPages}
 `;
 
 /** GitLab Pages: the explorer at each release tag; GitLab publishes the job named pages's public/. */

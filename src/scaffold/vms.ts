@@ -6,6 +6,7 @@
  * virt-launcher pod: requests, node selector) is kept as a review artifact.
  */
 import { filesInTheWay } from '../emit/write';
+import { ACTIONS } from './actions';
 import type { OutputFile } from '../emit/layout';
 import { blockedPath, gitlabStage, includedInGitlab, read } from './init';
 import path from 'node:path';
@@ -44,10 +45,10 @@ jobs:
   vms:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683  # v4.2.2
+      - uses: ${ACTIONS.checkout}
         with:
           persist-credentials: false
-      - uses: actions/setup-node@49933ea5288caeca8642d1e84afbd3f7d6820020  # v4.4.0
+      - uses: ${ACTIONS.setupNode}
         with:
           node-version: 24
       - run: npm ci
@@ -58,7 +59,7 @@ jobs:
           mkdir -p itgen-pods
           node_modules/.bin/itgen expand ${vms} ${objects} --as pod > itgen-pods/pods.yaml || true
       - if: always()
-        uses: actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02  # v4.6.2
+        uses: ${ACTIONS.uploadArtifact}
         with:
           name: itgen-pods
           path: itgen-pods/

@@ -1,9 +1,33 @@
 // What the corpus generators share (tools/*-corpus.mjs): their command line, the seeded random
 // numbers every corpus is made with (mulberry32: one seed, one corpus, on any machine), and running
-// an oracle built outside this repository on JSON lines.
+// an oracle built outside this repository on JSON lines, and the built launcher render the
+// kube-oracle corpora make their pods with.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The compiled start path (`npm run build` first): previewVm, objectStore and kubevirtConfig. */
+export function launcherKit() {
+  const require = createRequire(import.meta.url);
+  return {
+    previewVm: require(path.join(repo, 'dist', 'expand', 'preview.js')).previewVm,
+    objectStore: require(path.join(repo, 'dist', 'expand', 'references.js')).objectStore,
+    kubevirtConfig: require(path.join(repo, 'dist', 'kubevirt', 'config.js')).kubevirtConfig,
+  };
+}
+
+/** kube-oracle (named by KUBE_ORACLE) on `cases`; DIR/cases.jsonl and DIR/answers.jsonl written. */
+export function answerWithKubeOracle(dir, cases) {
+  const lines = cases.map((c) => JSON.stringify(c)).join('\n') + '\n';
+  const answers = runOracle(process.env.KUBE_ORACLE, lines, 'kube-oracle');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'cases.jsonl'), lines);
+  writeFileSync(path.join(dir, 'answers.jsonl'), answers);
+}
 
 /** `node tools/x-corpus.mjs MODE DIR [--flag VALUE]...`: the mode, the directory, and each flag's value as written. */
 export function corpusCommandLine(argv = process.argv) {

@@ -11,17 +11,10 @@
 //     writes DIR/cases.jsonl and DIR/answers.jsonl (needs `npm run build` first)
 //
 // test/place-corpus.test.ts replays DIR (committed gzipped under test/fixtures/place-corpus/).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { corpusCommandLine, runOracle, seeded } from './corpus-kit.mjs';
+import { readFileSync } from 'node:fs';
+import { answerWithKubeOracle, corpusCommandLine, launcherKit, seeded } from './corpus-kit.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
-const { previewVm } = require(path.join(repo, 'dist', 'expand', 'preview.js'));
-const { objectStore } = require(path.join(repo, 'dist', 'expand', 'references.js'));
-const { kubevirtConfig } = require(path.join(repo, 'dist', 'kubevirt', 'config.js'));
+const { previewVm, objectStore, kubevirtConfig } = launcherKit();
 
 const { mode, dir, opt } = corpusCommandLine();
 
@@ -159,10 +152,7 @@ function gen() {
       });
     cases.push({ id: `p${String(cases.length + 1).padStart(5, '0')}`, mode: 'place', queue, nodes, pods });
   }
-  const answers = runOracle(process.env.KUBE_ORACLE, cases.map((c) => JSON.stringify(c)).join('\n') + '\n', 'kube-oracle');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'cases.jsonl'), cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
-  writeFileSync(path.join(dir, 'answers.jsonl'), answers);
+  answerWithKubeOracle(dir, cases);
   console.log(`${cases.length} sets, ${cases.reduce((a, c) => a + c.queue.length, 0)} pods`);
 }
 

@@ -10,27 +10,15 @@
  * says so and is skipped, unless ITGEN_REQUIRE_GITLAB=1 (as `.ci/run` sets), where it fails.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { runInProcess } from './e2e-helpers';
+import { GCL, gitlabMissing, NODE22, npmStandIn } from './gitlab-helpers';
 
-const REPO = path.resolve(__dirname, '..');
-const TOOL = path.join(REPO, '.ci', 'gitlab-ci-local', 'node_modules');
-const NODE22 = path.join(TOOL, 'node', 'bin', 'node');
-const GCL = path.join(TOOL, 'gitlab-ci-local', 'dist', 'index.js');
-
-function available(): string | undefined {
-  if (!existsSync(NODE22) || !existsSync(GCL)) return 'gitlab-ci-local is not installed (npm ci --prefix .ci/gitlab-ci-local)';
-  const v = spawnSync(NODE22, ['--version'], { encoding: 'utf8' });
-  if (!/^v22\./.test(v.stdout ?? '')) return `gitlab-ci-local needs Node 22, .ci/gitlab-ci-local has ${v.stdout || v.error?.message || 'none'}`;
-  if (spawnSync('rsync', ['--version']).status !== 0) return 'gitlab-ci-local copies the work tree with rsync, which is not installed';
-  return undefined;
-}
-
-const missing = available();
+const missing = gitlabMissing();
 if (missing !== undefined && process.env['ITGEN_REQUIRE_GITLAB'] === '1') throw new Error(`test/gitlab-pipeline.test.ts: ${missing}`);
 const describeGitlab = missing === undefined ? describe : describe.skip;
 if (missing !== undefined) process.stderr.write(`test/gitlab-pipeline.test.ts skipped: ${missing}\n`);
@@ -138,12 +126,7 @@ describeGitlab('the GitLab job init writes, run by gitlab-ci-local in a Flux rep
     top = mkdtempSync(path.join(os.tmpdir(), 'itgen-gitlab-pipeline-'));
     repo = path.join(top, 'gitops');
     stub = path.join(top, 'stub');
-    mkdirSync(stub);
-    writeFileSync(
-      path.join(stub, 'npm'),
-      `#!/bin/sh\n[ "$1" = ci ] || { echo "npm stand-in: only ci" >&2; exit 1; }\nmkdir -p node_modules/.bin && ln -sf '${path.join(REPO, 'bin', 'itgen')}' node_modules/.bin/itgen\n`,
-    );
-    chmodSync(path.join(stub, 'npm'), 0o755);
+    npmStandIn(stub);
     mkdirSync(path.join(repo, 'clusters', 'prod', 'flux-system'), { recursive: true });
     mkdirSync(path.join(repo, 'vms'));
     writeFileSync(path.join(repo, '.gitlab-ci.yml'), PIPELINE);

@@ -7,22 +7,16 @@
  * files are written in the work tree).
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runInProcess } from './e2e-helpers';
+import { GCL, gitlabMissing, NODE22, npmStandIn } from './gitlab-helpers';
 
 const REPO = path.resolve(__dirname, '..');
-const TOOL = path.join(REPO, '.ci', 'gitlab-ci-local', 'node_modules');
-const NODE22 = path.join(TOOL, 'node', 'bin', 'node');
-const GCL = path.join(TOOL, 'gitlab-ci-local', 'dist', 'index.js');
-const usable =
-  existsSync(NODE22) &&
-  existsSync(GCL) &&
-  /^v22\./.test(spawnSync(NODE22, ['--version'], { encoding: 'utf8' }).stdout ?? '') &&
-  spawnSync('rsync', ['--version']).status === 0;
-if (!usable && process.env['ITGEN_REQUIRE_GITLAB'] === '1') throw new Error('test/gitlab-vm-gate.test.ts: gitlab-ci-local, Node 22 or rsync is missing');
-const describeGitlab = usable ? describe : describe.skip;
+const missing = gitlabMissing();
+if (missing !== undefined && process.env['ITGEN_REQUIRE_GITLAB'] === '1') throw new Error(`test/gitlab-vm-gate.test.ts: ${missing}`);
+const describeGitlab = missing === undefined ? describe : describe.skip;
 
 const vm = (memory: string): string =>
   `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  runStrategy: Always\n  template:\n    spec:\n      domain:\n        resources: {requests: {memory: ${memory}}}\n        devices: {}\n      volumes: [{name: rootdisk, containerDisk: {image: "quay.io/containerdisks/fedora:41"}}]\n`;
@@ -61,13 +55,7 @@ describeGitlab("the VM owner's GitLab job, run by gitlab-ci-local", () => {
     top = mkdtempSync(path.join(os.tmpdir(), 'itgen-gitlab-vms-'));
     repo = path.join(top, 'vms-repo');
     stub = path.join(top, 'stub');
-    mkdirSync(stub);
-    // The job's `npm ci` is a stand-in on PATH: it links the itgen under test where npm would install it.
-    writeFileSync(
-      path.join(stub, 'npm'),
-      `#!/bin/sh\n[ "$1" = ci ] || { echo "npm stand-in: only ci" >&2; exit 1; }\nmkdir -p node_modules/.bin && ln -sf '${path.join(REPO, 'bin', 'itgen')}' node_modules/.bin/itgen\n`,
-    );
-    chmodSync(path.join(stub, 'npm'), 0o755);
+    npmStandIn(stub);
     mkdirSync(path.join(repo, 'vms'), { recursive: true });
     mkdirSync(path.join(repo, 'platform'));
     copyFileSync(

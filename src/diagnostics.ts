@@ -80,6 +80,7 @@ export const DIAGNOSTIC_CODES = {
   IT5016: 'a size deprecated in favour of a family without that size',
   IT5017: 'an admission policy profile names a class, family or instance type the catalog lacks',
   IT5018: 'a generated admission policy does not type-check',
+  IT5019: 'a generated admission policy kube-apiserver would refuse for its size',
   // IT6xxx: target KubeVirt version
   IT6001: 'field newer than the target KubeVirt release',
   IT6002: 'unknown target KubeVirt release',

@@ -354,6 +354,12 @@ export function compileDocuments(
               hint: 'a policy that does not compile would refuse every VM (failurePolicy Fail); report this to itgen',
             }),
           );
+        for (const c of base.sizeProblems)
+          diagnostics.push(
+            diag('IT5019', `kube-apiserver would refuse the admission policy \`${c.policy}\`: ${c.field}: ${c.message}`, locate(generator.src, ['policy']), {
+              hint: 'the catalog is too large for one policy object; split it into several generators, each with its own policy',
+            }),
+          );
       }
       if (mode === 'files') files = layoutBase(objects, KIND_ORDER, extra);
     }

@@ -14,28 +14,38 @@ export function deletions(s: string): string[] {
 
 /**
  * The one suggestion for a name that names nothing, in `validate` and in the generated admission
- * policies' CEL alike: the name in another case, or `name` is one deletion of a known name (a letter dropped), or one of `name`'s deletions is a known name (a letter added), or
- * they share a deletion (a letter changed, two letters swapped); the first in the catalog's sorted
- * order wins. '' when none, or when `name` is longer than SUGGEST_MAX.
+ * policies' CEL alike (src/policy/cel.ts), the known names one edit away: the name in another
+ * case; else the least known name with one letter more (a letter dropped); else the first of the
+ * name's deletions, by place, that is known (a letter added); else, at the first place where a
+ * known name has another letter, or the letters there and at a neighbouring place swapped, the
+ * least such name. '' when none, or when `name` is longer than SUGGEST_MAX. Letters are code
+ * points; the letters tried are those the known names use.
  */
 export function nearestName(name: string, known: readonly string[]): string {
-  const index = deletionIndex(known);
-  if ([...name].length > SUGGEST_MAX) return '';
+  const chars = [...name];
+  if (chars.length > SUGGEST_MAX) return '';
   const set = new Set(known);
   // The name in another case (`M1.xlarge`): ASCII letters folded, as CEL's lowerAscii() does.
   const folded = name.replace(/[A-Z]/g, (c) => c.toLowerCase());
   if (folded !== name && set.has(folded)) return folded;
-  if (index.has(name)) return index.get(name)!;
-  const dels = deletions(name);
-  const added = dels.find((d) => set.has(d));
+  const alphabet = [...new Set(known.flatMap((n) => [...n]))];
+  const least = (xs: readonly string[]): string | undefined => (xs.length === 0 ? undefined : xs.reduce((a, b) => (b < a ? b : a)));
+  const between = (pre: string, post: string): string[] => alphabet.map((c) => pre + c + post).filter((k) => set.has(k));
+  const join = (from: number, to?: number): string => chars.slice(from, to).join('');
+  if (chars.length > 0) {
+    const longer = least(chars.flatMap((_, j) => between(join(0, j), join(j))).concat(between(name, '')));
+    if (longer !== undefined) return longer;
+  }
+  const added = deletions(name).find((d) => set.has(d));
   if (added !== undefined) return added;
-  const shared = dels.find((d) => index.has(d));
-  return shared !== undefined ? index.get(shared)! : '';
-}
-
-/** Deletion -> the first known name (sorted) it comes from. */
-export function deletionIndex(known: readonly string[]): Map<string, string> {
-  const index = new Map<string, string>();
-  for (const n of [...known].sort()) for (const d of deletions(n)) if (d !== '' && !index.has(d)) index.set(d, n);
-  return index;
+  const swapped = (i: number): string[] => {
+    if (i < 0 || i + 1 >= chars.length) return [];
+    const s = [...join(0, i), chars[i + 1]!, chars[i]!, ...join(i + 2)].join('');
+    return set.has(s) ? [s] : [];
+  };
+  for (let i = 0; i < chars.length; i++) {
+    const edited = least([...between(join(0, i), join(i + 1)), ...swapped(i), ...swapped(i - 1)]);
+    if (edited !== undefined) return edited;
+  }
+  return '';
 }

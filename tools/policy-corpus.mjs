@@ -5,11 +5,13 @@
 // against KubeVirt's VirtualMachine schema. kube-oracle is built outside this repository and named
 // by the KUBE_ORACLE variable (never part of the product or its tests).
 //
-//   KUBE_ORACLE=... node tools/policy-corpus.mjs gen DIR [--seed N] [--count N] [--jobs N]
+//   KUBE_ORACLE=... node tools/policy-corpus.mjs gen DIR [--seed N] [--count N] [--jobs N] [--scale N]
 //     writes DIR/sets.jsonl (each catalog, options and the policies generated), DIR/cases.jsonl
-//     and DIR/answers.jsonl (needs `npm run build` first)
+//     and DIR/answers.jsonl (needs `npm run build` first); with --scale N, one set instead: a
+//     synthetic catalog of N instance types and N/5 preferences (scaleCatalog), with profiles
 //
-// test/policy-corpus.test.ts replays DIR (committed gzipped under test/fixtures/policy-corpus/).
+// test/policy-corpus.test.ts replays DIR (committed gzipped under test/fixtures/policy-corpus/);
+// test/policy-scale.test.ts the --scale corpus (test/fixtures/policy-scale/).
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -58,32 +60,109 @@ const PROFILES = {
   none: {},
 };
 
-const SETS = [
-  { set: 'upstream-default', catalog: upstreamCatalog(), options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.common-instancetypes' } },
-  {
-    set: 'upstream-governed',
-    catalog: upstreamCatalog(),
-    options: {
-      ...DEFAULT_POLICY_OPTIONS,
-      prefix: 'itgen.common-instancetypes',
-      requireInstancetype: true,
-      profiles: PROFILES,
-      kubevirtNamespace: 'openshift-cnv',
-      paramsNamespace: 'vm-admin',
-    },
-  },
-  { set: 'small-warn', catalog: SMALL, options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.small', profiles: PROFILES } },
-  {
-    set: 'small-others',
-    catalog: { ...SMALL, otherNames: ['n1.*', 'rhel.10', 'windows.2k25', 'u1.medium'] },
-    options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.small', profiles: PROFILES },
-  },
-  {
-    set: 'small-strict',
-    catalog: SMALL,
-    options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.small', deprecated: 'deny', requireInstancetype: true, requirePreference: true },
-  },
-];
+/**
+ * A catalog of `n` instance types (families of 20 sizes; every tenth family deprecated for the next
+ * one) and n/5 preferences (operating systems, versions and variants), as a large vendor ships.
+ */
+function scaleCatalog(n) {
+  const sizes = [
+    'nano',
+    'micro',
+    'small',
+    'medium',
+    'large',
+    'xlarge',
+    '2xlarge',
+    '4xlarge',
+    '8xlarge',
+    '12xlarge',
+    '16xlarge',
+    '24xlarge',
+    '32xlarge',
+    '48xlarge',
+    '64xlarge',
+    '96xlarge',
+    '128xlarge',
+    '192xlarge',
+    '256xlarge',
+    '384xlarge',
+  ];
+  const kinds = [
+    ['u', 'general'],
+    ['o', 'overcommitted'],
+    ['cx', 'compute'],
+    ['m', 'memory'],
+    ['n', 'network'],
+    ['gn', 'gpu'],
+    ['rt', 'realtime'],
+    ['d', 'dedicated'],
+  ];
+  const fams = Array.from({ length: Math.ceil(n / sizes.length) }, (_, i) => ({ prefix: kinds[i % 8][0], gen: Math.floor(i / 8) + 1, cls: kinds[i % 8][1] }));
+  const instancetypes = [];
+  fams.forEach((f, i) => {
+    const next = fams[i + 8];
+    for (const size of sizes) {
+      if (instancetypes.length === n) return;
+      instancetypes.push({
+        name: `${f.prefix}${f.gen}.${size}`,
+        families: [f.prefix, `${f.prefix}${f.gen}`],
+        class: f.cls,
+        ...(i % 10 === 9 ? { deprecated: next ? { replacement: `${next.prefix}${next.gen}.${size}` } : {} } : {}),
+      });
+    }
+  });
+  const oses = ['rhel', 'fedora', 'windows', 'ubuntu', 'debian', 'centos', 'sles', 'alpine'];
+  const variants = ['', '.virtio', '.efi', '.arm64', '.dpdk'];
+  const preferences = [];
+  for (let v = 1; preferences.length < n / 5; v++)
+    for (const os of oses)
+      for (const variant of variants)
+        if (preferences.length < n / 5)
+          preferences.push({ name: `${os}.${v}${variant}`, ...(v % 25 === 0 ? { deprecated: { replacement: `${os}.${v + 1}${variant}` } } : {}) });
+  return { instancetypes, preferences, otherNames: ['vendor-x.*', 'legacy.large'] };
+}
+
+const scale = opt('--scale', '');
+const SETS =
+  scale !== ''
+    ? [
+        {
+          set: `scale-${scale}`,
+          catalog: scaleCatalog(Number(scale)),
+          options: {
+            ...DEFAULT_POLICY_OPTIONS,
+            prefix: 'itgen.vendor',
+            requireInstancetype: true,
+            profiles: { gold: { classes: ['general', 'compute'] }, silver: { families: ['u1', 'cx3'], names: ['m2.large'] }, none: {} },
+          },
+        },
+      ]
+    : [
+        { set: 'upstream-default', catalog: upstreamCatalog(), options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.common-instancetypes' } },
+        {
+          set: 'upstream-governed',
+          catalog: upstreamCatalog(),
+          options: {
+            ...DEFAULT_POLICY_OPTIONS,
+            prefix: 'itgen.common-instancetypes',
+            requireInstancetype: true,
+            profiles: PROFILES,
+            kubevirtNamespace: 'openshift-cnv',
+            paramsNamespace: 'vm-admin',
+          },
+        },
+        { set: 'small-warn', catalog: SMALL, options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.small', profiles: PROFILES } },
+        {
+          set: 'small-others',
+          catalog: { ...SMALL, otherNames: ['n1.*', 'rhel.10', 'windows.2k25', 'u1.medium'] },
+          options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.small', profiles: PROFILES },
+        },
+        {
+          set: 'small-strict',
+          catalog: SMALL,
+          options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.small', deprecated: 'deny', requireInstancetype: true, requirePreference: true },
+        },
+      ];
 
 function typos(name, rnd) {
   const chars = [...name];
@@ -139,7 +218,10 @@ if (mode === 'gen') {
       const r = rnd();
       if (r < 0.35) return pick(entries).name;
       if (r < 0.75) return typos(pick(entries).name, rnd);
-      if (r < 0.8) return 'x'.repeat(60 + Math.floor(rnd() * 10));
+      if (r < 0.8)
+        return chance(0.5)
+          ? 'x'.repeat(60 + Math.floor(rnd() * 10))
+          : Array.from({ length: 55 + Math.floor(rnd() * 10) }, () => 'abcdefghijklmnopqrstuvwxyz0123456789.-'[Math.floor(rnd() * 38)]).join('');
       if (r < 0.85) return pick(['ü1.medium', 'u1.medium ', 'U1.MEDIUM', '', 'a']);
       const deprecated = entries.filter((e) => e.deprecated);
       return deprecated.length > 0 ? pick(deprecated).name : pick(entries).name;

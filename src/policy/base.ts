@@ -8,6 +8,7 @@ import { kustomization, type OutputFile } from '../emit/layout';
 import { mappingToYaml, serializeStream } from '../emit/serialize';
 import type { JsonObject } from '../json';
 import { printable } from '../printable';
+import { policySizeProblems } from './cel';
 import { checkPolicyCel, type CelProblem } from './check';
 import { policyCatalogOf, policyObjects, policyOptionsOf, PROFILE_LABEL, type PolicyCatalog, type PolicyOptions } from './index';
 
@@ -19,6 +20,8 @@ export interface PolicyBase {
   readonly files: readonly OutputFile[];
   /** What does not type-check, by policy name. */
   readonly celProblems: readonly (CelProblem & { readonly policy: string })[];
+  /** What kube-apiserver would refuse for its size (an expression, the object), by policy name. */
+  readonly sizeProblems: readonly (CelProblem & { readonly policy: string })[];
 }
 
 function readme(generator: string, catalog: PolicyCatalog, opts: PolicyOptions): string {
@@ -64,9 +67,13 @@ export function policyBase(generator: string, catalog: PolicyCatalog, opts: Poli
   const celProblems = objects
     .filter((o) => o['kind'] === 'ValidatingAdmissionPolicy')
     .flatMap((p) => checkPolicyCel(p).map((c) => ({ ...c, policy: String((p['metadata'] as JsonObject)['name']) })));
+  const sizeProblems = objects
+    .filter((o) => o['kind'] === 'ValidatingAdmissionPolicy')
+    .flatMap((p) => policySizeProblems(p).map((c) => ({ ...c, policy: String((p['metadata'] as JsonObject)['name']) })));
   return {
     objects,
     celProblems,
+    sizeProblems,
     files: [
       { path: `${POLICY_DIR}/kustomization.yaml`, content: kustomization([POLICY_FILE]) },
       { path: `${POLICY_DIR}/${POLICY_FILE}`, content: serializeStream(objects.map((o) => mappingToYaml(o))) },

@@ -23,7 +23,10 @@
  */
 import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';
 import type { JsonObject } from '../json';
-import { deletionIndex, nearestName, SUGGEST_MAX } from '../suggest';
+import { nearestName, SUGGEST_MAX } from '../suggest';
+import { celString, chunkedMap, chunkedSet, suggestionVariables, wrapCel, type ChunkedMap } from './cel';
+
+export { celString, wrapCel } from './cel';
 
 export const POLICY_API_VERSION = 'admissionregistration.k8s.io/v1';
 /** The Namespace label whose value names a profile. */
@@ -95,21 +98,6 @@ const NOUN: Record<Which, string> = { instancetype: 'instance type', preference:
 const requiredMessage = (which: Which): string =>
   `VMs in this cluster name ${which === 'instancetype' ? 'an instance type (kubectl get virtualmachineclusterinstancetypes lists them)' : 'a preference (kubectl get virtualmachineclusterpreferences lists them)'}`;
 
-/** A CEL string literal: double-quoted, every character outside printable ASCII escaped. */
-export function celString(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (c >= 0x20 && c < 0x7f) out += ch;
-    else out += c > 0xffff ? `\\U${c.toString(16).padStart(8, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`;
-  }
-  return `${out}"`;
-}
-
-const celMap = (entries: readonly (readonly [string, string])[]): string =>
-  entries.length === 0 ? '{"": ""}' : `{${entries.map(([k, v]) => `${celString(k)}: ${celString(v)}`).join(', ')}}`;
-
 /** The matcher's name when it names the cluster-wide kind (KubeVirt: kind empty or the cluster kind, any case, singular or plural). */
 function matcherCel(root: 'object' | 'oldObject', which: Which): string {
   const m = `${root}.spec.${which}`;
@@ -161,87 +149,32 @@ function baseSpec(opts: PolicyOptions): JsonObject {
   };
 }
 
-const POSITIONS = `[${Array.from({ length: SUGGEST_MAX }, (_, i) => i).join(', ')}]`;
-
-/** Whether the judged name is known: in the list of names, or starting with one of the prefixes. */
-function knownCel(which: Which, prefixes: readonly string[]): string {
+/** Whether the judged name is known: one of the names, or starting with one of the prefixes. */
+function knownCel(which: Which, known: ChunkedMap, prefixes: readonly string[]): string {
   const it = `variables.${which}`;
-  const list = `${it} in variables.known${which === 'instancetype' ? 'Instancetype' : 'Preference'}s`;
-  return prefixes.length === 0 ? list : `(${list} || [${prefixes.map(celString).join(', ')}].exists(p, ${it}.startsWith(p)))`;
+  return prefixes.length === 0 ? known.has(it) : `(${known.has(it)} || [${prefixes.map(celString).join(', ')}].exists(p, ${it}.startsWith(p)))`;
 }
 
 /** The `known` policy's variables and validation for one kind. */
 function knownParts(which: Which, names: readonly string[], prefixes: readonly string[]): { variables: JsonObject[]; validation: JsonObject } {
-  const cap = which === 'instancetype' ? 'Instancetype' : 'Preference';
   const it = `variables.${which}`;
-  const known = `variables.known${cap}s`;
-  const dels = `variables.${which}Deletions`;
-  const edits = `variables.${which}Edits`;
-  const inKnown = knownCel(which, prefixes);
+  const known = chunkedSet(`${which}Names`, names);
+  const inKnown = knownCel(which, known, prefixes);
   const unknown = `${changed(which)} && !(${inKnown}) && size(${it}) <= ${SUGGEST_MAX}`;
-  const variables: JsonObject[] = [
-    { name: `known${cap}s`, expression: `[${[...names].sort().map(celString).join(', ')}]` },
-    { name: `${which}Deletions`, expression: celMap([...deletionIndex(names)]) },
-    // What the name becomes with one letter dropped, at each position (CEL has no loop: a literal list of positions).
-    { name: `${which}Edits`, expression: `${unknown} ? ${POSITIONS}.filter(i, i < size(${it})).map(i, ${it}.substring(0, i) + ${it}.substring(i + 1)) : []` },
-    {
-      name: `${which}Suggestion`,
-      expression:
-        `!(${unknown}) ? "" : ${it}.lowerAscii() in ${known} ? ${it}.lowerAscii() : ${it} in ${dels} ? ${dels}[${it}] : ` +
-        `${edits}.exists(d, d in ${known}) ? ${edits}.filter(d, d in ${known})[0] : ` +
-        `${edits}.exists(d, d in ${dels}) ? ${dels}[${edits}.filter(d, d in ${dels})[0]] : ""`,
-    },
-  ];
+  const alphabet = [...new Set(names.flatMap((n) => [...n]))];
   const kindText = CLUSTER_KIND[which];
+  const fallback = `"; kubectl get ${kindText.toLowerCase()}s lists them"`;
   return {
-    variables,
+    variables: [...known.variables, ...suggestionVariables(which, it, unknown, known, alphabet)],
     validation: {
       expression: `!(${changed(which)}) || ${inKnown}`,
       messageExpression:
         `${it} + " is not ${which === 'instancetype' ? 'an' : 'a'} ${NOUN[which]} of this cluster" + ` +
-        `(variables.${which}Suggestion != "" ? "; did you mean " + variables.${which}Suggestion + "?" : "; kubectl get ${kindText.toLowerCase()}s lists them")`,
+        `(variables.${which}Suggestion != "" ? "; did you mean " + variables.${which}Suggestion + "?" : ${fallback})`,
+      message: `the VM names ${which === 'instancetype' ? 'an' : 'a'} ${NOUN[which]} this cluster does not have (kubectl get ${kindText.toLowerCase()}s lists them)`,
       reason: 'Invalid',
     },
   };
-}
-
-/**
- * A CEL expression broken into lines of at most WRAP characters at spaces outside string literals
- * (a longer word keeps a line of its own): a policy people review in a pull request, where one more
- * instance type changes a line, and a YAML file within yamllint's line length at any indentation
- * the policy has.
- */
-const WRAP = 100;
-export function wrapCel(expression: string): string {
-  // The words: split at spaces outside string literals.
-  const words: string[] = [];
-  let word = '';
-  let quote: string | undefined;
-  for (let i = 0; i < expression.length; i++) {
-    const ch = expression[i]!;
-    if (quote !== undefined) {
-      word += ch;
-      if (ch === '\\' && i + 1 < expression.length) word += expression[++i]!;
-      else if (ch === quote) quote = undefined;
-    } else if (ch === ' ') {
-      words.push(word);
-      word = '';
-    } else {
-      if (ch === '"' || ch === "'") quote = ch;
-      word += ch;
-    }
-  }
-  words.push(word);
-  const lines: string[] = [];
-  let line = '';
-  for (const w of words) {
-    if (line !== '' && line.length + 1 + w.length > WRAP) {
-      lines.push(line);
-      line = w;
-    } else line = line === '' ? w : `${line} ${w}`;
-  }
-  lines.push(line);
-  return lines.join('\n');
 }
 
 function wrapped(policy: JsonObject): JsonObject {
@@ -300,23 +233,31 @@ function policyObjectsOnOneLine(catalog: PolicyCatalog, opts: PolicyOptions): Js
   const depPref = replacements(catalog.preferences);
   if (depIt.length + depPref.length > 0) {
     const deprecated = `${opts.prefix}.deprecation`;
-    const validation = (which: Which, cap: string): JsonObject => ({
-      expression: `!(${changed(which)}) || !(variables.${which} in variables.deprecated${cap}s)`,
-      messageExpression:
-        `variables.${which} + " is a deprecated ${NOUN[which]}" + ` +
-        `(variables.deprecated${cap}s[variables.${which}] != "" ? "; use " + variables.deprecated${cap}s[variables.${which}] + " instead" : "; it will be removed")`,
-      reason: 'Invalid',
-    });
+    const maps = {
+      instancetype: chunkedMap(
+        'deprecatedInstancetypes',
+        depIt.map(([k, r]) => [k, celString(r)]),
+      ),
+      preference: chunkedMap(
+        'deprecatedPreferences',
+        depPref.map(([k, r]) => [k, celString(r)]),
+      ),
+    };
+    const validation = (which: Which): JsonObject => {
+      const it = `variables.${which}`;
+      const replacement = maps[which].get(it, '""');
+      return {
+        expression: `!(${changed(which)}) || !${maps[which].has(it)}`,
+        messageExpression: `${it} + " is a deprecated ${NOUN[which]}" + (${replacement} != "" ? "; use " + ${replacement} + " instead" : "; it will be removed")`,
+        message: `the VM names a deprecated ${NOUN[which]}`,
+        reason: 'Invalid',
+      };
+    };
     out.push(
       policy(deprecated, {
         ...baseSpec(opts),
-        variables: [
-          ...judgedCel('instancetype'),
-          ...judgedCel('preference'),
-          { name: 'deprecatedInstancetypes', expression: celMap(depIt) },
-          { name: 'deprecatedPreferences', expression: celMap(depPref) },
-        ],
-        validations: [validation('instancetype', 'Instancetype'), validation('preference', 'Preference')],
+        variables: [...judgedCel('instancetype'), ...judgedCel('preference'), ...maps.instancetype.variables, ...maps.preference.variables],
+        validations: [validation('instancetype'), validation('preference')],
       }),
       binding(deprecated, deprecated, opts.deprecated === 'deny' ? ['Deny'] : ['Warn']),
     );
@@ -342,8 +283,16 @@ function policyObjectsOnOneLine(catalog: PolicyCatalog, opts: PolicyOptions): Js
   if (profiles.length > 0) {
     const allowed = `${opts.prefix}.profile`;
     // Every known name (the catalog policy refuses the others); a name from otherNames has no family.
-    const familyOf = its.names.map((n) => [n, catalog.instancetypes.find((e) => e.name === n)?.families ?? []] as const);
-    const classOf = catalog.instancetypes.filter((e) => e.class !== undefined).map((e) => [e.name, e.class!] as [string, string]);
+    const byName = new Map(catalog.instancetypes.map((e) => [e.name, e] as const));
+    const families = chunkedMap(
+      'families',
+      its.names.map((n) => [n, `[${(byName.get(n)?.families ?? []).map(celString).join(', ')}]`] as const),
+    );
+    const classes = chunkedMap(
+      'classes',
+      catalog.instancetypes.filter((e) => e.class !== undefined).map((e) => [e.name, celString(e.class!)] as const),
+    );
+    const it = 'variables.instancetype';
     const list = (key: string): string =>
       `has(params.data) && ${celString(key)} in params.data ? params.data[${celString(key)}].split(",").map(s, s.trim()).filter(s, s != "") : []`;
     const shown = (what: string, v: string): string => `(size(${v}) > 0 ? "${what} " + ${v}.join(", ") : "")`;
@@ -353,11 +302,11 @@ function policyObjectsOnOneLine(catalog: PolicyCatalog, opts: PolicyOptions): Js
         paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
         variables: [
           ...judgedCel('instancetype'),
-          {
-            name: 'families',
-            expression: `{${familyOf.map(([n, f]) => `${celString(n)}: [${f.map(celString).join(', ')}]`).join(', ')}}`,
-          },
-          { name: 'classes', expression: celMap(classOf) },
+          ...families.variables,
+          ...classes.variables,
+          { name: 'instancetypeListed', expression: families.has(it) },
+          { name: 'instancetypeFamilies', expression: families.get(it, '[]') },
+          { name: 'instancetypeClass', expression: classes.get(it, '""') },
           { name: 'allowedNames', expression: list('names') },
           { name: 'allowedFamilies', expression: list('families') },
           { name: 'allowedClasses', expression: list('classes') },
@@ -370,9 +319,9 @@ function policyObjectsOnOneLine(catalog: PolicyCatalog, opts: PolicyOptions): Js
           {
             expression:
               // A name the catalog lacks is the catalog policy's to refuse, with its suggestion.
-              `!(${changed('instancetype')}) || !(${its.prefixes.length === 0 ? 'variables.instancetype in variables.families' : `variables.instancetype in variables.families || [${its.prefixes.map(celString).join(', ')}].exists(p, variables.instancetype.startsWith(p))`}) || variables.instancetype in variables.allowedNames || ` +
-              `(variables.instancetype in variables.families && variables.families[variables.instancetype].exists(f, f in variables.allowedFamilies)) || ` +
-              `(variables.instancetype in variables.classes && variables.classes[variables.instancetype] in variables.allowedClasses)`,
+              `!(${changed('instancetype')}) || !(${its.prefixes.length === 0 ? 'variables.instancetypeListed' : `variables.instancetypeListed || [${its.prefixes.map(celString).join(', ')}].exists(p, ${it}.startsWith(p))`}) || ${it} in variables.allowedNames || ` +
+              `variables.instancetypeFamilies.exists(f, f in variables.allowedFamilies) || ` +
+              `(variables.instancetypeClass != "" && variables.instancetypeClass in variables.allowedClasses)`,
             messageExpression:
               `variables.instancetype + " is not allowed in namespace " + request.namespace + " (profile " + (has(params.data) && "profile" in params.data ? params.data["profile"] : params.metadata.name) + " allows " + ` +
               `(variables.allowedText != "" ? variables.allowedText : "no instance type") + ")"`,

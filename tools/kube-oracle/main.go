@@ -1531,7 +1531,7 @@ func runTypecheck(req *request) (map[string]any, error) {
 	for _, w := range warnings {
 		out = append(out, map[string]string{"fieldRef": w.FieldRef, "warning": w.Warning})
 	}
-	ans := map[string]any{"warnings": out}
+	ans := map[string]any{"warnings": out, "limits": policyLimits(p, req.Policy)}
 	if errs := validatePolicy(p); len(errs) > 0 {
 		ans["configErrors"] = prefixed("ValidatingAdmissionPolicy", p.Name, errs)
 	}

@@ -2,7 +2,7 @@
  * `itgen select`: the explorer's filters in the terminal (the page is held to the same answers by
  * test/site-browser.test.ts).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { kubevirtConfig } from '../src/kubevirt/config';
@@ -121,6 +121,38 @@ describe('itgen site --with', () => {
         );
       };
       expect(rows('a').sort()).toEqual(rows('b').sort());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a catalog whose instance types and preferences all differ', () => {
+  it('gives a page that grows with the catalog, not with its pairs, and the same answers', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'itgen-site-pairs-'));
+    try {
+      // 400 instance types and 400 preferences, each with its own memory: 160,000 distinct pairs, each refused in its own words.
+      const items = [
+        ...Array.from({ length: 400 }, (_, i) => ({
+          kind: 'VirtualMachineClusterInstancetype',
+          metadata: { name: `t${i}` },
+          spec: { cpu: { guest: 1 + (i % 8) }, memory: { guest: `${256 + i}Mi` } },
+        })),
+        ...Array.from({ length: 400 }, (_, j) => ({
+          kind: 'VirtualMachineClusterPreference',
+          metadata: { name: `p${j}` },
+          spec: { requirements: { cpu: { guest: 1 + (j % 8) }, memory: { guest: `${256 + j}Mi` } } },
+        })),
+      ].map((o) => ({ apiVersion: 'instancetype.kubevirt.io/v1beta1', ...o }));
+      const file = path.join(dir, 'pairs.json');
+      writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+      expect(runInProcess(dir, ['site', '--with', file, '--out', path.join(dir, 'site')]).code).toBe(0);
+      const page = statSync(path.join(dir, 'site', 'index.html')).size;
+      // The page's script and styles, and a few hundred bytes per object: no matrix of 160,000 cells (14 MB when it held one).
+      expect(page).toBeLessThan(150_000 + 400 * items.length);
+      // The pairs the page decides are the ones select decides: p300 needs 556Mi and t's CPUs.
+      const admitted = names(runInProcess(dir, ['select', '--with', file, '--preference', 'p300', '-o', 'json']).out);
+      expect(admitted).toEqual(items.filter((o, i) => o.kind.endsWith('Instancetype') && i >= 300 && 1 + (i % 8) >= 1 + (300 % 8)).map((o) => o.metadata.name));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

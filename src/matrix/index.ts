@@ -5,18 +5,14 @@
  * the checks KubeVirt makes when the VM starts that depend only on the pair (threads with dedicated
  * CPUs, hugepage sizes of the architecture), computed from the two specs, not by expanding a VM.
  */
-import { instancetypePairingKey, preferencePairingKey } from '../kubevirt/pairing';
-import { type JsonObject } from '../json';
+import { instancetypePairingKey, pairOutcome, preferencePairingKey } from '../kubevirt/pairing';
 import { seriesLabel } from '../resolve/naming';
-import { checkRequirements } from '../kubevirt/requirements';
-import { GoPanic } from '../kubevirt/panic';
-import { guestTopology, spreadProblem } from '../kubevirt/topology';
-
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { ARCHITECTURES } from '../schema/kubevirt-api';
 import type { Architecture } from '../schema/common';
-import { dedicatedThreadsProblem, hugepageProblem } from '../kubevirt/launch';
 import { preferenceArchitecture } from '../validate/rules-kubevirt';
+
+export { pairOutcome } from '../kubevirt/pairing';
 
 export interface MatrixPair {
   readonly instancetype: string;
@@ -36,38 +32,6 @@ export interface CompatibilityMatrix {
 /** What of a spec decides admission (kubevirt/pairing.ts): the key under which outcomes are shared between pairs. */
 const instancetypeKey = (it: ResolvedInstancetype): string => instancetypePairingKey(it.spec);
 const preferenceKey = (p: ResolvedPreference): string => preferencePairingKey(p.spec);
-
-/**
- * What KubeVirt answers for a VM that names only `it` and `p` (nothing of its own that could
- * conflict), from the two specs alone: VM admission's spread check, then the preference's
- * requirements against what the pair provides after the defaults (the instance type's vCPUs and
- * guest memory, the preferred or the cluster's architecture), then what VMI validation refuses when
- * the VM starts (threads with dedicated CPUs, hugepage sizes). The same functions admission and the
- * catalog rules use (src/kubevirt, expand/admission.ts); test/matrix.test.ts holds it to `admit`.
- */
-export function pairOutcome(it: JsonObject, p: JsonObject, architecture: Architecture, clusterArchitecture: string): { admitted: boolean; reason?: string } {
-  const cpu = (it['cpu'] ?? {}) as JsonObject;
-  const guest = typeof cpu['guest'] === 'number' ? cpu['guest'] : 0;
-  let reason: string | undefined;
-  try {
-    reason = spreadProblem(guest, p);
-  } catch (e) {
-    if (e instanceof GoPanic) return { admitted: false, reason: e.message };
-    throw e;
-  }
-  if (reason === undefined) {
-    const preferred = p['preferredArchitecture'];
-    const spec: JsonObject = {
-      architecture: typeof preferred === 'string' && preferred !== '' ? preferred : clusterArchitecture,
-      domain: { memory: { guest: ((it['memory'] ?? {}) as JsonObject)['guest'] ?? 0 } },
-    };
-    reason = checkRequirements(it, p, spec)?.message;
-  }
-  if (reason === undefined && cpu['dedicatedCPUPlacement'] === true) reason = dedicatedThreadsProblem(guestTopology(guest, p).threads, architecture);
-  const size = (((it['memory'] ?? {}) as JsonObject)['hugepages'] as JsonObject | undefined)?.['pageSize'];
-  if (reason === undefined && typeof size === 'string') reason = hugepageProblem(size, architecture);
-  return reason === undefined ? { admitted: true } : { admitted: false, reason };
-}
 
 /**
  * Admission outcomes shared between pairs whose deciding fields are equal: a catalog of thousands
@@ -281,41 +245,4 @@ export function formatMatrixMarkdown(summary: CompatibilitySummary): string {
     `| --- | ${summary.families.map(() => ':-:').join(' | ')} |`,
     ...rows,
   ].join('\n');
-}
-
-/**
- * The matrix in compact form, for pages of catalogs with thousands of objects (`itgen site`): each
- * instance type's deciding spec as a number (`keys`), each preference's class (`rows`: preferences
- * that decide alike share one), and per class the outcome for each deciding spec. A pair is
- * `table[rows[p]][keys[i]]`, when the instance type is meant for the class's architecture
- * (`architectures[rows[p]]`). Work and size grow with classes x distinct specs, not with pairs.
- */
-export function pairingTable(catalog: ResolvedCatalog): {
-  readonly keys: readonly number[];
-  readonly rows: readonly number[];
-  readonly architectures: readonly Architecture[];
-  readonly table: readonly (readonly { readonly admitted: boolean; readonly reason?: string }[])[];
-} {
-  const outcomes = new Outcomes(catalog);
-  const keys = catalog.instancetypes.map((it) => outcomes.key(it));
-  const representative = new Map<number, ResolvedInstancetype>();
-  catalog.instancetypes.forEach((it, i) => {
-    if (!representative.has(keys[i]!)) representative.set(keys[i]!, it);
-  });
-  const classes = new Map<string, number>();
-  const architectures: Architecture[] = [];
-  const table: { admitted: boolean; reason?: string }[][] = [];
-  const rows = catalog.preferences.map((p) => {
-    const architecture = preferenceArchitecture(p) ?? catalog.defaultArchitecture;
-    const classKey = `${preferenceKey(p)}|${architecture}`;
-    let r = classes.get(classKey);
-    if (r === undefined) {
-      r = table.length;
-      classes.set(classKey, r);
-      architectures.push(architecture);
-      table.push([...representative.entries()].sort(([a], [b]) => a - b).map(([, it]) => outcomes.of(it, p, architecture)));
-    }
-    return r;
-  });
-  return { keys, rows, architectures, table };
 }

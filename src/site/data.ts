@@ -7,13 +7,14 @@
 import { catalogFacts } from '../expand/facts';
 import type { JsonObject } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
-import { pairingTable } from '../matrix';
+import { instancetypePairingKey, preferencePairingKey } from '../kubevirt/pairing';
 import type { RenderedObject } from '../render/manifests';
 import { catalogOfObjects } from '../render/objects';
 import type { ResolvedCatalog } from '../resolve/types';
 import { formatBinary } from '../quantity';
 import type { ReleaseSection } from '../release/notes';
-import { pairOutcome } from './filter';
+import { pairOf } from './filter';
+import { preferenceArchitecture } from '../validate/rules-kubevirt';
 import type { SiteData, SiteInstancetype, SitePairRow, SitePreference } from './types';
 export type { SiteData, SiteInstancetype, SitePairRow, SitePreference } from './types';
 
@@ -27,6 +28,13 @@ export interface SiteInput {
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
+/** The index of `key`, added (by `add`, which returns it) when new. */
+function indexOf(index: Map<string, number>, key: string, add: () => number): number {
+  let i = index.get(key);
+  if (i === undefined) index.set(key, (i = add()));
+  return i;
+}
+
 /** Memory as the catalog writes it (quantity.ts's `formatBinary`), a size that no unit divides in Gi to two places. */
 function binary(bytes: number): string {
   const exact = formatBinary(bytes);
@@ -37,12 +45,10 @@ function binary(bytes: number): string {
 export function pairsOf(data: SiteData, p: SitePreference): { admitted: SiteInstancetype[]; refused: { it: SiteInstancetype; reason: string }[] } {
   const admitted: SiteInstancetype[] = [];
   const refused: { it: SiteInstancetype; reason: string }[] = [];
-  const row = data.pairs[p.pairRow]!;
   for (const it of data.instancetypes) {
-    if (it.generator !== p.generator) continue;
-    const o = pairOutcome(row, it);
-    if (o === -1) admitted.push(it);
-    else if (o >= 0) refused.push({ it, reason: data.reasons[o]! });
+    const o = pairOf(data, p, it);
+    if (o?.admitted === true) admitted.push(it);
+    else if (o !== undefined) refused.push({ it, reason: o.reason ?? 'refused' });
   }
   return { admitted, refused };
 }
@@ -53,21 +59,15 @@ export function pairsOf(data: SiteData, p: SitePreference): { admitted: SiteInst
  * Over 80 lines: the explorer's data is one object built field by field.
  */
 export function siteData(inputs: readonly SiteInput[], title = 'Instance types'): SiteData {
-  const reasons: string[] = [];
-  const reasonIndex = new Map<string, number>();
-  const reasonOf = (r: string): number => {
-    let i = reasonIndex.get(r);
-    if (i === undefined) {
-      i = reasons.length;
-      reasons.push(r);
-      reasonIndex.set(r, i);
-    }
-    return i;
-  };
+  // Deciding specs and pairing classes, each once (kubevirt/pairing.ts's keys).
+  const pairSpecs: JsonObject[] = [];
+  const specIndex = new Map<string, number>();
+  const pairs: SitePairRow[] = [];
+  const rowIndex = new Map<string, number>();
+  const pick = (spec: JsonObject, keys: readonly string[]): JsonObject =>
+    Object.fromEntries(keys.filter((k) => spec[k] !== undefined).map((k) => [k, spec[k]!]));
   const instancetypes: SiteInstancetype[] = [];
   const preferences: SitePreference[] = [];
-  const pairs: SitePairRow[] = [];
-  let keyCount = 0;
   for (const input of inputs) {
     const scopes = new Map<string, Set<string>>();
     for (const o of input.objects) {
@@ -116,29 +116,23 @@ export function siteData(inputs: readonly SiteInput[], title = 'Instance types')
         podOther: requests,
         nodeLabels: Object.entries(f?.nodeLabels ?? {}).map(([k, v]) => `${k}=${v}`),
         refused: f?.refused ?? '',
-        pairKey: 0,
+        pairKey: indexOf(specIndex, instancetypePairingKey(spec), () => pairSpecs.push(pick(spec, ['cpu', 'memory'])) - 1),
       });
     }
-    const pairing = pairingTable(input.catalog);
-    const base = keyCount;
-    keyCount += pairing.table.length > 0 ? pairing.table[0]!.length : new Set(pairing.keys).size;
-    const rowBase = pairs.length;
-    pairing.table.forEach((row, r) =>
-      pairs.push({ architecture: pairing.architectures[r]!, base, cells: row.map((o) => (o.admitted ? -1 : reasonOf(o.reason ?? 'refused'))) }),
-    );
-    const mine = instancetypes.slice(instancetypes.length - input.catalog.instancetypes.length);
-    mine.forEach((it, i) => ((it as { pairKey: number }).pairKey = base + pairing.keys[i]!));
-    // Preferences of one class share a row, and so the count of what it admits.
-    const admitted = new Map<number, number>();
-    const admittedBy = (row: number): number => {
-      let n = admitted.get(row);
-      if (n === undefined) admitted.set(row, (n = mine.filter((it) => pairOutcome(pairs[row]!, it) === -1).length));
-      return n;
-    };
-    input.catalog.preferences.forEach((p, j) => {
+    for (const p of input.catalog.preferences) {
       const spec = p.spec;
       const req = (spec['requirements'] as JsonObject | undefined) ?? {};
-      const pairRow = rowBase + pairing.rows[j]!;
+      const architecture = preferenceArchitecture(p) ?? input.catalog.defaultArchitecture;
+      const pairRow = indexOf(
+        rowIndex,
+        `${input.generator}|${architecture}|${input.catalog.defaultArchitecture}|${preferencePairingKey(spec)}`,
+        () =>
+          pairs.push({
+            architecture,
+            clusterArchitecture: input.catalog.defaultArchitecture,
+            spec: pick(spec, ['cpu', 'requirements', 'preferredArchitecture', 'preferSpreadSocketToCoreRatio']),
+          }) - 1,
+      );
       preferences.push({
         name: p.name,
         generator: input.generator,
@@ -149,16 +143,15 @@ export function siteData(inputs: readonly SiteInput[], title = 'Instance types')
         requiredMemory: str((req['memory'] as JsonObject | undefined)?.['guest']),
         deprecated: p.deprecated !== undefined,
         pairRow,
-        admittedCount: admittedBy(pairRow),
       });
-    });
+    }
   }
   return {
     title,
     instancetypes,
     preferences,
-    reasons,
     pairs,
+    pairSpecs,
     history: inputs.filter((i) => (i.history ?? []).length > 0).map((i) => ({ generator: i.generator, sections: i.history! })),
   };
 }

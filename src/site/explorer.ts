@@ -11,7 +11,7 @@
  * page's state as one closure (`runExplorer`); split, each part would take that state as arguments.
  */
 import type { SiteData, SiteInstancetype, SitePreference } from './types';
-import { pairOutcome, rowsCsv, selectInstancetypes, type SelectFilter } from './filter';
+import { admittedCount, pairOf, rowsCsv, selectInstancetypes, type SelectFilter } from './filter';
 
 type Column = {
   readonly key: string;
@@ -147,7 +147,11 @@ function download(name: string, type: string, text: string): void {
   }, 0);
 }
 
-const uniq = (a: readonly string[]): string[] => a.filter((v, i) => v !== '' && a.indexOf(v) === i).sort();
+/** Pairs decided when the page opens, at most: beyond, a preference's count is shown when it is opened. */
+const COUNT_IN_SUMMARY = 200_000;
+
+/** The distinct values, sorted (a Set: a catalog's device names can number in the tens of thousands). */
+const uniq = (a: readonly string[]): string[] => [...new Set(a)].filter((v) => v !== '').sort();
 
 /**
  * Runs the page: reads its data, binds the fields, renders, and marks the document ready.
@@ -184,7 +188,7 @@ export function runExplorer(): void {
   const say = (t: string): void => {
     byId('status').textContent = t;
   };
-  const admits = (p: SitePreference, r: SiteInstancetype): boolean => p.generator === r.generator && pairOutcome(D.pairs[p.pairRow]!, r) === -1;
+  const admits = (p: SitePreference, r: SiteInstancetype): boolean => pairOf(D, p, r)?.admitted === true;
 
   function readHash(): void {
     const p = new URLSearchParams(location.hash.slice(1));
@@ -387,14 +391,16 @@ export function runExplorer(): void {
   function renderPreferences(): void {
     const box = byId('preferences');
     box.textContent = '';
+    const counts = D.pairs.length * D.pairSpecs.length <= COUNT_IN_SUMMARY;
     for (const p of PREFS) {
       const d = el('details', { 'data-preference': p.name }) as HTMLDetailsElement;
-      const n = p.admittedCount;
+      // The count in the summary where the pairs to decide are few; else in the details, when opened.
+      const n = counts ? admittedCount(D, p) : undefined;
       d.appendChild(
         el(
           'summary',
           null,
-          `${p.name} \u2014 ${p.displayName} (${p.os || 'any OS'}, ${p.architecture || 'default architecture'}; admitted with ${n} instance type${n === 1 ? '' : 's'}${p.deprecated ? '; deprecated' : ''})`,
+          `${p.name} \u2014 ${p.displayName} (${p.os || 'any OS'}, ${p.architecture || 'default architecture'}${n === undefined ? '' : `; admitted with ${n} instance type${n === 1 ? '' : 's'}`}${p.deprecated ? '; deprecated' : ''})`,
         ),
       );
       let filled = false;
@@ -405,19 +411,22 @@ export function runExplorer(): void {
         if (p.requiredCpu) req.push(`${p.requiredCpu} vCPUs`);
         if (p.requiredMemory) req.push(`${p.requiredMemory} of memory`);
         d.appendChild(el('p', null, req.length > 0 ? `Requires at least ${req.join(' and ')}.` : 'No requirements.'));
-        const row = D.pairs[p.pairRow]!;
         const ok: string[] = [];
-        const by = new Map<number, string[]>();
+        const by = new Map<string, string[]>();
         for (const r of IT) {
-          if (r.generator !== p.generator) continue;
-          const o = pairOutcome(row, r);
-          if (o === -1) ok.push(r.name);
-          else if (o >= 0) by.set(o, [...(by.get(o) ?? []), r.name]);
+          const o = pairOf(D, p, r);
+          if (o?.admitted === true) ok.push(r.name);
+          else if (o !== undefined) {
+            const reason = o.reason ?? 'refused';
+            const names = by.get(reason);
+            if (names) names.push(r.name);
+            else by.set(reason, [r.name]);
+          }
         }
-        d.appendChild(el('p', null, `Admitted with: ${ok.join(', ') || 'none'}`));
+        d.appendChild(el('p', null, `Admitted with ${ok.length} instance type${ok.length === 1 ? '' : 's'}: ${ok.join(', ') || 'none'}`));
         if (by.size > 0) {
           const ul = el('ul', { 'aria-label': 'refused pairs' });
-          for (const [k, names] of by) ul.appendChild(el('li', null, `${names.join(', ')}: ${D.reasons[k]}`));
+          for (const [reason, names] of by) ul.appendChild(el('li', null, `${names.join(', ')}: ${reason}`));
           d.appendChild(el('p', null, 'Refused by KubeVirt:'));
           d.appendChild(ul);
         }

@@ -1,10 +1,10 @@
 /**
  * The explorer's filter, run in two places: by `itgen select` in Node and by the page's script in
- * the browser (src/site/explorer.ts bundles this module into the page). It imports types only, so
- * that the page's bundle holds exactly this code; test/site-browser.test.ts holds the two to the same
- * answers.
+ * the browser (src/site/explorer.ts bundles this module into the page, with KubeVirt's pairing
+ * checks from kubevirt/pairing.ts); test/site-browser.test.ts holds the two to the same answers.
  */
-import type { SiteData, SiteInstancetype, SitePairRow } from './types';
+import { pairOutcome } from '../kubevirt/pairing';
+import type { SiteData, SiteInstancetype, SitePreference } from './types';
 
 export interface SelectFilter {
   readonly cpu?: readonly [number | undefined, number | undefined];
@@ -27,11 +27,39 @@ export interface SelectFilter {
   readonly deprecated?: boolean;
 }
 
-/** A pair's cell: -1 admitted, a reason's index, or -2 when not paired (another architecture or generator). */
-export function pairOutcome(row: SitePairRow, it: SiteInstancetype): number {
-  if (it.architectures.length > 0 && !it.architectures.includes(row.architecture)) return -2;
-  const i = it.pairKey - row.base;
-  return i >= 0 && i < row.cells.length ? row.cells[i]! : -2;
+export interface SitePairOutcome {
+  readonly admitted: boolean;
+  /** KubeVirt's words when it refuses the pair. */
+  readonly reason?: string;
+}
+
+/** Outcomes computed so far, per data: a pair is decided once per (pairing class, deciding spec). */
+const decided = new WeakMap<SiteData, Map<number, SitePairOutcome>>();
+
+/**
+ * What KubeVirt answers for a VM naming `it` and a preference of `p`'s pairing class, or undefined
+ * when they are not paired (another generator, or an architecture `it` is not meant for).
+ */
+export function pairOf(data: SiteData, p: SitePreference, it: SiteInstancetype): SitePairOutcome | undefined {
+  const row = data.pairs[p.pairRow];
+  if (row === undefined || it.generator !== p.generator) return undefined;
+  if (it.architectures.length > 0 && !it.architectures.includes(row.architecture)) return undefined;
+  let cache = decided.get(data);
+  if (cache === undefined) decided.set(data, (cache = new Map()));
+  const key = p.pairRow * data.pairSpecs.length + it.pairKey;
+  let o = cache.get(key);
+  if (o === undefined) cache.set(key, (o = pairOutcome(data.pairSpecs[it.pairKey]!, row.spec, row.architecture as 'amd64', row.clusterArchitecture)));
+  return o;
+}
+
+/** How many instance types KubeVirt admits `p` with, computed once per pairing class. */
+const counted = new WeakMap<SiteData, Map<number, number>>();
+export function admittedCount(data: SiteData, p: SitePreference): number {
+  let cache = counted.get(data);
+  if (cache === undefined) counted.set(data, (cache = new Map()));
+  let n = cache.get(p.pairRow);
+  if (n === undefined) cache.set(p.pairRow, (n = data.instancetypes.filter((it) => pairOf(data, p, it)?.admitted === true).length));
+  return n;
 }
 
 const within = (v: number, r: readonly [number | undefined, number | undefined] | undefined): boolean =>
@@ -54,7 +82,7 @@ export function selectInstancetypes(data: SiteData, f: SelectFilter): SiteInstan
     if (gpu !== undefined && ![...it.gpus, ...it.hostDevices].some((g) => g.toLowerCase() === gpu)) return false;
     if (f.families && f.families.length > 0 && !f.families.some((x) => x === it.family || x === it.family.replace(/\d+$/, ''))) return false;
     if (f.classes && f.classes.length > 0 && !f.classes.includes(it.class)) return false;
-    if (pref && !pref.some((p) => p.generator === it.generator && pairOutcome(data.pairs[p.pairRow]!, it) === -1)) return false;
+    if (pref && !pref.some((p) => pairOf(data, p, it)?.admitted === true)) return false;
     if (words.length > 0) {
       const hay = `${it.name} ${it.displayName} ${it.description} ${it.class}`.toLowerCase();
       if (!words.every((w) => hay.includes(w))) return false;

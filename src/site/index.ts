@@ -14,7 +14,7 @@ import { SITE_MARKER, sitePage } from './page';
 
 export { pairsOf, siteData, siteInputOfObjects, type SiteData, type SiteInstancetype, type SitePairRow, type SitePreference } from './data';
 export { instancetypesCsv, parseRange } from './select';
-export { pairOutcome, selectInstancetypes, type SelectFilter } from './filter';
+export { admittedCount, pairOf, selectInstancetypes, type SelectFilter, type SitePairOutcome } from './filter';
 export { sitePage } from './page';
 
 /** The explorer's data of compiled generators: each one's catalog, pod facts under `config`, matrix and release history. */

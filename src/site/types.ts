@@ -1,8 +1,10 @@
 /**
- * The explorer's data as the page receives it (JSON in the page): types only, with no import, so the
+ * The explorer's data as the page receives it (JSON in the page): types only (importing types only), so the
  * page's script (site/explorer.ts, checked with the DOM's types) reads the same declarations as the
  * Node code that writes them.
  */
+import type { JsonObject } from '../json';
+
 export interface SiteInstancetype {
   readonly name: string;
   readonly generator: string;
@@ -35,7 +37,7 @@ export interface SiteInstancetype {
   readonly nodeLabels: readonly string[];
   /** KubeVirt's words when a VM of it would not start. */
   readonly refused: string;
-  /** Its deciding spec for pairing: a column of `SiteData.pairs`. */
+  /** Its deciding spec for pairing: an index of `SiteData.pairSpecs`. */
   readonly pairKey: number;
 }
 
@@ -48,31 +50,31 @@ export interface SitePreference {
   readonly requiredCpu: number;
   readonly requiredMemory: string;
   readonly deprecated: boolean;
-  /** Its pairing class: a row of `SiteData.pairs`. */
+  /** Its pairing class: an index of `SiteData.pairs`. */
   readonly pairRow: number;
-  /** How many instance types (of its generator) KubeVirt admits it with. */
-  readonly admittedCount: number;
 }
 
 /**
- * One pairing class of preferences (those that decide alike, on one architecture): for each
- * deciding spec of its generator's instance types (`pairKey - base`), -1 when KubeVirt admits the
- * pair, else the index of its reason. An instance type not meant for `architecture` is not paired.
+ * One pairing class of preferences (those that decide alike, on one architecture): what of their
+ * spec decides a pair (kubevirt/pairing.ts's preference key), the architecture, and the cluster's
+ * default architecture. An outcome is computed where it is asked for (filter.ts `pairOf`), in the
+ * page as in `select`, by KubeVirt's checks bundled into the page: the page holds no matrix, whose
+ * size would grow with instance types x preferences.
  */
 export interface SitePairRow {
   readonly architecture: string;
-  readonly base: number;
-  readonly cells: readonly number[];
+  readonly clusterArchitecture: string;
+  readonly spec: JsonObject;
 }
 
 export interface SiteData {
   readonly title: string;
   readonly instancetypes: readonly SiteInstancetype[];
   readonly preferences: readonly SitePreference[];
-  /** The reasons KubeVirt refuses pairs, each once. */
-  readonly reasons: readonly string[];
-  /** The matrix, compact: rows by preference class, columns by deciding spec (matrix/pairingTable). */
+  /** The pairing classes of the preferences. */
   readonly pairs: readonly SitePairRow[];
+  /** The instance types' deciding specs for pairing (their CPU and memory), each once. */
+  readonly pairSpecs: readonly JsonObject[];
   readonly history: readonly { readonly generator: string; readonly sections: readonly SiteReleaseSection[] }[];
 }
 

@@ -103,7 +103,7 @@ export function selectText(report: SelectReport): string {
   return rows
     .map((r) => {
       const devices = [...r.gpus, ...r.hostDevices];
-      return `${r.name}: ${r.cpu} vCPU${r.cpu === 1 ? '' : 's'}, ${r.memory}${r.dedicatedCpu ? ', dedicated CPUs' : ''}${r.hugepages ? `, hugepages ${r.hugepages}` : ''}${devices.length > 0 ? `, ${devices.join(' ')}` : ''} (${r.class}; pod requests cpu ${r.podCpu || '?'}, memory ${r.podMemory || '?'})${r.deprecated ? `; deprecated${r.replacement ? `, use ${r.replacement}` : ''}` : ''}`;
+      return `${r.name}: ${r.cpu} vCPU${r.cpu === 1 ? '' : 's'}, ${r.memory}${r.dedicatedCpu ? ', dedicated CPUs' : ''}${r.hugepages ? `, hugepages ${r.hugepages}` : ''}${devices.length > 0 ? `, ${devices.join(' ')}` : ''} (${r.class ? `${r.class}; ` : ''}pod requests cpu ${r.podCpu || '?'}, memory ${r.podMemory || '?'})${r.deprecated ? `; deprecated${r.replacement ? `, use ${r.replacement}` : ''}` : ''}`;
     })
     .join('\n');
 }

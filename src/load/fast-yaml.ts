@@ -83,7 +83,7 @@ const NON_STRING =
   /^(?:~|[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$/;
 const SAFE_INT = /^(?:0|-?[1-9][0-9]{0,14})$/;
 // First characters of a plain scalar the fast path reads; YAML indicators and anything unusual
-// go to the library. A dash is fine before a letter or digit (checked by the caller).
+// go to the library. A dash is fine before a letter, a digit or one more dash (checked by the caller).
 const PLAIN_START = /[A-Za-z0-9_./~+($=<^-]/;
 // YAML wants the `:` of an implicit key at most 1024 characters after the key's start; longer
 // keys (with some margin for how characters are counted) go to the library.
@@ -409,9 +409,10 @@ class Reader {
   private plainStart(p: number, end: number): void {
     const c = this.text[p]!;
     if (p >= end || !PLAIN_START.test(c)) throw new Unsupported();
-    // A dash starts a scalar only before a letter or digit (`-1`, `-x`); before anything else it
-    // may be a sequence entry.
-    if (c === '-' && (p + 1 >= end || !/[A-Za-z0-9]/.test(this.text[p + 1]!))) throw new Unsupported();
+    // A dash starts a scalar only before a letter or digit (`-1`, `-x`) or another dash (`--port=80`,
+    // as command lines in kubectl's pod dumps have; never `---`); before anything else it may be a
+    // sequence entry.
+    if (c === '-' && (p + 1 >= end || !/[A-Za-z0-9-]/.test(this.text[p + 1]!) || (this.text[p + 1] === '-' && this.text[p + 2] === '-'))) throw new Unsupported();
   }
 
   /** A flow collection that opens and closes on this line. */

@@ -22,6 +22,7 @@ export const MAX_DIRECTORY_DEPTH = 32;
 
 /** `8 MiB` for a byte count. */
 export function bytesInWords(n: number): string {
+  if (n % (1024 * 1024 * 1024) === 0) return `${n / (1024 * 1024 * 1024)} GiB`;
   return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
 }
 

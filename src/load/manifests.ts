@@ -7,6 +7,7 @@ import { closeSync, existsSync, lstatSync, openSync, readdirSync, readSync, stat
 import path from 'node:path';
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { outsideProject, readNamedFile, readProjectFile, relativePath, STDIN_NAME, within } from './files';
+import { yamlListDump } from './yaml-items';
 import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH, MAX_DUMP_BYTES, readFileBounded } from './limits';
 import { STREAM_DUMP_BYTES, streamedDump } from './json-items';
 import { locate, parseSource, type PathSegment, type SourceDoc } from './source';
@@ -182,6 +183,7 @@ export function loadClusterDump(
           closeSync(fd);
         }
       }
+      if (size > MAX_YAML_DUMP_BYTES) return { objects: [], shown, diagnostics: [tooLargeYaml(shown)] };
       bytes = readFileBounded(abs, MAX_DUMP_BYTES);
     } catch (e) {
       const why = e instanceof InputTooLarge ? `it is larger than ${bytesInWords(e.limit)}, the most itgen reads from a cluster dump` : 'no such file';
@@ -197,8 +199,21 @@ export function loadClusterDump(
       // Not JSON after all: the YAML reader (JSON is YAML) reads it, or places the error at its line and column.
     }
   }
+  if (bytes.length > MAX_YAML_DUMP_BYTES) return { objects: [], shown, diagnostics: [tooLargeYaml(shown)] };
+  // A List (what kubectl writes) entry by entry, its pods slimmed; anything else whole.
+  const text = bytes.toString('utf8');
+  const list = yamlListDump(text, shown);
+  if (list) return { objects: list.objects, shown, diagnostics: list.diagnostics, at: list.at };
   return yamlDump(parseSource(shown, bytes, MAX_DUMP_BYTES), shown, items);
 }
+
+/** The largest YAML dump read (about 10 s at the fast reader's pace); JSON is read item by item up to MAX_DUMP_BYTES. */
+export const MAX_YAML_DUMP_BYTES = 128 * 1024 * 1024;
+
+const tooLargeYaml = (shown: string): Diagnostic =>
+  diag('IT1001', `cannot read \`${shown}\`: a YAML dump larger than ${bytesInWords(MAX_YAML_DUMP_BYTES)} is more than itgen reads in YAML`, undefined, {
+    hint: `give it as JSON (kubectl get ... -o json), which itgen reads item by item up to ${bytesInWords(MAX_DUMP_BYTES)}`,
+  });
 
 /** Directories where GitOps repositories keep their Flux and Argo CD objects by convention (flux bootstrap's clusters/<name>/...). */
 const GITOPS_DIRS = ['clusters', 'gitops', 'flux', 'argocd', 'argo'];

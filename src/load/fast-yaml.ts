@@ -412,7 +412,8 @@ class Reader {
     // A dash starts a scalar only before a letter or digit (`-1`, `-x`) or another dash (`--port=80`,
     // as command lines in kubectl's pod dumps have; never `---`); before anything else it may be a
     // sequence entry.
-    if (c === '-' && (p + 1 >= end || !/[A-Za-z0-9-]/.test(this.text[p + 1]!) || (this.text[p + 1] === '-' && this.text[p + 2] === '-'))) throw new Unsupported();
+    if (c === '-' && (p + 1 >= end || !/[A-Za-z0-9-]/.test(this.text[p + 1]!) || (this.text[p + 1] === '-' && this.text[p + 2] === '-')))
+      throw new Unsupported();
   }
 
   /** A flow collection that opens and closes on this line. */

@@ -7,7 +7,7 @@ import { closeSync, existsSync, lstatSync, openSync, readdirSync, readSync, stat
 import path from 'node:path';
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { outsideProject, readNamedFile, readProjectFile, relativePath, STDIN_NAME, within } from './files';
-import { yamlListDump } from './yaml-items';
+import { yamlDump, yamlListDump } from './yaml-items';
 import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH, MAX_DUMP_BYTES, readFileBounded } from './limits';
 import { STREAM_DUMP_BYTES, streamedDump } from './json-items';
 import { locate, parseSource, type PathSegment, type SourceDoc } from './source';
@@ -383,33 +383,4 @@ export function syncersOf(gitops: readonly SourceDoc[]): Syncer[] {
 /** How a diagnostic names a GitOps object: `Flux Kustomization \`x\`` or `Argo CD Application \`x\``. */
 export function syncerName(x: Syncer): string {
   return `${x.tool === 'flux' ? 'Flux Kustomization' : 'Argo CD Application'} \`${x.name}\``;
-}
-
-/** A dump read as YAML: its objects, and where each is (its document, and `items`, k for a List). */
-function yamlDump(
-  parsed: { docs: SourceDoc[]; diagnostics: Diagnostic[] },
-  shown: string,
-  items: (v: unknown) => Record<string, unknown>[],
-): ReturnType<typeof loadClusterDump> {
-  // Each object's document and path (`items`, k for a List), for placing what is wrong in it.
-  const origins: { doc: SourceDoc; path: PathSegment[] }[] = [];
-  for (const doc of parsed.docs) {
-    const v = doc.value;
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) continue;
-    const o = v as Record<string, unknown>;
-    if (o['kind'] === 'List' && Array.isArray(o['items']))
-      (o['items'] as unknown[]).forEach((x, k) => {
-        if (x !== null && typeof x === 'object' && !Array.isArray(x)) origins.push({ doc, path: ['items', k] });
-      });
-    else origins.push({ doc, path: [] });
-  }
-  return {
-    objects: items(parsed.docs.map((d) => d.value)),
-    shown,
-    diagnostics: parsed.diagnostics,
-    at: (index, path) => {
-      const o = origins[index];
-      return o ? locate(o.doc, [...o.path, ...path]) : undefined;
-    },
-  };
 }

@@ -5,11 +5,12 @@
  * holds, never grows with the dump: pods are slimmed as they are read, and the parse trees are
  * dropped. Positions are mapped back to the dump's lines and columns (an entry is parsed again when
  * a diagnostic needs a place in it). Anything else (several documents, a document that is not a
- * List, an entry whose lines are not indented under it) is left to the whole-file reader.
+ * List, an entry whose lines are not indented under it) is left to the whole-file reader,
+ * `yamlDump`, here too.
  */
 import type { Diagnostic, SourceRange } from '../diagnostics';
 import { slimPod } from './json-items';
-import { locate, parseSource, type PathSegment } from './source';
+import { locate, parseSource, type PathSegment, type SourceDoc } from './source';
 
 interface Entry {
   /** 0-based line of its `- `, and the text of its lines moved two columns left. */
@@ -118,6 +119,40 @@ export function yamlListDump(
       const e = origins[index];
       const doc = e === undefined ? undefined : parse(e)?.docs[0];
       return e && doc ? shifted(locate(doc, path), e, shown) : undefined;
+    },
+  };
+}
+
+/** A dump read as YAML whole (not one List of entries): its objects, and where each is (its document, and `items`, k for a List). */
+export function yamlDump(
+  parsed: { docs: SourceDoc[]; diagnostics: Diagnostic[] },
+  shown: string,
+  items: (v: unknown) => Record<string, unknown>[],
+): {
+  objects: Record<string, unknown>[];
+  shown: string;
+  diagnostics: Diagnostic[];
+  at: (index: number, path: readonly PathSegment[]) => SourceRange | undefined;
+} {
+  // Each object's document and path (`items`, k for a List), for placing what is wrong in it.
+  const origins: { doc: SourceDoc; path: PathSegment[] }[] = [];
+  for (const doc of parsed.docs) {
+    const v = doc.value;
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) continue;
+    const o = v as Record<string, unknown>;
+    if (o['kind'] === 'List' && Array.isArray(o['items']))
+      (o['items'] as unknown[]).forEach((x, k) => {
+        if (x !== null && typeof x === 'object' && !Array.isArray(x)) origins.push({ doc, path: ['items', k] });
+      });
+    else origins.push({ doc, path: [] });
+  }
+  return {
+    objects: items(parsed.docs.map((d) => d.value)),
+    shown,
+    diagnostics: parsed.diagnostics,
+    at: (index, path) => {
+      const o = origins[index];
+      return o ? locate(o.doc, [...o.path, ...path]) : undefined;
     },
   };
 }

@@ -184,6 +184,66 @@ function mutations() {
     ],
     (s, v) => set(s, [...D, 'devices', 'watchdog'], v),
   );
+  // validateCpuPinning, validateNUMA, validateCPUIsolatorThread, validateCPUFeaturePolicies, validateRealtime.
+  const cpuCase = (s, v) => {
+    set(s, [...D, 'cpu'], v.cpu);
+    for (const [k, x] of Object.entries(v.req ?? {})) set(s, [...R, 'requests', k], x);
+    for (const [k, x] of Object.entries(v.lim ?? {})) set(s, [...R, 'limits', k], x);
+    if (v.hugepages) set(s, [...D, 'memory', 'hugepages'], { pageSize: '2Mi' });
+    if (v.arch) s.architecture = v.arch;
+  };
+  const dedicated = { dedicatedCpuPlacement: true };
+  each(
+    'cpu-pinning',
+    [
+      { cpu: dedicated },
+      { cpu: { ...dedicated, cores: 2 } },
+      { cpu: { ...dedicated, cores: 2, threads: 3 } },
+      { cpu: { ...dedicated, cores: 1, threads: 2 } },
+      { cpu: dedicated, req: { cpu: '1500m' } },
+      { cpu: dedicated, lim: { cpu: '2500m' } },
+      { cpu: dedicated, req: { cpu: '2' }, lim: { cpu: '3' } },
+      { cpu: dedicated, req: { cpu: '2' }, lim: { cpu: '2' } },
+      { cpu: { ...dedicated, cores: 4 }, req: { cpu: '2' } },
+      { cpu: { ...dedicated, cores: 2 }, req: { cpu: '2' }, lim: { cpu: '2' } },
+      { cpu: { ...dedicated, cores: 2 }, req: { memory: '1Gi' }, lim: { memory: '2Gi' } },
+      { cpu: { ...dedicated, cores: 2 }, req: { memory: '2Gi' }, lim: { memory: '2Gi' } },
+      { cpu: { ...dedicated, cores: 1, threads: 2 }, arch: 'arm64' },
+      { cpu: { ...dedicated, sockets: 2, threads: 2 } },
+    ],
+    cpuCase,
+  );
+  each(
+    'numa',
+    [
+      { cpu: { numa: { guestMappingPassthrough: {} } } },
+      { cpu: { ...dedicated, cores: 2, numa: { guestMappingPassthrough: {} } } },
+      { cpu: { cores: 2, numa: { guestMappingPassthrough: {} } }, hugepages: true },
+      { cpu: { ...dedicated, cores: 2, numa: { guestMappingPassthrough: {} } }, hugepages: true },
+      { cpu: { cores: 2, numa: {} } },
+    ],
+    cpuCase,
+  );
+  each(
+    'isolate-emulator-thread',
+    [{ cpu: { isolateEmulatorThread: true } }, { cpu: { ...dedicated, cores: 2, isolateEmulatorThread: true } }, { cpu: { isolateEmulatorThread: false } }],
+    cpuCase,
+  );
+  each(
+    'cpu-feature-policy',
+    ['require', 'bogus', '', 'forbid', 'Require'].map((policy) => ({ cpu: { features: [{ name: 'vmx', policy }] } })),
+    cpuCase,
+  );
+  each(
+    'realtime',
+    [
+      { cpu: { realtime: {} } },
+      { cpu: { ...dedicated, cores: 2, realtime: {} } },
+      { cpu: { ...dedicated, cores: 2, realtime: { mask: '0' }, numa: { guestMappingPassthrough: {} } }, hugepages: true },
+      { cpu: { realtime: {}, numa: { guestMappingPassthrough: {} } }, hugepages: true },
+    ],
+    cpuCase,
+  );
   return m;
 }
 

@@ -39,4 +39,5 @@ export type CauseReason =
   | 'io-threads'
   | 'dns-policy'
   | 'mandatory'
-  | 'network';
+  | 'network'
+  | 'cpu-pinning';

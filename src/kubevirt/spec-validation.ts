@@ -11,6 +11,7 @@ import type { Cause } from './cause';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
 import { holds, RELEASE_RULES } from './releases';
+import { cpuPinningCauses, realtimeCauses } from './spec-cpu';
 import {
   cpuResourceCauses,
   dnsConfigCauses,
@@ -65,7 +66,7 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
         message: `${field}.domain.machine.type is not supported: ${machineType} (allowed values: [${supported.join(' ')}])`,
       });
   }
-  causes.push(...cpuResourceCauses(spec, field));
+  causes.push(...cpuResourceCauses(spec, field), ...cpuPinningCauses(spec, config, field));
   // validateCPUHotplug
   const cpu = obj(domain['cpu']);
   if (cpu && typeof cpu['maxSockets'] === 'number' && cpu['maxSockets'] !== 0 && typeof cpu['sockets'] === 'number' && cpu['sockets'] > cpu['maxSockets'])
@@ -75,7 +76,7 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
       field: `${field}.domain.cpu.sockets`,
       message: 'Number of sockets in CPU topology is greater than the maximum sockets allowed',
     });
-  causes.push(...startStrategyCauses(spec, field), ...networkCauses(spec, field));
+  causes.push(...startStrategyCauses(spec, field), ...realtimeCauses(spec, field), ...networkCauses(spec, field));
   // validateBootOrder: disks naming no volume, and boot orders used twice.
   const volumes = new Map(list(spec['volumes']).map((v) => [v['name'], v]));
   const orders = new Set<number>();

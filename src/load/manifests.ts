@@ -7,6 +7,7 @@ import { closeSync, existsSync, lstatSync, openSync, readdirSync, readSync, stat
 import path from 'node:path';
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { outsideProject, readNamedFile, readProjectFile, relativePath, STDIN_NAME, within } from './files';
+import { isUtf8 } from 'node:buffer';
 import { yamlDump, yamlListDump } from './yaml-items';
 import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH, MAX_DUMP_BYTES, readFileBounded } from './limits';
 import { STREAM_DUMP_BYTES, streamedDump } from './json-items';
@@ -201,8 +202,8 @@ export function loadClusterDump(
   }
   if (bytes.length > MAX_YAML_DUMP_BYTES) return { objects: [], shown, diagnostics: [tooLargeYaml(shown)] };
   // A List (what kubectl writes) entry by entry, its pods slimmed; anything else whole.
-  const text = bytes.toString('utf8');
-  const list = yamlListDump(text, shown);
+  // (Text that is not UTF-8 goes to the file reader, which says where.)
+  const list = isUtf8(bytes) ? yamlListDump(bytes.toString('utf8'), shown) : undefined;
   if (list) return { objects: list.objects, shown, diagnostics: list.diagnostics, at: list.at };
   return yamlDump(parseSource(shown, bytes, MAX_DUMP_BYTES), shown, items);
 }

@@ -9,6 +9,7 @@
  * `yamlDump`, here too.
  */
 import type { Diagnostic, SourceRange } from '../diagnostics';
+import { parseFast } from './fast-yaml';
 import { slimPod } from './json-items';
 import { locate, parseSource, type PathSegment, type SourceDoc } from './source';
 
@@ -103,10 +104,18 @@ export function yamlListDump(
   const origins: Entry[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const e of entries) {
-    const parsed = parse(e);
-    if (parsed === undefined) return undefined;
-    for (const d of parsed.diagnostics) diagnostics.push(d.location ? { ...d, location: shifted(d.location, e, shown) } : d);
-    const v = parsed.docs.length === 1 ? parsed.docs[0]!.value : undefined;
+    const body = dedented(text, e);
+    if (body === undefined) return undefined;
+    // The fast reader's values where it reads the entry (most of kubectl's output); else the file
+    // reader, with its diagnostics. Either way the parse tree is dropped here.
+    const fast = parseFast(body);
+    let v: unknown;
+    if (fast !== undefined && fast.docs.length === 1) v = fast.docs[0]!.value;
+    else {
+      const parsed = parseSource(shown, Buffer.from(body, 'utf8'));
+      for (const d of parsed.diagnostics) diagnostics.push(d.location ? { ...d, location: shifted(d.location, e, shown) } : d);
+      v = parsed.docs.length === 1 ? parsed.docs[0]!.value : undefined;
+    }
     if (v === null || typeof v !== 'object' || Array.isArray(v)) continue;
     const o = v as Record<string, unknown>;
     objects.push(o['kind'] === 'Pod' ? slimPod(o) : o);

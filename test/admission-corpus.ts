@@ -27,6 +27,24 @@ export interface AdmissionResult {
 
 const START_STAGES = new Set(['startVMI', 'vmiMutate', 'vmiAdmit', 'render']);
 
+/**
+ * The oracle runs kube-openapi's validator on the VM and reports its words for an enum
+ * (`spec.template.spec.dnsPolicy in body should be one of [A B]`); kube-apiserver turns that result
+ * into field.NotSupported (apiextensions-apiserver pkg/apiserver/validation/validation.go), the
+ * words a user sees and itgen gives: `spec.template.spec.dnsPolicy: Unsupported value: "x":
+ * supported values: "A", "B"`. Other messages are unchanged.
+ */
+function apiServerWords(message: string, vm: JsonObject): string {
+  const m = /^([\w.]+) in body should be one of \[(.*)\]$/.exec(message);
+  if (!m) return message;
+  let v: unknown = vm;
+  for (const k of m[1]!.split('.')) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
+  return `${m[1]!}: Unsupported value: ${JSON.stringify(v)}: supported values: ${m[2]!
+    .split(' ')
+    .map((x) => JSON.stringify(x))
+    .join(', ')}`;
+}
+
 export function replayAdmission(dir: string): AdmissionResult[] {
   const cases = readJsonLines(`${dir}/cases.jsonl.gz`) as (PreviewCase & { mode: string })[];
   const answers = new Map((readJsonLines(`${dir}/answers.jsonl.gz`) as Answer[]).map((a) => [a.id, a]));
@@ -45,7 +63,7 @@ export function replayAdmission(dir: string): AdmissionResult[] {
         why = `KubeVirt: ${verdict}${a.error ? ` (${a.error.stage}: ${a.error.message})` : ''}; itgen: ${mine}${'error' in r ? ` (${r.stage}: ${r.error})` : ''}`;
       else if (verdict === 'admission' && 'error' in r) {
         // Every one of KubeVirt's causes, in its words.
-        const theirs = (a.admit?.causes ?? []).map((x) => x.message);
+        const theirs = (a.admit?.causes ?? []).map((x) => apiServerWords(x.message, c.vm));
         const ours = new Set((r.causes ?? []).map((x) => x.message));
         const missing = theirs.length > 0 ? theirs.filter((m) => !ours.has(m)) : r.error === a.error!.message ? [] : [a.error!.message];
         if (missing.length > 0) why = `missing KubeVirt's causes: ${missing.join(' | ')}; itgen: ${r.error}`;

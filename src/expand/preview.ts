@@ -20,6 +20,7 @@ import { applyInstancetype, conflictField } from './instancetype';
 import { admit } from './expand';
 import type { References } from './model';
 import { mutateOnCreate } from './mutate';
+import { fieldPath, unknownVmFields } from './unknown-fields';
 import { resolveReferences, type ObjectStore } from './references';
 import { applyPreference } from './preference';
 
@@ -180,6 +181,12 @@ export type PreviewResult =
  * and the VMI webhook. `namespace`: the request's, for a VM without one.
  */
 export function previewVm(vm: JsonObject, store: ObjectStore, config: ClusterDefaults, namespace: string): PreviewResult {
+  // The API server's check of the VM against its CRD's schema (types, enums), in its words.
+  const schema = unknownVmFields(vm).filter((u) => u.invalid !== undefined);
+  if (schema.length > 0) {
+    const causes = schema.map((u) => ({ message: u.invalid!, field: fieldPath(u.path) }));
+    return { error: causes.map((c) => c.message).join(', '), stage: 'mutate', causes };
+  }
   const mutated = mutateOnCreate(vm, store, namespace);
   if ('causes' in mutated) return { error: mutated.causes.map((c) => c.message).join(', '), stage: 'mutate', causes: mutated.causes };
   const stored = mutated.vm;

@@ -35,6 +35,14 @@ export function fieldPath(path: readonly (string | number)[]): string {
 /** What the type at `expected` says of `v`, or undefined when it fits (null always fits: the API server drops it). */
 function typeProblem(v: Json, expected: string, at: string): string | undefined {
   if (v === null) return undefined;
+  if (expected.startsWith('enum:')) {
+    // apiextensions-apiserver turns kube-openapi's enum failure into field.NotSupported.
+    const values = expected.slice(5).split('|');
+    if (typeof v !== 'string') return typeProblem(v, 'string', at);
+    return values.includes(v)
+      ? undefined
+      : `${at}: Unsupported value: ${JSON.stringify(v)}: supported values: ${values.map((x) => JSON.stringify(x)).join(', ')}`;
+  }
   const found = jsonType(v);
   const fits =
     expected === 'object'

@@ -244,6 +244,63 @@ function mutations() {
     ],
     cpuCase,
   );
+  // ValidateDisks (pkg/storage/admitters/disks.go) through validateDomainSpec, and Secure Boot without SMM.
+  const root = (extra) => ({ name: 'rootdisk', ...extra });
+  each(
+    'disks',
+    [
+      [root({ disk: { bus: 'virtio' } }), root({ disk: { bus: 'virtio' } })],
+      [root({ disk: {}, cdrom: {} })],
+      [root({ disk: { bus: 'sata', pciAddress: '0000:00:07.0' } })],
+      [root({ disk: { bus: 'virtio', pciAddress: '00:07.0' } })],
+      [root({ disk: { bus: 'virtio', pciAddress: '0000:00:07.0' } })],
+      [root({ disk: { bus: 'virtio' }, bootOrder: 0 })],
+      [root({ disk: { bus: 'ide' } })],
+      [root({ cdrom: { bus: 'virtio' } })],
+      [root({ cdrom: { bus: 'sata' } })],
+      [root({ disk: { bus: 'sata', readOnly: true } })],
+      [root({ disk: { bus: 'floppy' } })],
+      [root({ disk: { bus: 'scsi' } })],
+      [root({ disk: { bus: 'usb' } })],
+      [root({ disk: { bus: 'sata' }, dedicatedIOThread: true })],
+      [root({ disk: { bus: 'virtio' }, dedicatedIOThread: true })],
+      [root({ disk: { bus: 'virtio' }, serial: 'abc$' })],
+      [root({ disk: { bus: 'virtio' }, serial: 'ABC-1.x_y+z' })],
+      [root({ disk: { bus: 'virtio' }, serial: 'x'.repeat(257) })],
+      [root({ disk: { bus: 'virtio' }, cache: 'unsafe' })],
+      [root({ disk: { bus: 'virtio' }, cache: 'writeback' })],
+      [root({ disk: { bus: 'virtio' }, io: 'default' })],
+      [root({ disk: { bus: 'virtio' }, io: 'native' })],
+      [root({ disk: { bus: 'virtio' }, errorPolicy: 'bogus' })],
+      [root({ disk: { bus: 'virtio' }, errorPolicy: 'report' })],
+      [root({ disk: { bus: 'virtio' }, blockSize: { custom: { logical: 4096, physical: 512 } } })],
+      [root({ disk: { bus: 'virtio' }, blockSize: { custom: { logical: 512, physical: 4096 } } })],
+      [root({ disk: { bus: 'virtio' }, blockSize: { custom: { logical: 300, physical: 300 } } })],
+      [root({ disk: { bus: 'virtio' }, blockSize: { custom: { logical: 4194304, physical: 4194304 } } })],
+      [root({ disk: { bus: 'sata' }, blockSize: { custom: { logical: 4096, physical: 4096 } } })],
+      [root({ disk: { bus: 'virtio' }, blockSize: { custom: { logical: 512, physical: 512 }, matchVolume: {} } })],
+      [root({ disk: { bus: 'virtio' }, blockSize: { custom: { logical: 512, physical: 512, discardGranularity: 1000 } } })],
+    ],
+    (s, v) => set(s, [...D, 'devices', 'disks'], v),
+  );
+  each('disk-name', ['Root_Disk', 'a'.repeat(64), 'data.disk'], (s, v) => {
+    set(s, [...D, 'devices', 'disks'], [{ name: v, disk: { bus: 'virtio' } }]);
+    s.volumes = [{ name: v, containerDisk: { image: 'quay.io/containerdisks/fedora:41' } }];
+  });
+  each(
+    'secure-boot-smm',
+    [
+      [{ secureBoot: true }, undefined],
+      [{}, undefined],
+      [{ secureBoot: true }, {}],
+      [{ secureBoot: true }, { enabled: false }],
+      [{ secureBoot: false }, undefined],
+    ],
+    (s, [efi, smm]) => {
+      set(s, [...D, 'firmware', 'bootloader', 'efi'], efi);
+      if (smm !== undefined) set(s, [...D, 'features', 'smm'], smm);
+    },
+  );
   return m;
 }
 

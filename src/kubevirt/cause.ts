@@ -40,4 +40,5 @@ export type CauseReason =
   | 'dns-policy'
   | 'mandatory'
   | 'network'
-  | 'cpu-pinning';
+  | 'cpu-pinning'
+  | 'disk';

@@ -14,7 +14,7 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** k8s.io/apimachinery validation.IsDNS1123Label's errors. */
-function dnsLabelErrors(v: string): string[] {
+export function dnsLabelErrors(v: string): string[] {
   const errs: string[] = [];
   if (v.length > 63) errs.push('must be no more than 63 characters');
   // Newer apimachinery: a valid subdomain that only fails for its dots says so.

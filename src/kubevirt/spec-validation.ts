@@ -12,6 +12,7 @@ import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
 import { holds, RELEASE_RULES } from './releases';
 import { cpuPinningCauses, realtimeCauses } from './spec-cpu';
+import { domainSpecCauses } from './spec-disks';
 import {
   cpuResourceCauses,
   dnsConfigCauses,
@@ -118,7 +119,8 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
       orders.add(order);
     }
   });
-  causes.push(...inputDeviceCauses(spec, field), ...ioThreadsCauses(spec, field), ...dnsConfigCauses(spec, field));
+  // validateDomainSpec (after the probes, which are not modelled).
+  causes.push(...inputDeviceCauses(spec, field), ...ioThreadsCauses(spec, field), ...domainSpecCauses(spec, field), ...dnsConfigCauses(spec, field));
   // validateHostDevicesWithPassthroughEnabled
   if (isSet(devices['hostDevices']) && !gateEnabled(config, 'HostDevices'))
     causes.push({

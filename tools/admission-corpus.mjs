@@ -301,6 +301,132 @@ function mutations() {
       if (smm !== undefined) set(s, [...D, 'features', 'smm'], smm);
     },
   );
+  // validateVolumes: names, sources, cloud-init data, the DownwardMetrics and HostDisk gates, host disks, references.
+  const image = { image: 'quay.io/containerdisks/fedora:41' };
+  each(
+    'volumes',
+    [
+      [
+        { name: 'rootdisk', containerDisk: image },
+        { name: 'rootdisk', emptyDisk: { capacity: '1Gi' } },
+      ],
+      [{ name: 'rootdisk', containerDisk: image, emptyDisk: { capacity: '1Gi' } }],
+      [{ name: 'rootdisk' }],
+      [
+        { name: 'rootdisk', containerDisk: image },
+        { name: 'dv', dataVolume: { name: '' } },
+      ],
+      [
+        { name: 'rootdisk', containerDisk: image },
+        { name: 'dm', downwardMetrics: {} },
+      ],
+      [
+        { name: 'rootdisk', containerDisk: image },
+        { name: 'dm', downwardMetrics: {} },
+        { name: 'dm2', downwardMetrics: {} },
+      ],
+      [
+        { name: 'rootdisk', containerDisk: image },
+        { name: 'hd', hostDisk: { path: '/data/disk.img', type: 'DiskOrCreate', capacity: '1Gi' } },
+      ],
+      [
+        { name: 'rootdisk', containerDisk: image },
+        { name: 'hd', hostDisk: { path: '', type: 'Disk' } },
+      ],
+      [
+        { name: 'rootdisk', containerDisk: image },
+        { name: 'hd', hostDisk: { path: '/x', type: 'Bogus' } },
+      ],
+      [
+        { name: 'rootdisk', containerDisk: image },
+        { name: 'hd', hostDisk: { path: '/x', type: 'Disk', capacity: '1Gi' } },
+      ],
+      [
+        { name: 'rootdisk', containerDisk: image },
+        { name: 'cm', configMap: {} },
+      ],
+      [
+        { name: 'rootdisk', containerDisk: image },
+        { name: 'cm', configMap: { name: 'app-config' } },
+      ],
+      [
+        { name: 'rootdisk', containerDisk: image },
+        { name: 's', secret: { secretName: '' } },
+      ],
+      [
+        { name: 'rootdisk', containerDisk: image },
+        { name: 'sa', serviceAccount: {} },
+      ],
+      [
+        { name: 'rootdisk', containerDisk: image },
+        { name: 'sa', serviceAccount: { serviceAccountName: 'a' } },
+        { name: 'sb', serviceAccount: { serviceAccountName: 'b' } },
+      ],
+    ],
+    (s, v) => {
+      s.volumes = v;
+    },
+  );
+  each(
+    'cloud-init',
+    [
+      { cloudInitNoCloud: {} },
+      { cloudInitNoCloud: { userData: '#cloud-config' } },
+      { cloudInitNoCloud: { userData: '#cloud-config', userDataBase64: 'eA==' } },
+      { cloudInitNoCloud: { userDataBase64: 'not base64!' } },
+      { cloudInitNoCloud: { userDataBase64: 'I2Nsb3VkLWNvbmZpZw==' } },
+      { cloudInitNoCloud: { userData: 'x'.repeat(2049) } },
+      { cloudInitNoCloud: { userData: 'x'.repeat(2048) } },
+      { cloudInitNoCloud: { networkData: 'x'.repeat(2049) } },
+      { cloudInitNoCloud: { networkData: 'version: 2', networkDataSecretRef: { name: 'net' } } },
+      { cloudInitConfigDrive: { userData: '#cloud-config' } },
+      { cloudInitConfigDrive: { networkDataBase64: 'eA' } },
+      { cloudInitConfigDrive: { secretRef: { name: 'ud' } } },
+      { cloudInitNoCloud: { secretRef: { name: 'ud' }, userData: '#cloud-config' } },
+      // Go's name for the field, not its JSON one: KubeVirt's lenient decoding drops it.
+      { cloudInitConfigDrive: { userDataSecretRef: { name: 'ud' } } },
+    ],
+    (s, v) => {
+      s.volumes = [...s.volumes, { name: 'cloudinit', ...v }];
+    },
+  );
+  // validateProbe and the pod network, the DownwardMetrics device, panic devices, the reboot policy, the service account name.
+  each(
+    'probes',
+    [
+      [{ tcpSocket: { port: 22 } }, true],
+      [{ tcpSocket: { port: 22 } }, false],
+      [{ httpGet: { port: 80 }, exec: { command: ['true'] } }, true],
+      [{ initialDelaySeconds: 5 }, true],
+      [{ guestAgentPing: {} }, false],
+      [{ exec: { command: ['true'] } }, false],
+    ],
+    (s, [probe, podNetwork]) => {
+      s.readinessProbe = probe;
+      if (!podNetwork) {
+        s.networks = [{ name: 'ext', multus: { networkName: 'ext' } }];
+        set(s, [...D, 'devices', 'interfaces'], [{ name: 'ext', bridge: {} }]);
+      }
+    },
+  );
+  each('downward-metrics-device', [{}], (s, v) => set(s, [...D, 'devices', 'downwardMetrics'], v));
+  each('panic-devices', [[{ model: 'pvpanic' }], [{ model: 'bogus' }], [{}], [{ model: 'isa' }, { model: 'hyperv' }]], (s, v) =>
+    set(s, [...D, 'devices', 'panicDevices'], v),
+  );
+  each('reboot-policy', ['Terminate', 'Reboot'], (s, v) => set(s, [...D, 'rebootPolicy'], v));
+  each(
+    'service-account',
+    [
+      ['robot', null],
+      ['Robot_1', null],
+      ['robot', 'other'],
+      ['robot', 'robot'],
+    ],
+    (s, [name, volume]) => {
+      s.serviceAccountName = name;
+      if (volume) s.volumes = [...s.volumes, { name: 'sa', serviceAccount: { serviceAccountName: volume } }];
+    },
+  );
   return m;
 }
 
@@ -341,7 +467,7 @@ function gen() {
           spec: {
             configuration: {
               ...(chance(0.4) ? { vmRolloutStrategy: 'Stage' } : {}),
-              ...(chance(0.3) ? { developerConfiguration: { featureGates: ['HostDevices'] } } : {}),
+              ...(chance(0.3) ? { developerConfiguration: { featureGates: ['HostDevices', 'HostDisk', 'DownwardMetrics'] } } : {}),
             },
           },
         };

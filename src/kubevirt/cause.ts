@@ -41,4 +41,6 @@ export type CauseReason =
   | 'mandatory'
   | 'network'
   | 'cpu-pinning'
-  | 'disk';
+  | 'disk'
+  | 'volume'
+  | 'probe';

@@ -27,7 +27,7 @@ export function dnsLabelErrors(v: string): string[] {
 }
 
 /** validation.IsDNS1123Subdomain's errors. */
-function dnsSubdomainErrors(v: string): string[] {
+export function dnsSubdomainErrors(v: string): string[] {
   const errs: string[] = [];
   if (v.length > 253) errs.push('must be no more than 253 characters');
   if (!DNS_SUBDOMAIN.test(v))

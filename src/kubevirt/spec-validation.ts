@@ -13,6 +13,8 @@ import { isSet } from './go';
 import { holds, RELEASE_RULES } from './releases';
 import { cpuPinningCauses, realtimeCauses } from './spec-cpu';
 import { domainSpecCauses } from './spec-disks';
+import { volumeCauses } from './spec-volumes';
+import { downwardMetricsCauses, lastCauses, probeCauses } from './spec-devices';
 import {
   cpuResourceCauses,
   dnsConfigCauses,
@@ -83,13 +85,46 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
   const orders = new Set<number>();
   list(devices['disks']).forEach((disk, i) => {
     const at = `${field}.domain.devices.disks[${i}]`;
-    if (!volumes.has(disk['name']) && !isSet(disk['cdrom']))
+    const volume = volumes.get(disk['name']);
+    if (!volume && !isSet(disk['cdrom']))
       causes.push({
         reason: 'disk-not-found',
         type: 'FieldValueInvalid',
         field: `${at}.name`,
         message: `${at}.Name '${String(disk['name'] ?? '')}' not found.`,
       });
+    else if (!volume && !gateEnabled(config, 'DeclarativeHotplugVolumes'))
+      causes.push({
+        reason: 'disk-not-found',
+        type: 'FieldValueInvalid',
+        field: `${at}.name`,
+        message: 'DeclarativeHotplugVolumes feature gate not enabled, cannot define an empty CD-ROM disk',
+      });
+    // A LUN on a PVC or DataVolume only; a DownwardMetrics volume on a virtio disk.
+    if (isSet(disk['lun']) && volume && !isSet(volume['persistentVolumeClaim']) && !isSet(volume['dataVolume']))
+      causes.push({
+        reason: 'disk-not-found',
+        type: 'FieldValueInvalid',
+        field: `${at}.lun`,
+        message: `${at}.lun can only be mapped to a DataVolume or PersistentVolumeClaim volume.`,
+      });
+    if (volume && isSet(volume['downwardMetrics'])) {
+      const target = obj(disk['disk']);
+      if (!target)
+        causes.push({
+          reason: 'disk-not-found',
+          type: 'FieldValueRequired',
+          field: `${at}.disk`,
+          message: `DownwardMetrics volume must be mapped to a disk, but disk is not set on ${at}.disk.`,
+        });
+      else if (typeof target['bus'] === 'string' && target['bus'] !== 'virtio' && target['bus'] !== '')
+        causes.push({
+          reason: 'disk-not-found',
+          type: 'FieldValueInvalid',
+          field: `${at}.disk.bus`,
+          message: `DownwardMetrics volume must be mapped to virtio bus, but ${at}.disk.bus is set to ${target['bus']}`,
+        });
+    }
     const order = disk['bootOrder'];
     if (typeof order === 'number') {
       if (orders.has(order))
@@ -120,7 +155,14 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
     }
   });
   // validateDomainSpec (after the probes, which are not modelled).
-  causes.push(...inputDeviceCauses(spec, field), ...ioThreadsCauses(spec, field), ...domainSpecCauses(spec, field), ...dnsConfigCauses(spec, field));
+  causes.push(
+    ...inputDeviceCauses(spec, field),
+    ...ioThreadsCauses(spec, field),
+    ...probeCauses(spec, field),
+    ...domainSpecCauses(spec, field),
+    ...volumeCauses(spec['volumes'], config, `${field}.volumes`),
+    ...dnsConfigCauses(spec, field),
+  );
   // validateHostDevicesWithPassthroughEnabled
   if (isSet(devices['hostDevices']) && !gateEnabled(config, 'HostDevices'))
     causes.push({
@@ -130,6 +172,7 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
       message: 'Host Devices feature gate is not enabled in kubevirt-config',
     });
   causes.push(...soundDeviceCauses(spec, field));
+  causes.push(...downwardMetricsCauses(spec, config, field));
   // validateVideoConfig
   if (isSet(devices['video']) && devices['autoattachGraphicsDevice'] === false)
     causes.push({
@@ -138,6 +181,7 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
       field: `${field}.video`,
       message: 'Video configuration is not allowed when autoattachGraphicsDevice is set to false',
     });
+  causes.push(...lastCauses(spec, config, field));
   return causes;
 }
 

@@ -1,0 +1,104 @@
+/**
+ * Rules of KubeVirt's VirtualMachineInstance spec validation (pkg/virt-api/webhooks/
+ * validating-webhook/admitters/vmi-create-admitter.go) on probes, the DownwardMetrics device,
+ * panic devices, the reboot policy and the service account name; spec-validation.ts runs each
+ * where KubeVirt does. KubeVirt's types, fields and words.
+ */
+import { list, obj, type Json, type JsonObject } from '../json';
+import type { Cause } from './cause';
+import { gateEnabled, type ClusterDefaults } from './config';
+import { isSet } from './go';
+import { dnsSubdomainErrors } from './spec-resources';
+
+const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
+
+/** validateProbe on the readiness and liveness probes, then what needs the pod network. */
+export function probeCauses(spec: JsonObject, field: string): Cause[] {
+  const causes: Cause[] = [];
+  const probes = (['readinessProbe', 'livenessProbe'] as const).map((k) => [k, obj(spec[k])] as const);
+  for (const [k, probe] of probes) {
+    if (!probe) continue;
+    const at = `${field}.${k}`;
+    const handlers = ['httpGet', 'tcpSocket', 'exec', 'guestAgentPing'].filter((h) => isSet(probe[h])).length;
+    if (handlers > 1) causes.push({ reason: 'probe', type: 'FieldValueInvalid', field: at, message: `${at} must have exactly one probe type set` });
+    if (handlers < 1)
+      causes.push({
+        reason: 'probe',
+        type: 'FieldValueRequired',
+        field: at,
+        message: `either ${at}.tcpSocket, ${at}.exec or ${at}.httpGet must be set if a ${at} is specified`,
+      });
+  }
+  // vmispec.LookupPodNetwork: HTTP and TCP probes reach the VM through the pod network.
+  if (!list(spec['networks']).some((n) => isSet(n['pod'])))
+    for (const [k, probe] of probes)
+      for (const h of ['httpGet', 'tcpSocket'])
+        if (probe && isSet(probe[h])) {
+          const at = `${field}.${k}.${h}`;
+          causes.push({ reason: 'probe', type: 'FieldValueInvalid', field: at, message: `${at} is only allowed if the Pod Network is attached` });
+        }
+  return causes;
+}
+
+/** validateDownwardMetrics: the virtio serial device behind its feature gate. */
+export function downwardMetricsCauses(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
+  const devices = obj(obj(spec['domain'])?.['devices']);
+  if (!devices || !isSet(devices['downwardMetrics']) || gateEnabled(config, 'DownwardMetrics')) return [];
+  return [
+    {
+      reason: 'probe',
+      type: 'FieldValueInvalid',
+      field: `${field}.domain.devices.downwardMetrics`,
+      message: 'downwardMetrics virtio serial is not allowed: DownwardMetrics feature gate is not enabled',
+    },
+  ];
+}
+
+/** validatePanicDevices, validateRebootPolicy and validateServiceAccountName, KubeVirt's last rules. */
+export function lastCauses(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
+  const causes: Cause[] = [];
+  const domain = obj(spec['domain']) ?? {};
+  const panics = list(obj(domain['devices'])?.['panicDevices']);
+  if (panics.length > 0) {
+    const arch = str(spec['architecture']) || config.architecture;
+    if (arch === 's390x')
+      causes.push({
+        reason: 'probe',
+        type: 'FieldValueInvalid',
+        field: `${field}.domain.devices.panicDevices`,
+        message: `custom panic devices are not supported on ${arch} architecture`,
+      });
+    panics.forEach((p, i) => {
+      if (typeof p['model'] === 'string' && !['hyperv', 'isa', 'pvpanic'].includes(p['model']))
+        causes.push({
+          reason: 'probe',
+          type: 'FieldValueInvalid',
+          field: `${field}.domain.devices.panicDevices[${i}].model`,
+          message: `invalid PanicDeviceModel(${p['model']})`,
+        });
+    });
+  }
+  if (isSet(domain['rebootPolicy']) && !gateEnabled(config, 'RebootPolicy'))
+    causes.push({
+      reason: 'probe',
+      type: 'FieldValueInvalid',
+      field: `${field}.domain.rebootPolicy`,
+      message: 'RebootPolicy is specified but the RebootPolicy feature gate is not enabled',
+    });
+  const account = str(spec['serviceAccountName']);
+  if (account !== '') {
+    const at = `${field}.serviceAccountName`;
+    const errors = dnsSubdomainErrors(account);
+    if (errors.length > 0)
+      causes.push({ reason: 'probe', type: 'FieldValueInvalid', field: at, message: `${at} is not a valid service account name: ${errors.join('; ')}` });
+    const other = list(spec['volumes']).find((v) => obj(v['serviceAccount']) && str(obj(v['serviceAccount'])!['serviceAccountName']) !== account);
+    if (other)
+      causes.push({
+        reason: 'probe',
+        type: 'FieldValueInvalid',
+        field: at,
+        message: `spec.serviceAccountName ${JSON.stringify(account)} and serviceAccount volume ${JSON.stringify(str(obj(other['serviceAccount'])!['serviceAccountName']))} must reference the same service account`,
+      });
+  }
+  return causes;
+}

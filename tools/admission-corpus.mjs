@@ -427,6 +427,36 @@ function mutations() {
       if (volume) s.volumes = [...s.volumes, { name: 'sa', serviceAccount: { serviceAccountName: volume } }];
     },
   );
+  // validateLaunchSecurity (with the amd64 rules), validateVSOCK, the container disk's path.
+  const efiOff = { bootloader: { efi: { secureBoot: false } } };
+  each(
+    'launch-security',
+    [
+      { ls: { sev: {} }, firmware: efiOff, arch: 'amd64' },
+      { ls: { sev: {} }, arch: 'amd64' },
+      { ls: { sev: {} }, firmware: { bootloader: { efi: {} } }, arch: 'amd64' },
+      { ls: { sev: {}, snp: {} }, firmware: efiOff, arch: 'amd64' },
+      { ls: { snp: {} }, firmware: { bootloader: { efi: { secureBoot: false, persistent: true } } }, arch: 'amd64' },
+      { ls: { tdx: {} }, firmware: efiOff, arch: 'amd64' },
+      { ls: { sev: { attestation: {} } }, firmware: efiOff, arch: 'amd64' },
+      { ls: { sev: {} }, firmware: efiOff, arch: 'arm64' },
+      { ls: { sev: {} }, firmware: efiOff },
+      { ls: { sev: {} }, firmware: efiOff, arch: 'amd64', nicBoot: true },
+    ],
+    (s, v) => {
+      set(s, [...D, 'launchSecurity'], v.ls);
+      if (v.firmware) set(s, [...D, 'firmware'], v.firmware);
+      if (v.arch) s.architecture = v.arch;
+      if (v.nicBoot) {
+        set(s, [...D, 'devices', 'interfaces'], [{ name: 'default', masquerade: {}, bootOrder: 2 }]);
+        s.networks = [{ name: 'default', pod: {} }];
+      }
+    },
+  );
+  each('vsock', [true, false], (s, v) => set(s, [...D, 'devices', 'autoattachVSOCK'], v));
+  each('container-disk-path', ['/', '/disk/img.qcow2', 'disk/img', '/disk/../img', '/disk/', '/disk//img'], (s, v) => {
+    s.volumes = [{ name: 'rootdisk', containerDisk: { ...image, path: v } }];
+  });
   return m;
 }
 
@@ -467,7 +497,7 @@ function gen() {
           spec: {
             configuration: {
               ...(chance(0.4) ? { vmRolloutStrategy: 'Stage' } : {}),
-              ...(chance(0.3) ? { developerConfiguration: { featureGates: ['HostDevices', 'HostDisk', 'DownwardMetrics'] } } : {}),
+              ...(chance(0.3) ? { developerConfiguration: { featureGates: ['HostDevices', 'HostDisk', 'DownwardMetrics', 'VSOCK'] } } : {}),
             },
           },
         };

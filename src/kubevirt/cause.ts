@@ -5,7 +5,7 @@
  * one type.
  */
 export interface Cause {
-  readonly type: 'FieldValueInvalid' | 'FieldValueNotFound' | 'FieldValueNotSupported' | 'FieldValueRequired' | 'InternalError';
+  readonly type: 'FieldValueInvalid' | 'FieldValueNotFound' | 'FieldValueNotSupported' | 'FieldValueRequired' | 'Forbidden' | 'InternalError';
   readonly field: string;
   readonly message: string;
   readonly reason?: CauseReason;
@@ -43,4 +43,5 @@ export type CauseReason =
   | 'cpu-pinning'
   | 'disk'
   | 'volume'
-  | 'probe';
+  | 'probe'
+  | 'launch-security';

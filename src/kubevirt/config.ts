@@ -201,7 +201,7 @@ const GATE_STATES: Readonly<Record<string, 'GA' | 'Beta'>> = {
 };
 
 /** The Alpha gates whose state changes an answer of itgen (the webhooks' and the render's checks that read them). */
-const ALPHA_GATES_READ = ['AlignCPUs', 'DownwardMetrics', 'HostDevices', 'HostDisk', 'Root'] as const;
+const ALPHA_GATES_READ = ['AlignCPUs', 'DownwardMetrics', 'HostDevices', 'HostDisk', 'Root', 'VSOCK', 'WorkloadEncryptionTDX'] as const;
 
 /**
  * `config` with every feature gate itgen reads enabled and no host device list: what a cluster

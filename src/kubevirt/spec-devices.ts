@@ -102,3 +102,68 @@ export function lastCauses(spec: JsonObject, config: ClusterDefaults, field: str
   }
   return causes;
 }
+
+/** validateVSOCK: the VSOCK device behind its feature gate. */
+export function vsockCauses(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
+  const devices = obj(obj(spec['domain'])?.['devices']);
+  if (devices?.['autoattachVSOCK'] !== true || gateEnabled(config, 'VSOCK')) return [];
+  return [
+    {
+      reason: 'launch-security',
+      type: 'FieldValueInvalid',
+      field: `${field}.domain.devices.autoattachVSOCK`,
+      message: 'VSOCK feature gate is not enabled in kubevirt-config',
+    },
+  ];
+}
+
+/**
+ * validateLaunchSecurity with webhooks.ValidateLaunchSecurityAmd64 (pkg/virt-api/webhooks/amd64.go):
+ * one type, its feature gate, then SMM, UEFI, Secure Boot, persistent EFI, SEV attestation and
+ * bootable NICs; s390x has no settings; other architectures none.
+ *
+ * Over 80 lines: a transcription of KubeVirt's two functions, kept in its order.
+ */
+export function launchSecurityCauses(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
+  const domain = obj(spec['domain']) ?? {};
+  const ls = obj(domain['launchSecurity']);
+  if (!ls) return [];
+  const causes: Cause[] = [];
+  const at = `${field}.launchSecurity`;
+  const add = (type: Cause['type'], message: string, where = at): void => {
+    causes.push({ reason: 'launch-security', type, field: where, message });
+  };
+  const arch = str(spec['architecture']);
+  if (arch === 's390x') return causes;
+  if (arch !== 'amd64') {
+    add('FieldValueInvalid', `No launchSecurity support for architecture: ${arch}`, `${field}.architecture`);
+    return causes;
+  }
+  const sev = isSet(ls['sev']);
+  const snp = isSet(ls['snp']);
+  const tdx = isSet(ls['tdx']);
+  const types = [...(sev ? ['SEV'] : []), ...(snp ? ['SNP'] : []), ...(tdx ? ['TDX'] : [])];
+  const gate = tdx ? 'WorkloadEncryptionTDX' : 'WorkloadEncryptionSEV';
+  if (types.length !== 1) {
+    add('Forbidden', 'One and only one launchSecurity type can be set');
+    return causes;
+  }
+  if (((sev || snp) && !gateEnabled(config, 'WorkloadEncryptionSEV')) || (tdx && !gateEnabled(config, 'WorkloadEncryptionTDX'))) {
+    add('FieldValueInvalid', `${gate} feature gate is not enabled in kubevirt-config`);
+    return causes;
+  }
+  const kind = types[0]!;
+  const smm = obj(obj(domain['features'])?.['smm']);
+  if (tdx && smm && smm['enabled'] !== false) add('FieldValueInvalid', 'TDX does not work along with SMM');
+  const efi = obj(obj(obj(domain['firmware'])?.['bootloader'])?.['efi']);
+  if (!efi) add('FieldValueInvalid', `${kind} requires OVMF (UEFI)`);
+  else {
+    if ((sev || snp) && efi['secureBoot'] !== false) add('FieldValueInvalid', `${kind} does not work along with SecureBoot`);
+    if ((snp || tdx) && efi['persistent'] === true) add('FieldValueInvalid', `${kind} does not work along with Persistent EFI variables`);
+  }
+  if (sev && str(spec['startStrategy']) !== 'Paused' && isSet(obj(ls['sev'])?.['attestation']))
+    add('FieldValueInvalid', "SEV attestation requires VMI StartStrategy 'Paused'");
+  for (const iface of list(obj(domain['devices'])?.['interfaces']))
+    if (isSet(iface['bootOrder'])) add('FieldValueInvalid', `${kind} does not work with bootable NICs: ${str(iface['name'])}`);
+  return causes;
+}

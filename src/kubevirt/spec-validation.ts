@@ -13,8 +13,8 @@ import { isSet } from './go';
 import { holds, RELEASE_RULES } from './releases';
 import { cpuPinningCauses, realtimeCauses } from './spec-cpu';
 import { domainSpecCauses } from './spec-disks';
-import { volumeCauses } from './spec-volumes';
-import { downwardMetricsCauses, lastCauses, probeCauses } from './spec-devices';
+import { containerDiskPathCauses, volumeCauses } from './spec-volumes';
+import { downwardMetricsCauses, lastCauses, launchSecurityCauses, probeCauses, vsockCauses } from './spec-devices';
 import {
   cpuResourceCauses,
   dnsConfigCauses,
@@ -161,6 +161,7 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
     ...probeCauses(spec, field),
     ...domainSpecCauses(spec, field),
     ...volumeCauses(spec['volumes'], config, `${field}.volumes`),
+    ...containerDiskPathCauses(spec['volumes'], field),
     ...dnsConfigCauses(spec, field),
   );
   // validateHostDevicesWithPassthroughEnabled
@@ -172,7 +173,7 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
       message: 'Host Devices feature gate is not enabled in kubevirt-config',
     });
   causes.push(...soundDeviceCauses(spec, field));
-  causes.push(...downwardMetricsCauses(spec, config, field));
+  causes.push(...launchSecurityCauses(spec, config, field), ...vsockCauses(spec, config, field), ...downwardMetricsCauses(spec, config, field));
   // validateVideoConfig
   if (isSet(devices['video']) && devices['autoattachGraphicsDevice'] === false)
     causes.push({

@@ -135,3 +135,28 @@ export function volumeCauses(volumes: Json | undefined, config: ClusterDefaults,
   if (count.memoryDump > 1) add('FieldValueInvalid', field, `${field} must have max one memory dump volume set`);
   return causes;
 }
+
+/** Go's filepath.Join("/", p): cleaned (no `.`, `..` or empty parts), absolute, no trailing slash. */
+function rooted(p: string): string {
+  const parts: string[] = [];
+  for (const part of p.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') parts.pop();
+    else parts.push(part);
+  }
+  return `/${parts.join('/')}`;
+}
+
+/** The storage admitter's ValidateContainerDisks: a container disk's path is absolute and clean, not the root. */
+export function containerDiskPathCauses(volumes: Json | undefined, field: string): Cause[] {
+  const causes: Cause[] = [];
+  list(volumes).forEach((volume, idx) => {
+    const path = str(obj(volume['containerDisk'])?.['path']);
+    if (path === '') return;
+    const at = `${field}.volumes[${idx}].containerDisk`;
+    if (path === '/') causes.push({ reason: 'volume', type: 'FieldValueInvalid', field: at, message: `${at} must not point to root` });
+    else if (rooted(path) !== (path.endsWith('/') ? path.slice(0, -1) : path))
+      causes.push({ reason: 'volume', type: 'FieldValueInvalid', field: at, message: `${at} must be an absolute path to a file without relative components` });
+  });
+  return causes;
+}

@@ -457,6 +457,30 @@ function mutations() {
   each('container-disk-path', ['/', '/disk/img.qcow2', 'disk/img', '/disk/../img', '/disk/', '/disk//img'], (s, v) => {
     s.volumes = [{ name: 'rootdisk', containerDisk: { ...image, path: v } }];
   });
+  // validateAccessCredentials.
+  const secret = { secret: { secretName: 'keys' } };
+  each(
+    'access-credentials',
+    [
+      [{ sshPublicKey: { source: secret, propagationMethod: { noCloud: {} } } }, 'noCloud'],
+      [{ sshPublicKey: { source: secret, propagationMethod: { noCloud: {} } } }, null],
+      [{ sshPublicKey: { source: secret, propagationMethod: { configDrive: {} } } }, null],
+      [{ sshPublicKey: { source: secret, propagationMethod: { qemuGuestAgent: { users: [] } } } }, null],
+      [{ sshPublicKey: { source: secret, propagationMethod: { qemuGuestAgent: { users: ['fedora'] } } } }, null],
+      [{ sshPublicKey: { source: {}, propagationMethod: { noCloud: {}, qemuGuestAgent: { users: ['a'] } } } }, 'noCloud'],
+      [{ userPassword: { source: secret, propagationMethod: { qemuGuestAgent: {} } } }, null],
+      [{ userPassword: { source: {}, propagationMethod: {} } }, null],
+      [
+        { sshPublicKey: { source: secret, propagationMethod: { noCloud: {} } }, userPassword: { source: secret, propagationMethod: { qemuGuestAgent: {} } } },
+        'noCloud',
+      ],
+      [{}, null],
+    ],
+    (s, [cred, volume]) => {
+      s.accessCredentials = [cred];
+      if (volume === 'noCloud') s.volumes = [...s.volumes, { name: 'cloudinit', cloudInitNoCloud: { userData: '#cloud-config' } }];
+    },
+  );
   return m;
 }
 

@@ -13,7 +13,7 @@ import { isSet } from './go';
 import { holds, RELEASE_RULES } from './releases';
 import { cpuPinningCauses, realtimeCauses } from './spec-cpu';
 import { domainSpecCauses } from './spec-disks';
-import { containerDiskPathCauses, volumeCauses } from './spec-volumes';
+import { accessCredentialCauses, containerDiskPathCauses, volumeCauses } from './spec-volumes';
 import { downwardMetricsCauses, lastCauses, launchSecurityCauses, probeCauses, vsockCauses } from './spec-devices';
 import {
   cpuResourceCauses,
@@ -162,6 +162,7 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
     ...domainSpecCauses(spec, field),
     ...volumeCauses(spec['volumes'], config, `${field}.volumes`),
     ...containerDiskPathCauses(spec['volumes'], field),
+    ...accessCredentialCauses(spec, field),
     ...dnsConfigCauses(spec, field),
   );
   // validateHostDevicesWithPassthroughEnabled

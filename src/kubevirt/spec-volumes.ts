@@ -160,3 +160,52 @@ export function containerDiskPathCauses(volumes: Json | undefined, field: string
   });
   return causes;
 }
+
+/**
+ * validateAccessCredentials: each credential one type (an SSH public key or a user password), each
+ * with one source and one propagation method, the cloud-init volume a method needs, the users the
+ * guest agent needs.
+ */
+export function accessCredentialCauses(spec: JsonObject, field: string): Cause[] {
+  const causes: Cause[] = [];
+  const add = (at: string, message: string): void => {
+    causes.push({ reason: 'volume', type: 'FieldValueInvalid', field: at, message });
+  };
+  const volumes = list(spec['volumes']);
+  const noCloud = volumes.some((v) => isSet(v['cloudInitNoCloud']));
+  const configDrive = volumes.some((v) => isSet(v['cloudInitConfigDrive']));
+  const base = `${field}.accessCredentials`;
+  list(spec['accessCredentials']).forEach((cred, idx) => {
+    const at = `${base}[${idx}]`;
+    let count = 0;
+    for (const type of ['sshPublicKey', 'userPassword'] as const) {
+      const c = obj(cred[type]);
+      if (!c) continue;
+      count++;
+      const sources = isSet(obj(c['source'])?.['secret']) ? 1 : 0;
+      const method = obj(c['propagationMethod']) ?? {};
+      let methods = 0;
+      if (type === 'sshPublicKey') {
+        if (isSet(method['noCloud'])) {
+          methods++;
+          if (!noCloud) add(`${at}.sshPublicKey.propagationMethod`, `${at} requires a noCloud volume to exist when the noCloud propagationMethod is in use.`);
+        }
+        if (isSet(method['configDrive'])) {
+          methods++;
+          if (!configDrive)
+            add(`${at}.sshPublicKey.propagationMethod`, `${at} requires a configDrive volume to exist when the configDrive propagationMethod is in use.`);
+        }
+      }
+      const agent = obj(method['qemuGuestAgent']);
+      if (agent) {
+        if (type === 'sshPublicKey' && !(Array.isArray(agent['users']) && agent['users'].length > 0))
+          add(`${at}.sshPublicKey.propagationMethod.qemuGuestAgent.users`, `${at} requires at least one user to be present in the users list`);
+        methods++;
+      }
+      if (sources !== 1) add(`${at}.${type}.source`, `${at} must have exactly one source set`);
+      if (methods !== 1) add(`${at}.${type}.propagationMethod`, `${at} must have exactly one propagationMethod set`);
+    }
+    if (count !== 1) add(at, `${at} must have exactly one access credential type set`);
+  });
+  return causes;
+}

@@ -32,6 +32,20 @@ describe('the VM admission corpus (KubeVirt d923fdb815: VM webhooks, start path,
     expect(report).toEqual([]);
   });
 
+  it.each([
+    ['v1.8.4', 'answers-v1.8.4.jsonl.gz'],
+    ['v1.7.4', 'answers-v1.7.4.jsonl.gz'],
+  ])('answers as KubeVirt %s does, the same cases answered by that release’s own code', (release, file) => {
+    const replayed = replayAdmission(DIR, release, file);
+    const report = replayed.filter((r) => !r.agree).map((r) => `${r.id} ${r.category}: ${r.why.slice(0, 300)}`);
+    expect({ rate: replayed.filter((r) => r.agree).length / replayed.length >= 0.995, first: report.slice(0, 5) }).toEqual({
+      rate: true,
+      first: expect.any(Array),
+    });
+    // Every case of the committed corpus agrees at each release too.
+    expect(report).toEqual([]);
+  });
+
   it('validate says it at the field in KubeVirt’s words: refused at admission, or stored but not started', () => {
     const vm = (name: string, domain: string): string =>
       `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: ${name}}\nspec:\n  runStrategy: Always\n  template:\n    spec:\n      domain:\n${domain}`;

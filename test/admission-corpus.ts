@@ -45,17 +45,25 @@ function apiServerWords(message: string, vm: JsonObject): string {
     .join(', ')}`;
 }
 
-export function replayAdmission(dir: string): AdmissionResult[] {
+export function replayAdmission(dir: string, release?: string, answersFile = 'answers.jsonl.gz'): AdmissionResult[] {
   const cases = readJsonLines(`${dir}/cases.jsonl.gz`) as (PreviewCase & { mode: string })[];
-  const answers = new Map((readJsonLines(`${dir}/answers.jsonl.gz`) as Answer[]).map((a) => [a.id, a]));
+  const answers = new Map((readJsonLines(`${dir}/${answersFile}`) as Answer[]).map((a) => [a.id, a]));
   const bundle = objectStore(cases[0]!.objects as JsonObject[]);
   return cases
     .filter((c) => c.mode === 'preview')
     .map((c) => {
       const a = answers.get(c.id)!;
       // The oracle's cluster has no StorageClass: persistent TPM and EFI state have nowhere to go.
-      const store = { specObjects: bundle.specObjects, volumes: bundle.volumes, revisions: [], cluster: [], storageClassesGiven: true };
-      const r = previewVm(c.vm, store, kubevirtConfig(c.kubevirt).config, c.namespace ?? 'default');
+      const store = {
+        specObjects: bundle.specObjects,
+        volumes: bundle.volumes,
+        revisions: [],
+        cluster: [],
+        storageClassesGiven: true,
+        networkAttachmentDefinitionsGiven: true,
+      };
+      const config = kubevirtConfig(c.kubevirt).config;
+      const r = previewVm(c.vm, store, release !== undefined ? { ...config, release } : config, c.namespace ?? 'default');
       const verdict = !a.error ? 'started' : START_STAGES.has(a.error.stage) ? 'start' : 'admission';
       const mine = !('error' in r) ? 'started' : START_STAGES.has(r.stage) ? 'start' : 'admission';
       let why = '';

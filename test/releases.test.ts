@@ -100,16 +100,31 @@ spec:
         devices: {}
 `;
 
+const KUBEVIRT_MULTIARCH =
+  'apiVersion: kubevirt.io/v1\nkind: KubeVirt\nmetadata: {name: kubevirt, namespace: kubevirt}\nspec: {configuration: {developerConfiguration: {featureGates: [MultiArchitecture]}}}\n';
+
 describe('a VM answered as its cluster’s release', () => {
+  it('v1.7.4 without the MultiArchitecture gate refuses the arm64 VM at admission, in its words', () => {
+    const dir = scratchProject({ 'vm.yaml': VM });
+    try {
+      const r = runInProcess(dir, ['expand', 'vm.yaml', '--as', 'vmi', '--kubevirt-version', 'v1.7.4']);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain('MultiArchitecture feature gate is not enabled in kubevirt-config, invalid entry spec.template.spec.architecture');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it.each([
     ['v1.7.4', 1],
     ['v1.8.0', 1],
     ['v1.8.4', 0],
     ['v1.9.0', 0],
   ])('--kubevirt-version %s', (release, code) => {
-    const dir = scratchProject({ 'vm.yaml': VM });
+    // v1.7's VM webhook refuses an arm64 VM on an amd64 control plane without the MultiArchitecture gate.
+    const dir = scratchProject({ 'vm.yaml': VM, 'kv.yaml': KUBEVIRT_MULTIARCH });
     try {
-      const r = runInProcess(dir, ['expand', 'vm.yaml', '--as', 'vmi', '--kubevirt-version', release]);
+      const r = runInProcess(dir, ['expand', 'vm.yaml', '--as', 'vmi', '--kubevirt', 'kv.yaml', '--kubevirt-version', release]);
       expect(r.code).toBe(code);
       if (code === 1)
         expect(r.err).toContain(
@@ -125,7 +140,7 @@ describe('a VM answered as its cluster’s release', () => {
     const dir = scratchProject({
       'vm.yaml': VM,
       'kv.yaml':
-        'apiVersion: kubevirt.io/v1\nkind: KubeVirt\nmetadata: {name: kubevirt, namespace: kubevirt}\nspec: {}\nstatus: {observedKubeVirtVersion: v1.7.4}\n',
+        'apiVersion: kubevirt.io/v1\nkind: KubeVirt\nmetadata: {name: kubevirt, namespace: kubevirt}\nspec: {configuration: {developerConfiguration: {featureGates: [MultiArchitecture]}}}\nstatus: {observedKubeVirtVersion: v1.7.4}\n',
     });
     try {
       const r = runInProcess(dir, ['validate', 'vm.yaml', '--kubevirt', 'kv.yaml']);
@@ -197,10 +212,10 @@ describe("the generated README's table of the targeted releases", () => {
       const readme = readFileSync(path.join(dir, 'output', 'README.md'), 'utf8');
       const rows = readme.split('\n').filter((l) => /^\| v1\.\d\.\d \|/.test(l));
       expect(rows).toEqual([
-        '| v1.7.4 | v1.5.1 | 0 | UEFI secure boot is currently not supported on aarch64 Arch |',
+        '| v1.7.4 | v1.5.1 | 0 | UEFI secure boot is currently not supported on aarch64 Arch; hugepage sizes named domain.hugepages.size in the memory rules; another architecture than the control plane needs the MultiArchitecture gate |',
         '| v1.8.0 | v1.6.0 | 1 | UEFI secure boot is currently not supported on aarch64 Arch |',
         '| v1.8.4 | v1.6.0 | 1 | spec.domain.firmware.bootloader.efi.secureBoot defaults to false on arm64 |',
-        '| v1.9.0 | v1.7.0 | 1 | spec.domain.firmware.bootloader.efi.secureBoot defaults to false on arm64 |',
+        '| v1.9.0 | v1.7.0 | 1 | spec.domain.firmware.bootloader.efi.secureBoot defaults to false on arm64; a service account name must be a DNS subdomain, the same as its volume |',
       ]);
     } finally {
       removeDir(dir);

@@ -12,7 +12,7 @@ import { list, obj, type JsonObject } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDisks } from '../kubevirt/defaults';
 import { child, copy, isSet, nonEmpty } from '../kubevirt/go';
-import { backendStorage, renderLauncherPod } from '../kubevirt/pod';
+import { backendStorage, missingAttachmentDefinition, renderLauncherPod } from '../kubevirt/pod';
 import { mandatoryFieldCauses, validateInstanceSpec, validatePerArch } from '../kubevirt/spec-validation';
 import { mutateNewVmi } from '../kubevirt/vmi';
 import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';
@@ -229,7 +229,11 @@ export function startStored(
   if ('error' in started) return { ...started, causes: [{ field: 'spec.template.spec', message: started.error }] };
   // The VMI create webhook.
   const vmiSpec = obj(started.vmi['spec']) ?? {};
-  const vmiCauses = [...validateInstanceSpec(vmiSpec, config, 'spec'), ...mandatoryFieldCauses(vmiSpec, 'spec'), ...validatePerArch(vmiSpec, 'spec', config)];
+  const vmiCauses = [
+    ...validateInstanceSpec(vmiSpec, config, 'spec'),
+    ...mandatoryFieldCauses(vmiSpec, 'spec', config.release),
+    ...validatePerArch(vmiSpec, 'spec', config),
+  ];
   if (vmiCauses.length > 0) return { error: vmiCauses.map((c) => c.message).join(', '), stage: 'vmiAdmit', causes: vmiCauses };
   // The API server gives a namespaced object created without a namespace the request's.
   const cluster = (store.cluster ?? []).map((o) =>
@@ -240,6 +244,8 @@ export function startStored(
   const backend = backendStorage(vmiSpec, config, cluster, store.storageClassesGiven ?? false);
   if (backend?.error !== undefined)
     return { error: backend.error, stage: 'render', causes: [{ field: 'spec.template.spec.domain.devices', message: backend.error }] };
+  const nad = missingAttachmentDefinition(vmiSpec, config, cluster, ns, store.networkAttachmentDefinitionsGiven ?? false);
+  if (nad !== undefined) return { error: nad, stage: 'render', causes: [{ field: 'spec.template.spec.networks', message: nad }] };
   const rendered = renderLauncherPod(started.vmi, config, cluster);
   if ('error' in rendered) return { error: rendered.error, stage: 'render', causes: [{ field: 'spec.template.spec.domain.devices', message: rendered.error }] };
   // KubeVirt renders the pod only once the PVCs of its volumes exist (it reads each one's volume mode).

@@ -19,6 +19,8 @@ export interface ObjectStore {
    * StorageClass given, the cluster is taken to have a default one (said in the preview's notes).
    */
   readonly storageClassesGiven?: boolean;
+  /** The namespace's NetworkAttachmentDefinitions are all given (also when any is among `cluster`). */
+  readonly networkAttachmentDefinitionsGiven?: boolean;
   /** specObjects by `kind/name`, built on first lookup: thousands of VMs look up the same few objects. */
   index?: Map<string, SpecObject[]>;
   /** PVCs, DataVolumes, DataSources and VolumeSnapshots, for inferFromVolume. */
@@ -70,6 +72,7 @@ export function mergeStores(...stores: readonly ObjectStore[]): ObjectStore {
     revisions: stores.flatMap((s) => s.revisions ?? []),
     cluster: stores.flatMap((s) => s.cluster ?? []),
     ...(stores.some((s) => s.storageClassesGiven) ? { storageClassesGiven: true } : {}),
+    ...(stores.some((s) => s.networkAttachmentDefinitionsGiven) ? { networkAttachmentDefinitionsGiven: true } : {}),
   };
 }
 

@@ -5,6 +5,7 @@
  * replace). A configuration `validateConfig` refuses leaves the defaults in force, as on a cluster.
  */
 import { isPlainObject, obj, type Json, type JsonObject } from '../json';
+import { gateOffByDefault } from './releases';
 
 const isSet = (v: Json | undefined): boolean => v !== undefined && v !== null;
 
@@ -198,6 +199,7 @@ const GATE_STATES: Readonly<Record<string, 'GA' | 'Beta'>> = {
   PersistentReservation: 'GA',
   ExpandDisks: 'GA',
   PanicDevices: 'GA',
+  VideoConfig: 'GA',
 };
 
 /** The Alpha gates whose state changes an answer of itgen (the webhooks' and the render's checks that read them). */
@@ -215,6 +217,8 @@ export function withEveryGate(config: ClusterDefaults): ClusterDefaults {
 
 /** featuregate.IsEnabled: whether a feature gate is on in this configuration. */
 export function gateEnabled(config: ClusterDefaults, gate: string): boolean {
+  // A release before v1.9 keeps some of these off until the CR enables them (releases.ts).
+  if (gateOffByDefault(gate, config.release)) return (config.featureGates ?? []).includes(gate);
   const state = Object.hasOwn(GATE_STATES, gate) ? GATE_STATES[gate] : undefined;
   if (state === 'GA') return true;
   if ((config.featureGates ?? []).includes(gate)) return true;

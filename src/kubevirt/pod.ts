@@ -501,3 +501,29 @@ export function backendStorage(
   };
   return classes.some(isDefault) ? {} : { error: 'no default storage class found' };
 }
+
+/**
+ * multus.NetworkToResource, which the render runs unless ExternalNetResourceInjection is on (on by
+ * default from v1.9, releases.ts): every Multus network's NetworkAttachmentDefinition
+ * (`name` in the VMI's namespace, or `namespace/name`) must exist, or KubeVirt's words. Judged when
+ * the definitions are known: `given`, or any is among `cluster`.
+ */
+export function missingAttachmentDefinition(
+  spec: JsonObject,
+  config: ClusterDefaults,
+  cluster: readonly JsonObject[],
+  namespace: string,
+  given: boolean,
+): string | undefined {
+  if (gateEnabled(config, 'ExternalNetResourceInjection')) return undefined;
+  const nads = cluster.filter((o) => o['kind'] === 'NetworkAttachmentDefinition');
+  if (!given && nads.length === 0) return undefined;
+  for (const n of list(spec['networks'])) {
+    const full = str(obj(n['multus'])?.['networkName']);
+    if (full === '') continue;
+    const [ns, name] = full.includes('/') ? [full.slice(0, full.indexOf('/')), full.slice(full.indexOf('/') + 1)] : [namespace, full];
+    if (!nads.some((o) => obj(o['metadata'])?.['name'] === name && (str(obj(o['metadata'])?.['namespace']) || namespace) === ns))
+      return `failed to locate network attachment definition ${ns}/${name}`;
+  }
+  return undefined;
+}

@@ -40,8 +40,57 @@ export const RELEASE_RULES = {
     source: 'pkg/defaults/arm64.go setDefaultArm64Bootloader',
     holdsFor: ['v1.8.4', 'v1.9.0'],
   },
+  /**
+   * The webhooks print a VM's hugepage size as `domain.hugepages.size` (the memory rules) and
+   * `domain.memory.hugepages.size` (no memory requested), where later releases print the field,
+   * `domain.memory.hugepages.pageSize`. Proven: the admission corpus answered at v1.7.4.
+   */
+  hugepagesSizeWords: {
+    words: 'hugepage sizes named domain.hugepages.size in the memory rules',
+    source: 'pkg/virt-api/webhooks/validating-webhook/admitters/vmi-create-admitter.go validateHugepagesMemoryRequests; renamed in v1.8',
+    holdsFor: ['v1.6.6', 'v1.7.4'],
+  },
+  /**
+   * validateArchitecture: an architecture other than virt-api's own (amd64) needs the
+   * MultiArchitecture gate. Proven: the admission corpus answered at v1.7.4 (gone at v1.8.0).
+   */
+  multiArchitectureGate: {
+    words: 'another architecture than the control plane needs the MultiArchitecture gate',
+    source: 'pkg/virt-api/webhooks/validating-webhook/admitters/vmi-create-admitter.go validateArchitecture; removed in v1.8',
+    holdsFor: ['v1.6.6', 'v1.7.4'],
+  },
+  /** validateServiceAccountName. Proven as above: v1.8.4 and v1.7.4 start a VM with `Robot_1`. */
+  serviceAccountName: {
+    words: 'a service account name must be a DNS subdomain, the same as its volume',
+    source: 'pkg/virt-api/webhooks/validating-webhook/admitters/vmi-create-admitter.go validateServiceAccountName; added in v1.9',
+    holdsFor: ['v1.9.0'],
+  },
 } as const satisfies Record<string, ReleaseRule>;
 export type ReleaseRuleName = keyof typeof RELEASE_RULES;
+
+/**
+ * Feature gates a release leaves off until the KubeVirt CR enables them, where v1.9.0 has them on:
+ * before v1.9 a Beta gate was off by default (pkg/virt-config/feature-gates.go isFeatureGateEnabled:
+ * only GA is implicit), and some gates were Alpha then (pkg/virt-config/featuregate/active.go at
+ * each release's tag). Proven with the admission corpus answered at v1.8.4 and v1.7.4.
+ */
+export const GATES_OFF_BY_DEFAULT: Readonly<Record<string, readonly ModelledRelease[]>> = {
+  DeclarativeHotplugVolumes: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
+  ExpandDisks: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
+  PanicDevices: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
+  PersistentReservation: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
+  RebootPolicy: ['v1.8.0', 'v1.8.4'],
+  VideoConfig: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
+  // Off (or absent), the launcher pod's render looks up every Multus network's NetworkAttachmentDefinition.
+  ExternalNetResourceInjection: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
+  WorkloadEncryptionSEV: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
+};
+
+/** Whether `gate` is off by default at `release` (GATES_OFF_BY_DEFAULT). */
+export function gateOffByDefault(gate: string, release: string | undefined): boolean {
+  const m = modelledRelease(release);
+  return m !== undefined && Object.hasOwn(GATES_OFF_BY_DEFAULT, gate) && GATES_OFF_BY_DEFAULT[gate]!.includes(m);
+}
 
 /** `v1.8.4` as numbers; a minor release (`v1.8`) as its `.0`. */
 function parts(release: string): [number, number, number] | undefined {

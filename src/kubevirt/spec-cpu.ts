@@ -10,6 +10,7 @@ import { parseQ, value, milliValue, ZERO, type Quantity } from '../quantity';
 import type { Cause } from './cause';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
+import { holds } from './releases';
 
 const int = (v: Json | undefined): number => (typeof v === 'number' && Number.isInteger(v) ? v : 0);
 
@@ -140,6 +141,24 @@ export function cpuPinningCauses(spec: JsonObject, config: ClusterDefaults, fiel
         );
     });
   return causes;
+}
+
+/**
+ * validateArchitecture (v1.6 and v1.7, releases.ts): another architecture than virt-api's own (Go's
+ * runtime.GOARCH; here the cluster's default architecture, amd64 unless the CR says otherwise)
+ * needs the MultiArchitecture gate.
+ */
+export function multiArchitectureCauses(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
+  const arch = typeof spec['architecture'] === 'string' ? spec['architecture'] : '';
+  if (!holds('multiArchitectureGate', config.release) || arch === '' || arch === config.architecture || gateEnabled(config, 'MultiArchitecture')) return [];
+  return [
+    {
+      reason: 'cpu-pinning',
+      type: 'FieldValueRequired',
+      field: `${field}.architecture`,
+      message: `MultiArchitecture feature gate is not enabled in kubevirt-config, invalid entry ${field}.architecture`,
+    },
+  ];
 }
 
 /** validateRealtime: dedicated CPUs and a NUMA passthrough with a realtime CPU. */

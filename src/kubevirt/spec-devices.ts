@@ -8,6 +8,7 @@ import { list, obj, type Json, type JsonObject } from '../json';
 import type { Cause } from './cause';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
+import { holds } from './releases';
 import { dnsSubdomainErrors } from './spec-resources';
 
 const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
@@ -59,7 +60,15 @@ export function lastCauses(spec: JsonObject, config: ClusterDefaults, field: str
   const causes: Cause[] = [];
   const domain = obj(spec['domain']) ?? {};
   const panics = list(obj(domain['devices'])?.['panicDevices']);
-  if (panics.length > 0) {
+  // Before v1.9 the devices were behind their feature gate (GA since: the check is inert there).
+  if (panics.length > 0 && !gateEnabled(config, 'PanicDevices'))
+    causes.push({
+      reason: 'probe',
+      type: 'FieldValueInvalid',
+      field: `${field}.domain.devices.panicDevices`,
+      message: 'Panic Devices feature gate is not enabled in kubevirt-config',
+    });
+  else if (panics.length > 0) {
     const arch = str(spec['architecture']) || config.architecture;
     if (arch === 's390x')
       causes.push({
@@ -86,7 +95,7 @@ export function lastCauses(spec: JsonObject, config: ClusterDefaults, field: str
       message: 'RebootPolicy is specified but the RebootPolicy feature gate is not enabled',
     });
   const account = str(spec['serviceAccountName']);
-  if (account !== '') {
+  if (account !== '' && holds('serviceAccountName', config.release)) {
     const at = `${field}.serviceAccountName`;
     const errors = dnsSubdomainErrors(account);
     if (errors.length > 0)

@@ -8,6 +8,7 @@
 import { list, obj, type JsonObject } from '../json';
 import type { Cause, CauseReason } from './cause';
 import type { ClusterDefaults } from './config';
+import { holds } from './releases';
 import { cmp, milliValue, parseQ, q, qString, value, ZERO, type Quantity } from '../quantity';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -76,7 +77,7 @@ export function resourceCauses(spec: JsonObject, config: ClusterDefaults, field:
   const memory = obj(obj(spec['domain'])?.['memory']);
   const hugepages = obj(memory?.['hugepages']);
   if (hugepages) {
-    const pageAt = `${field}.domain.memory.hugepages.pageSize`;
+    const pageAt = holds('hugepagesSizeWords', config.release) ? `${field}.domain.hugepages.size` : `${field}.domain.memory.hugepages.pageSize`;
     const written = typeof hugepages['pageSize'] === 'string' ? hugepages['pageSize'] : '';
     const page = parseQ(written);
     if (!page) add('hugepages', pageAt, `${pageAt} '${written}': quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
@@ -198,7 +199,7 @@ export function dnsConfigCauses(spec: JsonObject, field: string): Cause[] {
 }
 
 /** ValidateVirtualMachineInstanceMandatoryFields (the VMI webhook only): some memory must be asked for. */
-export function mandatoryFieldCauses(spec: JsonObject, field: string): Cause[] {
+export function mandatoryFieldCauses(spec: JsonObject, field: string, release?: string): Cause[] {
   if (value(resource(spec, 'requests', 'memory')) !== 0n) return [];
   const memory = obj(obj(spec['domain'])?.['memory']);
   if (memory && (memory['guest'] !== undefined || memory['hugepages'] !== undefined)) return [];
@@ -207,7 +208,7 @@ export function mandatoryFieldCauses(spec: JsonObject, field: string): Cause[] {
       reason: 'mandatory',
       type: 'FieldValueRequired',
       field: `${field}.domain`,
-      message: `no memory requested, at least one of '${field}.domain.memory.guest', '${field}.domain.memory.hugepages.pageSize' or '${field}.domain.resources.requests.memory' must be set`,
+      message: `no memory requested, at least one of '${field}.domain.memory.guest', '${field}.domain.memory.hugepages.${holds('hugepagesSizeWords', release) ? 'size' : 'pageSize'}' or '${field}.domain.resources.requests.memory' must be set`,
     },
   ];
 }

@@ -11,7 +11,7 @@ import type { Cause } from './cause';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
 import { holds, RELEASE_RULES } from './releases';
-import { cpuPinningCauses, realtimeCauses } from './spec-cpu';
+import { cpuPinningCauses, multiArchitectureCauses, realtimeCauses } from './spec-cpu';
 import { domainSpecCauses } from './spec-disks';
 import { accessCredentialCauses, containerDiskPathCauses, volumeCauses } from './spec-volumes';
 import { downwardMetricsCauses, lastCauses, launchSecurityCauses, probeCauses, vsockCauses } from './spec-devices';
@@ -79,7 +79,12 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
       field: `${field}.domain.cpu.sockets`,
       message: 'Number of sockets in CPU topology is greater than the maximum sockets allowed',
     });
-  causes.push(...startStrategyCauses(spec, field), ...realtimeCauses(spec, field), ...networkCauses(spec, field));
+  causes.push(
+    ...startStrategyCauses(spec, field),
+    ...realtimeCauses(spec, field),
+    ...multiArchitectureCauses(spec, config, field),
+    ...networkCauses(spec, field),
+  );
   // validateBootOrder: disks naming no volume, and boot orders used twice.
   const volumes = new Map(list(spec['volumes']).map((v) => [v['name'], v]));
   const orders = new Set<number>();
@@ -175,8 +180,15 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
     });
   causes.push(...soundDeviceCauses(spec, field));
   causes.push(...launchSecurityCauses(spec, config, field), ...vsockCauses(spec, config, field), ...downwardMetricsCauses(spec, config, field));
-  // validateVideoConfig
-  if (isSet(devices['video']) && devices['autoattachGraphicsDevice'] === false)
+  // validateVideoConfig (before v1.9 behind its feature gate, GA since)
+  if (isSet(devices['video']) && !gateEnabled(config, 'VideoConfig'))
+    causes.push({
+      reason: 'video-autoattach',
+      type: 'FieldValueInvalid',
+      field: `${field}.video`,
+      message: 'Video configuration is specified but the VideoConfig feature gate is not enabled',
+    });
+  else if (isSet(devices['video']) && devices['autoattachGraphicsDevice'] === false)
     causes.push({
       reason: 'video-autoattach',
       type: 'FieldValueInvalid',

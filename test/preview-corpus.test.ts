@@ -8,7 +8,7 @@ import { objectStore } from '../src/expand';
 import { previewVm } from '../src/expand/preview';
 import type { JsonObject } from '../src/json';
 import { kubevirtConfig } from '../src/kubevirt/config';
-import { jsonDiff, projectPod, readJsonLines, type PreviewAnswer, type PreviewCase } from './preview-corpus';
+import { jsonDiff, projectPod, readJsonLines, replayPreview, type PreviewAnswer, type PreviewCase } from './preview-corpus';
 
 const DIR = path.join(__dirname, 'fixtures', 'preview-corpus');
 
@@ -51,5 +51,17 @@ describe('the preview corpus (KubeVirt d923fdb815: start path, VMI webhooks, Ren
   it('agrees with KubeVirt on every case: the refusal and its words, or the VMI, the pod and the memory overhead', () => {
     const disagreements = results.filter((r) => r.why.length > 0).map((r) => `${r.id}: ${r.why.slice(0, 3).join(' | ')}`);
     expect(disagreements.slice(0, 10)).toEqual([]);
+  });
+});
+
+describe('the preview corpus answered by KubeVirt v1.8.4 and v1.7.4 (the VMI of each started VM)', () => {
+  it.each([
+    ['v1.8.4', 'answers-v1.8.4.jsonl.gz', 1],
+    ['v1.7.4', 'answers-v1.7.4.jsonl.gz', 0.99],
+  ])('answers as KubeVirt %s: the VMI equal to the one that release creates', (release, file, rate) => {
+    const replayed = replayPreview(DIR, 'vmi', release, file);
+    expect(replayed.length).toBeGreaterThan(2500);
+    const agree = replayed.filter((r) => r.agree).length;
+    expect({ rate: agree / replayed.length >= rate, first: replayed.filter((r) => !r.agree).slice(0, 3) }).toEqual({ rate: true, first: expect.any(Array) });
   });
 });

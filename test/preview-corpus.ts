@@ -56,9 +56,14 @@ export function jsonDiff(a: Json | undefined, b: Json | undefined, path = '', ou
   return out;
 }
 
-export function replayPreview(dir: string, which: 'vmi' | 'pod' = 'vmi'): { id: string; category: string; agree: boolean; why: string[] }[] {
+export function replayPreview(
+  dir: string,
+  which: 'vmi' | 'pod' = 'vmi',
+  release?: string,
+  answersFile = 'answers.jsonl.gz',
+): { id: string; category: string; agree: boolean; why: string[] }[] {
   const cases = readJsonLines(`${dir}/cases.jsonl.gz`) as (PreviewCase & { mode: string; objects: JsonObject[] })[];
-  const answers = new Map((readJsonLines(`${dir}/answers.jsonl.gz`) as PreviewAnswer[]).map((a) => [a.id, a]));
+  const answers = new Map((readJsonLines(`${dir}/${answersFile}`) as PreviewAnswer[]).map((a) => [a.id, a]));
   const bundle = cases.find((c) => c.mode === 'objects-set')!;
   const bundleStore = objectStore(bundle.objects);
   const out: { id: string; category: string; agree: boolean; why: string[] }[] = [];
@@ -66,7 +71,8 @@ export function replayPreview(dir: string, which: 'vmi' | 'pod' = 'vmi'): { id: 
     if (c.mode !== 'preview') continue;
     const a = answers.get(c.id)!;
     if (!a.vmi || a.error) continue;
-    const { config } = kubevirtConfig(c.kubevirt);
+    const read = kubevirtConfig(c.kubevirt).config;
+    const config = release !== undefined ? { ...read, release } : read;
     const caseStore = objectStore(c.objects ?? []);
     const store = {
       specObjects: [...caseStore.specObjects, ...bundleStore.specObjects],
@@ -81,7 +87,7 @@ export function replayPreview(dir: string, which: 'vmi' | 'pod' = 'vmi'): { id: 
     }
     const why =
       which === 'vmi'
-        ? jsonDiff(r.vmi, a.vmi)
+        ? jsonDiff(r.vmi, withoutNullTimestamp(a.vmi))
         : [
             ...jsonDiff(r.pod, projectPod(a.pod!, r.pod)),
             ...(r.memoryOverhead === a.memoryOverhead ? [] : [`memoryOverhead: itgen ${r.memoryOverhead} kubevirt ${a.memoryOverhead}`]),
@@ -89,6 +95,17 @@ export function replayPreview(dir: string, which: 'vmi' | 'pod' = 'vmi'): { id: 
     out.push({ id: c.id, category: c.category, agree: why.length === 0, why });
   }
   return out;
+}
+
+/**
+ * KubeVirt v1.7's Go types print an unset `metadata.creationTimestamp` as null (later ones leave it
+ * out): the same VMI, which the API server stamps on create.
+ */
+function withoutNullTimestamp(vmi: JsonObject): JsonObject {
+  const meta = vmi['metadata'] as JsonObject | undefined;
+  if (!meta || meta['creationTimestamp'] !== null) return vmi;
+  const { creationTimestamp: _dropped, ...rest } = meta;
+  return { ...vmi, metadata: rest };
 }
 
 /** KubeVirt's pod reduced to what itgen renders (the fields `mine` has, containers by name and resources). */

@@ -16,6 +16,7 @@
 import { list, obj, type Json, type JsonObject } from '../json';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
+import { holds } from './releases';
 import { add, cmp, fromInt, parseQ, q, qString, scaledKilo, sub, value, ZERO, type Quantity } from '../quantity';
 
 type Resources = Map<string, Quantity>;
@@ -438,7 +439,7 @@ export function renderLauncherPod(vmi: JsonObject, config: ClusterDefaults, clus
     metadata: {
       generateName: `virt-launcher-${name}-`,
       labels: sortedMap(labels),
-      annotations: { 'kubevirt.io/memory-overhead-bytes': String(value(overhead)) },
+      annotations: holds('memoryOverheadAnnotation', config.release) ? { 'kubevirt.io/memory-overhead-bytes': String(value(overhead)) } : {},
       ownerReferences: [
         { apiVersion: 'kubevirt.io/v1', blockOwnerDeletion: true, controller: true, kind: 'VirtualMachineInstance', name, uid: str(meta['uid']) },
       ],

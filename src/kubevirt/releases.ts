@@ -59,6 +59,12 @@ export const RELEASE_RULES = {
     source: 'pkg/virt-api/webhooks/validating-webhook/admitters/vmi-create-admitter.go validateArchitecture; removed in v1.8',
     holdsFor: ['v1.6.6', 'v1.7.4'],
   },
+  /** The launcher pod carries its memory overhead as the annotation `kubevirt.io/memory-overhead-bytes`. Proven: the preview corpus at v1.8.4 and v1.7.4. */
+  memoryOverheadAnnotation: {
+    words: 'the launcher pod is annotated kubevirt.io/memory-overhead-bytes',
+    source: 'pkg/virt-controller/services/template.go (MemoryOverheadAnnotationBytes); added in v1.9',
+    holdsFor: ['v1.9.0'],
+  },
   /** validateServiceAccountName. Proven as above: v1.8.4 and v1.7.4 start a VM with `Robot_1`. */
   serviceAccountName: {
     words: 'a service account name must be a DNS subdomain, the same as its volume',
@@ -132,6 +138,13 @@ export function releasesBetween(min: string, max: string | undefined): ModelledR
     if (!hiWritten) return true;
     return minorOnly ? p[0] < hiWritten[0] || (p[0] === hiWritten[0] && p[1] <= hiWritten[1]) : compare(p, hiWritten) <= 0;
   });
+}
+
+/** Whether the release a cluster answers as has what arrived in `since` (`v1.9.0`): the one place versions compare. */
+export function hasSince(since: string, release: string | undefined): boolean {
+  const m = modelledRelease(release);
+  const at = parts(since);
+  return m !== undefined && at !== undefined && compare(parts(m)!, at) >= 0;
 }
 
 /** Whether a rule holds for a release (the modelled release it answers as). */

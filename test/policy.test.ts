@@ -61,6 +61,24 @@ describe('itgen policy and the generator policy option', () => {
     expect(existsSync(path.join(dir, 'output', 'small', 'policy'))).toBe(false);
   });
 
+  it('a bad profile entry is said once, by one rule', () => {
+    for (const [entry, words] of [
+      ['"  "', 'a class, family or name, without `*`'],
+      ['"u1*"', 'a class, family or name, without `*`'],
+      ['""', 'a class, family or name, without `*`'],
+    ] as const) {
+      writeFileSync(
+        path.join(dir, 'generators/small.yaml'),
+        SMALL_CATALOG['generators/small.yaml']!.replace('suppressWarnings:', `policy:\n  profiles:\n    gold: {classes: [${entry}]}\nsuppressWarnings:`),
+      );
+      const r = runInProcess(dir, ['validate']);
+      expect(r.code).toBe(1);
+      const found = r.err.split('\n').filter((l) => / error IT1203 `policy\.profiles\.gold\.classes\[0\]`/.test(l));
+      expect([entry, found.length]).toEqual([entry, 1]);
+      expect(found[0]).toContain(words);
+    }
+  });
+
   it('generate writes them to <output>/policy/, a kustomize base of its own; check sees drift; removing policy: removes it', () => {
     withPolicy();
     const g = runInProcess(dir, ['generate']);

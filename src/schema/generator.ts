@@ -65,7 +65,8 @@ const projectPath = z
   .min(1)
   .regex(/^[^\u0000-\u001f\u007f]*$/, { message: 'a path may not hold control characters (NUL, newline, escape...)' });
 
-const profileEntrySchema = z.array(patternSchema.regex(/^[a-z0-9.-]+$/, 'a class, family or name, without `*`')).optional();
+/** One rule, so that a bad entry gets one diagnostic (a class, family or name: no pattern). */
+const profileEntrySchema = z.array(z.string().regex(/^[a-z0-9.-]+$/, 'a class, family or name, without `*`')).optional();
 
 const policySchema = z
   .strictObject({

@@ -4,7 +4,7 @@
  * release's lenient decoding drops it (v1.8 applies no `preferredVideoType`). The newest release
  * keeps every field.
  */
-import { hasSince } from '../kubevirt/releases';
+import { hasSince, modelledRelease, MODELLED_RELEASES } from '../kubevirt/releases';
 import { isPlainObject, type Json, type JsonObject } from '../json';
 import { fieldSinceFor, type SpecKind } from '../schema/kubevirt-api';
 import type { References } from './model';
@@ -27,11 +27,33 @@ function drop(value: Json | undefined, path: readonly string[]): void {
 
 /** `spec` (not changed) as `release` decodes it: a copy without the fields it does not have, or `spec` itself. */
 export function specAsRelease(spec: JsonObject, kind: SpecKind, release: string | undefined): JsonObject {
-  const unknown = Object.entries(fieldSinceFor(kind)).filter(([, since]) => !hasSince(since, release));
+  const unknown = unknownFields(kind, release);
   if (unknown.length === 0) return spec;
   const out = structuredClone(spec);
-  for (const [path] of unknown) drop(out, path.split('.'));
+  for (const path of unknown) drop(out, path);
   return out;
+}
+
+/** The fields of each kind each modelled release does not have: constant data, computed once. */
+const UNKNOWN: Readonly<Record<SpecKind, ReadonlyMap<string, readonly (readonly string[])[]>>> = {
+  instancetype: unknownPerRelease('instancetype'),
+  preference: unknownPerRelease('preference'),
+};
+
+function unknownPerRelease(kind: SpecKind): ReadonlyMap<string, readonly (readonly string[])[]> {
+  return new Map(
+    MODELLED_RELEASES.map((m) => [
+      m,
+      Object.entries(fieldSinceFor(kind))
+        .filter(([, since]) => !hasSince(since, m))
+        .map(([path]) => path.split('.')),
+    ]),
+  );
+}
+
+function unknownFields(kind: SpecKind, release: string | undefined): readonly (readonly string[])[] {
+  const m = modelledRelease(release);
+  return m === undefined ? [] : (UNKNOWN[kind].get(m) ?? []);
 }
 
 /** The VM's instance type and preference as `release` decodes them. */

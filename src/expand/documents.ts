@@ -202,7 +202,7 @@ export function expandDocuments(
     }
     // The API server sets the request's namespace on a VM that names none.
     if (typeof obj(vm['metadata'])?.['namespace'] !== 'string') vm = { ...vm, metadata: { ...(obj(vm['metadata']) ?? {}), namespace } };
-    const resolved = resolveReferences(vm, all, namespace, options.revisionsInCluster ?? false);
+    const resolved = resolveReferences(vm, all, namespace, options.revisionsInCluster ?? false, options.cluster?.release);
     const panicHint = 'virt-api answers such a VM with an internal error; change the VM as the message says';
     // VM admission first (R 0.3): its webhook finds what it can and ignores lookup errors, so a VM
     // whose instance type is missing is still judged against its preference's requirements.

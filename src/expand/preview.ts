@@ -22,7 +22,6 @@ import type { References } from './model';
 import { mutateOnCreate } from './mutate';
 import { fieldPath, unknownVmFields } from './unknown-fields';
 import { resolveReferences, type ObjectStore } from './references';
-import { referencesAsRelease } from './release-spec';
 import { applyPreference } from './preference';
 
 /** What KubeVirt would draw at random or take from the cluster, fixed (`itgen help expand` names them). */
@@ -193,9 +192,7 @@ export function previewVm(vm: JsonObject, store: ObjectStore, config: ClusterDef
   const stored = mutated.vm;
   const meta = child(stored, 'metadata');
   if (typeof meta['namespace'] !== 'string') meta['namespace'] = namespace;
-  const resolved = resolveReferences(stored, store, String(meta['namespace']), false);
-  // The objects as the cluster's release decodes them (a field of a later release is dropped).
-  const references = referencesAsRelease(resolved.references, config.release);
+  const { references } = resolveReferences(stored, store, String(meta['namespace']), false, config.release);
   const admitted = admit(stored, references, { cluster: config });
   if (admitted.causes.length > 0) return { error: admitted.causes.map((c) => c.message).join(', '), stage: 'admit', causes: admitted.causes };
   return startStored(stored, references, config, store, admitted.vm, true);

@@ -7,6 +7,7 @@ import { obj, type Json, type JsonObject } from '../json';
 import { type References, type SpecObject } from './model';
 import { KINDS_OF, MANIFEST_KINDS, matcherKind, type SpecKind } from '../schema/kubevirt-api';
 import { canonicalJson } from '../digest';
+import { referencesAsRelease } from './release-spec';
 
 const GROUP = 'instancetype.kubevirt.io';
 
@@ -209,18 +210,21 @@ function resolveMatcher(
  * Both matchers of a VM against the store: the objects, or the first error (the instancetype's
  * first). `revisionsInCluster`: a ControllerRevision the VM names but the store lacks lives in the
  * cluster (VMs kept in Git), so the matcher resolves to the object it names, as at a start with the
- * revision cleared; otherwise it is KubeVirt's NotFound.
+ * revision cleared; otherwise it is KubeVirt's NotFound. `release`: the cluster's KubeVirt release,
+ * whose types decode the objects (release-spec.ts); absent, the newest.
  */
 export function resolveReferences(
   vm: JsonObject,
   store: ObjectStore,
   requestNamespace = 'default',
   revisionsInCluster = false,
+  release?: string,
 ): { references: References; errors: ReferenceError[] } {
   const it = resolveMatcher(store, vm, 'instancetype', requestNamespace, revisionsInCluster);
   const pref = resolveMatcher(store, vm, 'preference', requestNamespace, revisionsInCluster);
   return {
-    references: { instancetype: it.object, preference: pref.object },
+    // The objects as the cluster's release decodes them (a field of a later release is dropped).
+    references: referencesAsRelease({ instancetype: it.object, preference: pref.object }, release),
     errors: [it.error, pref.error].filter((e): e is ReferenceError => e !== undefined),
   };
 }

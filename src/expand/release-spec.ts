@@ -56,12 +56,12 @@ function unknownFields(kind: SpecKind, release: string | undefined): readonly (r
   return m === undefined ? [] : (UNKNOWN[kind].get(m) ?? []);
 }
 
-/** The VM's instance type and preference as `release` decodes them. */
+/** The VM's instance type and preference as `release` decodes them: `refs` itself when the release has every field they use. */
 export function referencesAsRelease(refs: References, release: string | undefined): References {
   const it = refs.instancetype;
   const pref = refs.preference;
-  return {
-    ...(it ? { instancetype: { ...it, spec: specAsRelease(it.spec, 'instancetype', release) } } : {}),
-    ...(pref ? { preference: { ...pref, spec: specAsRelease(pref.spec, 'preference', release) } } : {}),
-  };
+  const itSpec = it ? specAsRelease(it.spec, 'instancetype', release) : undefined;
+  const prefSpec = pref ? specAsRelease(pref.spec, 'preference', release) : undefined;
+  if (itSpec === it?.spec && prefSpec === pref?.spec) return refs;
+  return { instancetype: it && itSpec ? { ...it, spec: itSpec } : it, preference: pref && prefSpec ? { ...pref, spec: prefSpec } : pref };
 }

@@ -174,7 +174,7 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
       };
   }
   // The validating webhook: the instancetype admission, then the spec rules on the expanded template.
-  const newRefs = resolveReferences(edited, store, ns, true);
+  const newRefs = resolveReferences(edited, store, ns, true, config.release);
   const admitted = admit(edited, newRefs.references, { cluster: config });
   if (admitted.causes.length > 0) return { outcome: 'rejected', admission: { causes: admitted.causes }, ...noHotplug };
   const template = obj(obj(obj((admitted.vm ?? edited)['spec'])?.['template'])?.['spec']);
@@ -188,7 +188,7 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
   }
   // The running VMI, as the VM started with its current objects.
   const startStore = ctx.startStore ?? store;
-  const oldRefs = resolveReferences(stored, startStore, ns, true).references;
+  const oldRefs = resolveReferences(stored, startStore, ns, true, config.release).references;
   const started = startStored(stored, oldRefs, config, startStore);
   const startSpec = applied(stored, oldRefs);
   const currentSpec = applied(edited, newRefs.references);

@@ -3,7 +3,7 @@
  * (test/fixtures/policy-corpus/README.md).
  */
 import path from 'node:path';
-import { replayPolicies } from './policy-corpus';
+import { policyDisagreements, replayPolicies } from './policy-corpus';
 
 describe('the policy corpus (kube-apiserver v1.36.4: the ValidatingAdmissionPolicy plugin)', () => {
   const { sets, cases } = replayPolicies(path.join(__dirname, 'fixtures', 'policy-corpus'));
@@ -21,11 +21,6 @@ describe('the policy corpus (kube-apiserver v1.36.4: the ValidatingAdmissionPoli
   });
 
   it('decides every request as the catalog means it', () => {
-    expect(
-      cases
-        .filter((c) => c.why.length > 0)
-        .map((c) => `${c.id}: ${c.why.join(' | ')}`)
-        .slice(0, 10),
-    ).toEqual([]);
+    expect(policyDisagreements(cases)).toEqual([]);
   });
 });

@@ -89,3 +89,11 @@ export function replayPolicies(dir: string): { sets: { set: string; why: string[
   });
   return { sets: setResults, cases: replays };
 }
+
+/** The requests itgen decides otherwise than kube-apiserver, with why (the first ten). */
+export function policyDisagreements(cases: readonly PolicyReplay[]): string[] {
+  return cases
+    .filter((c) => c.why.length > 0)
+    .map((c) => `${c.id}: ${c.why.join(' | ')}`)
+    .slice(0, 10);
+}

@@ -111,38 +111,25 @@ export function expandDocuments(
     // never reaches its schema or webhooks (kubectl: "no matches for kind ... in version ...").
     // ValidateObjectMeta: the API server refuses an object with neither name nor generateName.
     const meta = obj(f.value['metadata']);
+    // What the API server refuses before KubeVirt sees the VM (IT8006), at `path` of it.
+    const refused = (message: string, path: readonly PathSegment[], hint: string): ExpandOutcome => ({
+      file,
+      name,
+      diagnostics: [diag('IT8006', `VirtualMachine \`${name}\`: ${message}`, locate(f.src, [...f.path, ...path]), { hint })],
+    });
     if ((typeof meta?.['name'] !== 'string' || meta['name'] === '') && (typeof meta?.['generateName'] !== 'string' || meta['generateName'] === ''))
-      return {
-        file,
-        name,
-        diagnostics: [
-          diag(
-            'IT8006',
-            `VirtualMachine \`${name}\`: metadata.name: Required value: name or generateName is required`,
-            locate(f.src, [...f.path, 'metadata']),
-            {
-              hint: 'give the VirtualMachine a name: the API server refuses it before KubeVirt sees it',
-            },
-          ),
-        ],
-      };
+      return refused(
+        'metadata.name: Required value: name or generateName is required',
+        ['metadata'],
+        'give the VirtualMachine a name: the API server refuses it before KubeVirt sees it',
+      );
     const version = vmApiVersionProblem(f.value['apiVersion']);
-    if (version?.severity === 'error') {
-      return {
-        file,
-        name,
-        diagnostics: [
-          diag(
-            'IT8006',
-            `VirtualMachine \`${name}\`: ${version.message}`,
-            locate(f.src, [...f.path, f.value['apiVersion'] === undefined ? 'kind' : 'apiVersion']),
-            {
-              hint: 'KubeVirt serves VirtualMachine as apiVersion kubevirt.io/v1 (and the deprecated kubevirt.io/v1alpha3); the API server refuses any other',
-            },
-          ),
-        ],
-      };
-    }
+    if (version?.severity === 'error')
+      return refused(
+        version.message,
+        [f.value['apiVersion'] === undefined ? 'kind' : 'apiVersion'],
+        'KubeVirt serves VirtualMachine as apiVersion kubevirt.io/v1 (and the deprecated kubevirt.io/v1alpha3); the API server refuses any other',
+      );
     const versionWarning = version
       ? [
           diag('IT8006', `VirtualMachine \`${name}\`: ${version.message}`, locate(f.src, [...f.path, 'apiVersion']), {

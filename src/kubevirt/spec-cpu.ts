@@ -6,18 +6,14 @@
  * validateRealtime (here). KubeVirt's types, fields and words.
  */
 import { obj, type Json, type JsonObject } from '../json';
-import { parseQ, value, milliValue, ZERO, type Quantity } from '../quantity';
+import { parseQ, value, milliValue } from '../quantity';
 import type { Cause } from './cause';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
+import { resource } from './spec-resources';
 import { holds } from './releases';
 
 const int = (v: Json | undefined): number => (typeof v === 'number' && Number.isInteger(v) ? v : 0);
-
-function resource(spec: JsonObject, which: 'requests' | 'limits', name: 'memory' | 'cpu'): Quantity {
-  const v = obj(obj(obj(spec['domain'])?.['resources'])?.[which])?.[name];
-  return (typeof v === 'string' || typeof v === 'number' ? parseQ(v) : undefined) ?? ZERO;
-}
 
 /** hwutil.GetNumberOfVCPUs: cores x sockets x threads, a zero factor left out. */
 function vcpus(cpu: JsonObject): number {

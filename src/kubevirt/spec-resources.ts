@@ -39,7 +39,7 @@ export function dnsSubdomainErrors(v: string): string[] {
 }
 
 /** ResourceList.Memory()/Cpu(): the quantity, or zero when absent (or not a quantity: the API server refused that earlier). */
-function resource(spec: JsonObject, which: 'requests' | 'limits', name: 'memory' | 'cpu'): Quantity {
+export function resource(spec: JsonObject, which: 'requests' | 'limits', name: 'memory' | 'cpu'): Quantity {
   const v = obj(obj(obj(spec['domain'])?.['resources'])?.[which])?.[name];
   return (typeof v === 'string' || typeof v === 'number' ? parseQ(v) : undefined) ?? ZERO;
 }

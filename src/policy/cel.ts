@@ -38,10 +38,6 @@ export function celString(s: string): string {
   return `${out}"`;
 }
 
-/** A map literal of strings; an empty one keeps its type (`{"": ""}`, a key no name can be). */
-export const celMap = (entries: readonly (readonly [string, string])[]): string =>
-  entries.length === 0 ? '{"": ""}' : `{${entries.map(([k, v]) => `${celString(k)}: ${celString(v)}`).join(', ')}}`;
-
 /**
  * A map from names to CEL values (`entries` sorted by name, values as CEL text), split into
  * variables `<name>0`, `<name>1`, ... of at most EXPRESSION_BUDGET code points.

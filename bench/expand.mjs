@@ -33,6 +33,13 @@ const VALIDATE_VMS_TARGET_MS = 3000;
 const TOGETHER_TARGET_MS = 5000;
 const TOGETHER_TARGET_MIB = 500;
 const TARGET_MIB = 500;
+/**
+ * The time targets above were stated on the development machine on which `kubectl kustomize` of
+ * upstream's common-instancetypes tree took 1,288 ms (docs/11-performance.md); machines this bench
+ * runs on differ by 2-3x. As the rest of `npm run bench`, each target is held as a ratio against that
+ * reference measured in this run: target x (kustomize here / 1,288 ms). Memory targets are not scaled.
+ */
+const REFERENCE_MS = 1288;
 const gnuTime = ['/usr/bin/time', '/bin/time'].find((p) => existsSync(p));
 
 /** Names of the committed objects of one kind directory of the common-instancetypes base. */
@@ -41,8 +48,26 @@ function names(dir) {
   return [...text.matchAll(/^ {2}name: (\S+)$/gm)].map((m) => m[1]);
 }
 
+/** Median of N runs of the reference, kubectl kustomize of the committed copy of upstream's tree. */
+function kustomizeMs(n) {
+  const samples = [];
+  for (let i = 0; i <= n; i++) {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync('kubectl', ['kustomize', path.join(repo, 'test', 'reference', 'common-instancetypes', 'source')], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    });
+    if (r.status !== 0) throw new Error(`kubectl kustomize failed (exit ${r.status}): ${r.stderr}`);
+    if (i > 0) samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)];
+}
+
 const work = mkdtempSync(path.join(os.tmpdir(), 'itgen-bench-expand-'));
 try {
+  // The reference before and after the cases; the scale is their mean, so load that comes and goes
+  // during the run weighs on both sides.
+  const referenceBefore = kustomizeMs(5);
   mkdirSync(path.join(work, 'generators'), { recursive: true });
   cpSync(path.join(repo, 'catalogs', 'common-instancetypes'), path.join(work, 'catalogs', 'common-instancetypes'), { recursive: true });
   cpSync(path.join(repo, 'generators', 'common-instancetypes.yaml'), path.join(work, 'generators', 'common-instancetypes.yaml'));
@@ -209,7 +234,6 @@ spec:
     );
   const misses = [];
   for (const t of together) {
-    if (t.ms > TOGETHER_TARGET_MS) misses.push(`fit --together -o ${t.output} ${t.ms.toFixed(0)} ms > ${TOGETHER_TARGET_MS} ms`);
     if (t.rss > TOGETHER_TARGET_MIB) misses.push(`fit --together -o ${t.output} ${t.rss.toFixed(0)} MiB > ${TOGETHER_TARGET_MIB} MiB`);
   }
   // A VM owner's repository: 2,000 VM files, no generators/, the published base given with --with;
@@ -232,14 +256,24 @@ spec:
   console.log(
     `| \`itgen validate --vms\` in a VM repository: 2,000 VM files against the common-instancetypes base (--with), admission and start (target < ${VALIDATE_VMS_TARGET_MS} ms) | 2000 | | | | ${validateMs.toFixed(0)} ms | |`,
   );
-  if (validateMs > VALIDATE_VMS_TARGET_MS) misses.push(`validate --vms ${validateMs.toFixed(0)} ms > ${VALIDATE_VMS_TARGET_MS} ms`);
-  if (fitMs > FIT_TARGET_MS) misses.push(`fit capacity ${fitMs.toFixed(0)} ms > ${FIT_TARGET_MS} ms`);
-  if (planMs > PLAN_TARGET_MS) misses.push(`resize --plan ${planMs.toFixed(0)} ms > ${PLAN_TARGET_MS} ms`);
-  if (podTotal > POD_TARGET_MS) misses.push(`pod preview library ${podTotal.toFixed(0)} ms > ${POD_TARGET_MS} ms`);
-  if (podCliMs > POD_CLI_TARGET_MS) misses.push(`expand --as pod ${podCliMs.toFixed(0)} ms > ${POD_CLI_TARGET_MS} ms`);
-  if (libTotal > TARGET_MS) misses.push(`library ${libTotal.toFixed(0)} ms > ${TARGET_MS} ms`);
+  const referenceAfter = kustomizeMs(5);
+  const reference = (referenceBefore + referenceAfter) / 2;
+  const scale = reference / REFERENCE_MS;
+  const held = (what, value, target) => {
+    if (value > target * scale) misses.push(`${what} ${value.toFixed(0)} ms > ${(target * scale).toFixed(0)} ms (${target} ms x ${scale.toFixed(2)})`);
+  };
+  held('validate --vms', validateMs, VALIDATE_VMS_TARGET_MS);
+  held('fit capacity', fitMs, FIT_TARGET_MS);
+  held('resize --plan', planMs, PLAN_TARGET_MS);
+  held('pod preview library', podTotal, POD_TARGET_MS);
+  held('expand --as pod', podCliMs, POD_CLI_TARGET_MS);
+  held('library', libTotal, TARGET_MS);
+  for (const t of together) held(`fit --together -o ${t.output}`, t.ms, TOGETHER_TARGET_MS);
   if (libRss > TARGET_MIB) misses.push(`library peak RSS ${libRss.toFixed(0)} MiB > ${TARGET_MIB} MiB`);
-  console.log(misses.length === 0 ? `targets met (< ${TARGET_MS} ms, < ${TARGET_MIB} MiB)` : `TARGET MISSED: ${misses.join('; ')}`);
+  console.log(
+    `reference: \`kubectl kustomize\` of upstream ${referenceBefore.toFixed(0)} ms before the cases, ${referenceAfter.toFixed(0)} ms after; the time targets (stated where it took ${REFERENCE_MS} ms) are held x ${scale.toFixed(2)}`,
+  );
+  console.log(misses.length === 0 ? `targets met` : `TARGET MISSED: ${misses.join('; ')}`);
   process.exitCode = misses.length === 0 ? 0 : 1;
 } finally {
   if (args.includes('--keep')) console.log(`kept ${work}`);

@@ -93,6 +93,12 @@ try {
   const kustomize = measure('kubectl', ['kustomize', path.join(repo, 'test', 'reference', 'common-instancetypes', 'source')], repo);
   const x = (a, b) => a / b;
   const ms = (v) => `${v.toFixed(0)} ms`;
+  // The rows with a time target in seconds were stated on the machine where this kustomize took
+  // 1,288 ms (docs/11-performance.md); as every row, they are held against the reference measured in
+  // this run: the target times (kustomize here / 1,288 ms).
+  const scale = kustomize / 1288;
+  const within = (value, seconds) => value < seconds * 1000 * scale;
+  const secondsTarget = (seconds) => `< ${seconds} s at kustomize 1,288 ms (${((seconds * 1000 * scale) / 1000).toFixed(2)} s here)`;
   // A row of `value` against `reference` as the ratio `r` (each computed once), met when `ok(r)`.
   const ratioRow = (what, value, reference, r, shown, target, ok) => row(what, ms(value), ms(reference), shown(r), target, ok && ok(r));
   const faster = (r) => `${r.toFixed(1)}x faster`;
@@ -151,7 +157,14 @@ try {
   const syn = path.join(work, 'syn');
   writeSyntheticProject(syn, 10000);
   const matrix = measure(itgen, ['matrix', '-g', 'generators/synthetic.yaml'], syn, [0], 3);
-  row('`itgen matrix`, 10,008-object catalog', `${(matrix / 1000).toFixed(2)} s`, ms(node0), `${x(matrix, node0).toFixed(1)}x node`, '< 3 s', matrix < 3000);
+  row(
+    '`itgen matrix`, 10,008-object catalog',
+    `${(matrix / 1000).toFixed(2)} s`,
+    ms(node0),
+    `${x(matrix, node0).toFixed(1)}x node`,
+    secondsTarget(3),
+    within(matrix, 3),
+  );
 
   // migrate presets: 2,000 presets that all select 10 VMs.
   const mig = path.join(work, 'mig');
@@ -180,8 +193,8 @@ try {
     `${(migrate / 1000).toFixed(2)} s`,
     ms(node0),
     `${x(migrate, node0).toFixed(1)}x node`,
-    '< 3 s',
-    migrate < 3000,
+    secondsTarget(3),
+    within(migrate, 3),
   );
 
   // expand of a 10,000-document file, end to end, against the committed common-instancetypes base.
@@ -197,8 +210,8 @@ try {
     `${(expand / 1000).toFixed(2)} s`,
     ms(node0),
     `${x(expand, node0).toFixed(1)}x node`,
-    '< 1.5 s',
-    expand < 1500,
+    secondsTarget(1.5),
+    within(expand, 1.5),
   );
 
   // Installed footprint: the packed tarball installed into an empty project.

@@ -215,7 +215,7 @@ describe("the generated README's table of the targeted releases", () => {
         '| v1.7.4 | v1.5.1 | 0 | UEFI secure boot is currently not supported on aarch64 Arch; hugepage sizes named domain.hugepages.size in the memory rules; another architecture than the control plane needs the MultiArchitecture gate |',
         '| v1.8.0 | v1.6.0 | 1 | UEFI secure boot is currently not supported on aarch64 Arch |',
         '| v1.8.4 | v1.6.0 | 1 | spec.domain.firmware.bootloader.efi.secureBoot defaults to false on arm64 |',
-        '| v1.9.0 | v1.7.0 | 1 | spec.domain.firmware.bootloader.efi.secureBoot defaults to false on arm64; the launcher pod is annotated kubevirt.io/memory-overhead-bytes; a service account name must be a DNS subdomain, the same as its volume |',
+        '| v1.9.0 | v1.7.0 | 1 | spec.domain.firmware.bootloader.efi.secureBoot defaults to false on arm64; the launcher pod is annotated kubevirt.io/memory-overhead-bytes; preferredPanicDeviceModel adds a panic device when the VM has none; a service account name must be a DNS subdomain, the same as its volume |',
       ]);
     } finally {
       removeDir(dir);

@@ -43,9 +43,10 @@ export function kubevirtOutcome(a: ResizeAnswer): ResizePlan['outcome'] {
   return 'live';
 }
 
-export function replayResize(dir: string): { id: string; category: string; outcome: string; why: string[] }[] {
+/** Every change of the corpus in `dir` planned as KubeVirt `release` would (absent: the newest), against `answersFile`. */
+export function replayResize(dir: string, release?: string, answersFile = 'answers.jsonl.gz'): { id: string; category: string; outcome: string; why: string[] }[] {
   const cases = readJsonLines(`${dir}/cases.jsonl.gz`) as ResizeCase[];
-  const answers = new Map((readJsonLines(`${dir}/answers.jsonl.gz`) as ResizeAnswer[]).map((a) => [a.id, a]));
+  const answers = new Map((readJsonLines(`${dir}/${answersFile}`) as ResizeAnswer[]).map((a) => [a.id, a]));
   const bundle = objectStore((cases[0] as unknown as { objects: JsonObject[] }).objects);
   const out: { id: string; category: string; outcome: string; why: string[] }[] = [];
   for (const c of cases) {
@@ -56,7 +57,7 @@ export function replayResize(dir: string): { id: string; category: string; outco
     const store = { specObjects: [...own.specObjects, ...bundle.specObjects], volumes: [...own.volumes, ...bundle.volumes], revisions: [] };
     const plan = resizePlan(c.vm, c.to, {
       store,
-      config: kubevirtConfig(c.kubevirt).config,
+      config: release !== undefined ? { ...kubevirtConfig(c.kubevirt).config, release } : kubevirtConfig(c.kubevirt).config,
       ...(c.liveMigratable !== undefined ? { liveMigratable: c.liveMigratable } : {}),
       ...(c.vmi ? { vmi: c.vmi } : {}),
     });

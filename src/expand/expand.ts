@@ -54,12 +54,12 @@ function template(vm: JsonObject): { spec: JsonObject; meta: JsonObject } {
 }
 
 /** Applies both objects to the template (R 0.1); the conflicting paths, or none. */
-function applyTo(spec: JsonObject, meta: JsonObject, refs: References): string[] {
+function applyTo(spec: JsonObject, meta: JsonObject, refs: References, release: string | undefined): string[] {
   if (refs.instancetype) {
     const conflicts = applyInstancetype(spec, meta, refs.instancetype.spec, refs.preference?.spec);
     if (conflicts.length > 0) return conflicts.map((p) => conflictField(PREFIX, p));
   }
-  if (refs.preference) applyPreference(spec, meta, refs.preference.spec);
+  if (refs.preference) applyPreference(spec, meta, refs.preference.spec, release);
   return [];
 }
 
@@ -98,7 +98,7 @@ export function expand(vm: JsonObject, refs: References, options: ExpandOptions 
   setDefaultNetworkInterface(spec, cluster);
   let conflicts: string[];
   try {
-    conflicts = applyTo(spec, meta, refs);
+    conflicts = applyTo(spec, meta, refs, cluster.release);
   } catch (e) {
     if (e instanceof GoPanic) return { error: e.message, fields: [e.field], panic: true };
     throw e;
@@ -139,7 +139,7 @@ export function admit(vm: JsonObject, refs: References, options: ExpandOptions =
       const spread = checkSpread(refs.instancetype.spec, refs.preference.spec);
       if (spread) return { causes: [spread] };
     }
-    conflicts = applyTo(spec, meta, refs);
+    conflicts = applyTo(spec, meta, refs, cluster.release);
   } catch (e) {
     if (e instanceof GoPanic) return { causes: [{ type: 'InternalError', field: e.field, message: e.message, reason: 'panic' }] };
     throw e;

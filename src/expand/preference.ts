@@ -6,6 +6,7 @@
 import { list, obj, type Json, type JsonObject } from '../json';
 import { child, copy, isSet, nonEmpty } from '../kubevirt/go';
 import { GoPanic } from '../kubevirt/panic';
+import { holds } from '../kubevirt/releases';
 
 /** Sets `target[key]` from the preference when the target has none (Go: pointer is nil). */
 function fill(target: JsonObject, key: string, value: Json | undefined): void {
@@ -71,7 +72,7 @@ function applyInterfaces(spec: JsonObject, devices: JsonObject, p: JsonObject): 
 }
 
 /** R 3.2: only when the preference has `devices`. */
-function applyDevices(spec: JsonObject, pref: JsonObject): void {
+function applyDevices(spec: JsonObject, pref: JsonObject, release: string | undefined): void {
   const p = obj(pref['devices']);
   if (!p) return;
   const devices = child(child(spec, 'domain'), 'devices');
@@ -97,8 +98,9 @@ function applyDevices(spec: JsonObject, pref: JsonObject): void {
     fill(devices, `autoattach${what}`, p[`preferredAutoattach${what}`]);
   if (isSet(p['preferredPanicDeviceModel'])) {
     const panic = list(devices['panicDevices']);
-    if (!Array.isArray(devices['panicDevices']) || devices['panicDevices'].length === 0) devices['panicDevices'] = [{ model: p['preferredPanicDeviceModel']! }];
-    else for (const d of panic) if (!isSet(d['model'])) d['model'] = p['preferredPanicDeviceModel']!;
+    const none = !Array.isArray(devices['panicDevices']) || devices['panicDevices'].length === 0;
+    if (none && holds('preferredPanicDeviceAdded', release)) devices['panicDevices'] = [{ model: p['preferredPanicDeviceModel']! }];
+    else if (!none) for (const d of panic) if (!isSet(d['model'])) d['model'] = p['preferredPanicDeviceModel']!;
   }
 }
 
@@ -145,10 +147,10 @@ function applyClock(spec: JsonObject, pref: JsonObject): void {
   fill(clock, 'timer', p['preferredTimer']);
 }
 
-/** R 3: the preference appliers in KubeVirt's order. Mutates `spec` and `meta`. */
-export function applyPreference(spec: JsonObject, meta: JsonObject, pref: JsonObject): void {
+/** R 3: the preference appliers in KubeVirt's order, as `release` has them (absent: the newest). Mutates `spec` and `meta`. */
+export function applyPreference(spec: JsonObject, meta: JsonObject, pref: JsonObject, release?: string): void {
   applyCpuFeatures(spec, pref);
-  applyDevices(spec, pref);
+  applyDevices(spec, pref, release);
   applyFeatures(spec, pref);
   applyFirmware(spec, pref);
   if (nonEmpty(obj(pref['machine'])?.['preferredMachineType']))

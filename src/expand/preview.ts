@@ -155,7 +155,7 @@ export function startVmi(stored: JsonObject, refs: References, config: ClusterDe
       if (conflicts.length > 0)
         return { error: `VMI conflicts with instancetype spec in fields: [${conflicts.map((c) => conflictField('spec', c)).join(', ')}]`, stage: 'startVMI' };
     }
-    if (refs.preference) applyPreference(spec, vmiMeta, refs.preference.spec);
+    if (refs.preference) applyPreference(spec, vmiMeta, refs.preference.spec, config.release);
   }
   const vmi: JsonObject = {
     apiVersion: 'kubevirt.io/v1',

@@ -8,6 +8,7 @@ import { type References, type SpecObject } from './model';
 import { KINDS_OF, MANIFEST_KINDS, matcherKind, type SpecKind } from '../schema/kubevirt-api';
 import { canonicalJson } from '../digest';
 import { referencesAsRelease } from './release-spec';
+import { kubevirtSchemeName } from '../kubevirt/releases';
 
 const GROUP = 'instancetype.kubevirt.io';
 
@@ -141,7 +142,7 @@ function findRevision(store: ObjectStore, name: string, namespace: string): Json
  * `data` is the object as it was when the VM started, in any API version KubeVirt still decodes
  * (KubeVirt v1.9 decodes v1beta1 only; v1alpha1 and v1alpha2 revisions fail to decode, as there).
  */
-function revisionSpec(revision: JsonObject, which: Which, field: string): SpecObject | ReferenceError {
+function revisionSpec(revision: JsonObject, which: Which, field: string, release: string | undefined): SpecObject | ReferenceError {
   const data = obj(revision['data']);
   // No data at all: the decoded object is nil, and KubeVirt's type switch says so.
   if (!data) return { message: 'unexpected type in ControllerRevision: <nil>', field };
@@ -157,7 +158,7 @@ function revisionSpec(revision: JsonObject, which: Which, field: string): SpecOb
         ? `Object 'Kind' is missing in '${canonicalJson(data)}'`
         : api === ''
           ? `Object 'apiVersion' is missing in '${canonicalJson(data)}'`
-          : `no kind "${kind}" is registered for version "${api}" in scheme "kubevirt.io/client-go/kubevirt/scheme/register.go:44"`;
+          : `no kind "${kind}" is registered for version "${api}" in scheme "${kubevirtSchemeName(release)}"`;
     return { message: `failed to decode object in ControllerRevision: ${why}`, field };
   }
   if (!REVISION_KINDS[which].includes(kind)) return { message: `unexpected type in ControllerRevision: *v1beta1.${kind}`, field };
@@ -176,6 +177,7 @@ function resolveMatcher(
   which: Which,
   requestNamespace: string,
   revisionsInCluster: boolean,
+  release: string | undefined,
 ): { object?: SpecObject; error?: ReferenceError } {
   const matcher = obj(obj(vm['spec'])?.[which]);
   if (!matcher) return {};
@@ -186,7 +188,7 @@ function resolveMatcher(
   if (revisionName !== '') {
     const revision = findRevision(store, revisionName, ns);
     if (revision) {
-      const found = revisionSpec(revision, which, `spec.${which}.revisionName`);
+      const found = revisionSpec(revision, which, `spec.${which}.revisionName`, release);
       return 'message' in found ? { error: found } : { object: found };
     }
     if (!revisionsInCluster) return { error: { message: `controllerrevisions.apps "${revisionName}" not found`, field: `spec.${which}.revisionName` } };
@@ -197,7 +199,7 @@ function resolveMatcher(
     if (!revision && !revisionsInCluster)
       return { error: { message: `controllerrevisions.apps "${recorded}" not found`, field: `status.${which}Ref.controllerRevisionRef.name` } };
     if (revision && obj(obj(revision['metadata'])?.['labels'])?.['instancetype.kubevirt.io/object-name'] === matcher['name']) {
-      const found = revisionSpec(revision, which, `status.${which}Ref.controllerRevisionRef.name`);
+      const found = revisionSpec(revision, which, `status.${which}Ref.controllerRevisionRef.name`, release);
       return 'message' in found ? { error: found } : { object: found };
     }
   }
@@ -220,8 +222,8 @@ export function resolveReferences(
   revisionsInCluster = false,
   release?: string,
 ): { references: References; errors: ReferenceError[] } {
-  const it = resolveMatcher(store, vm, 'instancetype', requestNamespace, revisionsInCluster);
-  const pref = resolveMatcher(store, vm, 'preference', requestNamespace, revisionsInCluster);
+  const it = resolveMatcher(store, vm, 'instancetype', requestNamespace, revisionsInCluster, release);
+  const pref = resolveMatcher(store, vm, 'preference', requestNamespace, revisionsInCluster, release);
   return {
     // The objects as the cluster's release decodes them (a field of a later release is dropped).
     references: referencesAsRelease({ instancetype: it.object, preference: pref.object }, release),

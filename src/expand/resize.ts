@@ -76,12 +76,12 @@ export interface ResizeContext {
 }
 
 /** The template spec with the instance type and preference applied, as ApplyToVM does (no defaults). */
-function applied(vm: JsonObject, refs: References): JsonObject | undefined {
+function applied(vm: JsonObject, refs: References, release: string | undefined): JsonObject | undefined {
   const t = copy(obj(obj(vm['spec'])?.['template']) ?? {});
   const spec = obj(t['spec']) ?? {};
   const meta = obj(t['metadata']) ?? {};
   if (refs.instancetype && applyInstancetype(spec, meta, refs.instancetype.spec, refs.preference?.spec).length > 0) return undefined;
-  if (refs.preference) applyPreference(spec, meta, refs.preference.spec);
+  if (refs.preference) applyPreference(spec, meta, refs.preference.spec, release);
   return spec;
 }
 
@@ -190,8 +190,8 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
   const startStore = ctx.startStore ?? store;
   const oldRefs = resolveReferences(stored, startStore, ns, true, config.release).references;
   const started = startStored(stored, oldRefs, config, startStore);
-  const startSpec = applied(stored, oldRefs);
-  const currentSpec = applied(edited, newRefs.references);
+  const startSpec = applied(stored, oldRefs, config.release);
+  const currentSpec = applied(edited, newRefs.references, config.release);
   if ((!ctx.vmi && 'error' in started) || !startSpec || !currentSpec) return { outcome: 'live', admission: { causes: [] }, ...noHotplug };
   const vmi = ctx.vmi ?? (started as { vmi: JsonObject }).vmi;
   // A given VMI's LiveMigratable condition, unless the caller says: vmi.IsMigratable() reads the
@@ -205,8 +205,8 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
   const sourceOf = (field: string): 'instancetype' | 'preference' | 'cluster' => {
     const alone = (which: 'instancetype' | 'preference'): boolean => {
       // The change of this object alone, the other one as it is after the change.
-      const before = applied(edited, { ...newRefs.references, [which]: oldRefs[which] });
-      const after = applied(edited, newRefs.references);
+      const before = applied(edited, { ...newRefs.references, [which]: oldRefs[which] }, config.release);
+      const after = applied(edited, newRefs.references, config.release);
       if (!before || !after) return false;
       const out: string[] = [];
       differences(before, after, 'spec.template.spec', out, true);

@@ -65,6 +65,16 @@ export const RELEASE_RULES = {
     source: 'pkg/virt-controller/services/template.go (MemoryOverheadAnnotationBytes); added in v1.9',
     holdsFor: ['v1.9.0'],
   },
+  /**
+   * A preference's `preferredPanicDeviceModel` adds a panic device to a VM that has none; before, it
+   * only set the model of the panic devices the VM lists. Proven: the expand corpus answered at
+   * v1.8.4 and v1.7.4.
+   */
+  preferredPanicDeviceAdded: {
+    words: 'preferredPanicDeviceModel adds a panic device when the VM has none',
+    source: 'pkg/instancetype/preference/apply/device.go applyPanicDevicePreferences; the addition arrived in v1.9',
+    holdsFor: ['v1.9.0'],
+  },
   /** validateServiceAccountName. Proven as above: v1.8.4 and v1.7.4 start a VM with `Robot_1`. */
   serviceAccountName: {
     words: 'a service account name must be a DNS subdomain, the same as its volume',
@@ -91,6 +101,18 @@ export const GATES_OFF_BY_DEFAULT: Readonly<Record<string, readonly ModelledRele
   ExternalNetResourceInjection: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
   WorkloadEncryptionSEV: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
 };
+
+/**
+ * The line of staging/src/kubevirt.io/client-go/kubevirt/scheme/register.go that makes KubeVirt's
+ * scheme, at each release's tag: the scheme's name, which the decoder's errors quote (a
+ * ControllerRevision of an API version the release no longer decodes).
+ */
+const SCHEME_REGISTER_LINE: Readonly<Record<ModelledRelease, number>> = { 'v1.6.6': 43, 'v1.7.4': 42, 'v1.8.0': 43, 'v1.8.4': 43, 'v1.9.0': 44 };
+
+/** The name of KubeVirt's scheme at `release` (the newest modelled answer for one not modelled). */
+export function kubevirtSchemeName(release: string | undefined): string {
+  return `kubevirt.io/client-go/kubevirt/scheme/register.go:${SCHEME_REGISTER_LINE[modelledRelease(release) ?? NEWEST_RELEASE]}`;
+}
 
 /** Whether `gate` is off by default at `release` (GATES_OFF_BY_DEFAULT). */
 export function gateOffByDefault(gate: string, release: string | undefined): boolean {

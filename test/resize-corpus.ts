@@ -44,7 +44,11 @@ export function kubevirtOutcome(a: ResizeAnswer): ResizePlan['outcome'] {
 }
 
 /** Every change of the corpus in `dir` planned as KubeVirt `release` would (absent: the newest), against `answersFile`. */
-export function replayResize(dir: string, release?: string, answersFile = 'answers.jsonl.gz'): { id: string; category: string; outcome: string; why: string[] }[] {
+export function replayResize(
+  dir: string,
+  release?: string,
+  answersFile = 'answers.jsonl.gz',
+): { id: string; category: string; outcome: string; why: string[] }[] {
   const cases = readJsonLines(`${dir}/cases.jsonl.gz`) as ResizeCase[];
   const answers = new Map((readJsonLines(`${dir}/${answersFile}`) as ResizeAnswer[]).map((a) => [a.id, a]));
   const bundle = objectStore((cases[0] as unknown as { objects: JsonObject[] }).objects);

@@ -54,14 +54,20 @@ describe('the preview corpus (KubeVirt d923fdb815: start path, VMI webhooks, Ren
   });
 });
 
-describe('the preview corpus answered by KubeVirt v1.8.4 and v1.7.4 (the VMI of each started VM)', () => {
+describe('the preview corpus answered by KubeVirt v1.8.4 and v1.7.4 (the VMI and the launcher pod of each started VM)', () => {
   it.each([
-    ['v1.8.4', 'answers-v1.8.4.jsonl.gz', 1],
-    ['v1.7.4', 'answers-v1.7.4.jsonl.gz', 0.99],
-  ])('answers as KubeVirt %s: the VMI equal to the one that release creates', (release, file, rate) => {
-    const replayed = replayPreview(DIR, 'vmi', release, file);
+    ['v1.8.4', 'vmi'],
+    ['v1.8.4', 'pod'],
+    ['v1.7.4', 'vmi'],
+    ['v1.7.4', 'pod'],
+  ] as const)('answers as KubeVirt %s: the %s equal to the one that release creates', (release, which) => {
+    const replayed = replayPreview(DIR, which, release, `answers-${release}.jsonl.gz`);
     expect(replayed.length).toBeGreaterThan(2500);
-    const agree = replayed.filter((r) => r.agree).length;
-    expect({ rate: agree / replayed.length >= rate, first: replayed.filter((r) => !r.agree).slice(0, 3) }).toEqual({ rate: true, first: expect.any(Array) });
+    expect(
+      replayed
+        .filter((r) => !r.agree)
+        .slice(0, 5)
+        .map((r) => `${r.id}: ${r.why.slice(0, 3).join(' | ')}`),
+    ).toEqual([]);
   });
 });

@@ -87,7 +87,8 @@ export function memoryOverhead(spec: JsonObject, config: ClusterDefaults): Quant
   // Page tables: one bit for every 512 bytes of requested memory.
   let overhead: Quantity = { nano: 0n, format: 'DecimalSI' };
   overhead = add(overhead, fromInt((scaledKilo(request) * 1000n) / 512n, 'DecimalSI'));
-  for (const fixed of ['25Mi', '100Mi', '25Mi', '40Mi', '50Mi']) overhead = add(overhead, q(fixed));
+  // virt-launcher-monitor, virt-launcher, virtlogd, virtqemud, QEMU.
+  for (const fixed of ['25Mi', '100Mi', '25Mi', '40Mi', holds('qemuOverhead50Mi', config.release) ? '50Mi' : '30Mi']) overhead = add(overhead, q(fixed));
   let n = isSet(domain['cpu']) ? vcpus(obj(domain['cpu'])) : 0;
   if (!isSet(domain['cpu'])) {
     const resources = obj(domain['resources']);
@@ -113,7 +114,8 @@ export function memoryOverhead(spec: JsonObject, config: ClusterDefaults): Quant
   if (tpm && (!isSet(tpm['enabled']) || tpm['enabled'] === true)) overhead = add(overhead, q('53Mi'));
   if (dedicated(spec) || wantsGuaranteed(spec)) overhead = add(overhead, q('100Mi'));
   const added = parseQ(str(obj(obj(domain['memory'])?.['reservedOverhead'])?.['addedOverhead']));
-  if (added && isSet(obj(obj(domain['memory'])?.['reservedOverhead'])?.['memLock'])) overhead = add(overhead, added);
+  if (added && isSet(obj(obj(domain['memory'])?.['reservedOverhead'])?.['memLock']) && holds('reservedOverheadCounted', config.release))
+    overhead = add(overhead, added);
   const ratio = config.additionalGuestMemoryOverheadRatio;
   if (ratio !== undefined && ratio !== '') {
     const r = Number(ratio);
@@ -281,7 +283,7 @@ function nodeSelector(spec: JsonObject, config: ClusterDefaults, tscFrequency: n
   for (const [k, v] of Object.entries(obj(spec['nodeSelector']) ?? {})) if (typeof v === 'string') out[k] = v;
   const domain = obj(spec['domain']) ?? {};
   const cpu = obj(domain['cpu']);
-  if (dedicated(spec)) out['kubevirt.io/cpumanager'] = 'true';
+  if (dedicated(spec)) out[holds('cpuManagerLabelPrefixed', config.release) ? 'kubevirt.io/cpumanager' : 'cpumanager'] = 'true';
   const model = str(cpu?.['model']);
   if (model !== '' && model !== 'host-model' && model !== 'host-passthrough') out[`cpu-model.node.kubevirt.io/${model}`] = 'true';
   const machineType = str(obj(domain['machine'])?.['type']);

@@ -75,6 +75,33 @@ export const RELEASE_RULES = {
     source: 'pkg/instancetype/preference/apply/device.go applyPanicDevicePreferences; the addition arrived in v1.9',
     holdsFor: ['v1.9.0'],
   },
+  /**
+   * The launcher's memory overhead counts 50Mi for QEMU's own RSS; before, 30Mi. Proven: the preview
+   * corpus answered at v1.8.4 and v1.7.4.
+   */
+  qemuOverhead50Mi: {
+    words: "the launcher's memory overhead counts 50Mi for QEMU (30Mi before)",
+    source: 'pkg/hypervisor/kvm/hypervisorbackend.go QemuOverhead; raised in v1.9',
+    holdsFor: ['v1.9.0'],
+  },
+  /**
+   * A VM's `memory.reservedOverhead.addedOverhead` (with `memLock`) joins the launcher's memory
+   * overhead. Proven as above (v1.7.4 leaves it out).
+   */
+  reservedOverheadCounted: {
+    words: 'memory.reservedOverhead.addedOverhead is added to the memory overhead',
+    source: 'pkg/hypervisor/kvm/hypervisorbackend.go GetMemoryOverhead (RequiresMemoryOverheadReservation); added in v1.8',
+    holdsFor: ['v1.8.0', 'v1.8.4', 'v1.9.0'],
+  },
+  /**
+   * The launcher pod of a VM with dedicated CPUs selects nodes labelled `kubevirt.io/cpumanager`;
+   * before, `cpumanager` (the label virt-handler sets then). Proven: the preview corpus at v1.7.4.
+   */
+  cpuManagerLabelPrefixed: {
+    words: 'dedicated CPUs select nodes labelled kubevirt.io/cpumanager (cpumanager before)',
+    source: 'staging/src/kubevirt.io/api/core/v1/types.go CPUManager; prefixed in v1.8',
+    holdsFor: ['v1.8.0', 'v1.8.4', 'v1.9.0'],
+  },
   /** validateServiceAccountName. Proven as above: v1.8.4 and v1.7.4 start a VM with `Robot_1`. */
   serviceAccountName: {
     words: 'a service account name must be a DNS subdomain, the same as its volume',
@@ -93,6 +120,8 @@ export type ReleaseRuleName = keyof typeof RELEASE_RULES;
 export const GATES_OFF_BY_DEFAULT: Readonly<Record<string, readonly ModelledRelease[]>> = {
   DeclarativeHotplugVolumes: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
   ExpandDisks: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
+  // Off, a container disk is a container of the launcher pod (and an init container copying its binary), not an image volume.
+  ImageVolume: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
   PanicDevices: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
   PersistentReservation: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
   RebootPolicy: ['v1.8.0', 'v1.8.4'],

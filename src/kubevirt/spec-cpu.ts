@@ -141,12 +141,16 @@ export function cpuPinningCauses(spec: JsonObject, config: ClusterDefaults, fiel
 
 /**
  * validateArchitecture (v1.6 and v1.7, releases.ts): another architecture than virt-api's own (Go's
- * runtime.GOARCH; here the cluster's default architecture, amd64 unless the CR says otherwise)
- * needs the MultiArchitecture gate.
+ * runtime.GOARCH, the control plane's: amd64 here, as on most clusters; a KubeVirt CR's
+ * `defaultArchitecture` changes what a VM gets by default, not what virt-api runs on) needs the
+ * MultiArchitecture gate. Proven: the preview corpus at v1.7.4 starts an amd64 VM under a CR whose
+ * default architecture is arm64.
  */
+const VIRT_API_ARCHITECTURE = 'amd64';
+
 export function multiArchitectureCauses(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
   const arch = typeof spec['architecture'] === 'string' ? spec['architecture'] : '';
-  if (!holds('multiArchitectureGate', config.release) || arch === '' || arch === config.architecture || gateEnabled(config, 'MultiArchitecture')) return [];
+  if (!holds('multiArchitectureGate', config.release) || arch === '' || arch === VIRT_API_ARCHITECTURE || gateEnabled(config, 'MultiArchitecture')) return [];
   return [
     {
       reason: 'cpu-pinning',

@@ -212,10 +212,10 @@ describe("the generated README's table of the targeted releases", () => {
       const readme = readFileSync(path.join(dir, 'output', 'README.md'), 'utf8');
       const rows = readme.split('\n').filter((l) => /^\| v1\.\d\.\d \|/.test(l));
       expect(rows).toEqual([
-        '| v1.7.4 | v1.5.1 | 0 | UEFI secure boot is currently not supported on aarch64 Arch; hugepage sizes named domain.hugepages.size in the memory rules; another architecture than the control plane needs the MultiArchitecture gate |',
+        '| v1.7.4 | v1.5.1 | 0 | UEFI secure boot is currently not supported on aarch64 Arch; hugepage sizes named domain.hugepages.size in the memory rules; another architecture than the control plane needs the MultiArchitecture gate; virtiofs is not allowed: virtiofs feature gate is not enabled for config volumes |',
         '| v1.8.0 | v1.6.0 | 1 | UEFI secure boot is currently not supported on aarch64 Arch; memory.reservedOverhead.addedOverhead is added to the memory overhead; dedicated CPUs select nodes labelled kubevirt.io/cpumanager (cpumanager before) |',
         '| v1.8.4 | v1.6.0 | 1 | spec.domain.firmware.bootloader.efi.secureBoot defaults to false on arm64; memory.reservedOverhead.addedOverhead is added to the memory overhead; dedicated CPUs select nodes labelled kubevirt.io/cpumanager (cpumanager before) |',
-        "| v1.9.0 | v1.7.0 | 1 | spec.domain.firmware.bootloader.efi.secureBoot defaults to false on arm64; the launcher pod is annotated kubevirt.io/memory-overhead-bytes; preferredPanicDeviceModel adds a panic device when the VM has none; the launcher's memory overhead counts 50Mi for QEMU (30Mi before); memory.reservedOverhead.addedOverhead is added to the memory overhead; dedicated CPUs select nodes labelled kubevirt.io/cpumanager (cpumanager before); a service account name must be a DNS subdomain, the same as its volume |",
+        "| v1.9.0 | v1.7.0 | 1 | spec.domain.firmware.bootloader.efi.secureBoot defaults to false on arm64; the launcher pod is annotated kubevirt.io/memory-overhead-bytes; preferredPanicDeviceModel adds a panic device when the VM has none; the launcher's memory overhead counts 50Mi for QEMU (30Mi before); memory.reservedOverhead.addedOverhead is added to the memory overhead; dedicated CPUs select nodes labelled kubevirt.io/cpumanager (cpumanager before); persistent reservation is enabled by persistentReservationConfiguration; a service account name must be a DNS subdomain, the same as its volume |",
       ]);
     } finally {
       removeDir(dir);

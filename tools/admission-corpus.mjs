@@ -481,7 +481,166 @@ function mutations() {
       if (volume === 'noCloud') s.volumes = [...s.volumes, { name: 'cloudinit', cloudInitNoCloud: { userData: '#cloud-config' } }];
     },
   );
+  // validateFirmwareACPI: the tables name Secret volumes.
+  const slic = { name: 'slic', secret: { secretName: 'slic' } };
+  each(
+    'firmware-acpi',
+    [
+      [{}, []],
+      [{ slicNameRef: 'missing' }, []],
+      [{ slicNameRef: 'slic' }, [slic]],
+      [{ msdmNameRef: 'rootdisk' }, []],
+      [{ slicNameRef: 'slic', msdmNameRef: 'missing' }, [slic]],
+      [{ slicNameRef: 'cfg' }, [{ name: 'cfg', configMap: { name: 'cfg' } }]],
+    ],
+    (s, [acpi, volumes]) => {
+      set(s, [...D, 'firmware', 'acpi'], acpi);
+      s.volumes = [...s.volumes, ...volumes];
+    },
+  );
+  // validateMDEVRamFB: one ramfb display at most.
+  const gpu = (name, display) => ({ name, deviceName: 'nvidia.com/GRID_T4-1Q', ...(display ? { virtualGPUOptions: { display } } : {}) });
+  each(
+    'mdev-ramfb',
+    [
+      [gpu('g1', {}), gpu('g2', {})],
+      [gpu('g1', {}), gpu('g2', { ramFB: { enabled: false } })],
+      [gpu('g1', { enabled: false }), gpu('g2', {})],
+      [gpu('g1', { ramFB: { enabled: true } }), gpu('g2', { enabled: true })],
+      [gpu('g1', null), gpu('g2', {})],
+    ],
+    (s, gpus) => set(s, [...D, 'devices', 'gpus'], gpus),
+  );
+  // validatePersistentReservation, validateFilesystemsWithVirtIOFSEnabled, validateReservedOverheadMemlock.
+  const pvc = { name: 'data', persistentVolumeClaim: { claimName: 'data' } };
+  each('persistent-reservation', [true, false], (s, reservation) => {
+    set(s, [...D, 'devices', 'disks'], [{ name: 'data', lun: { reservation } }]);
+    s.volumes = [...s.volumes, pvc];
+  });
+  each(
+    'filesystems',
+    [
+      [{ name: 'data', virtiofs: {} }, pvc],
+      [
+        { name: 'cfg', virtiofs: {} },
+        { name: 'cfg', configMap: { name: 'cfg' } },
+      ],
+      [
+        { name: 'dv', virtiofs: {} },
+        { name: 'dv', dataVolume: { name: 'dv' } },
+      ],
+    ],
+    (s, [fs, volume]) => {
+      set(s, [...D, 'devices', 'filesystems'], [fs]);
+      s.volumes = [...s.volumes, volume];
+    },
+  );
+  // validateSpecAffinity and validateSpecTopologySpreadConstraints (Kubernetes' rules, KubeVirt's copy).
+  const term = (matchExpressions) => ({ matchExpressions });
+  each(
+    'affinity',
+    [
+      { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } } },
+      { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [term([{ key: 'zone', operator: 'In' }])] } } },
+      { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [term([{ key: 'zone', operator: 'In', values: ['a'] }])] } } },
+      { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [term([{ key: 'zone', operator: 'Exists', values: ['a'] }])] } } },
+      {
+        nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [term([{ key: 'cpus', operator: 'Gt', values: ['1', '2'] }])] } },
+      },
+      { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [term([{ key: 'bad key!', operator: 'Exists' }])] } } },
+      { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [term([{ key: 'a/b/c', operator: 'Exists' }])] } } },
+      { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [term([{ key: 'Example.COM/zone', operator: 'Exists' }])] } } },
+      { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [term([{ key: 'zone', operator: 'Near', values: ['a'] }])] } } },
+      {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node_1'] }] }],
+          },
+        },
+      },
+      {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.uid', operator: 'Exists' }] }] },
+        },
+      },
+      { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, preference: term([{ key: 'zone', operator: 'Exists' }]) }] } },
+      { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 101, preference: term([{ key: 'zone', operator: 'Exists' }]) }] } },
+      { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 50, preference: term([{ key: 'zone', operator: 'Exists' }]) }] } },
+      { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'db' } } }] } },
+      { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'db' } }, topologyKey: 'zone' }] } },
+      {
+        podAntiAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { 'bad key': 'x y' } }, topologyKey: 'kubernetes.io/hostname' }],
+        },
+      },
+      {
+        podAntiAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            { weight: 200, podAffinityTerm: { labelSelector: { matchExpressions: [{ key: 'app', operator: 'In' }] }, topologyKey: 'zone' } },
+          ],
+        },
+      },
+      {
+        podAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: {}, namespaces: ['Team_A', 'ok'], topologyKey: 'zone' }],
+        },
+      },
+      {
+        podAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            { namespaceSelector: { matchExpressions: [{ key: 'env', operator: 'Exists', values: ['x'] }] }, topologyKey: 'zone' },
+          ],
+        },
+      },
+    ],
+    (s, v) => (s.affinity = v),
+  );
+  each(
+    'topology-spread',
+    [
+      [{ maxSkew: 0, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule' }],
+      [{ maxSkew: 1, topologyKey: '', whenUnsatisfiable: 'DoNotSchedule' }],
+      [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'Sometimes' }],
+      [{ maxSkew: 1, topologyKey: 'bad key', whenUnsatisfiable: 'ScheduleAnyway' }],
+      [
+        { maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule' },
+        { maxSkew: 2, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule' },
+      ],
+      [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchExpressions: [{ key: 'app', operator: 'Within' }] } }],
+      [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'web' } } }],
+    ],
+    (s, v) => (s.topologySpreadConstraints = v),
+  );
+  each('reserved-overhead', [{}, { addedOverhead: '100Mi', memLock: 'Required' }, { memLock: 'NotRequired' }], (s, v) =>
+    set(s, [...D, 'memory', 'reservedOverhead'], v),
+  );
   return m;
+}
+
+const CLAIM_FAMILIES = new Set(['persistent-reservation', 'filesystems']);
+
+/** A bound PersistentVolumeClaim for each PVC and DataVolume volume (and the DataVolume, succeeded). */
+function claimsOf(volumes, namespace) {
+  return volumes.flatMap((v) => {
+    const name = v.persistentVolumeClaim?.claimName ?? v.dataVolume?.name;
+    if (typeof name !== 'string' || name === '') return [];
+    const pvc = {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name, namespace },
+      spec: { accessModes: ['ReadWriteOnce'], volumeMode: 'Filesystem', resources: { requests: { storage: '10Gi' } } },
+      status: { phase: 'Bound', capacity: { storage: '10Gi' } },
+    };
+    if (!v.dataVolume) return [pvc];
+    const dv = {
+      apiVersion: 'cdi.kubevirt.io/v1beta1',
+      kind: 'DataVolume',
+      metadata: { name, namespace },
+      spec: { source: { blank: {} }, storage: { resources: { requests: { storage: '10Gi' } } } },
+      status: { phase: 'Succeeded', progress: '100.0%' },
+    };
+    return [dv, pvc];
+  });
 }
 
 function gen() {
@@ -515,18 +674,33 @@ function gen() {
       },
     };
     apply(spec, vm);
+    // The families whose rules are about storage volumes get their claims (the render reads each
+    // PVC's volume mode; a missing one fails the start, which is not what they test).
+    const objects = CLAIM_FAMILIES.has(family) ? claimsOf(spec.volumes, 'team') : [];
     const kubevirt = chance(0.6)
       ? null
       : {
           spec: {
             configuration: {
               ...(chance(0.4) ? { vmRolloutStrategy: 'Stage' } : {}),
-              ...(chance(0.3) ? { developerConfiguration: { featureGates: ['HostDevices', 'HostDisk', 'DownwardMetrics', 'VSOCK'] } } : {}),
+              ...(chance(0.3)
+                ? {
+                    developerConfiguration: {
+                      featureGates: [
+                        'HostDevices',
+                        'HostDisk',
+                        'DownwardMetrics',
+                        'VSOCK',
+                        ...(chance(0.5) ? ['EnableVirtioFsStorageVolumes', 'ReservedOverheadMemlock', 'PersistentReservation'] : []),
+                      ],
+                    },
+                  }
+                : {}),
             },
           },
         };
     lines.push(
-      JSON.stringify({ id: `a${String(i).padStart(5, '0')}`, mode: 'preview', category: family, value, vm, objectSets: ['bundle'], objects: [], kubevirt }),
+      JSON.stringify({ id: `a${String(i).padStart(5, '0')}`, mode: 'preview', category: family, value, vm, objectSets: ['bundle'], objects, kubevirt }),
     );
   }
   mkdirSync(dir, { recursive: true });

@@ -44,4 +44,6 @@ export type CauseReason =
   | 'disk'
   | 'volume'
   | 'probe'
-  | 'launch-security';
+  | 'launch-security'
+  | 'cluster-feature'
+  | 'scheduling';

@@ -54,6 +54,8 @@ export interface ClusterDefaults {
   readonly minimumClusterTSCFrequency?: number | undefined;
   /** `defaultRuntimeClass`: the launcher pod's runtime class. */
   readonly defaultRuntimeClass?: string | undefined;
+  /** `persistentReservationConfiguration.enabled`, when the CR sets it (v1.9: else the gate must be listed). */
+  readonly persistentReservationEnabled?: boolean | undefined;
   /** `vmStateStorageClass`: where persistent TPM and EFI state live; else the cluster's default StorageClass. */
   readonly vmStateStorageClass?: string | undefined;
   /**
@@ -155,6 +157,9 @@ export function kubevirtConfig(cr: JsonObject | null | undefined): { config: Clu
     ...(obj(c['permittedHostDevices']) ? { permittedHostDevices: obj(c['permittedHostDevices'])! } : {}),
     nodeSelectors: strings(d['nodeSelectors']) ?? {},
     serialConsoleLogDisabled: isSet(obj(c['virtualMachineOptions'])?.['disableSerialConsoleLog']),
+    ...(typeof obj(c['persistentReservationConfiguration'])?.['enabled'] === 'boolean'
+      ? { persistentReservationEnabled: obj(c['persistentReservationConfiguration'])!['enabled'] as boolean }
+      : {}),
     ...(num(d['minimumClusterTSCFrequency']) !== undefined ? { minimumClusterTSCFrequency: num(d['minimumClusterTSCFrequency'])! } : {}),
     ...(typeof c['defaultRuntimeClass'] === 'string' && c['defaultRuntimeClass'] !== '' ? { defaultRuntimeClass: c['defaultRuntimeClass'] } : {}),
     ...(typeof c['vmStateStorageClass'] === 'string' && c['vmStateStorageClass'] !== '' ? { vmStateStorageClass: c['vmStateStorageClass'] } : {}),
@@ -203,7 +208,18 @@ const GATE_STATES: Readonly<Record<string, 'GA' | 'Beta'>> = {
 };
 
 /** The Alpha gates whose state changes an answer of itgen (the webhooks' and the render's checks that read them). */
-const ALPHA_GATES_READ = ['AlignCPUs', 'DownwardMetrics', 'HostDevices', 'HostDisk', 'Root', 'VSOCK', 'WorkloadEncryptionTDX'] as const;
+const ALPHA_GATES_READ = [
+  'AlignCPUs',
+  'DownwardMetrics',
+  'EnableVirtioFsConfigVolumes',
+  'EnableVirtioFsStorageVolumes',
+  'HostDevices',
+  'HostDisk',
+  'ReservedOverheadMemlock',
+  'Root',
+  'VSOCK',
+  'WorkloadEncryptionTDX',
+] as const;
 
 /**
  * `config` with every feature gate itgen reads enabled and no host device list: what a cluster

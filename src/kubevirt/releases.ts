@@ -102,6 +102,27 @@ export const RELEASE_RULES = {
     source: 'staging/src/kubevirt.io/api/core/v1/types.go CPUManager; prefixed in v1.8',
     holdsFor: ['v1.8.0', 'v1.8.4', 'v1.9.0'],
   },
+  /**
+   * Persistent reservation is enabled by the CR's `persistentReservationConfiguration.enabled`, else
+   * by the gate listed in `featureGates`; refused as "persistent reservation is not enabled in
+   * kubevirt config". Before, the (Beta, off by default) gate alone, refused as "PersistentReservation
+   * feature gate is not enabled in kubevirt-config". Proven: the admission corpus at each release.
+   */
+  persistentReservationConfiguration: {
+    words: 'persistent reservation is enabled by persistentReservationConfiguration',
+    source:
+      'pkg/virt-config/virt-config.go PersistentReservationEnabled; pkg/virt-api/webhooks/validating-webhook/admitters/vmi-create-admitter.go validatePersistentReservation; changed in v1.9',
+    holdsFor: ['v1.9.0'],
+  },
+  /**
+   * A filesystem (virtiofs) on a config volume needs EnableVirtioFsConfigVolumes (or the old
+   * ExperimentalVirtiofsSupport). Proven: the admission corpus at v1.7.4 (gone at v1.8.0).
+   */
+  virtiofsConfigVolumesGate: {
+    words: 'virtiofs is not allowed: virtiofs feature gate is not enabled for config volumes',
+    source: 'pkg/virt-api/webhooks/validating-webhook/admitters/vmi-create-admitter.go validateFilesystemsWithVirtIOFSEnabled; removed in v1.8',
+    holdsFor: ['v1.6.6', 'v1.7.4'],
+  },
   /** validateServiceAccountName. Proven as above: v1.8.4 and v1.7.4 start a VM with `Robot_1`. */
   serviceAccountName: {
     words: 'a service account name must be a DNS subdomain, the same as its volume',

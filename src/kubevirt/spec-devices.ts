@@ -10,6 +10,7 @@ import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
 import { holds } from './releases';
 import { dnsSubdomainErrors } from './spec-resources';
+import { reservedOverheadCauses } from './spec-gates';
 
 const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 
@@ -94,6 +95,7 @@ export function lastCauses(spec: JsonObject, config: ClusterDefaults, field: str
       field: `${field}.domain.rebootPolicy`,
       message: 'RebootPolicy is specified but the RebootPolicy feature gate is not enabled',
     });
+  causes.push(...reservedOverheadCauses(spec, config, field));
   const account = str(spec['serviceAccountName']);
   if (account !== '' && holds('serviceAccountName', config.release)) {
     const at = `${field}.serviceAccountName`;

@@ -15,6 +15,8 @@ import { cpuPinningCauses, multiArchitectureCauses, realtimeCauses } from './spe
 import { domainSpecCauses } from './spec-disks';
 import { accessCredentialCauses, containerDiskPathCauses, volumeCauses } from './spec-volumes';
 import { downwardMetricsCauses, lastCauses, launchSecurityCauses, probeCauses, vsockCauses } from './spec-devices';
+import { affinityCauses, topologySpreadCauses } from './spec-affinity';
+import { filesystemCauses, firmwareAcpiCauses, mdevRamFbCauses, persistentReservationCauses } from './spec-gates';
 import {
   cpuResourceCauses,
   dnsConfigCauses,
@@ -69,7 +71,7 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
         message: `${field}.domain.machine.type is not supported: ${machineType} (allowed values: [${supported.join(' ')}])`,
       });
   }
-  causes.push(...cpuResourceCauses(spec, field), ...cpuPinningCauses(spec, config, field));
+  causes.push(...firmwareAcpiCauses(spec, field), ...cpuResourceCauses(spec, field), ...cpuPinningCauses(spec, config, field));
   // validateCPUHotplug
   const cpu = obj(domain['cpu']);
   if (cpu && typeof cpu['maxSockets'] === 'number' && cpu['maxSockets'] !== 0 && typeof cpu['sockets'] === 'number' && cpu['sockets'] > cpu['maxSockets'])
@@ -82,6 +84,8 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
   causes.push(
     ...startStrategyCauses(spec, field),
     ...realtimeCauses(spec, field),
+    ...affinityCauses(spec, field),
+    ...topologySpreadCauses(spec, field),
     ...multiArchitectureCauses(spec, config, field),
     ...networkCauses(spec, field),
   );
@@ -169,6 +173,7 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
     ...containerDiskPathCauses(spec['volumes'], field),
     ...accessCredentialCauses(spec, field),
     ...dnsConfigCauses(spec, field),
+    ...mdevRamFbCauses(spec, field),
   );
   // validateHostDevicesWithPassthroughEnabled
   if (isSet(devices['hostDevices']) && !gateEnabled(config, 'HostDevices'))
@@ -179,7 +184,13 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
       message: 'Host Devices feature gate is not enabled in kubevirt-config',
     });
   causes.push(...soundDeviceCauses(spec, field));
-  causes.push(...launchSecurityCauses(spec, config, field), ...vsockCauses(spec, config, field), ...downwardMetricsCauses(spec, config, field));
+  causes.push(
+    ...launchSecurityCauses(spec, config, field),
+    ...vsockCauses(spec, config, field),
+    ...persistentReservationCauses(spec, config, field),
+    ...downwardMetricsCauses(spec, config, field),
+    ...filesystemCauses(spec, config, field),
+  );
   // validateVideoConfig (before v1.9 behind its feature gate, GA since)
   if (isSet(devices['video']) && !gateEnabled(config, 'VideoConfig'))
     causes.push({

@@ -54,6 +54,7 @@ describe('the VM admission corpus (KubeVirt d923fdb815: VM webhooks, start path,
       'eight.yaml': vm('eight', '        resources: {requests: {memory: "8"}}\n        devices: {}\n'),
       'none.yaml': vm('none', '        resources: {requests: {memory: "0"}}\n        devices: {}\n'),
       'dns.yaml': `${vm('dns', '        resources: {requests: {memory: 1Gi}}\n        devices: {}\n')}      dnsPolicy: Bogus\n`,
+      'spread.yaml': `${vm('spread', '        resources: {requests: {memory: 1Gi}}\n        devices: {}\n')}      affinity:\n        nodeAffinity:\n          preferredDuringSchedulingIgnoredDuringExecution: [{weight: 0, preference: {}}]\n`,
     });
     try {
       const eight = runInProcess(dir, ['validate', 'eight.yaml']);
@@ -71,6 +72,12 @@ describe('the VM admission corpus (KubeVirt d923fdb815: VM webhooks, start path,
       expect(dns.code).toBe(1);
       expect(dns.err).toContain(
         'dns.yaml:11:18 error IT8005 VirtualMachine `dns`: spec.template.spec.dnsPolicy: Unsupported value: "Bogus": supported values: "ClusterFirst", "ClusterFirstWithHostNet", "Default", "None"',
+      );
+      // Kubernetes' affinity rules, named from the spec as KubeVirt names them, placed at the value.
+      const spread = runInProcess(dir, ['validate', 'spread.yaml']);
+      expect(spread.code).toBe(1);
+      expect(spread.err).toContain(
+        'spread.yaml:13:70 error IT8003 VirtualMachine `spread` would be refused: spec.template.spec.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be in the range 1-100',
       );
     } finally {
       removeDir(dir);

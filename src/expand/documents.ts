@@ -74,7 +74,16 @@ export function documentPath(field: string): PathSegment[] {
   // The spread check names the instancetype's field; the VM's matcher is where to look.
   if (field.startsWith('instancetype.')) return ['spec', 'instancetype', 'name'];
   // Go spells this one field differently in conflict paths and in the VM's JSON.
-  return field.replace('domain.cpu.dedicatedCPUPlacement', 'domain.cpu.dedicatedCpuPlacement').split('.');
+  // `disks[2].name`: the list's key, then the item's index.
+  return field
+    .replace('domain.cpu.dedicatedCPUPlacement', 'domain.cpu.dedicatedCpuPlacement')
+    .split('.')
+    .flatMap((part): PathSegment[] => {
+      const m = /^([^[\]]*)((?:\[\d+\])+)$/.exec(part);
+      if (!m) return [part];
+      const indices = [...m[2]!.matchAll(/\[(\d+)\]/g)].map((x) => Number(x[1]));
+      return m[1] === '' ? indices : [m[1]!, ...indices];
+    });
 }
 
 /**
@@ -250,10 +259,15 @@ export function expandDocuments(
       // `vm` is this run's own (read without nulls, or mutated): the start finishes it in place.
       const started = startStored(vm, resolved.references, options.kubevirt ?? KUBEVIRT_DEFAULTS, all, undefined, true);
       if ('error' in started) {
+        // Where the value sits in the VM: KubeVirt names the affinity's rules from the spec itself
+        // (`spec.template.spec.nodeAffinity...`) and the ACPI tables as `<spec>.acpi`.
         const vmField = (f: string): string =>
-          f.startsWith('spec.template') || f.startsWith('spec.instancetype') || f.startsWith('spec.preference')
+          (f.startsWith('spec.template') || f.startsWith('spec.instancetype') || f.startsWith('spec.preference')
             ? f
-            : f.replace(/^spec\b/, 'spec.template.spec');
+            : f.replace(/^spec\b/, 'spec.template.spec')
+          )
+            .replace(/^spec\.template\.spec\.(nodeAffinity|podAffinity|podAntiAffinity)\b/, 'spec.template.spec.affinity.$1')
+            .replace(/^spec\.template\.spec\.acpi\b/, 'spec.template.spec.domain.firmware.acpi');
         return {
           file,
           name,

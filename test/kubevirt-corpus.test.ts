@@ -28,7 +28,7 @@ describe('KubeVirt corpus', () => {
     expect(new Set(results.map((r) => r.category)).size).toBeGreaterThanOrEqual(10);
   });
 
-  it.each(['v1.8.4', 'v1.7.4'])('answers every VM case as KubeVirt %s does, the same cases answered by that release’s own code', (release) => {
+  it.each(['v1.8.4', 'v1.8.0', 'v1.7.4'])('answers every VM case as KubeVirt %s does, the same cases answered by that release’s own code', (release) => {
     const replayed = replayCorpus(DIR, release);
     if (process.env['ITGEN_CORPUS_REPORT']) process.stdout.write(`${release}\n${summarize(replayed)}\n`);
     expect(replayed.length).toBeGreaterThanOrEqual(8000);

@@ -54,10 +54,12 @@ describe('the preview corpus (KubeVirt d923fdb815: start path, VMI webhooks, Ren
   });
 });
 
-describe('the preview corpus answered by KubeVirt v1.8.4 and v1.7.4 (the VMI and the launcher pod of each started VM)', () => {
+describe('the preview corpus answered by KubeVirt v1.8.4, v1.8.0 and v1.7.4 (the VMI and the launcher pod of each started VM)', () => {
   it.each([
     ['v1.8.4', 'vmi'],
     ['v1.8.4', 'pod'],
+    ['v1.8.0', 'vmi'],
+    ['v1.8.0', 'pod'],
     ['v1.7.4', 'vmi'],
     ['v1.7.4', 'pod'],
   ] as const)('answers as KubeVirt %s: the %s equal to the one that release creates', (release, which) => {

@@ -169,6 +169,8 @@ describeBrowser('the catalog explorer in chromium', () => {
     const summary = await page.textContent('details[data-preference="windows.11"] summary');
     expect(summary).toMatch(/^windows\.11 — .*admitted with \d+ instance types/);
     await page.click('details[data-preference="windows.11"] summary');
+    // The page decides the pairs when the list opens (its toggle event): wait for them.
+    await page.waitForSelector('details[data-preference="windows.11"] li');
     const refused = await page.$$eval('details[data-preference="windows.11"] li', (li) => li.map((l) => l.textContent ?? ''));
     expect(refused.some((r) => /u1\.small.*: /.test(r))).toBe(true);
     await page.close();

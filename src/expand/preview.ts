@@ -14,7 +14,7 @@ import { setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDis
 import { child, copy, isSet, nonEmpty } from '../kubevirt/go';
 import { backendStorage, missingAttachmentDefinition, renderLauncherPod } from '../kubevirt/pod';
 import { mandatoryFieldCauses, validateInstanceSpec, validatePerArch } from '../kubevirt/spec-validation';
-import { mutateNewVmi } from '../kubevirt/vmi';
+import { annotatesPciTopology, mutateNewVmi } from '../kubevirt/vmi';
 import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';
 import { applyInstancetype, conflictField } from './instancetype';
 import { admit } from './expand';
@@ -33,14 +33,6 @@ export const PREVIEW_PLACEHOLDERS = {
 } as const;
 
 export type StartResult = { readonly vmi: JsonObject; readonly notes: readonly string[] } | { readonly error: string; readonly stage: 'startVMI' };
-
-/** SupportsPCIeHotplug on a template spec (as the VM webhook asks it). */
-function supportsPcieHotplug(spec: JsonObject): boolean {
-  const arch = spec['architecture'];
-  if (!(arch === 'amd64' || arch === 'arm64' || arch === '' || arch === undefined)) return false;
-  const type = obj(obj(spec['domain'])?.['machine'])?.['type'];
-  return !(typeof type === 'string' && !type.includes('q35') && !type.startsWith('virt'));
-}
 
 const MACHINE_TYPES: Readonly<Record<string, string>> = { amd64: 'q35', arm64: 'virt', s390x: 's390-ccw-virtio' };
 
@@ -64,7 +56,7 @@ export function finishVmMutation(vm: JsonObject, config: ClusterDefaults): void 
     // GetMachineType: the cluster's, else the architecture's, amd64's for any other.
     machine['type'] = config.machineType ?? own(config.machineTypes) ?? own(MACHINE_TYPES) ?? config.machineTypes?.['amd64'] ?? 'q35';
   }
-  if (supportsPcieHotplug(spec)) {
+  if (annotatesPciTopology(spec, config.release)) {
     const annotations = child(child(template, 'metadata'), 'annotations');
     if (!isSet(annotations['kubevirt.io/pci-topology-version'])) annotations['kubevirt.io/pci-topology-version'] = 'v3';
   }

@@ -123,6 +123,17 @@ export const RELEASE_RULES = {
     source: 'pkg/virt-api/webhooks/validating-webhook/admitters/vmi-create-admitter.go validateFilesystemsWithVirtIOFSEnabled; removed in v1.8',
     holdsFor: ['v1.6.6', 'v1.7.4'],
   },
+  /**
+   * The VM and VMI mutating webhooks annotate `kubevirt.io/pci-topology-version: v3` whatever the
+   * machine type and architecture; other releases only where the spec supports PCIe hotplug. Proven:
+   * the preview corpus answered at v1.8.0.
+   */
+  pciTopologyAnnotatedAlways: {
+    words: 'every VM and VMI is annotated kubevirt.io/pci-topology-version, PCIe hotplug or not',
+    source:
+      'pkg/virt-api/webhooks/mutating-webhook/mutators/vmi-mutator.go, vm-mutator.go setDefaultPciTopologyVersion; the SupportsPCIeHotplug condition came back in v1.8.x',
+    holdsFor: ['v1.8.0'],
+  },
   /** validateServiceAccountName. Proven as above: v1.8.4 and v1.7.4 start a VM with `Robot_1`. */
   serviceAccountName: {
     words: 'a service account name must be a DNS subdomain, the same as its volume',

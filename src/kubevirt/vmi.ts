@@ -225,6 +225,14 @@ function setupHotplug(spec: JsonObject, config: ClusterDefaults): void {
 }
 
 /** SupportsPCIeHotplug: amd64 and arm64 (or none) on a q35 or virt machine. */
+/**
+ * Whether the VM and VMI mutating webhooks annotate the (template) metadata with the PCI topology
+ * version: where the spec supports PCIe hotplug, or always at a release that forgot the condition.
+ */
+export function annotatesPciTopology(spec: JsonObject, release: string | undefined): boolean {
+  return holds('pciTopologyAnnotatedAlways', release) || supportsPcieHotplug(spec);
+}
+
 function supportsPcieHotplug(spec: JsonObject): boolean {
   const arch = spec['architecture'];
   if (!(arch === 'amd64' || arch === 'arm64' || arch === '' || arch === undefined)) return false;
@@ -267,7 +275,7 @@ export function mutateNewVmi(vmi: JsonObject, config: ClusterDefaults): JsonObje
   if (spec['architecture'] !== 'arm64') setupHotplug(spec, config);
   // The rest of ApplyNewVMIMutations.
   const annotations = (): JsonObject => child(meta, 'annotations');
-  if (supportsPcieHotplug(spec) && !isSet(obj(meta['annotations'])?.['kubevirt.io/pci-topology-version']))
+  if (annotatesPciTopology(spec, config.release) && !isSet(obj(meta['annotations'])?.['kubevirt.io/pci-topology-version']))
     annotations()['kubevirt.io/pci-topology-version'] = 'v3';
   if (
     obj(domain['cpu'])?.['isolateEmulatorThread'] === true &&

@@ -36,6 +36,7 @@ describe('the VM admission corpus (KubeVirt d923fdb815: VM webhooks, start path,
     ['v1.8.4', 'answers-v1.8.4.jsonl.gz'],
     ['v1.8.0', 'answers-v1.8.0.jsonl.gz'],
     ['v1.7.4', 'answers-v1.7.4.jsonl.gz'],
+    ['v1.6.6', 'answers-v1.6.6.jsonl.gz'],
   ])('answers as KubeVirt %s does, the same cases answered by that release’s own code', (release, file) => {
     const replayed = replayAdmission(DIR, release, file);
     const report = replayed.filter((r) => !r.agree).map((r) => `${r.id} ${r.category}: ${r.why.slice(0, 300)}`);

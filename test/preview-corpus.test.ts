@@ -8,7 +8,7 @@ import { objectStore } from '../src/expand';
 import { previewVm } from '../src/expand/preview';
 import type { JsonObject } from '../src/json';
 import { kubevirtConfig } from '../src/kubevirt/config';
-import { jsonDiff, projectPod, readJsonLines, replayPreview, type PreviewAnswer, type PreviewCase } from './preview-corpus';
+import { jsonDiff, projectPod, readJsonLines, replayPreview, replayVerdicts, type PreviewAnswer, type PreviewCase } from './preview-corpus';
 
 const DIR = path.join(__dirname, 'fixtures', 'preview-corpus');
 
@@ -54,7 +54,7 @@ describe('the preview corpus (KubeVirt d923fdb815: start path, VMI webhooks, Ren
   });
 });
 
-describe('the preview corpus answered by KubeVirt v1.8.4, v1.8.0 and v1.7.4 (the VMI and the launcher pod of each started VM)', () => {
+describe('the preview corpus answered by KubeVirt v1.8.4, v1.8.0, v1.7.4 and v1.6.6 (the VMI and the launcher pod of each started VM)', () => {
   it.each([
     ['v1.8.4', 'vmi'],
     ['v1.8.4', 'pod'],
@@ -62,8 +62,16 @@ describe('the preview corpus answered by KubeVirt v1.8.4, v1.8.0 and v1.7.4 (the
     ['v1.8.0', 'pod'],
     ['v1.7.4', 'vmi'],
     ['v1.7.4', 'pod'],
+    ['v1.6.6', 'vmi'],
+    ['v1.6.6', 'pod'],
   ] as const)('answers as KubeVirt %s: the %s equal to the one that release creates', (release, which) => {
     const replayed = replayPreview(DIR, which, release, `answers-${release}.jsonl.gz`);
+    if (which === 'vmi') {
+      // And every case's verdict: started, or refused at the same stage in the same words.
+      const verdicts = replayVerdicts(DIR, release, `answers-${release}.jsonl.gz`);
+      expect(verdicts.cases).toBeGreaterThanOrEqual(4000);
+      expect(verdicts.disagreements.slice(0, 5)).toEqual([]);
+    }
     expect(replayed.length).toBeGreaterThan(2500);
     expect(
       replayed

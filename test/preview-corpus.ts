@@ -145,3 +145,33 @@ export function projectPod(pod: JsonObject, mine: JsonObject): JsonObject {
     spec: outSpec,
   };
 }
+
+/**
+ * The verdict of every case as `release` (absent: the newest) against `answersFile`: started, or
+ * refused at the same stage in the same words. One line per disagreement.
+ */
+export function replayVerdicts(dir: string, release?: string, answersFile = 'answers.jsonl.gz'): { cases: number; disagreements: string[] } {
+  const cases = readJsonLines(`${dir}/cases.jsonl.gz`) as (PreviewCase & { mode: string })[];
+  const answers = new Map((readJsonLines(`${dir}/${answersFile}`) as PreviewAnswer[]).map((a) => [a.id, a]));
+  const bundle = objectStore(cases.find((c) => c.mode === 'objects-set')!.objects);
+  const disagreements: string[] = [];
+  let count = 0;
+  for (const c of cases) {
+    if (c.mode !== 'preview') continue;
+    count++;
+    const a = answers.get(c.id)!;
+    const own = objectStore(c.objects ?? []);
+    const store = {
+      specObjects: [...own.specObjects, ...bundle.specObjects],
+      volumes: [...own.volumes, ...bundle.volumes],
+      revisions: [],
+      cluster: own.cluster ?? [],
+    };
+    const read = kubevirtConfig(c.kubevirt).config;
+    const r = previewVm(c.vm, store, release !== undefined ? { ...read, release } : read, c.namespace ?? 'default');
+    const theirs = a.error ? `${a.error.stage}: ${a.error.message}` : 'started';
+    const ours = 'error' in r ? `${r.stage}: ${r.error}` : 'started';
+    if (theirs !== ours) disagreements.push(`${c.id}: KubeVirt ${theirs.slice(0, 200)} | itgen ${ours.slice(0, 200)}`);
+  }
+  return { cases: count, disagreements };
+}

@@ -24,7 +24,7 @@ describe('the resize corpus (KubeVirt d923fdb815: VM webhooks on UPDATE and the 
   });
 
   // The same changes answered by the oracle built at earlier release tags (README): planned as that release.
-  it.each(['v1.8.4', 'v1.8.0', 'v1.7.4'])('agrees with KubeVirt %s on every case, answered by that release’s own code', (release) => {
+  it.each(['v1.8.4', 'v1.8.0', 'v1.7.4', 'v1.6.6'])('agrees with KubeVirt %s on every case, answered by that release’s own code', (release) => {
     const replayed = replayResize(path.join(__dirname, 'fixtures', 'resize-corpus'), release, `answers-${release}.jsonl.gz`);
     expect(replayed.length).toBeGreaterThanOrEqual(1000);
     expect(

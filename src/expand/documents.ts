@@ -179,7 +179,7 @@ export function expandDocuments(
     let vm = withoutNulls(f.value) as JsonObject;
     let inferred: Inference[] = [];
     if ((options.mutate ?? 'applied') === 'applied' || infersFromVolume(vm)) {
-      const mutated = mutateOnCreate(vm, all, namespace);
+      const mutated = mutateOnCreate(vm, all, namespace, options.cluster?.release);
       if ('causes' in mutated) {
         return {
           file,

@@ -56,7 +56,7 @@ function template(vm: JsonObject): { spec: JsonObject; meta: JsonObject } {
 /** Applies both objects to the template (R 0.1); the conflicting paths, or none. */
 function applyTo(spec: JsonObject, meta: JsonObject, refs: References, release: string | undefined): string[] {
   if (refs.instancetype) {
-    const conflicts = applyInstancetype(spec, meta, refs.instancetype.spec, refs.preference?.spec);
+    const conflicts = applyInstancetype(spec, meta, refs.instancetype.spec, refs.preference?.spec, release);
     if (conflicts.length > 0) return conflicts.map((p) => conflictField(PREFIX, p));
   }
   if (refs.preference) applyPreference(spec, meta, refs.preference.spec, release);

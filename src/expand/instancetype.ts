@@ -7,6 +7,7 @@ import { obj, type Json, type JsonObject } from '../json';
 import { canonicalQuantity, formatQuantity, parseQuantity, quantityFormat } from '../quantity';
 import { child, copy, isSet, nonEmpty, nonZero } from '../kubevirt/go';
 import { guestTopology } from '../kubevirt/topology';
+import { holds } from '../kubevirt/releases';
 
 /** A conflict path below the template spec (`domain.cpu.sockets`), or an annotation (`annotations.key`). */
 export type ConflictPath = string;
@@ -73,9 +74,10 @@ function quantity(v: Json): Json {
   return typeof v === 'string' || typeof v === 'number' ? (canonicalQuantity(v) ?? v) : v;
 }
 
-/** R 2.6: only the first memory conflict is reported. */
-function applyMemory(spec: JsonObject, it: JsonObject): ConflictPath[] {
+/** R 2.6: only the first memory conflict is reported (v1.6: any memory of the VM conflicts, releases.ts). */
+function applyMemory(spec: JsonObject, it: JsonObject, release: string | undefined): ConflictPath[] {
   const domain = child(spec, 'domain');
+  if (holds('memoryStructConflicts', release) && isSet(domain['memory'])) return ['domain.memory'];
   const memory = child(domain, 'memory');
   const itMemory = obj(it['memory']) ?? {};
   const resources = obj(domain['resources']);
@@ -145,12 +147,12 @@ function applyAnnotations(meta: JsonObject, it: JsonObject): ConflictPath[] {
  * R 0.1 step 2: the instancetype appliers in KubeVirt's order, each one's conflicts collected.
  * Mutates `spec` and `meta`; with conflicts the caller discards them.
  */
-export function applyInstancetype(spec: JsonObject, meta: JsonObject, it: JsonObject, preference: JsonObject | undefined): ConflictPath[] {
+export function applyInstancetype(spec: JsonObject, meta: JsonObject, it: JsonObject, preference: JsonObject | undefined, release?: string): ConflictPath[] {
   return [
     ...applyNodeSelector(spec, it),
     ...applySchedulerName(spec, it),
     ...applyCpu(spec, it, preference),
-    ...applyMemory(spec, it),
+    ...applyMemory(spec, it, release),
     ...applyIoThreads(spec, it),
     ...applyDomainField('ioThreadsPolicy')(spec, it),
     ...applyDomainField('launchSecurity')(spec, it),

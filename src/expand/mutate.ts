@@ -9,6 +9,7 @@
  */
 import { list, obj, type Json, type JsonObject } from '../json';
 import { copy, nonEmpty } from '../kubevirt/go';
+import { holds } from '../kubevirt/releases';
 import { findSpecObject, type ObjectStore } from './references';
 import type { SpecKind } from '../schema/manifest';
 
@@ -143,7 +144,12 @@ function inferMatcher(store: ObjectStore, vm: JsonObject, which: SpecKind, names
  * The VM as the API server stores it after the instancetype mutating webhook (CREATE), or the
  * webhook's refusal. `namespace`: the request's, for a VM without one.
  */
-export function mutateOnCreate(vm: JsonObject, store: ObjectStore, namespace: string): { vm: JsonObject; inferred: Inference[] } | MutationRefusal {
+export function mutateOnCreate(
+  vm: JsonObject,
+  store: ObjectStore,
+  namespace: string,
+  release?: string,
+): { vm: JsonObject; inferred: Inference[] } | MutationRefusal {
   const causes = [...matcherCauses(vm, 'instancetype'), ...matcherCauses(vm, 'preference')];
   // The instance type's causes make one response, the preference's only when it has none.
   const first = matcherCauses(vm, 'instancetype');
@@ -158,7 +164,8 @@ export function mutateOnCreate(vm: JsonObject, store: ObjectStore, namespace: st
   }
   const pm = obj(obj(out['spec'])?.['preference']);
   const found = pm && nonEmpty(pm['name']) ? findSpecObject(store, 'preference', pm['name'] as string, pm['kind'], ns) : undefined;
-  const pref = found && !('message' in found) ? found.spec : undefined;
+  // Before v1.7 the webhook applied nothing of the preference (releases.ts).
+  const pref = found && !('message' in found) && holds('vmMutatorAppliesPreference', release) ? found.spec : undefined;
   const templateSpec = obj(obj(obj(out['spec'])?.['template'])?.['spec']);
   if (pref && templateSpec) {
     if (nonEmpty(pref['preferredArchitecture']) && !nonEmpty(templateSpec['architecture'])) templateSpec['architecture'] = pref['preferredArchitecture']!;

@@ -143,7 +143,7 @@ export function startVmi(stored: JsonObject, refs: References, config: ClusterDe
     if (pm) child(vmiMeta, 'annotations');
     if (prefKey) child(vmiMeta, 'annotations')[prefKey] = pm!['name'] ?? '';
     if (refs.instancetype) {
-      const conflicts = applyInstancetype(spec, vmiMeta, refs.instancetype.spec, refs.preference?.spec);
+      const conflicts = applyInstancetype(spec, vmiMeta, refs.instancetype.spec, refs.preference?.spec, config.release);
       if (conflicts.length > 0)
         return { error: `VMI conflicts with instancetype spec in fields: [${conflicts.map((c) => conflictField('spec', c)).join(', ')}]`, stage: 'startVMI' };
     }
@@ -179,7 +179,7 @@ export function previewVm(vm: JsonObject, store: ObjectStore, config: ClusterDef
     const causes = schema.map((u) => ({ message: u.invalid!, field: fieldPath(u.path) }));
     return { error: causes.map((c) => c.message).join(', '), stage: 'mutate', causes };
   }
-  const mutated = mutateOnCreate(vm, store, namespace);
+  const mutated = mutateOnCreate(vm, store, namespace, config.release);
   if ('causes' in mutated) return { error: mutated.causes.map((c) => c.message).join(', '), stage: 'mutate', causes: mutated.causes };
   const stored = mutated.vm;
   const meta = child(stored, 'metadata');

@@ -8,7 +8,7 @@ import { type References, type SpecObject } from './model';
 import { KINDS_OF, MANIFEST_KINDS, matcherKind, type SpecKind } from '../schema/kubevirt-api';
 import { canonicalJson } from '../digest';
 import { referencesAsRelease } from './release-spec';
-import { kubevirtSchemeName } from '../kubevirt/releases';
+import { holds, kubevirtSchemeName } from '../kubevirt/releases';
 
 const GROUP = 'instancetype.kubevirt.io';
 
@@ -152,7 +152,11 @@ function revisionSpec(revision: JsonObject, which: Which, field: string, release
   // KubeVirt v1.9 decodes only v1beta1: v1alpha1 and v1alpha2 left its scheme in v1.7. The
   // decoder checks the kind, then the version, and quotes the data as the API server stores it
   // (keys sorted).
-  if (api !== 'instancetype.kubevirt.io/v1beta1' || !known) {
+  const decoded = [
+    'instancetype.kubevirt.io/v1beta1',
+    ...(holds('alphaRevisionsDecoded', release) ? ['instancetype.kubevirt.io/v1alpha1', 'instancetype.kubevirt.io/v1alpha2'] : []),
+  ];
+  if (!decoded.includes(api) || !known) {
     const why =
       kind === ''
         ? `Object 'Kind' is missing in '${canonicalJson(data)}'`

@@ -80,7 +80,7 @@ function applied(vm: JsonObject, refs: References, release: string | undefined):
   const t = copy(obj(obj(vm['spec'])?.['template']) ?? {});
   const spec = obj(t['spec']) ?? {};
   const meta = obj(t['metadata']) ?? {};
-  if (refs.instancetype && applyInstancetype(spec, meta, refs.instancetype.spec, refs.preference?.spec).length > 0) return undefined;
+  if (refs.instancetype && applyInstancetype(spec, meta, refs.instancetype.spec, refs.preference?.spec, release).length > 0) return undefined;
   if (refs.preference) applyPreference(spec, meta, refs.preference.spec, release);
   return spec;
 }

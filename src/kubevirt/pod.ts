@@ -421,7 +421,7 @@ export function renderLauncherPod(vmi: JsonObject, config: ClusterDefaults, clus
     'kubevirt.io': 'virt-launcher',
     'kubevirt.io/created-by': str(meta['uid']),
     'vm.kubevirt.io/name': str(spec['hostname']) !== '' ? str(spec['hostname']) : name,
-    'vmi.kubevirt.io/id': name,
+    ...(holds('prefixedNames', config.release) ? { 'vmi.kubevirt.io/id': name } : {}),
   };
   const podSpec: JsonObject = {
     containers,

@@ -134,6 +134,63 @@ export const RELEASE_RULES = {
       'pkg/virt-api/webhooks/mutating-webhook/mutators/vmi-mutator.go, vm-mutator.go setDefaultPciTopologyVersion; the SupportsPCIeHotplug condition came back in v1.8.x',
     holdsFor: ['v1.8.0'],
   },
+  /**
+   * The instance type's memory conflicts with any `domain.memory` of the VM (the whole struct); later
+   * releases name the field (`memory.guest`, and hugepages or maxGuest only where the instance type
+   * sets them too). Proven: the expand corpus answered at v1.6.6.
+   */
+  memoryStructConflicts: {
+    words: 'spec.template.spec.domain.memory conflicts with the instance type whatever it holds',
+    source: 'pkg/instancetype/apply/memory.go applyMemory; field by field from v1.7',
+    holdsFor: ['v1.6.6'],
+  },
+  /**
+   * The instancetype mutating webhook applies the preference's architecture, machine type and
+   * storage class to the VM it stores. Proven: the expand corpus at v1.6.6, which stores them unset.
+   */
+  vmMutatorAppliesPreference: {
+    words: "the VM is stored with the preference's architecture, machine type and storage class",
+    source: 'pkg/instancetype/webhooks/vm/mutator.go mutateArch, mutateMachineType, mutateDataVolumeTemplates; added in v1.7',
+    holdsFor: ['v1.7.4', 'v1.8.0', 'v1.8.4', 'v1.9.0'],
+  },
+  /**
+   * ControllerRevisions of `instancetype.kubevirt.io/v1alpha1` and `v1alpha2` objects decode (and
+   * convert); later releases' scheme has v1beta1 only. Proven: the expand corpus at v1.6.6.
+   */
+  alphaRevisionsDecoded: {
+    words: 'revisions of v1alpha1 and v1alpha2 instance types and preferences are read',
+    source: 'staging/src/kubevirt.io/client-go/kubevirt/scheme/register.go; v1alpha1 and v1alpha2 left the scheme in v1.7',
+    holdsFor: ['v1.6.6'],
+  },
+  /**
+   * validateLaunchSecurity knows SEV only (SNP and TDX arrived in v1.7, with the per-architecture
+   * rules): the Secure Execution gate on s390x, SEV's gate, then its EFI, Secure Boot, attestation
+   * and bootable NICs. Proven: the admission corpus answered at v1.6.6.
+   */
+  launchSecuritySevOnly: {
+    words: 'launch security is SEV only, judged without the per-architecture rules',
+    source: 'pkg/virt-api/webhooks/validating-webhook/admitters/vmi-create-admitter.go validateLaunchSecurity; rewritten in v1.7',
+    holdsFor: ['v1.6.6'],
+  },
+  /**
+   * A custom block size's logical size must be 512 on SATA, and its discard granularity a multiple of
+   * it. Proven: the admission corpus at v1.6.6, which has neither check.
+   */
+  blockSizeSataAndDiscard: {
+    words: 'a SATA disk has a logical block size of 512, a discard granularity a multiple of the logical size',
+    source: 'pkg/storage/admitters/disks.go validateBlockSize; added in v1.7',
+    holdsFor: ['v1.7.4', 'v1.8.0', 'v1.8.4', 'v1.9.0'],
+  },
+  /**
+   * The VMI's foreground-deletion finalizer is `kubevirt.io/foregroundDeleteVirtualMachine` (before:
+   * `foregroundDeleteVirtualMachine`), and the launcher pod carries the label `vmi.kubevirt.io/id`.
+   * Proven: the preview corpus answered at v1.6.6.
+   */
+  prefixedNames: {
+    words: 'the VMI finalizer is kubevirt.io/foregroundDeleteVirtualMachine, the pod is labelled vmi.kubevirt.io/id',
+    source: 'staging/src/kubevirt.io/api/core/v1/types.go VirtualMachineInstanceFinalizer, VirtualMachineInstanceIDLabel; both in v1.7',
+    holdsFor: ['v1.7.4', 'v1.8.0', 'v1.8.4', 'v1.9.0'],
+  },
   /** validateServiceAccountName. Proven as above: v1.8.4 and v1.7.4 start a VM with `Robot_1`. */
   serviceAccountName: {
     words: 'a service account name must be a DNS subdomain, the same as its volume',

@@ -135,6 +135,28 @@ export function vsockCauses(spec: JsonObject, config: ClusterDefaults, field: st
  *
  * Over 80 lines: a transcription of KubeVirt's two functions, kept in its order.
  */
+/** validateLaunchSecurity before v1.7 (releases.ts): Secure Execution's gate on s390x, then SEV, the only type. */
+function sevOnlyCauses(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
+  const domain = obj(spec['domain']) ?? {};
+  const sev = obj(obj(domain['launchSecurity'])?.['sev']);
+  const at = `${field}.launchSecurity`;
+  const causes: Cause[] = [];
+  const add = (message: string): void => {
+    causes.push({ reason: 'launch-security', type: 'FieldValueInvalid', field: at, message });
+  };
+  if (!gateEnabled(config, 'SecureExecution') && str(spec['architecture']) === 's390x') add('SecureExecution feature gate is not enabled in kubevirt-config');
+  if (sev && !gateEnabled(config, 'WorkloadEncryptionSEV')) add('WorkloadEncryptionSEV feature gate is not enabled in kubevirt-config');
+  else if (sev) {
+    const efi = obj(obj(obj(domain['firmware'])?.['bootloader'])?.['efi']);
+    if (!efi) add('SEV requires OVMF (UEFI)');
+    else if (efi['secureBoot'] !== false) add('SEV does not work along with SecureBoot');
+    if (isSet(sev['attestation']) && str(spec['startStrategy']) !== 'Paused') add("SEV attestation requires VMI StartStrategy 'Paused'");
+    for (const iface of list(obj(domain['devices'])?.['interfaces']))
+      if (isSet(iface['bootOrder'])) add(`SEV does not work with bootable NICs: ${str(iface['name'])}`);
+  }
+  return causes;
+}
+
 export function launchSecurityCauses(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
   const domain = obj(spec['domain']) ?? {};
   const ls = obj(domain['launchSecurity']);
@@ -145,6 +167,7 @@ export function launchSecurityCauses(spec: JsonObject, config: ClusterDefaults, 
     causes.push({ reason: 'launch-security', type, field: where, message });
   };
   const arch = str(spec['architecture']);
+  if (holds('launchSecuritySevOnly', config.release)) return sevOnlyCauses(spec, config, field);
   if (arch === 's390x') return causes;
   if (arch !== 'amd64') {
     add('FieldValueInvalid', `No launchSecurity support for architecture: ${arch}`, `${field}.architecture`);

@@ -9,6 +9,7 @@
 import { list, obj, type Json, type JsonObject } from '../json';
 import type { Cause } from './cause';
 import { isSet } from './go';
+import { holds } from './releases';
 import { dnsLabelErrors } from './spec-resources';
 
 const PCI_ADDRESS = /^([\da-fA-F]{4}):([\da-fA-F]{2}):([\da-fA-F]{2})\.([0-7]{1})$/;
@@ -47,7 +48,7 @@ function blockSizeCauses(at: string, which: 'logical' | 'physical', size: number
  *
  * Over 80 lines: a transcription of the admitter's per-disk checks, kept in KubeVirt's order.
  */
-export function diskCauses(disks: Json | undefined, field: string): Cause[] {
+export function diskCauses(disks: Json | undefined, field: string, release?: string): Cause[] {
   const causes: Cause[] = [];
   const add = (type: Cause['type'], at: string, message: string): void => {
     causes.push({ reason: 'disk', type, field: at, message });
@@ -118,9 +119,9 @@ export function diskCauses(disks: Json | undefined, field: string): Cause[] {
         const granularity = custom['discardGranularity'];
         if (logical > physical)
           add('FieldValueInvalid', `${at}.blockSize.custom.logical`, `Logical size ${logical} must be the same or less than the physical size of ${physical}`);
-        else if (bus === 'sata' && logical !== MIN_BLOCK)
+        else if (bus === 'sata' && logical !== MIN_BLOCK && holds('blockSizeSataAndDiscard', release))
           add('FieldValueInvalid', `${at}.blockSize.custom.logical`, `Logical size ${logical} must be ${MIN_BLOCK} for SATA devices`);
-        else if (typeof granularity === 'number' && logical !== 0 && granularity % logical !== 0)
+        else if (typeof granularity === 'number' && logical !== 0 && granularity % logical !== 0 && holds('blockSizeSataAndDiscard', release))
           add(
             'FieldValueInvalid',
             `${at}.blockSize.custom.discardGranularity`,
@@ -137,9 +138,9 @@ export function diskCauses(disks: Json | undefined, field: string): Cause[] {
  * validateDomainSpec: the disks (above), then Secure Boot without SMM (TDX, whose firmware embeds
  * its keys, excepted); the firmware's bootloader and kernel boot checks are not modelled.
  */
-export function domainSpecCauses(spec: JsonObject, field: string): Cause[] {
+export function domainSpecCauses(spec: JsonObject, field: string, release?: string): Cause[] {
   const domain = obj(spec['domain']) ?? {};
-  const causes = diskCauses(obj(domain['devices'])?.['disks'], `${field}.domain.devices.disks`);
+  const causes = diskCauses(obj(domain['devices'])?.['disks'], `${field}.domain.devices.disks`, release);
   const efi = obj(obj(obj(domain['firmware'])?.['bootloader'])?.['efi']);
   const smm = obj(obj(domain['features'])?.['smm']);
   const tdx = isSet(obj(domain['launchSecurity'])?.['tdx']);

@@ -287,7 +287,8 @@ export function mutateNewVmi(vmi: JsonObject, config: ClusterDefaults): JsonObje
   // RuntimeUser is not omitempty: 0 (root) under the Root feature gate.
   status['runtimeUser'] = gateEnabled(config, 'Root') ? 0 : 107;
   // Mutate: the foreground finalizer and the Pending phase.
-  meta['finalizers'] = [...(Array.isArray(meta['finalizers']) ? meta['finalizers'] : []), 'kubevirt.io/foregroundDeleteVirtualMachine'];
+  const finalizer = holds('prefixedNames', config.release) ? 'kubevirt.io/foregroundDeleteVirtualMachine' : 'foregroundDeleteVirtualMachine';
+  meta['finalizers'] = [...(Array.isArray(meta['finalizers']) ? meta['finalizers'] : []), finalizer];
   status['phase'] = 'Pending';
   // Go structs that are not pointers are always written.
   if (!isSet(status['guestOSInfo'])) status['guestOSInfo'] = {};

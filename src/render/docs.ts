@@ -38,8 +38,9 @@ export interface DocsOptions {
 
 /**
  * Per targeted KubeVirt release: the common-instancetypes release its virt-operator deploys, how many
- * of this catalog's cluster-wide names it deploys too (IT5006), and the rules that hold for it alone
- * (releases.ts), so a vendor sees what differs between the releases its customers run.
+ * of this catalog's cluster-wide names it deploys too (IT5006), and the rules that hold for it but
+ * not for every targeted release (releases.ts), so a vendor sees what differs between the releases
+ * its customers run; a rule every targeted release shares is no difference and is left out.
  */
 function releaseTable(catalog: ResolvedCatalog, opts: DocsOptions): string | undefined {
   if (opts.targetKubevirt === undefined) return undefined;
@@ -47,7 +48,7 @@ function releaseTable(catalog: ResolvedCatalog, opts: DocsOptions): string | und
   const releases = releasesBetween(range.min, range.max);
   if (releases.length === 0) return undefined;
   const cluster = opts.scopes.includes('cluster');
-  const rules: readonly ReleaseRule[] = Object.values(RELEASE_RULES);
+  const rules: readonly ReleaseRule[] = Object.values(RELEASE_RULES).filter((rule) => !releases.every((r) => (rule.holdsFor as readonly string[]).includes(r)));
   const rows = releases.map((r) => {
     const deployed = DEPLOYED_NAMES[DEPLOYED_COMMON_INSTANCETYPES[r]];
     const shared =
@@ -60,7 +61,11 @@ function releaseTable(catalog: ResolvedCatalog, opts: DocsOptions): string | und
     const differs = rules.filter((rule) => rule.holdsFor.includes(r)).map((rule) => rule.words);
     return [r, DEPLOYED_COMMON_INSTANCETYPES[r], String(shared), differs.join('; ') || '—'];
   });
-  return table(['KubeVirt', 'common-instancetypes it deploys', 'names of this catalog it deploys too', 'rules that hold for it'], ['l', 'l', 'r', 'l'], rows);
+  return table(
+    ['KubeVirt', 'common-instancetypes it deploys', 'names of this catalog it deploys too', 'what differs: the rules that hold for it'],
+    ['l', 'l', 'r', 'l'],
+    rows,
+  );
 }
 
 const get = getPath;

@@ -210,6 +210,7 @@ export function compileGenerator(root: string, generator: LoadedGenerator, mode:
     previous,
     cr.config,
     mode,
+    (loaded.imports ?? []).flatMap((i) => (i.follows !== undefined ? [{ follows: i.follows, via: i.package ?? i.dir }] : [])),
   );
   const packages = (loaded.imports ?? []).flatMap((i) =>
     i.package !== undefined && i.installed !== undefined ? [{ package: i.package, version: i.installed }] : [],
@@ -264,6 +265,7 @@ export function compileDocuments(
   previous?: Pick<ReadonlyMap<string, unknown>, 'get'>,
   kubevirt?: ClusterDefaults,
   mode: CompileMode = 'files',
+  importsFollow: readonly { readonly follows: string; readonly via: string }[] = [],
 ): CompileResult {
   const diagnostics: Diagnostic[] = [...initial];
   const { model, diagnostics: schemaDiags } = readDocuments(docs);
@@ -323,6 +325,11 @@ export function compileDocuments(
               namespace: config.namespace,
               launcher: launcher?.markdown,
               targetKubevirt: config.targetKubevirt,
+              ...(catalog.follows !== undefined
+                ? { follows: { release: catalog.follows } }
+                : importsFollow[0] !== undefined
+                  ? { follows: { release: importsFollow[0].follows, via: importsFollow[0].via } }
+                  : {}),
               compatibility: matrix
                 ? matrix.families.length <= GRID_MAX_FAMILIES
                   ? formatMatrixMarkdown(matrix)

@@ -49,6 +49,44 @@ describe('catalog imports', () => {
     }
   });
 
+  it('says which common-instancetypes release the catalog follows, its own or through an import, beside what each targeted KubeVirt release deploys', () => {
+    const base = { ...BASE, 'catalog.yaml': BASE['catalog.yaml'].replace('name: base\n', 'name: base\nfollows: v1.7.0@0123abc\n') };
+    const dir = scratchProject({
+      'generators/acme.yaml': `${GENERATOR['generators/acme.yaml']}targetKubevirt: {min: v1.8.4, max: v1.9}\n`,
+      ...files('node_modules/acme-base/catalogs/base', base),
+      'catalogs/acme/catalog.yaml': ACME('  - {package: acme-base, catalog: catalogs/base}\n'),
+    });
+    try {
+      let out = '';
+      expect(runCli(['generate'], { out: (s) => (out += `${s}\n`), err: (s) => (out += `${s}\n`), cwd: dir, color: false })).toBe(0);
+      const readme = readFileSync(path.join(dir, 'output', 'acme', 'README.md'), 'utf8');
+      expect(readme).toContain(
+        'This catalog follows kubevirt/common-instancetypes `v1.7.0` (commit `0123abc`), through its import of `acme-base`. The targeted v1.9.0 deploys it too.',
+      );
+      expect(readme).toMatch(/^\| v1\.9\.0 \| v1\.7\.0 \(the release this catalog follows\) \|/m);
+      expect(readme).toMatch(/^\| v1\.8\.4 \| v1\.6\.0 \|/m);
+      // Its own word wins over an import's; `follows` is a release or main, nothing else.
+      writeFileSync(
+        path.join(dir, 'catalogs/acme/catalog.yaml'),
+        ACME('  - {package: acme-base, catalog: catalogs/base}\n').replace('name: acme\n', 'name: acme\nfollows: main\n'),
+      );
+      expect(runCli(['generate'], { out: (s) => (out += `${s}\n`), err: (s) => (out += `${s}\n`), cwd: dir, color: false })).toBe(0);
+      expect(readFileSync(path.join(dir, 'output', 'acme', 'README.md'), 'utf8')).toContain(
+        'This catalog follows kubevirt/common-instancetypes `main`. No KubeVirt release deploys `main`',
+      );
+      writeFileSync(
+        path.join(dir, 'catalogs/acme/catalog.yaml'),
+        ACME('  - {package: acme-base, catalog: catalogs/base}\n').replace('name: acme\n', 'name: acme\nfollows: latest\n'),
+      );
+      out = '';
+      expect(runCli(['validate'], { out: (s) => (out += `${s}\n`), err: (s) => (out += `${s}\n`), cwd: dir, color: false })).toBe(1);
+      expect(out).toContain('catalogs/acme/catalog.yaml:3:10 error');
+      expect(out).toContain('`main` or a release like `v1.7.0`');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it("a package import reads the catalog from the project's node_modules", () => {
     const dir = scratchProject({
       ...GENERATOR,

@@ -1,6 +1,6 @@
 /**
  * The same VMs answered by KubeVirt's own code at several releases (test/fixtures/release-answers/:
- * the oracle built at v1.7.4, v1.8.4 and the v1.9 line), replayed through itgen answering as each
+ * the oracle built at v1.6.6, v1.7.4, v1.8.0, v1.8.4 and the v1.9 line), replayed through itgen answering as each
  * release: the refusal at the same stage in the same words, or the start.
  */
 import { existsSync } from 'node:fs';
@@ -12,7 +12,9 @@ import { readJsonLines, type PreviewCase } from './preview-corpus';
 
 const DIR = path.join(__dirname, 'fixtures', 'release-answers');
 const RELEASES: readonly [string, string][] = [
+  ['v1.6.6', 'answers-v1.6.6.jsonl.gz'],
   ['v1.7.4', 'answers-v1.7.4.jsonl.gz'],
+  ['v1.8.0', 'answers-v1.8.0.jsonl.gz'],
   ['v1.8.4', 'answers-v1.8.4.jsonl.gz'],
   ['v1.9.0', 'answers-v1.9.jsonl.gz'],
 ];

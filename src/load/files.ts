@@ -70,7 +70,14 @@ export interface LoadedFiles {
   readonly diagnostics: Diagnostic[];
   readonly files: string[];
   /** The imported catalogs: their directory (project-relative) and the import entry that brought them in. */
-  readonly imports?: readonly { readonly dir: string; readonly at: SourceRange; readonly package?: string; readonly installed?: string }[];
+  readonly imports?: readonly {
+    readonly dir: string;
+    readonly at: SourceRange;
+    readonly package?: string;
+    readonly installed?: string;
+    /** The imported Catalog's `follows` (the common-instancetypes release it reproduces). */
+    readonly follows?: string;
+  }[];
 }
 
 /**
@@ -340,7 +347,7 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
   const diagnostics = [...loaded.diagnostics];
   const files = [...loaded.files];
   const absRoot = path.resolve(root);
-  const importedFrom: { dir: string; at: SourceRange; package?: string; installed?: string }[] = [];
+  const importedFrom: { dir: string; at: SourceRange; package?: string; installed?: string; follows?: string }[] = [];
   /** Over 80 lines: the body of withImports' walk, see above. */
   (importEntries as ImportEntry[]).forEach((entry, i) => {
     const at = locate(catalogDoc, ['imports', i]);
@@ -414,7 +421,14 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
         );
     }
     const imported = loadCatalogFiles(root, relativePath(absRoot, dir));
-    importedFrom.push({ dir: relativePath(absRoot, dir), at, ...(typeof entry.package === 'string' ? packageVersion(absRoot, entry.package) : {}) });
+    const follows = (imported.docs.find((d) => (d.value as { kind?: unknown } | null)?.kind === 'Catalog')?.value as { follows?: unknown } | undefined)
+      ?.follows;
+    importedFrom.push({
+      dir: relativePath(absRoot, dir),
+      at,
+      ...(typeof entry.package === 'string' ? packageVersion(absRoot, entry.package) : {}),
+      ...(typeof follows === 'string' && /^(main|v\d+\.\d+\.\d+)(@[0-9a-f]{7,40})?$/.test(follows) ? { follows } : {}),
+    });
     diagnostics.push(...imported.diagnostics);
     files.push(...imported.files);
     const excluded = new Set([

@@ -34,6 +34,8 @@ export interface DocsOptions {
   readonly launcher?: string | undefined;
   /** The KubeVirt releases the catalog targets (the generator's `targetKubevirt`). */
   readonly targetKubevirt?: string | { readonly min: string; readonly max?: string | undefined } | undefined;
+  /** The common-instancetypes release the catalog follows (its own `follows`, or an imported catalog's, `via` the import). */
+  readonly follows?: { readonly release: string; readonly via?: string } | undefined;
 }
 
 /**
@@ -59,13 +61,32 @@ function releaseTable(catalog: ResolvedCatalog, opts: DocsOptions): string | und
           ].length
         : 0;
     const differs = rules.filter((rule) => rule.holdsFor.includes(r)).map((rule) => rule.words);
-    return [r, DEPLOYED_COMMON_INSTANCETYPES[r], String(shared), differs.join('; ') || '—'];
+    const deploys = DEPLOYED_COMMON_INSTANCETYPES[r];
+    const followed = opts.follows !== undefined && opts.follows.release.split('@')[0] === deploys;
+    return [r, followed ? `${deploys} (the release this catalog follows)` : deploys, String(shared), differs.join('; ') || '—'];
   });
   return table(
     ['KubeVirt', 'common-instancetypes it deploys', 'names of this catalog it deploys too', 'what differs: the rules that hold for it'],
     ['l', 'l', 'r', 'l'],
     rows,
   );
+}
+
+/** What the catalog says it reproduces of kubevirt/common-instancetypes, and how it compares with what the targeted releases deploy. */
+function followsLine(opts: DocsOptions): string {
+  const f = opts.follows;
+  if (f === undefined) return '';
+  const [release, commit] = f.release.split('@');
+  const what = `kubevirt/common-instancetypes ${code(release!)}${commit !== undefined ? ` (commit ${code(commit)})` : ''}`;
+  const targeted = opts.targetKubevirt !== undefined ? releasesBetween(targetRange(opts.targetKubevirt).min, targetRange(opts.targetKubevirt).max) : [];
+  const deploying = targeted.filter((r) => DEPLOYED_COMMON_INSTANCETYPES[r] === release);
+  const against =
+    release === 'main'
+      ? ' No KubeVirt release deploys `main`: it may hold objects and fields none of them deploys.'
+      : deploying.length > 0
+        ? ` The targeted ${deploying.join(', ')} deploy${deploying.length === 1 ? 's' : ''} it too.`
+        : ' None of the targeted releases deploys it.';
+  return ` This catalog follows ${what}${f.via !== undefined ? `, through its import of ${code(f.via)}` : ''}.${against}`;
 }
 
 const get = getPath;
@@ -221,7 +242,7 @@ export function renderDocs(catalog: ResolvedCatalog, objects: readonly RenderedO
   const releases = releaseTable(catalog, opts);
   if (releases !== undefined)
     out.push(
-      `## KubeVirt releases\n\nThe releases the catalog targets (\`targetKubevirt\`), as itgen models them: what each deploys itself, how many names of this catalog it deploys too (virt-operator reverts those; IT5006), and the rules that hold for that release only (\`itgen validate\` names the releases of each finding).\n\n${releases}\n`,
+      `## KubeVirt releases\n\nThe releases the catalog targets (\`targetKubevirt\`), as itgen models them: what each deploys itself, how many names of this catalog it deploys too (virt-operator reverts those; IT5006), and the rules that hold for it but not for every targeted release (\`itgen validate\` names the releases of each finding).${followsLine(opts)}\n\n${releases}\n`,
     );
   const dep = deprecatedTable(catalog);
   if (dep !== undefined) {

@@ -18,6 +18,7 @@ export function resolveCatalog(model: WrittenModel): { catalog: ResolvedCatalog 
   return {
     catalog: {
       name: cat.value.name,
+      ...(cat.value.follows !== undefined ? { follows: cat.value.follows } : {}),
       defaultArchitecture: cat.value.defaultArchitecture,
       instancetypes: [...instancetypes].sort(byText((x) => x.name)),
       preferences: [...preferences].sort(byText((x) => x.name)),

@@ -58,6 +58,8 @@ export type ResolvedObject = ResolvedInstancetype | ResolvedPreference;
 
 export interface ResolvedCatalog {
   readonly name: string;
+  /** The common-instancetypes release the catalog says it reproduces (`Catalog.follows`). */
+  readonly follows?: string;
   readonly defaultArchitecture: Architecture;
   readonly instancetypes: readonly ResolvedInstancetype[];
   readonly preferences: readonly ResolvedPreference[];

@@ -52,6 +52,13 @@ export const catalogDocSchema = z
     kind: z.literal('Catalog'),
     name: objectNameSchema,
     description: freeText().optional(),
+    follows: z
+      .string()
+      .regex(/^(main|v\d+\.\d+\.\d+)(@[0-9a-f]{7,40})?$/, '`main` or a release like `v1.7.0`, optionally with `@` and a commit')
+      .optional()
+      .describe(
+        'The kubevirt/common-instancetypes release this catalog reproduces (`main`, or the release a KubeVirt release deploys, like `v1.7.0`), optionally `@<commit>`; said in the generated README beside what each targeted KubeVirt release deploys, and by a catalog that imports this one',
+      ),
     defaultLadder: objectNameSchema
       .optional()
       .describe(

@@ -23,6 +23,10 @@ describe('KubeVirt corpus', () => {
     expect(spawnSync(process.execPath, [path.join(REPO, 'tools', 'vm-fields.mjs'), '--check'], { encoding: 'utf8' }).status).toBe(0);
   });
 
+  it('src/expand/vm-fields-since.ts is what tools/vm-fields-since.mjs makes of each release’s VirtualMachine definitions', () => {
+    expect(spawnSync(process.execPath, [path.join(REPO, 'tools', 'vm-fields-since.mjs'), '--check'], { encoding: 'utf8' }).status).toBe(0);
+  });
+
   it('holds at least 3,000 cases across every category', () => {
     expect(new Set(results.map((r) => r.id)).size).toBeGreaterThanOrEqual(3000);
     expect(new Set(results.map((r) => r.category)).size).toBeGreaterThanOrEqual(10);

@@ -152,6 +152,22 @@ describe('a VM answered as its cluster’s release', () => {
     }
   });
 
+  it('refuses a field of a later release than the cluster’s, as its API server does, naming the release that has it', () => {
+    const vm = (field: string): string =>
+      `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: sa}\nspec:\n  runStrategy: Always\n  template:\n    spec:\n${field}      domain:\n        memory: {guest: 1Gi}\n        devices: {}\n`;
+    const dir = scratchProject({ 'sa.yaml': vm('      serviceAccountName: robot\n'), 'plain.yaml': vm('') });
+    try {
+      const old = runInProcess(dir, ['validate', 'sa.yaml', '--kubevirt-version', 'v1.8.4']);
+      expect(old.code).toBe(1);
+      expect(old.err).toContain('sa.yaml:8:27 error IT8005 VirtualMachine `sa`: strict decoding error: unknown field "spec.template.spec.serviceAccountName"');
+      expect(old.err).toContain("KubeVirt v1.8.4's types lack it (it arrived in v1.9.0)");
+      expect(runInProcess(dir, ['validate', 'sa.yaml', '--kubevirt-version', 'v1.9.0']).code).toBe(0);
+      expect(runInProcess(dir, ['validate', 'plain.yaml', '--kubevirt-version', 'v1.6.6']).code).toBe(0);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('refuses a release older than every modelled one', () => {
     const dir = scratchProject({ 'vm.yaml': VM });
     try {

@@ -213,7 +213,15 @@ export function validateManifests(
   out.push(...runRules(contextOf(admitted), KUBEVIRT_RULES).map(asKubevirtWould));
   // VMs take the path `itgen expand` takes: the mutating webhook, then admission, then expand-spec.
   const vms = found.filter((f) => f.value['kind'] === 'VirtualMachine');
-  if (vms.length > 0) out.push(...expandDocuments(docs, store, { admission: true, ...options }).outcomes.flatMap((o) => o.diagnostics));
+  // The cluster's configuration (and release) is also what expansion and admission default with, as `expand` has it.
+  if (vms.length > 0)
+    out.push(
+      ...expandDocuments(docs, store, {
+        admission: true,
+        ...options,
+        ...(options.kubevirt !== undefined ? { cluster: options.kubevirt } : {}),
+      }).outcomes.flatMap((o) => o.diagnostics),
+    );
   if (specObjects.length === 0 && !found.some((f) => f.value['kind'] === 'VirtualMachine')) {
     out.push(
       diag('IT8004', 'no instance type, preference or VirtualMachine found in the files', docs[0] ? { file: docs[0].file, line: 1, col: 1 } : undefined),

@@ -157,7 +157,7 @@ export function expandDocuments(
     const at = (field: string): ReturnType<typeof locate> => locate(f.src, [...f.path, ...documentPath(field)]);
     // The API server decodes strictly (kubectl apply's default) and checks the CRD's schema: a field
     // KubeVirt's types do not have, or one the CRD requires missing, refuses the VM before any webhook.
-    const unknown = unknownVmFields(f.value, true);
+    const unknown = unknownVmFields(f.value, true, options.cluster?.release);
     if (unknown.length > 0) {
       return {
         file,
@@ -168,7 +168,10 @@ export function expandDocuments(
                 hint: "KubeVirt's schema for the VirtualMachine type says so; the API server refuses the VM",
               })
             : diag('IT8005', `VirtualMachine \`${name}\`: strict decoding error: unknown field "${fieldPath(u.path)}"`, locate(f.src, [...f.path, ...u.path]), {
-                hint: `${u.meant !== undefined ? `did you mean \`${u.meant}\`? ` : ''}Go's lenient decoding would drop it in silence (or match it ignoring case); the API server refuses it`,
+                hint:
+                  u.since !== undefined
+                    ? `KubeVirt ${options.cluster?.release ?? ''}'s types lack it (it arrived in ${u.since}); the API server refuses it, and a VM without it is what that release runs`
+                    : `${u.meant !== undefined ? `did you mean \`${u.meant}\`? ` : ''}Go's lenient decoding would drop it in silence (or match it ignoring case); the API server refuses it`,
               }),
         ),
       };

@@ -11,6 +11,8 @@ import { closest } from '../diagnostics';
 import { isQuantity } from '../quantity';
 
 import { VM_FIELD_NODES, VM_REQUIRED, VM_SPEC_ROOT } from './vm-fields';
+import { VM_FIELD_SINCE } from './vm-fields-since';
+import { hasSince } from '../kubevirt/releases';
 
 export interface UnknownField {
   /** The path from the VM's root, e.g. ['spec', 'template', 'spec', 'domain', 'cpu', 'dedicatedCPUPlacement']. */
@@ -19,6 +21,8 @@ export interface UnknownField {
   readonly meant?: string;
   /** Set for a value of the wrong type: the API server's message. */
   readonly invalid?: string;
+  /** A field of a later KubeVirt release than the cluster's: the release that has it. */
+  readonly since?: string;
 }
 
 const jsonType = (v: Json): string =>
@@ -119,7 +123,7 @@ export function unknownFieldsAt(value: Json | undefined, node: number, at: reado
  * Unknown fields and wrongly typed values of a VirtualMachine's `spec`; with `required`, also the
  * fields KubeVirt's CRD requires (`spec` itself, `spec.template`, a disk's `name`...).
  */
-export function unknownVmFields(vm: Readonly<Record<string, Json>>, required = false): UnknownField[] {
+export function unknownVmFields(vm: Readonly<Record<string, Json>>, required = false, release?: string): UnknownField[] {
   // Strict decoding of the object itself and of its ObjectMeta, as the API server reports them
   // (itgen-apiserver: `unknown field "metadata.foo"`, `unknown field "extra"`).
   const outer: UnknownField[] = [];
@@ -128,7 +132,39 @@ export function unknownVmFields(vm: Readonly<Record<string, Json>>, required = f
   for (const k of Object.keys(vm)) if (!TOP_LEVEL.includes(k)) outer.push({ path: [k], ...withMeant(k, TOP_LEVEL) });
   const spec = Object.hasOwn(vm, 'spec') ? vm['spec'] : undefined;
   if (spec === undefined || spec === null) return [...outer, ...(required ? [{ path: ['spec'], invalid: 'spec: Required value' }] : [])];
-  return [...outer, ...unknownFieldsAt(spec, VM_SPEC_ROOT, ['spec'], 20, required)];
+  return [...outer, ...unknownFieldsAt(spec, VM_SPEC_ROOT, ['spec'], 20, required), ...laterFields(vm, release)];
+}
+
+/** The fields of `vm` that the types of KubeVirt `release` lack (VM_FIELD_SINCE); none for the newest. */
+function laterFields(vm: Readonly<Record<string, Json>>, release: string | undefined): UnknownField[] {
+  if (release === undefined) return [];
+  const out: UnknownField[] = [];
+  for (const [field, since] of Object.entries(VM_FIELD_SINCE)) {
+    if (hasSince(since, release)) continue;
+    // `a.b[].c{}.d`: walk every item of a list and every value of a map.
+    let at: { value: Json; path: (string | number)[] }[] = [{ value: vm as Json, path: [] }];
+    for (const part of field.split('.')) {
+      const m = /^([^[{]+)((?:\[\]|\{\})*)$/.exec(part);
+      if (!m) break;
+      at = at.flatMap(({ value, path }) => {
+        if (!isPlainObject(value) || !Object.hasOwn(value, m[1]!)) return [];
+        let here: { value: Json; path: (string | number)[] }[] = [{ value: value[m[1]!]!, path: [...path, m[1]!] }];
+        for (const step of m[2]!.match(/\[\]|\{\}/g) ?? [])
+          here = here.flatMap((h) =>
+            step === '[]'
+              ? Array.isArray(h.value)
+                ? h.value.map((v, i) => ({ value: v, path: [...h.path, i] }))
+                : []
+              : isPlainObject(h.value)
+                ? Object.entries(h.value).map(([k, v]) => ({ value: v, path: [...h.path, k] }))
+                : [],
+          );
+        return here;
+      });
+    }
+    for (const { path, value } of at) if (value !== null) out.push({ path, since });
+  }
+  return out;
 }
 
 /** The fields of a Kubernetes object and of its ObjectMeta (k8s.io/apimachinery meta/v1 types.go). */

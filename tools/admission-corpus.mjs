@@ -611,6 +611,21 @@ function mutations() {
     ],
     (s, v) => (s.topologySpreadConstraints = v),
   );
+  // validateFirmware: EFI and BIOS together; the kernel boot's container and its paths.
+  const kernel = (container, kernelArgs) => ({ ...(container ? { container } : {}), ...(kernelArgs ? { kernelArgs } : {}) });
+  each(
+    'firmware',
+    [
+      { bootloader: { efi: { secureBoot: false }, bios: {} } },
+      { kernelBoot: kernel(null, 'console=ttyS0') },
+      { kernelBoot: kernel({ image: 'quay.io/containerdisks/kernel:1' }) },
+      { kernelBoot: kernel({ image: 'quay.io/containerdisks/kernel:1', kernelPath: 'boot/vmlinuz' }) },
+      { kernelBoot: kernel({ image: 'quay.io/containerdisks/kernel:1', kernelPath: '/boot/vmlinuz', initrdPath: '/' }) },
+      { kernelBoot: kernel({ image: 'quay.io/containerdisks/kernel:1', kernelPath: '/boot/../boot/vmlinuz' }) },
+      { kernelBoot: kernel({ image: 'quay.io/containerdisks/kernel:1', kernelPath: '/boot/vmlinuz', initrdPath: '/boot/initrd' }, 'console=ttyS0') },
+    ],
+    (s, v) => set(s, [...D, 'firmware'], v),
+  );
   each('reserved-overhead', [{}, { addedOverhead: '100Mi', memLock: 'Required' }, { memLock: 'NotRequired' }], (s, v) =>
     set(s, [...D, 'memory', 'reservedOverhead'], v),
   );

@@ -11,6 +11,7 @@ import type { Cause } from './cause';
 import { isSet } from './go';
 import { holds } from './releases';
 import { dnsLabelErrors } from './spec-resources';
+import { pathCauses } from './spec-volumes';
 
 const PCI_ADDRESS = /^([\da-fA-F]{4}):([\da-fA-F]{2}):([\da-fA-F]{2})\.([0-7]{1})$/;
 const SERIAL = /^[A-Za-z0-9_.+-]+$/;
@@ -135,12 +136,57 @@ export function diskCauses(disks: Json | undefined, field: string, release?: str
 }
 
 /**
- * validateDomainSpec: the disks (above), then Secure Boot without SMM (TDX, whose firmware embeds
- * its keys, excepted); the firmware's bootloader and kernel boot checks are not modelled.
+ * validateDomainSpec: the disks (above), the firmware (validateFirmware: EFI and BIOS together, the
+ * kernel boot's container), then Secure Boot without SMM (TDX, whose firmware embeds its keys, excepted).
  */
+/** validateFirmware: validateBootloader, then validateKernelBoot. */
+function firmwareCauses(domain: JsonObject, field: string): Cause[] {
+  const firmware = obj(domain['firmware']);
+  if (!firmware) return [];
+  const causes: Cause[] = [];
+  const bootloader = obj(firmware['bootloader']);
+  if (bootloader && isSet(bootloader['efi']) && isSet(bootloader['bios']))
+    causes.push({
+      reason: 'disk',
+      type: 'FieldValueInvalid',
+      field: `${field}.bootloader`,
+      message: `${field}.bootloader has both EFI and BIOS configured, but they are mutually exclusive.`,
+    });
+  const kernelBoot = obj(firmware['kernelBoot']);
+  if (!kernelBoot) return causes;
+  const at = `${field}.kernelBoot`;
+  const container = obj(kernelBoot['container']);
+  if (!container) {
+    if (typeof kernelBoot['kernelArgs'] === 'string' && kernelBoot['kernelArgs'] !== '')
+      causes.push({
+        reason: 'disk',
+        type: 'FieldValueInvalid',
+        field: `${at}.kernelArgs`,
+        message: 'kernel arguments cannot be provided without an external kernel',
+      });
+    return causes;
+  }
+  const c = `${at}.container`;
+  const s = (k: string): string => (typeof container[k] === 'string' ? (container[k] as string) : '');
+  if (s('image') === '') causes.push({ reason: 'disk', type: 'FieldValueRequired', field: `${c}.image`, message: `${c} must be defined with an image` });
+  if (s('initrdPath') === '' && s('kernelPath') === '')
+    causes.push({
+      reason: 'disk',
+      type: 'FieldValueRequired',
+      field: c,
+      message: `${c} must be defined with at least one of the following: kernelPath, initrdPath`,
+    });
+  if (s('kernelPath') !== '') causes.push(...pathCauses(`${c}.kernelPath`, s('kernelPath')));
+  if (s('initrdPath') !== '') causes.push(...pathCauses(`${c}.initrdPath`, s('initrdPath')));
+  return causes;
+}
+
 export function domainSpecCauses(spec: JsonObject, field: string, release?: string): Cause[] {
   const domain = obj(spec['domain']) ?? {};
-  const causes = diskCauses(obj(domain['devices'])?.['disks'], `${field}.domain.devices.disks`, release);
+  const causes = [
+    ...diskCauses(obj(domain['devices'])?.['disks'], `${field}.domain.devices.disks`, release),
+    ...firmwareCauses(domain, `${field}.domain.firmware`),
+  ];
   const efi = obj(obj(obj(domain['firmware'])?.['bootloader'])?.['efi']);
   const smm = obj(obj(domain['features'])?.['smm']);
   const tdx = isSet(obj(domain['launchSecurity'])?.['tdx']);

@@ -147,18 +147,20 @@ function rooted(p: string): string {
   return `/${parts.join('/')}`;
 }
 
+/** The storage admitter's ValidatePath: `path` (at `at`) is absolute and clean, not the root. */
+export function pathCauses(at: string, path: string): Cause[] {
+  if (path === '/') return [{ reason: 'volume', type: 'FieldValueInvalid', field: at, message: `${at} must not point to root` }];
+  if (rooted(path) !== (path.endsWith('/') ? path.slice(0, -1) : path))
+    return [{ reason: 'volume', type: 'FieldValueInvalid', field: at, message: `${at} must be an absolute path to a file without relative components` }];
+  return [];
+}
+
 /** The storage admitter's ValidateContainerDisks: a container disk's path is absolute and clean, not the root. */
 export function containerDiskPathCauses(volumes: Json | undefined, field: string): Cause[] {
-  const causes: Cause[] = [];
-  list(volumes).forEach((volume, idx) => {
+  return list(volumes).flatMap((volume, idx) => {
     const path = str(obj(volume['containerDisk'])?.['path']);
-    if (path === '') return;
-    const at = `${field}.volumes[${idx}].containerDisk`;
-    if (path === '/') causes.push({ reason: 'volume', type: 'FieldValueInvalid', field: at, message: `${at} must not point to root` });
-    else if (rooted(path) !== (path.endsWith('/') ? path.slice(0, -1) : path))
-      causes.push({ reason: 'volume', type: 'FieldValueInvalid', field: at, message: `${at} must be an absolute path to a file without relative components` });
+    return path === '' ? [] : pathCauses(`${field}.volumes[${idx}].containerDisk`, path);
   });
-  return causes;
 }
 
 /**

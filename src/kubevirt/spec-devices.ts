@@ -131,32 +131,11 @@ export function vsockCauses(spec: JsonObject, config: ClusterDefaults, field: st
 /**
  * validateLaunchSecurity with webhooks.ValidateLaunchSecurityAmd64 (pkg/virt-api/webhooks/amd64.go):
  * one type, its feature gate, then SMM, UEFI, Secure Boot, persistent EFI, SEV attestation and
- * bootable NICs; s390x has no settings; other architectures none.
+ * bootable NICs; s390x has no settings; other architectures none. Before v1.7, SEV alone, after
+ * Secure Execution's gate on s390x.
  *
  * Over 80 lines: a transcription of KubeVirt's two functions, kept in its order.
  */
-/** validateLaunchSecurity before v1.7 (releases.ts): Secure Execution's gate on s390x, then SEV, the only type. */
-function sevOnlyCauses(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
-  const domain = obj(spec['domain']) ?? {};
-  const sev = obj(obj(domain['launchSecurity'])?.['sev']);
-  const at = `${field}.launchSecurity`;
-  const causes: Cause[] = [];
-  const add = (message: string): void => {
-    causes.push({ reason: 'launch-security', type: 'FieldValueInvalid', field: at, message });
-  };
-  if (!gateEnabled(config, 'SecureExecution') && str(spec['architecture']) === 's390x') add('SecureExecution feature gate is not enabled in kubevirt-config');
-  if (sev && !gateEnabled(config, 'WorkloadEncryptionSEV')) add('WorkloadEncryptionSEV feature gate is not enabled in kubevirt-config');
-  else if (sev) {
-    const efi = obj(obj(obj(domain['firmware'])?.['bootloader'])?.['efi']);
-    if (!efi) add('SEV requires OVMF (UEFI)');
-    else if (efi['secureBoot'] !== false) add('SEV does not work along with SecureBoot');
-    if (isSet(sev['attestation']) && str(spec['startStrategy']) !== 'Paused') add("SEV attestation requires VMI StartStrategy 'Paused'");
-    for (const iface of list(obj(domain['devices'])?.['interfaces']))
-      if (isSet(iface['bootOrder'])) add(`SEV does not work with bootable NICs: ${str(iface['name'])}`);
-  }
-  return causes;
-}
-
 export function launchSecurityCauses(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
   const domain = obj(spec['domain']) ?? {};
   const ls = obj(domain['launchSecurity']);
@@ -167,15 +146,20 @@ export function launchSecurityCauses(spec: JsonObject, config: ClusterDefaults, 
     causes.push({ reason: 'launch-security', type, field: where, message });
   };
   const arch = str(spec['architecture']);
-  if (holds('launchSecuritySevOnly', config.release)) return sevOnlyCauses(spec, config, field);
-  if (arch === 's390x') return causes;
-  if (arch !== 'amd64') {
+  // Before v1.7 (releases.ts) SEV was the only type and there were no per-architecture rules, only
+  // Secure Execution's gate on s390x.
+  const sevOnly = holds('launchSecuritySevOnly', config.release);
+  if (sevOnly) {
+    if (arch === 's390x' && !gateEnabled(config, 'SecureExecution')) add('FieldValueInvalid', 'SecureExecution feature gate is not enabled in kubevirt-config');
+    if (!isSet(ls['sev'])) return causes;
+  } else if (arch === 's390x') return causes;
+  else if (arch !== 'amd64') {
     add('FieldValueInvalid', `No launchSecurity support for architecture: ${arch}`, `${field}.architecture`);
     return causes;
   }
   const sev = isSet(ls['sev']);
-  const snp = isSet(ls['snp']);
-  const tdx = isSet(ls['tdx']);
+  const snp = !sevOnly && isSet(ls['snp']);
+  const tdx = !sevOnly && isSet(ls['tdx']);
   const types = [...(sev ? ['SEV'] : []), ...(snp ? ['SNP'] : []), ...(tdx ? ['TDX'] : [])];
   const gate = tdx ? 'WorkloadEncryptionTDX' : 'WorkloadEncryptionSEV';
   if (types.length !== 1) {

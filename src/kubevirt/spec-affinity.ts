@@ -67,6 +67,24 @@ function labelName(name: string, at: string): string[] {
   return qualifiedNameErrors(name).map((m) => invalid(at, name, m));
 }
 
+/**
+ * A requirement's operator and values, then its key: ValidateLabelSelectorRequirement, or with
+ * `numeric` (a node selector's, which also has Gt and Lt) ValidateNodeSelectorRequirement.
+ */
+function requirement(rq: JsonObject, here: string, numeric: boolean): string[] {
+  const out: string[] = [];
+  const count = strings(rq['values']).length;
+  const op = str(rq['operator']);
+  if (op === 'In' || op === 'NotIn') {
+    if (count === 0) out.push(required(`${here}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
+  } else if (op === 'Exists' || op === 'DoesNotExist') {
+    if (count > 0) out.push(forbidden(`${here}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+  } else if (numeric && (op === 'Gt' || op === 'Lt')) {
+    if (count !== 1) out.push(required(`${here}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'"));
+  } else out.push(invalid(`${here}.operator`, op, 'not a valid selector operator'));
+  return [...out, ...labelName(str(rq['key']), `${here}.key`)];
+}
+
 function labelSelector(selector: JsonObject | undefined, at: string): string[] {
   if (!selector) return [];
   const out: string[] = [];
@@ -76,34 +94,15 @@ function labelSelector(selector: JsonObject | undefined, at: string): string[] {
   }
   list(selector['matchExpressions']).forEach((e, i) => {
     const here = `${at}.matchExpressions[${i}]`;
-    const values = strings(e['values']);
-    const op = str(e['operator']);
-    if (op === 'In' || op === 'NotIn') {
-      if (values.length === 0) out.push(required(`${here}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-    } else if (op === 'Exists' || op === 'DoesNotExist') {
-      if (values.length > 0) out.push(forbidden(`${here}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-    } else out.push(invalid(`${here}.operator`, op, 'not a valid selector operator'));
-    out.push(...labelName(str(e['key']), `${here}.key`));
-    values.forEach((v, j) => out.push(...labelValueErrors(v).map((m) => invalid(`${here}.values[${j}]`, v, m))));
+    out.push(...requirement(e, here, false));
+    strings(e['values']).forEach((v, j) => out.push(...labelValueErrors(v).map((m) => invalid(`${here}.values[${j}]`, v, m))));
   });
   return out;
 }
 
 function nodeSelectorTerm(term: JsonObject, at: string): string[] {
   const out: string[] = [];
-  list(term['matchExpressions']).forEach((rq, j) => {
-    const here = `${at}.matchExpressions[${j}]`;
-    const values = strings(rq['values']);
-    const op = str(rq['operator']);
-    if (op === 'In' || op === 'NotIn') {
-      if (values.length === 0) out.push(required(`${here}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-    } else if (op === 'Exists' || op === 'DoesNotExist') {
-      if (values.length > 0) out.push(forbidden(`${here}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-    } else if (op === 'Gt' || op === 'Lt') {
-      if (values.length !== 1) out.push(required(`${here}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'"));
-    } else out.push(invalid(`${here}.operator`, op, 'not a valid selector operator'));
-    out.push(...labelName(str(rq['key']), `${here}.key`));
-  });
+  list(term['matchExpressions']).forEach((rq, j) => out.push(...requirement(rq, `${at}.matchExpressions[${j}]`, true)));
   list(term['matchFields']).forEach((rq, j) => {
     const here = `${at}.matchFields[${j}]`;
     const values = strings(rq['values']);

@@ -1,6 +1,13 @@
 /** itgen's version, as package.json says (test/cli.test.ts keeps the two equal). */
 export const VERSION = '0.1.0';
 
+/**
+ * A kubevirt/common-instancetypes release a catalog follows (`Catalog.follows`): `main` or `vX.Y.Z`,
+ * optionally `@` and a commit. Read by the schema, and by the import of a catalog whose Catalog
+ * document the schema never sees.
+ */
+export const UPSTREAM_RELEASE = /^(main|v\d+\.\d+\.\d+)(@[0-9a-f]{7,40})?$/;
+
 function versionParts(v: string): { nums: number[]; pre: string | undefined } {
   const m = /^v(\d+)\.(\d+)\.(\d+)(?:-(.+))?$/.exec(v);
   if (!m) return { nums: [0, 0, 0], pre: undefined };

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
 import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH, readFileBounded } from './limits';
 import { changesIdentity, patchedDoc } from './patch';
+import { UPSTREAM_RELEASE } from '../version';
 import { locate, parseSource, type ParsedFile, type SourceDoc } from './source';
 
 /** Project-relative POSIX path used in diagnostics. */
@@ -427,7 +428,7 @@ export function withImports(root: string, catalogDir: string, loaded: LoadedFile
       dir: relativePath(absRoot, dir),
       at,
       ...(typeof entry.package === 'string' ? packageVersion(absRoot, entry.package) : {}),
-      ...(typeof follows === 'string' && /^(main|v\d+\.\d+\.\d+)(@[0-9a-f]{7,40})?$/.test(follows) ? { follows } : {}),
+      ...(typeof follows === 'string' && UPSTREAM_RELEASE.test(follows) ? { follows } : {}),
     });
     diagnostics.push(...imported.diagnostics);
     files.push(...imported.files);

@@ -13,7 +13,7 @@ import type { Scope } from '../schema/generator';
 import { type RenderedObject } from './manifests';
 import { KIND_ORDER, targetRange } from '../schema/kubevirt-api';
 import { DEPLOYED_COMMON_INSTANCETYPES, DEPLOYED_NAMES } from '../kubevirt/deployed-catalog';
-import { releasesBetween, RELEASE_RULES, type ReleaseRule } from '../kubevirt/releases';
+import { releasesBetween, RELEASE_RULES, type ModelledRelease, type ReleaseRule } from '../kubevirt/releases';
 import { compareText } from '../order';
 
 export const DOCS_FILE = 'README.md';
@@ -44,15 +44,13 @@ export interface DocsOptions {
  * not for every targeted release (releases.ts), so a vendor sees what differs between the releases
  * its customers run; a rule every targeted release shares is no difference and is left out.
  */
-function releaseTable(catalog: ResolvedCatalog, opts: DocsOptions): string | undefined {
-  if (opts.targetKubevirt === undefined) return undefined;
-  const range = targetRange(opts.targetKubevirt);
-  const releases = releasesBetween(range.min, range.max);
+function releaseTable(catalog: ResolvedCatalog, opts: DocsOptions, releases: readonly ModelledRelease[]): string | undefined {
   if (releases.length === 0) return undefined;
   const cluster = opts.scopes.includes('cluster');
   const rules: readonly ReleaseRule[] = Object.values(RELEASE_RULES).filter((rule) => !releases.every((r) => (rule.holdsFor as readonly string[]).includes(r)));
   const rows = releases.map((r) => {
-    const deployed = DEPLOYED_NAMES[DEPLOYED_COMMON_INSTANCETYPES[r]];
+    const deploys = DEPLOYED_COMMON_INSTANCETYPES[r];
+    const deployed = DEPLOYED_NAMES[deploys];
     const shared =
       cluster && deployed
         ? [
@@ -61,9 +59,7 @@ function releaseTable(catalog: ResolvedCatalog, opts: DocsOptions): string | und
           ].length
         : 0;
     const differs = rules.filter((rule) => rule.holdsFor.includes(r)).map((rule) => rule.words);
-    const deploys = DEPLOYED_COMMON_INSTANCETYPES[r];
-    const followed = opts.follows !== undefined && opts.follows.release.split('@')[0] === deploys;
-    return [r, followed ? `${deploys} (the release this catalog follows)` : deploys, String(shared), differs.join('; ') || '—'];
+    return [r, followedRelease(opts) === deploys ? `${deploys} (the release this catalog follows)` : deploys, String(shared), differs.join('; ') || '—'];
   });
   return table(
     ['KubeVirt', 'common-instancetypes it deploys', 'names of this catalog it deploys too', 'what differs: the rules that hold for it'],
@@ -72,13 +68,23 @@ function releaseTable(catalog: ResolvedCatalog, opts: DocsOptions): string | und
   );
 }
 
+/** The modelled releases the generator's `targetKubevirt` covers; none without one. */
+function targetedReleases(opts: DocsOptions): ModelledRelease[] {
+  if (opts.targetKubevirt === undefined) return [];
+  const range = targetRange(opts.targetKubevirt);
+  return releasesBetween(range.min, range.max);
+}
+
+/** The common-instancetypes release the catalog follows, without its commit. */
+const followedRelease = (opts: DocsOptions): string | undefined => opts.follows?.release.split('@')[0];
+
 /** What the catalog says it reproduces of kubevirt/common-instancetypes, and how it compares with what the targeted releases deploy. */
-function followsLine(opts: DocsOptions): string {
+function followsLine(opts: DocsOptions, targeted: readonly ModelledRelease[]): string {
   const f = opts.follows;
-  if (f === undefined) return '';
-  const [release, commit] = f.release.split('@');
-  const what = `kubevirt/common-instancetypes ${code(release!)}${commit !== undefined ? ` (commit ${code(commit)})` : ''}`;
-  const targeted = opts.targetKubevirt !== undefined ? releasesBetween(targetRange(opts.targetKubevirt).min, targetRange(opts.targetKubevirt).max) : [];
+  const release = followedRelease(opts);
+  if (f === undefined || release === undefined) return '';
+  const commit = f.release.split('@')[1];
+  const what = `kubevirt/common-instancetypes ${code(release)}${commit !== undefined ? ` (commit ${code(commit)})` : ''}`;
   const deploying = targeted.filter((r) => DEPLOYED_COMMON_INSTANCETYPES[r] === release);
   const against =
     release === 'main'
@@ -239,10 +245,11 @@ export function renderDocs(catalog: ResolvedCatalog, objects: readonly RenderedO
       `## Compatibility\n\nWhich instance types each preference admits, as KubeVirt's VM admission decides (requirements, spread) and as the VM would start (threads with dedicated CPUs, hugepage sizes): \`✓\` every size of the family, \`k/n\` some, \`–\` none or another architecture. \`itgen matrix\` says why for each pair.\n\n${opts.compatibility}\n`,
     );
   }
-  const releases = releaseTable(catalog, opts);
+  const targeted = targetedReleases(opts);
+  const releases = releaseTable(catalog, opts, targeted);
   if (releases !== undefined)
     out.push(
-      `## KubeVirt releases\n\nThe releases the catalog targets (\`targetKubevirt\`), as itgen models them: what each deploys itself, how many names of this catalog it deploys too (virt-operator reverts those; IT5006), and the rules that hold for it but not for every targeted release (\`itgen validate\` names the releases of each finding).${followsLine(opts)}\n\n${releases}\n`,
+      `## KubeVirt releases\n\nThe releases the catalog targets (\`targetKubevirt\`), as itgen models them: what each deploys itself, how many names of this catalog it deploys too (virt-operator reverts those; IT5006), and the rules that hold for it but not for every targeted release (\`itgen validate\` names the releases of each finding).${followsLine(opts, targeted)}\n\n${releases}\n`,
     );
   const dep = deprecatedTable(catalog);
   if (dep !== undefined) {

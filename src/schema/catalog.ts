@@ -3,6 +3,7 @@
  * short, and the JSON Schema generated from them.
  */
 import { z } from 'zod';
+import { UPSTREAM_RELEASE } from '../version';
 import { HOOKS, PREFERENCE_TEXT_VARIABLES } from './hooks';
 import { instancetypeSpecPatchSchema, preferenceSpecSchema } from './manifest';
 import {
@@ -54,7 +55,7 @@ export const catalogDocSchema = z
     description: freeText().optional(),
     follows: z
       .string()
-      .regex(/^(main|v\d+\.\d+\.\d+)(@[0-9a-f]{7,40})?$/, '`main` or a release like `v1.7.0`, optionally with `@` and a commit')
+      .regex(UPSTREAM_RELEASE, '`main` or a release like `v1.7.0`, optionally with `@` and a commit')
       .optional()
       .describe(
         'The kubevirt/common-instancetypes release this catalog reproduces (`main`, or the release a KubeVirt release deploys, like `v1.7.0`), optionally `@<commit>`; said in the generated README beside what each targeted KubeVirt release deploys, and by a catalog that imports this one',

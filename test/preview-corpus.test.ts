@@ -5,10 +5,8 @@
  */
 import path from 'node:path';
 import { objectStore } from '../src/expand';
-import { previewVm } from '../src/expand/preview';
 import type { JsonObject } from '../src/json';
-import { kubevirtConfig } from '../src/kubevirt/config';
-import { jsonDiff, projectPod, readJsonLines, replayPreview, replayVerdicts, type PreviewAnswer, type PreviewCase } from './preview-corpus';
+import { jsonDiff, previewCase, projectPod, readJsonLines, replayPreview, replayVerdicts, type PreviewAnswer, type PreviewCase } from './preview-corpus';
 
 const DIR = path.join(__dirname, 'fixtures', 'preview-corpus');
 
@@ -20,14 +18,7 @@ describe('the preview corpus (KubeVirt d923fdb815: start path, VMI webhooks, Ren
     .filter((c) => c.mode === 'preview')
     .map((c) => {
       const a = answers.get(c.id)!;
-      const own = objectStore(c.objects ?? []);
-      const store = {
-        specObjects: [...own.specObjects, ...bundle.specObjects],
-        volumes: [...own.volumes, ...bundle.volumes],
-        revisions: [],
-        cluster: own.cluster ?? [],
-      };
-      const r = previewVm(c.vm, store, kubevirtConfig(c.kubevirt).config, c.namespace ?? 'default');
+      const r = previewCase(c, bundle);
       const why: string[] = [];
       if (a.error) {
         if (!('error' in r)) why.push(`KubeVirt refuses at ${a.error.stage} (${a.error.message}), itgen starts it`);

@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { isPlainObject, type Json, type JsonObject } from '../src/json';
 import { kubevirtConfig } from '../src/kubevirt/config';
-import { previewVm } from '../src/expand/preview';
-import { objectStore } from '../src/expand';
+import { previewVm, type PreviewResult } from '../src/expand/preview';
+import { objectStore, type ObjectStore } from '../src/expand';
 
 export interface PreviewCase {
   readonly id: string;
@@ -64,30 +64,20 @@ export function replayPreview(
 ): { id: string; category: string; agree: boolean; why: string[] }[] {
   const cases = readJsonLines(`${dir}/cases.jsonl.gz`) as (PreviewCase & { mode: string; objects: JsonObject[] })[];
   const answers = new Map((readJsonLines(`${dir}/${answersFile}`) as PreviewAnswer[]).map((a) => [a.id, a]));
-  const bundle = cases.find((c) => c.mode === 'objects-set')!;
-  const bundleStore = objectStore(bundle.objects);
+  const bundle = objectStore(cases.find((c) => c.mode === 'objects-set')!.objects);
   const out: { id: string; category: string; agree: boolean; why: string[] }[] = [];
   for (const c of cases) {
     if (c.mode !== 'preview') continue;
     const a = answers.get(c.id)!;
     if (!a.vmi || a.error) continue;
-    const read = kubevirtConfig(c.kubevirt).config;
-    const config = release !== undefined ? { ...read, release } : read;
-    const caseStore = objectStore(c.objects ?? []);
-    const store = {
-      specObjects: [...caseStore.specObjects, ...bundleStore.specObjects],
-      volumes: [...caseStore.volumes, ...bundleStore.volumes],
-      revisions: [],
-      cluster: caseStore.cluster ?? [],
-    };
-    const r = previewVm(c.vm, store, config, c.namespace ?? 'default');
+    const r = previewCase(c, bundle, release);
     if ('error' in r) {
       out.push({ id: c.id, category: c.category, agree: false, why: [`itgen refused: ${r.error}`] });
       continue;
     }
     const why =
       which === 'vmi'
-        ? jsonDiff(r.vmi, withoutNullTimestamp(a.vmi))
+        ? jsonDiff(r.vmi, withoutNullTimestamps(a.vmi))
         : [
             ...jsonDiff(r.pod, projectPod(a.pod!, r.pod)),
             ...(r.memoryOverhead === a.memoryOverhead ? [] : [`memoryOverhead: itgen ${r.memoryOverhead} kubevirt ${a.memoryOverhead}`]),
@@ -98,14 +88,29 @@ export function replayPreview(
 }
 
 /**
- * KubeVirt v1.7's Go types print an unset `metadata.creationTimestamp` as null (later ones leave it
- * out): the same VMI, which the API server stamps on create.
+ * `value` with every `creationTimestamp: null` left out: the apimachinery of KubeVirt v1.7 and
+ * earlier prints an unset metav1.Time as null (later ones leave it out), the same object, which the
+ * API server stamps on create.
  */
-function withoutNullTimestamp(vmi: JsonObject): JsonObject {
-  const meta = vmi['metadata'] as JsonObject | undefined;
-  if (!meta || meta['creationTimestamp'] !== null) return vmi;
-  const { creationTimestamp: _dropped, ...rest } = meta;
-  return { ...vmi, metadata: rest };
+export function withoutNullTimestamps<T extends Json>(value: T): T {
+  if (Array.isArray(value)) return value.map((v) => withoutNullTimestamps(v)) as T;
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, Json> = {};
+  for (const [k, v] of Object.entries(value)) if (!(k === 'creationTimestamp' && v === null)) out[k] = withoutNullTimestamps(v);
+  return out as T;
+}
+
+/** A case previewed as `release` (absent: the newest): its own objects before the bundle's. */
+export function previewCase(c: PreviewCase, bundle: ObjectStore, release?: string): PreviewResult {
+  const own = objectStore(c.objects ?? []);
+  const store = {
+    specObjects: [...own.specObjects, ...bundle.specObjects],
+    volumes: [...own.volumes, ...bundle.volumes],
+    revisions: [],
+    cluster: own.cluster ?? [],
+  };
+  const read = kubevirtConfig(c.kubevirt).config;
+  return previewVm(c.vm, store, release !== undefined ? { ...read, release } : read, c.namespace ?? 'default');
 }
 
 /** KubeVirt's pod reduced to what itgen renders (the fields `mine` has, containers by name and resources). */
@@ -160,15 +165,7 @@ export function replayVerdicts(dir: string, release?: string, answersFile = 'ans
     if (c.mode !== 'preview') continue;
     count++;
     const a = answers.get(c.id)!;
-    const own = objectStore(c.objects ?? []);
-    const store = {
-      specObjects: [...own.specObjects, ...bundle.specObjects],
-      volumes: [...own.volumes, ...bundle.volumes],
-      revisions: [],
-      cluster: own.cluster ?? [],
-    };
-    const read = kubevirtConfig(c.kubevirt).config;
-    const r = previewVm(c.vm, store, release !== undefined ? { ...read, release } : read, c.namespace ?? 'default');
+    const r = previewCase(c, bundle, release);
     const theirs = a.error ? `${a.error.stage}: ${a.error.message}` : 'started';
     const ours = 'error' in r ? `${r.stage}: ${r.error}` : 'started';
     if (theirs !== ours) disagreements.push(`${c.id}: KubeVirt ${theirs.slice(0, 200)} | itgen ${ours.slice(0, 200)}`);

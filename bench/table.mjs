@@ -10,6 +10,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } fr
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REFERENCE_KUSTOMIZE_MS, targetScale } from './reference.mjs';
 import { writeSyntheticProject } from './synthetic.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -93,12 +94,10 @@ try {
   const kustomize = measure('kubectl', ['kustomize', path.join(repo, 'test', 'reference', 'common-instancetypes', 'source')], repo);
   const x = (a, b) => a / b;
   const ms = (v) => `${v.toFixed(0)} ms`;
-  // The rows with a time target in seconds were stated on the machine where this kustomize took
-  // 1,288 ms (docs/11-performance.md); as every row, they are held against the reference measured in
-  // this run: the target times (kustomize here / 1,288 ms).
-  const scale = kustomize / 1288;
+  // The rows with a time target in seconds are held against this run's kustomize (bench/reference.mjs).
+  const scale = targetScale(kustomize);
   const within = (value, seconds) => value < seconds * 1000 * scale;
-  const secondsTarget = (seconds) => `< ${seconds} s at kustomize 1,288 ms (${((seconds * 1000 * scale) / 1000).toFixed(2)} s here)`;
+  const secondsTarget = (seconds) => `< ${seconds} s at kustomize ${REFERENCE_KUSTOMIZE_MS} ms (${((seconds * 1000 * scale) / 1000).toFixed(2)} s here)`;
   // A row of `value` against `reference` as the ratio `r` (each computed once), met when `ok(r)`.
   const ratioRow = (what, value, reference, r, shown, target, ok) => row(what, ms(value), ms(reference), shown(r), target, ok && ok(r));
   const faster = (r) => `${r.toFixed(1)}x faster`;

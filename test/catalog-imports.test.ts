@@ -87,6 +87,21 @@ describe('catalog imports', () => {
     }
   });
 
+  it('says the import a followed release comes through as text, whatever its directory is called', () => {
+    const base = { ...BASE, 'catalog.yaml': BASE['catalog.yaml'].replace('name: base\n', 'name: base\nfollows: main\n') };
+    const dir = scratchProject({
+      'generators/acme.yaml': `${GENERATOR['generators/acme.yaml']}targetKubevirt: v1.9\n`,
+      ...files('catalogs/b`a*s*e', base),
+      'catalogs/acme/catalog.yaml': ACME('  - path: "../b`a*s*e"\n'),
+    });
+    try {
+      expect(runCli(['generate'], { out: () => undefined, err: () => undefined, cwd: dir, color: false })).toBe(0);
+      expect(readFileSync(path.join(dir, 'output', 'acme', 'README.md'), 'utf8')).toContain("through its import of `catalogs/b'a*s*e`.");
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it("a package import reads the catalog from the project's node_modules", () => {
     const dir = scratchProject({
       ...GENERATOR,

@@ -4,6 +4,7 @@
  * rendered objects as the manifests, so it can never disagree with them; deterministic like every
  * other output file, and checked by `itgen check`.
  */
+import { md } from '../printable';
 import { getPath, type JsonObject } from '../json';
 import { seriesLabel } from '../resolve/naming';
 
@@ -92,7 +93,7 @@ function followsLine(opts: DocsOptions, targeted: readonly ModelledRelease[]): s
       : deploying.length > 0
         ? ` The targeted ${deploying.join(', ')} deploy${deploying.length === 1 ? 's' : ''} it too.`
         : ' None of the targeted releases deploys it.';
-  return ` This catalog follows ${what}${f.via !== undefined ? `, through its import of ${code(f.via)}` : ''}.${against}`;
+  return ` This catalog follows ${what}${f.via !== undefined ? `, through its import of ${md(f.via, { table: false })}` : ''}.${against}`;
 }
 
 const get = getPath;

@@ -629,7 +629,300 @@ function mutations() {
   each('reserved-overhead', [{}, { addedOverhead: '100Mi', memLock: 'Required' }, { memLock: 'NotRequired' }], (s, v) =>
     set(s, [...D, 'memory', 'reservedOverhead'], v),
   );
+  networkFamilies(each);
+  draFamilies(each);
   return m;
+}
+
+/**
+ * The network admitter's families (pkg/network/admitter): each value sets the template's interfaces
+ * and networks whole; a value may name the cluster configuration it needs (`configuration`).
+ */
+function networkFamilies(each) {
+  const pod = { name: 'default', pod: {} };
+  const ext = { name: 'ext', multus: { networkName: 'ext' } };
+  const nets = (s, interfaces, networks) => {
+    set(s, [...D, 'devices', 'interfaces'], interfaces);
+    s.networks = networks;
+  };
+  const masq = (extra) => ({ name: 'default', masquerade: {}, ...extra });
+  const gates = (...featureGates) => ({ configuration: { developerConfiguration: { featureGates } } });
+  each(
+    'network-mac',
+    [
+      '02:00:00:00:00:01',
+      '02:00:00:00:00:00',
+      '02-00-00-00-00-01',
+      '0200.0000.0001',
+      '02:00:00:00:00:00:00:01',
+      '02:00:00:00:00:0g',
+      'bogus',
+      '02:00:00:00:00',
+      '02:00-00:00:00:01',
+      'AA:BB:CC:DD:EE:FF',
+      '0200.0000.0000.0001',
+      '02:00:00:00:00:01:',
+    ].flatMap((mac) => [
+      [mac, 'masquerade'],
+      [mac, 'bridge'],
+    ]),
+    (s, [macAddress, binding]) => nets(s, [{ name: 'default', [binding]: {}, macAddress }], [pod]),
+  );
+  each('network-pci', ['0000:81:01.0', '0000:81:01.7', '0000:81:01.8', '81:01.0', 'zzzz:00:00.0', '0000:0a:1F.3', '0000:81:01.0 '], (s, pciAddress) =>
+    nets(s, [masq({ pciAddress })], [pod]),
+  );
+  each(
+    'network-ports',
+    [
+      [[{ port: 80 }], true],
+      [[{ port: 0 }], true],
+      [[{ port: -1 }], true],
+      [[{ port: 65535 }], true],
+      [[{ port: 65536 }], true],
+      [[{ port: 65537 }], true],
+      [[{ port: 80, protocol: 'tcp' }], true],
+      [[{ port: 80, protocol: 'SCTP' }], true],
+      [[{ port: 80, protocol: 'UDP' }], true],
+      [
+        [
+          { name: 'http', port: 80 },
+          { name: 'http', port: 81 },
+        ],
+        true,
+      ],
+      [[{ name: 'HTTP', port: 80 }], true],
+      [[{ name: '1234', port: 80 }], true],
+      [[{ name: 'a--b', port: 80 }], true],
+      [[{ name: '-ab', port: 80 }], true],
+      [[{ name: 'abcdefghijklmnop', port: 80 }], true],
+      [[{ name: 'web-1', port: 8080 }], true],
+      [[], true],
+      [[{ port: 0 }], false],
+    ],
+    (s, [ports, onPod]) => (onPod ? nets(s, [masq({ ports })], [pod]) : nets(s, [{ name: 'ext', bridge: {}, ports }], [ext])),
+  );
+  const range = (protocol, start, end) => ({ protocol, start, end });
+  each(
+    'network-port-ranges',
+    [
+      [[range('TCP', 1000, 2000)], false, 'masquerade'],
+      [[range('TCP', 1000, 2000)], true, 'masquerade'],
+      [[range('SCTP', 1000, 2000)], true, 'masquerade'],
+      [[range('TCP', 0, 2000)], true, 'masquerade'],
+      [[range('UDP', 1000, 70000)], true, 'masquerade'],
+      [[range('TCP', 3000, 2000)], true, 'masquerade'],
+      [[range('TCP', 1000, 2000), range('TCP', 1500, 2500), range('UDP', 1000, 2000)], true, 'masquerade'],
+      [[range('TCP', 1000, 2000), range('TCP', 2000, 2500)], true, 'masquerade'],
+      [Array.from({ length: 11 }, (_, k) => range('TCP', 1000 + k * 10, 1005 + k * 10)), true, 'masquerade'],
+      [[range('TCP', 1000, 2000)], true, 'bridge'],
+      [[range('TCP', 1000, 2000)], true, 'ports'],
+    ],
+    (s, [portRanges, gate, binding]) => {
+      nets(s, [binding === 'ports' ? masq({ portRanges, ports: [{ port: 80 }] }) : { name: 'default', [binding]: {}, portRanges }], [pod]);
+      return gate ? gates('PortRangesSpec') : undefined;
+    },
+  );
+  each(
+    'network-dhcp',
+    [
+      {
+        privateOptions: [
+          { option: 240, value: 'x' },
+          { option: 240, value: 'y' },
+        ],
+      },
+      { privateOptions: [{ option: 100, value: 'x' }] },
+      {
+        privateOptions: [
+          { option: 224, value: 'a' },
+          { option: 254, value: 'b' },
+        ],
+      },
+      {
+        privateOptions: [
+          { option: 223, value: 'a' },
+          { option: 255, value: 'b' },
+        ],
+      },
+      { ntpServers: ['1.2.3.4'] },
+      { ntpServers: ['1.2.3.256'] },
+      { ntpServers: ['::ffff:1.2.3.4'] },
+      { ntpServers: ['2001:db8::1'] },
+      { ntpServers: ['01.2.3.4'] },
+      { ntpServers: ['pool.ntp.org', '10.0.0.1'] },
+      { bootFileName: 'pxelinux.0', tftpServerName: 'tftp' },
+    ],
+    (s, dhcpOptions) => nets(s, [{ name: 'default', bridge: {}, dhcpOptions }], [pod]),
+  );
+  each(
+    'network-state',
+    ['', 'up', 'down', 'absent', 'Up', 'bogus'].flatMap((state) => [
+      [state, 'bridge', 'ext'],
+      [state, 'masquerade', 'default'],
+      [state, 'sriov', 'ext'],
+      [state, 'bridge', 'default'],
+    ]),
+    (s, [state, binding, network]) => nets(s, [{ name: network, [binding]: {}, ...(state ? { state } : {}) }], [network === 'ext' ? ext : pod]),
+  );
+  each(
+    'network-binding',
+    [
+      [{}, 'default'],
+      [{ bridge: {}, masquerade: {} }, 'default'],
+      [{ masquerade: {}, binding: { name: 'passt' } }, 'default'],
+      [{ binding: { name: 'passt' } }, 'default'],
+      [{ passtBinding: {} }, 'default'],
+      [{ passtBinding: {} }, 'ext'],
+      [{ slirp: {} }, 'default'],
+      [{ passt: {} }, 'default'],
+      [{ macvtap: {} }, 'ext'],
+      [{ macvtap: {} }, 'default'],
+      [{ sriov: {} }, 'default'],
+      [{ masquerade: {} }, 'ext'],
+      [{ bridge: {} }, 'default', { network: { permitBridgeInterfaceOnPodNetwork: false } }],
+      [{ bridge: {} }, 'default', { network: { permitBridgeInterfaceOnPodNetwork: true } }],
+      [{ passtBinding: {} }, 'default', { developerConfiguration: { featureGates: ['PasstBinding'] } }],
+    ],
+    (s, [binding, network, configuration]) => {
+      nets(s, [{ name: network, ...binding }], [network === 'ext' ? ext : pod]);
+      return configuration ? { configuration } : undefined;
+    },
+  );
+  each(
+    'network-sources',
+    [
+      [
+        [masq(), { name: 'second', masquerade: {} }],
+        [pod, { name: 'second', pod: {} }],
+      ],
+      [[{ name: 'x', bridge: {} }], [{ name: 'x' }]],
+      [[{ name: 'x', bridge: {} }], [{ name: 'x', pod: {}, multus: { networkName: 'n' } }]],
+      [
+        [
+          { name: 'a', bridge: {} },
+          { name: 'b', bridge: {} },
+        ],
+        [
+          { name: 'a', multus: { networkName: 'a', default: true } },
+          { name: 'b', multus: { networkName: 'b', default: true } },
+        ],
+      ],
+      [
+        [masq(), { name: 'b', bridge: {} }],
+        [pod, { name: 'b', multus: { networkName: 'b', default: true } }],
+      ],
+      [[{ name: 'x', bridge: {} }], [{ name: 'x', multus: { networkName: '' } }]],
+      [[masq()], [pod, pod]],
+      [[masq(), masq()], [pod]],
+      [[masq({ name: 'a b' })], [{ name: 'a b', pod: {} }]],
+      [
+        [masq(), { name: 'ext', bridge: {} }],
+        [pod, ext],
+      ],
+    ],
+    (s, [interfaces, networks]) => nets(s, interfaces, networks),
+  );
+  const dra = (claimName, requestName) => ({
+    name: 'd',
+    resourceClaim: { ...(claimName !== null ? { claimName } : {}), ...(requestName !== null ? { requestName } : {}) },
+  });
+  each(
+    'network-dra',
+    [
+      [[{ name: 'd', sriov: {} }], [dra('c', 'r')], true, true],
+      [[{ name: 'd', sriov: {} }], [dra('c', 'r')], true, false],
+      [[{ name: 'd', bridge: {} }], [dra('c', 'r')], true, true],
+      [[{ name: 'd', sriov: {} }], [dra(null, 'r')], true, true],
+      [[{ name: 'd', sriov: {} }], [dra('c', null)], true, true],
+      [[{ name: 'd', sriov: {} }], [dra('other', 'r')], true, true],
+      [
+        [
+          { name: 'd', sriov: {} },
+          { name: 'e', sriov: {} },
+        ],
+        [dra('c', 'r'), { ...dra('c', 'r'), name: 'e' }],
+        true,
+        true,
+      ],
+      [
+        [
+          { name: 'd', sriov: {} },
+          { name: 'ext', bridge: {} },
+        ],
+        [dra('c', 'r'), ext],
+        true,
+        true,
+      ],
+    ],
+    (s, [interfaces, networks, claims, gate]) => {
+      nets(s, interfaces, networks);
+      if (claims) s.resourceClaims = [{ name: 'c', resourceClaimName: 'c' }];
+      return gate ? gates('NetworkDevicesWithDRA') : undefined;
+    },
+  );
+}
+
+/** The DRA admitter (pkg/dra/admitter), utility volumes and the VMI metadata rules. */
+function draFamilies(each) {
+  const claim = (name, extra = { resourceClaimName: name }) => ({ name, ...extra });
+  const gates = (...featureGates) => ({ configuration: { developerConfiguration: { featureGates } } });
+  each(
+    'resource-claims',
+    [
+      [claim('c')],
+      [claim('')],
+      [claim('C_1')],
+      [claim('c', {})],
+      [claim('c', { resourceClaimName: 'c', resourceClaimTemplateName: 't' })],
+      [claim('c', { resourceClaimTemplateName: 'Bad_Name' })],
+      [claim('c', { resourceClaimTemplateName: 'gpu-template' })],
+      [claim('c'), claim('c')],
+    ],
+    (s, v) => (s.resourceClaims = v),
+  );
+  const gpu = (extra) => ({ name: 'g', ...extra });
+  const hd = (extra) => ({ name: 'h', ...extra });
+  each(
+    'dra-devices',
+    [
+      [{ gpus: [gpu({ claimName: 'c', requestName: 'r' })] }, true, null],
+      [{ gpus: [gpu({ claimName: 'c', requestName: 'r' })] }, false, null],
+      [{ gpus: [gpu({ claimName: 'c', requestName: 'r' })] }, true, ['GPUsWithDRA']],
+      [{ gpus: [gpu({ claimName: 'c', requestName: 'r' }), { name: 'g2', deviceName: 'nvidia.com/GA102' }] }, true, null],
+      [{ gpus: [gpu({})] }, true, null],
+      [{ gpus: [gpu({ deviceName: 'nvidia.com/GA102', claimName: 'c' })] }, true, null],
+      [{ gpus: [gpu({ claimName: '', requestName: 'r' })] }, true, null],
+      [{ gpus: [gpu({ requestName: 'r' })] }, true, null],
+      [{ gpus: [gpu({ claimName: 'c', requestName: 'r' }), { name: 'g2', claimName: 'c', requestName: 'r' }] }, true, null],
+      [{ hostDevices: [hd({ claimName: 'c', requestName: 'r' })] }, true, ['HostDevicesWithDRA']],
+      [{ hostDevices: [hd({ claimName: 'c', requestName: 'r' }), { name: 'h2', deviceName: 'example.com/nic' }] }, true, ['HostDevices']],
+      [{ hostDevices: [hd({})] }, true, ['HostDevices']],
+      [{ gpus: [gpu({ claimName: 'c', requestName: 'r' })], hostDevices: [hd({ claimName: 'c', requestName: 'r' })] }, true, null],
+      [{ gpus: [gpu({ claimName: 'other', requestName: 'r' })] }, true, null],
+    ],
+    (s, [devices, claims, featureGates]) => {
+      for (const [k, v] of Object.entries(devices)) set(s, [...D, 'devices', k], v);
+      if (claims) s.resourceClaims = [claim('c')];
+      return featureGates ? gates(...featureGates) : undefined;
+    },
+  );
+  each('utility-volumes', [[], [{ name: 'u', claimName: 'backup' }]], (s, v) => (s.utilityVolumes = v));
+  each(
+    'vmi-metadata',
+    [
+      [{ annotations: { 'kubevirt.io/ignitiondata': '{"ignition":{}}' } }, null],
+      [{ annotations: { 'kubevirt.io/ignitiondata': '{"ignition":{}}' } }, ['ExperimentalIgnitionSupport']],
+      [{ annotations: { 'kubevirt.io/ignitiondata': '' } }, null],
+      [{ annotations: { 'hooks.kubevirt.io/hookSidecars': '[]' } }, null],
+      [{ labels: { 'kubevirt.io/created-by': 'me' } }, null],
+      [{ labels: { 'kubevirt.io/nodeName': 'node-1' } }, null],
+      [{ labels: { 'kubevirt.io/domain': 'vm' } }, null],
+    ],
+    (s, [metadata, featureGates], vm) => {
+      vm.spec.template.metadata = metadata;
+      return featureGates ? gates(...featureGates) : undefined;
+    },
+  );
 }
 
 const CLAIM_FAMILIES = new Set(['persistent-reservation', 'filesystems']);
@@ -656,6 +949,14 @@ function claimsOf(volumes, namespace) {
     };
     return [dv, pvc];
   });
+}
+
+/** A configuration laid over another: mappings merge, lists join. */
+function mergeConfig(a, b) {
+  const out = { ...a };
+  for (const [k, v] of Object.entries(b))
+    out[k] = Array.isArray(v) && Array.isArray(out[k]) ? [...new Set([...out[k], ...v])] : v && typeof v === 'object' && out[k] ? mergeConfig(out[k], v) : v;
+  return out;
 }
 
 function gen() {
@@ -688,11 +989,11 @@ function gen() {
         template: { spec },
       },
     };
-    apply(spec, vm);
+    const needs = apply(spec, vm);
     // The families whose rules are about storage volumes get their claims (the render reads each
     // PVC's volume mode; a missing one fails the start, which is not what they test).
     const objects = CLAIM_FAMILIES.has(family) ? claimsOf(spec.volumes, 'team') : [];
-    const kubevirt = chance(0.6)
+    const drawn = chance(0.6)
       ? null
       : {
           spec: {
@@ -714,6 +1015,8 @@ function gen() {
             },
           },
         };
+    // A value that needs a cluster configuration has it laid over the drawn one.
+    const kubevirt = needs?.configuration ? { spec: { configuration: mergeConfig(drawn?.spec.configuration ?? {}, needs.configuration) } } : drawn;
     lines.push(
       JSON.stringify({ id: `a${String(i).padStart(5, '0')}`, mode: 'preview', category: family, value, vm, objectSets: ['bundle'], objects, kubevirt }),
     );

@@ -13,7 +13,7 @@ import type { ClusterDefaults } from '../kubevirt/config';
 import { setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDisks } from '../kubevirt/defaults';
 import { child, copy, isSet, nonEmpty } from '../kubevirt/go';
 import { backendStorage, missingAttachmentDefinition, renderLauncherPod } from '../kubevirt/pod';
-import { mandatoryFieldCauses, validateInstanceSpec, validatePerArch } from '../kubevirt/spec-validation';
+import { mandatoryFieldCauses, metadataCauses, validateInstanceSpec, validatePerArch } from '../kubevirt/spec-validation';
 import { annotatesPciTopology, mutateNewVmi } from '../kubevirt/vmi';
 import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';
 import { applyInstancetype, conflictField } from './instancetype';
@@ -215,7 +215,11 @@ export function startStored(
   const written = obj(obj(obj(checked['spec'])?.['template'])?.['spec']);
   const template = written ? copy(written) : undefined;
   if (template) setDefaultInstanceSpec(template, config);
-  const specCauses = template ? validateInstanceSpec(template, config, 'spec.template.spec') : [];
+  const templateMeta = obj(obj(obj(checked['spec'])?.['template'])?.['metadata']) ?? {};
+  const specCauses = [
+    ...metadataCauses(templateMeta, config, 'spec.template.metadata', false),
+    ...(template ? validateInstanceSpec(template, config, 'spec.template.spec') : []),
+  ];
   if (specCauses.length > 0) return { error: specCauses.map((c) => c.message).join(', '), stage: 'admit', causes: specCauses };
   const started = startVmi(stored, refs, config);
   if ('error' in started) return { ...started, causes: [{ field: 'spec.template.spec', message: started.error }] };
@@ -224,6 +228,7 @@ export function startStored(
   const vmiCauses = [
     ...validateInstanceSpec(vmiSpec, config, 'spec'),
     ...mandatoryFieldCauses(vmiSpec, 'spec', config.release),
+    ...metadataCauses(obj(started.vmi['metadata']) ?? {}, config, 'metadata', true),
     ...validatePerArch(vmiSpec, 'spec', config),
   ];
   if (vmiCauses.length > 0) return { error: vmiCauses.map((c) => c.message).join(', '), stage: 'vmiAdmit', causes: vmiCauses };

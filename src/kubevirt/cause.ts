@@ -5,7 +5,8 @@
  * one type.
  */
 export interface Cause {
-  readonly type: 'FieldValueInvalid' | 'FieldValueNotFound' | 'FieldValueNotSupported' | 'FieldValueRequired' | 'Forbidden' | 'InternalError';
+  readonly type:
+    'FieldValueInvalid' | 'FieldValueDuplicate' | 'FieldValueNotFound' | 'FieldValueNotSupported' | 'FieldValueRequired' | 'Forbidden' | 'InternalError';
   readonly field: string;
   readonly message: string;
   readonly reason?: CauseReason;
@@ -40,6 +41,8 @@ export type CauseReason =
   | 'dns-policy'
   | 'mandatory'
   | 'network'
+  | 'dra'
+  | 'metadata'
   | 'cpu-pinning'
   | 'disk'
   | 'volume'

@@ -19,6 +19,12 @@ export interface ClusterDefaults {
   readonly machineTypes?: Readonly<Record<string, string>> | undefined;
   /** The default pod network binding: `bridge` (KubeVirt's default) or `masquerade`. */
   readonly podBinding: 'bridge' | 'masquerade';
+  /** `network.permitBridgeInterfaceOnPodNetwork` (true by default): a bridge binding on the pod network is allowed. */
+  readonly permitBridgeInterfaceOnPodNetwork?: boolean | undefined;
+  /** The names of `network.binding`: the network binding plugins the cluster registers. */
+  readonly networkBindings?: readonly string[] | undefined;
+  /** Those of them whose registration says how they migrate (`migration`). */
+  readonly migratableBindings?: readonly string[] | undefined;
   /** `spec.configuration.evictionStrategy`; KubeVirt's default configuration says None. */
   readonly evictionStrategy: string;
   /** `cpuModel`: the CPU model a VMI without one gets ('' = KubeVirt's host-model). */
@@ -140,6 +146,11 @@ export function kubevirtConfig(cr: JsonObject | null | undefined): { config: Clu
     ...(typeof c['machineType'] === 'string' && c['machineType'] !== '' ? { machineType: c['machineType'] } : {}),
     machineTypes,
     podBinding: binding === 'masquerade' ? 'masquerade' : 'bridge',
+    permitBridgeInterfaceOnPodNetwork: obj(c['network'])?.['permitBridgeInterfaceOnPodNetwork'] !== false,
+    networkBindings: Object.keys(obj(obj(c['network'])?.['binding']) ?? {}),
+    migratableBindings: Object.entries(obj(obj(c['network'])?.['binding']) ?? {})
+      .filter(([, b]) => isSet(obj(b)?.['migration']))
+      .map(([name]) => name),
     evictionStrategy: typeof c['evictionStrategy'] === 'string' ? c['evictionStrategy'] : 'None',
     cpuModel: typeof c['cpuModel'] === 'string' ? c['cpuModel'] : '',
     cpuRequest: str(c['cpuRequest']) ?? '100m',
@@ -213,10 +224,14 @@ const ALPHA_GATES_READ = [
   'DownwardMetrics',
   'EnableVirtioFsConfigVolumes',
   'EnableVirtioFsStorageVolumes',
+  'ExperimentalIgnitionSupport',
   'HostDevices',
   'HostDisk',
+  'NetworkDevicesWithDRA',
+  'PortRangesSpec',
   'ReservedOverheadMemlock',
   'Root',
+  'Sidecar',
   'VSOCK',
   'WorkloadEncryptionTDX',
 ] as const;
@@ -228,7 +243,11 @@ const ALPHA_GATES_READ = [
  */
 export function withEveryGate(config: ClusterDefaults): ClusterDefaults {
   const { permittedHostDevices: _permitted, disabledFeatureGates: _disabled, ...rest } = config;
-  return { ...rest, featureGates: [...new Set([...(config.featureGates ?? []), ...ALPHA_GATES_READ, ...Object.keys(GATE_STATES)])] };
+  return {
+    ...rest,
+    permitBridgeInterfaceOnPodNetwork: true,
+    featureGates: [...new Set([...(config.featureGates ?? []), ...ALPHA_GATES_READ, ...Object.keys(GATE_STATES)])],
+  };
 }
 
 /** featuregate.IsEnabled: whether a feature gate is on in this configuration. */

@@ -329,6 +329,16 @@ export function renderLauncherPod(vmi: JsonObject, config: ClusterDefaults, clus
   const notes: string[] = [];
   const permitted = permittedHostDevicesError(spec, config);
   if (permitted) return { error: permitted };
+  // The network binding plugins' sidecar creator (pkg/network/netbinding): each plugin an interface
+  // names must be registered in the cluster's network configuration. (A registered plugin's sidecar
+  // and memory overhead are not modelled.)
+  const plugin = list(obj(obj(spec['domain'])?.['devices'])?.['interfaces'])
+    .map((i) => obj(i['binding']))
+    .find((b) => b !== undefined && !(config.networkBindings ?? []).includes(str(b['name'])));
+  if (plugin)
+    return {
+      error: `couldn't find configuration for network ${holds('bindingPluginWords', config.release) ? 'binding' : 'bindining'}: ${str(plugin['name'])}`,
+    };
   const overhead = memoryOverhead(spec, config);
   const domain = obj(spec['domain']) ?? {};
   const devices = obj(domain['devices']) ?? {};

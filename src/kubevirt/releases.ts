@@ -197,6 +197,81 @@ export const RELEASE_RULES = {
     source: 'pkg/virt-api/webhooks/validating-webhook/admitters/vmi-create-admitter.go validateServiceAccountName; added in v1.9',
     holdsFor: ['v1.9.0'],
   },
+  /**
+   * The network admitter: an interface has exactly one binding (method or plugin); before, a plugin
+   * beside a method was refused at `.binding` and none at all passed. Proven: the admission corpus.
+   */
+  oneBindingPerInterface: {
+    words: 'an interface has exactly one binding method or binding plugin',
+    source: 'pkg/network/admitter/binding.go validateInterfaceBindingExists; rewritten in v1.9',
+    holdsFor: ['v1.9.0'],
+  },
+  /** A forwarded port is refused from 65536 (before: above it), its causes at `.port` (before: the port). */
+  portFieldNamed: {
+    words: 'a forwarded port is refused from 65536 (above it before), at its .port',
+    source: 'pkg/network/admitter/netiface.go validateForwardPortInRange, validateForwardPortNonZero; changed in v1.9',
+    holdsFor: ['v1.9.0'],
+  },
+  /** Port ranges on masquerade interfaces, behind the PortRangesSpec gate. */
+  portRanges: {
+    words: 'masquerade interfaces take port ranges, behind the PortRangesSpec gate',
+    source: 'pkg/network/admitter/netiface.go validatePortRangesConfiguration; added in v1.9',
+    holdsFor: ['v1.9.0'],
+  },
+  /**
+   * A VMI's resource claims are named (a DNS label, once) and give exactly one of a claim or a claim
+   * template by a DNS subdomain name; before, only a name used twice was refused.
+   */
+  draClaimsValidated: {
+    words: 'a resource claim is named and gives exactly one of a claim or a claim template',
+    source: 'pkg/dra/admitter/dra_admitter.go validateResourceClaims; added in v1.9',
+    holdsFor: ['v1.9.0'],
+  },
+  /** The render's words for a binding plugin the cluster does not register (v1.6 wrote "bindining"). */
+  bindingPluginWords: {
+    words: "the render's refusal of an unregistered binding plugin is spelt binding (bindining in v1.6)",
+    source: 'pkg/network/netbinding/netbinding.go netBindingPluginSidecar; the typo fixed in v1.7',
+    holdsFor: ['v1.7.4', 'v1.8.0', 'v1.8.4', 'v1.9.0'],
+  },
+  /**
+   * The DRA admitter judges GPUs only: one without a device name ends it, DRA GPUs need their gate,
+   * their claims must be listed; nothing of host devices or the resource claims themselves.
+   */
+  draGpusOnly: {
+    words: 'the DRA admitter judges GPUs only',
+    source: 'pkg/dra/admitter/dra_admitter.go validateCreationDRA; rewritten in v1.8',
+    holdsFor: ['v1.6.6', 'v1.7.4'],
+  },
+  /**
+   * GPUs are all DRA or none, and a claim/request pair is used by one kind of device only; v1.8.0
+   * checks neither. Proven: the admission corpus at v1.8.0 and v1.8.4.
+   */
+  draPairsChecked: {
+    words: 'GPUs are all DRA or none, and a claim request serves one kind of device',
+    source: 'pkg/dra/admitter/dra_admitter.go validateDRADevices (rejectMixed), validateCreationDRA; added in v1.8.4',
+    holdsFor: ['v1.8.4', 'v1.9.0'],
+  },
+  /** A VMI created with utility volumes (they are only hotplugged). */
+  utilityVolumes: {
+    words: 'a VM starts without utility volumes (they are only hotplugged)',
+    source: 'pkg/storage/admitters/storagehotplug.go ValidateUtilityVolumesNotPresentOnCreation; added in v1.8',
+    holdsFor: ['v1.8.0', 'v1.8.4', 'v1.9.0'],
+  },
+  /** Networks from DRA resource claims, behind NetworkDevicesWithDRA. */
+  draNetworks: {
+    words: 'networks take DRA resource claims, behind the NetworkDevicesWithDRA gate',
+    source: 'pkg/network/admitter/dra.go validateNetworkDevicesWithDRA; added in v1.9',
+    holdsFor: ['v1.9.0'],
+  },
+  /**
+   * The discontinued passt and macvtap bindings are refused by their (never enabled) gates and
+   * network rules, and only slirp as discontinued; from v1.8 all three are discontinued.
+   */
+  passtMacvtapGated: {
+    words: 'the discontinued passt and macvtap bindings are refused by their gates',
+    source: 'pkg/network/admitter/passt.go, macvtap.go, slirp.go; replaced by discontinued.go in v1.8',
+    holdsFor: ['v1.6.6', 'v1.7.4'],
+  },
 } as const satisfies Record<string, ReleaseRule>;
 export type ReleaseRuleName = keyof typeof RELEASE_RULES;
 
@@ -218,6 +293,10 @@ export const GATES_OFF_BY_DEFAULT: Readonly<Record<string, readonly ModelledRele
   // Off (or absent), the launcher pod's render looks up every Multus network's NetworkAttachmentDefinition.
   ExternalNetResourceInjection: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
   WorkloadEncryptionSEV: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
+  PasstBinding: ['v1.8.0', 'v1.8.4'],
+  // Alpha before v1.9 (Beta since).
+  GPUsWithDRA: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
+  HostDevicesWithDRA: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
 };
 
 /**

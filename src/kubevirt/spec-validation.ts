@@ -16,18 +16,81 @@ import { domainSpecCauses } from './spec-disks';
 import { accessCredentialCauses, containerDiskPathCauses, volumeCauses } from './spec-volumes';
 import { downwardMetricsCauses, lastCauses, launchSecurityCauses, probeCauses, vsockCauses } from './spec-devices';
 import { affinityCauses, topologySpreadCauses } from './spec-affinity';
+import { networkCauses } from './spec-network';
+import { draCauses } from './spec-dra';
 import { filesystemCauses, firmwareAcpiCauses, mdevRamFbCauses, persistentReservationCauses } from './spec-gates';
 import {
   cpuResourceCauses,
   dnsConfigCauses,
   inputDeviceCauses,
   ioThreadsCauses,
-  networkCauses,
   resourceCauses,
   soundDeviceCauses,
   startStrategyCauses,
 } from './spec-resources';
 export { mandatoryFieldCauses } from './spec-resources';
+
+/**
+ * ValidateUtilityVolumesNotPresentOnCreation (v1.9): utility volumes are only hotplugged. An empty
+ * list passes: the mutating webhook's JSON round trip (omitempty) leaves a nil slice, and KubeVirt's
+ * start path (the oracle) starts such a VM.
+ */
+function utilityVolumeCauses(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
+  if (!holds('utilityVolumes', config.release) || list(spec['utilityVolumes']).length === 0) return [];
+  return [
+    {
+      reason: 'volume',
+      type: 'FieldValueInvalid',
+      field: `${field}.utilityVolumes`,
+      message: 'cannot create VMI with utility volumes in spec, utility volumes can only be added via hotplug',
+    },
+  ];
+}
+
+/** The labels only KubeVirt's service accounts may set on a VMI (restrictedVmiLabels). */
+const RESTRICTED_VMI_LABELS = new Set([
+  'kubevirt.io/created-by',
+  'kubevirt.io/migrationJobUID',
+  'kubevirt.io/nodeName',
+  'kubevirt.io/migrationTargetNodeName',
+  'kubevirt.io/schedulable',
+  'kubevirt.io/install-strategy',
+]);
+
+/**
+ * ValidateVirtualMachineInstanceMetadata: the VM webhook's on the template's metadata
+ * (`spec.template.metadata`, for the VM's author), and the VMI webhook's on the VMI (`metadata`,
+ * created by the VM controller: a KubeVirt service account, whose reserved labels pass). The
+ * ignition and hook sidecar annotations need their (Alpha) gates.
+ */
+export function metadataCauses(metadata: JsonObject, config: ClusterDefaults, field: string, byKubevirt: boolean): Cause[] {
+  const annotations = obj(metadata['annotations']) ?? {};
+  const labels = obj(metadata['labels']) ?? {};
+  const causes: Cause[] = [];
+  if (!byKubevirt && Object.keys(labels).some((l) => RESTRICTED_VMI_LABELS.has(l)))
+    causes.push({
+      reason: 'metadata',
+      type: 'FieldValueNotSupported',
+      field: `${field}.labels`,
+      message: 'creation of the following reserved kubevirt.io/ labels on a VMI object is prohibited',
+    });
+  const given = (key: string): boolean => typeof annotations[key] === 'string' && annotations[key] !== '';
+  if (given('kubevirt.io/ignitiondata') && !gateEnabled(config, 'ExperimentalIgnitionSupport'))
+    causes.push({
+      reason: 'metadata',
+      type: 'FieldValueInvalid',
+      field: `${field}.annotations`,
+      message: `ExperimentalIgnitionSupport feature gate is not enabled in kubevirt-config, invalid entry ${field}.annotations.kubevirt.io/ignitiondata`,
+    });
+  if (given('hooks.kubevirt.io/hookSidecars') && !gateEnabled(config, 'Sidecar'))
+    causes.push({
+      reason: 'metadata',
+      type: 'FieldValueInvalid',
+      field: `${field}.annotations`,
+      message: `sidecar feature gate is not enabled in kubevirt-config, invalid entry ${field}.annotations.hooks.kubevirt.io/hookSidecars`,
+    });
+  return causes;
+}
 
 /** GetEmulatedMachines: the machine type patterns an architecture allows (virt-config defaults). */
 const EMULATED_MACHINES: Readonly<Record<string, readonly string[]>> = { amd64: ['q35*', 'pc-q35*'], arm64: ['virt*'], s390x: ['s390-ccw-virtio*'] };
@@ -87,7 +150,8 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
     ...affinityCauses(spec, field),
     ...topologySpreadCauses(spec, field),
     ...multiArchitectureCauses(spec, config, field),
-    ...networkCauses(spec, field),
+    ...networkCauses(spec, config, field),
+    ...draCauses(spec, config, field),
   );
   // validateBootOrder: disks naming no volume, and boot orders used twice.
   const volumes = new Map(list(spec['volumes']).map((v) => [v['name'], v]));
@@ -171,6 +235,7 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
     ...domainSpecCauses(spec, field, config.release),
     ...volumeCauses(spec['volumes'], config, `${field}.volumes`),
     ...containerDiskPathCauses(spec['volumes'], field),
+    ...utilityVolumeCauses(spec, config, field),
     ...accessCredentialCauses(spec, field),
     ...dnsConfigCauses(spec, field),
     ...mdevRamFbCauses(spec, field),

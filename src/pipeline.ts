@@ -338,7 +338,7 @@ export function compileDocuments(
             });
       const extra: OutputFile[] = [{ path: DOCS_FILE, content: readme }];
       if (config.policy) {
-        const policyCatalog = policyCatalogOf(objects, config.policy.otherNames ?? []);
+        const policyCatalog = policyCatalogOf(objects, config.policy.otherNames ?? [], lock?.lock.objects ?? []);
         const options = policyOptionsOf(generator.name, config.policy);
         const base = policyBase(generator.name, policyCatalog, options);
         policy = { catalog: policyCatalog, options, objects: base.objects };

@@ -3,6 +3,34 @@
  * run in CEL (SymSpell with distance one, the name in another case first), in TypeScript, for
  * `validate` and the policy's own judge alike. Docs: docs/design.md, the admission policies.
  */
+/** A removed name's record (the release lock's): the release that removed it and what its deprecation named instead. */
+export interface RemovedName {
+  readonly name: string;
+  readonly release: string;
+  readonly replacement: string;
+}
+
+/**
+ * The one suggestion's words for a removed name whose replacement the cluster has, the same in
+ * `validate`, the admission policies' messages and `resize`: "; it was removed in v1.2.0: use
+ * u1.large instead" (after "<name> is not an instance type of this cluster").
+ */
+export const removedWords = (r: Pick<RemovedName, 'release' | 'replacement'>): string => `; it was removed in ${r.release}: use ${r.replacement} instead`;
+
+/**
+ * The removed names a cluster's VMs may still give, of one kind: those the lock records removed with
+ * a replacement that is among `known`, and that are not known again themselves.
+ */
+export function removedNames(
+  locked: readonly { readonly kind: string; readonly name: string; readonly removed?: string | undefined; readonly replacement?: string | undefined }[],
+  kind: string,
+  known: ReadonlySet<string>,
+): RemovedName[] {
+  return locked
+    .filter((o) => o.kind === kind && o.removed !== undefined && o.replacement !== undefined && known.has(o.replacement) && !known.has(o.name))
+    .map((o) => ({ name: o.name, release: o.removed!, replacement: o.replacement! }));
+}
+
 /** Names longer than this get no suggestion (the policies' CEL iterates over a literal list of positions). */
 export const SUGGEST_MAX = 63;
 

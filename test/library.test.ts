@@ -97,8 +97,10 @@ describe('the VM owner: a repository of VMs and the platform bundle, no generato
     expect(together.together!.total).toBeGreaterThan(0);
     expect(itgen.togetherText(together.together!)).toMatch(/^\d+ of \d+ VMs placed\n/);
     const resize = itgen.resize(project, { vm: 'vms/web.yaml', to: 'u1.large' });
-    expect(resize.plan?.outcome).toBe('live');
-    expect(itgen.resizeText(resize)).toMatch(/^web: live: /);
+    // The VM takes KubeVirt's default bridge binding on the pod network: its VMI cannot migrate, so
+    // the memory hotplug waits for a restart.
+    expect(resize.plan).toMatchObject({ outcome: 'restart', migration: { migratable: false, reason: 'InterfaceNotLiveMigratable', from: 'derived' } });
+    expect(itgen.resizeText(resize)).toMatch(/^web: restart: .*cannot migrate VMI which does not use masquerade/);
   });
 
   it('writes the catalog explorer of the bundle (site --with)', () => {

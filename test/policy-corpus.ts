@@ -36,6 +36,8 @@ export interface PolicyReplay {
   readonly id: string;
   readonly allowed: boolean;
   readonly warned: boolean;
+  /** kube-apiserver's causes of a denial. */
+  readonly causes: readonly string[];
   readonly why: string[];
 }
 
@@ -85,7 +87,7 @@ export function replayPolicies(dir: string): { sets: { set: string; why: string[
     const warnings = mine.warnings.map((w) => `Validation failed for ValidatingAdmissionPolicy '${w.policy}' with binding '${w.binding}': ${w.message}`);
     if (JSON.stringify([...(a.warnings ?? [])].sort()) !== JSON.stringify([...warnings].sort()))
       why.push(`warnings: itgen ${JSON.stringify(warnings)} | kube-apiserver ${JSON.stringify(a.warnings)}`);
-    return { id: c.id, allowed: a.allowed === true, warned: (a.warnings ?? []).length > 0, why };
+    return { id: c.id, allowed: a.allowed === true, warned: (a.warnings ?? []).length > 0, causes: a.causes ?? [], why };
   });
   return { sets: setResults, cases: replays };
 }

@@ -15,6 +15,10 @@ import { nearestName } from '../src/suggest';
 import { checkPolicyCel } from '../src/policy/check';
 import type { JsonObject } from '../src/json';
 import { runInProcess, SMALL_CATALOG, writeFiles } from './e2e-helpers';
+import { compile } from '../src/pipeline';
+import { currentObjects, recordRelease, serializeLock } from '../src/release/lock';
+import { parseSource } from '../src/load/source';
+import { lockSchema } from '../src/schema/lock';
 
 const CATALOG: Record<string, string> = {
   ...SMALL_CATALOG,
@@ -123,6 +127,42 @@ describe('itgen policy and the generator policy option', () => {
     writeFileSync(path.join(dir, 'generators/small.yaml'), SMALL_CATALOG['generators/small.yaml']!);
     expect(runInProcess(dir, ['generate']).code).toBe(0);
     expect(existsSync(path.join(base, 'policy'))).toBe(false);
+  });
+
+  it("a VM naming a removed name is told the replacement the lock records, in validate, the policy's message and resize", () => {
+    const lockFile = path.join(dir, 'generators/small.lock.yaml');
+    const release = (version: string): void => {
+      const text = existsSync(lockFile) ? readFileSync(lockFile) : undefined;
+      const src = text ? parseSource('generators/small.lock.yaml', text).docs[0]! : undefined;
+      const previous = src ? { file: 'generators/small.lock.yaml', lock: lockSchema.parse(src.value), src } : undefined;
+      const rec = recordRelease(previous, 'small', currentObjects(compile(dir, 'generators/small.yaml').objects), version);
+      expect(rec.diagnostics).toEqual([]);
+      writeFileSync(lockFile, serializeLock(rec.lock!));
+    };
+    release('v1.0.0'); // o1 published deprecated, its replacement u1
+    rmSync(path.join(dir, 'catalogs/small/o1.yaml'));
+    release('v1.1.0'); // o1 removed
+    const locked = lockSchema.parse(parseAllDocuments(readFileSync(lockFile, 'utf8'))[0]!.toJS());
+    expect(locked.objects.find((o) => o.name === 'o1.small')).toMatchObject({ deprecated: 'v1.0.0', replacement: 'u1.small', removed: 'v1.1.0' });
+    expect(runInProcess(dir, ['generate']).code).toBe(0);
+    writeFiles(dir, { 'vms/old.yaml': VM('old', 'apps', 'o1.small'), 'vm.yaml': VM('app', 'apps', 'u1.small') });
+    // validate: the replacement, not the nearest name (u1.small is two edits away, o1.small's nearest would be none).
+    const plain = runInProcess(dir, ['validate', '--vms', 'vms']);
+    expect(plain.code).toBe(1);
+    expect(plain.err).toMatch(
+      /error IT8001 VirtualMachine `old`: .*"o1\.small" not found\n(.*\n){2} {2}hint: .*it was removed in v1\.1\.0: use `u1\.small` instead/,
+    );
+    // resize to the removed name: the same suggestion.
+    const resized = runInProcess(dir, ['resize', 'vm.yaml', '--to', 'o1.small']);
+    expect(resized.out).toContain('failed');
+    expect(resized.out).toContain('; it was removed in v1.1.0: use `u1.small` instead');
+    // With the generator's policies: the policy's message names it (kube-apiserver's answer in the policy corpus).
+    withPolicy();
+    expect(runInProcess(dir, ['generate']).code).toBe(0);
+    const governed = runInProcess(dir, ['validate', '--vms', 'vms']);
+    expect(governed.err).toContain('says "o1.small is not an instance type of this cluster; it was removed in v1.1.0: use u1.small instead"');
+    const policies = readFileSync(path.join(dir, 'output/small/policy/admission-policies.yaml'), 'utf8');
+    expect(policies).toContain('"; it was removed in v1.1.0: use u1.small instead"');
   });
 
   it('validate --vms says what they do to each VM, once per cause', () => {

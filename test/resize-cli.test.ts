@@ -7,11 +7,12 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runInProcess } from './e2e-helpers';
+import type { JsonObject } from '../src/json';
 
 const REPO = path.resolve(__dirname, '..');
 const BUNDLE = path.join(REPO, 'output', 'common-instancetypes');
 const VM = (it: string, pref: string): string =>
-  `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: web, namespace: default}\nspec:\n  runStrategy: Always\n  instancetype: {name: ${it}}\n  preference: {name: ${pref}}\n  template:\n    spec:\n      domain: {devices: {}}\n      volumes: [{name: rootdisk, containerDisk: {image: "quay.io/containerdisks/fedora:41"}}]\n`;
+  `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: web, namespace: default}\nspec:\n  runStrategy: Always\n  instancetype: {name: ${it}}\n  preference: {name: ${pref}}\n  template:\n    spec:\n      domain: {devices: {interfaces: [{name: default, masquerade: {}}]}}\n      networks: [{name: default, pod: {}}]\n      volumes: [{name: rootdisk, containerDisk: {image: "quay.io/containerdisks/fedora:41"}}]\n`;
 
 describe('itgen resize', () => {
   let dir: string;
@@ -67,6 +68,46 @@ describe('itgen resize', () => {
     expect(missing).toMatchObject({ outcome: 'failed', syncError: { reason: 'FailedFindInstancetype' } });
     expect(run('--to', 'vmcp/fedora').err).toContain('`vmcp` names a preference, not an instance type');
     expect(run('--to', 'virtualmachineclusterinstancetype/u1.large').out).toMatch(/^web: pending/);
+  });
+
+  it("whether the VMI can migrate is virt-handler's LiveMigratable condition, from the VM and the PVCs given (assumed shared when not)", () => {
+    const withDisk = (vm: string): string =>
+      vm.replace(
+        'volumes: [{name: rootdisk, containerDisk: {image: "quay.io/containerdisks/fedora:41"}}]',
+        'volumes: [{name: rootdisk, persistentVolumeClaim: {claimName: root}}]',
+      );
+    const pvc = (mode: string): string =>
+      `apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: root, namespace: default}\nspec: {accessModes: [${mode}], volumeMode: Filesystem, resources: {requests: {storage: 10Gi}}}\n`;
+    // KubeVirt's default binding on the pod network is bridge: such a VMI cannot migrate.
+    writeFileSync(
+      path.join(dir, 'vm.yaml'),
+      VM('u1.medium', 'fedora')
+        .replace(/interfaces: \[[^\]]*\]/, '')
+        .replace('      networks: [{name: default, pod: {}}]\n', ''),
+    );
+    const bridge = JSON.parse(run('--to', 'u1.large', '-o', 'json').out) as { outcome: string; migration: JsonObject; toLive: string };
+    expect(bridge).toMatchObject({
+      outcome: 'restart',
+      migration: {
+        migratable: false,
+        reason: 'InterfaceNotLiveMigratable',
+        message: 'cannot migrate VMI which does not use masquerade or a migratable plugin to connect to the pod network',
+        from: 'derived',
+      },
+    });
+    // A ReadWriteOnce claim: not shared.
+    writeFileSync(path.join(dir, 'vm.yaml'), withDisk(VM('u1.medium', 'fedora')));
+    writeFileSync(path.join(dir, 'pvc.yaml'), pvc('ReadWriteOnce'));
+    expect(run('--to', 'u1.large', '--with', 'pvc.yaml').out).toContain(
+      'live with a live-migratable VM (now: cannot migrate VMI: PVC root is not shared, live migration requires that all PVCs must be shared (using ReadWriteMany access mode))',
+    );
+    writeFileSync(path.join(dir, 'pvc.yaml'), pvc('ReadWriteMany'));
+    expect(run('--to', 'u1.large', '--with', 'pvc.yaml').out).toMatch(/^web: pending: /);
+    // Not given: assumed shared, and said.
+    const assumed = JSON.parse(run('--to', 'u1.large', '-o', 'json').out) as { outcome: string; migration: { assumed: string[] } };
+    expect(assumed.outcome).toBe('pending');
+    expect(assumed.migration.assumed).toEqual(['PVC root is shared (ReadWriteMany): it was not given (pass it with --with)']);
+    expect(run('--to', 'u1.large').out).toContain('assumed: PVC root is shared (ReadWriteMany)');
   });
 
   it('--plan groups every instance type by outcome, the current one marked', () => {

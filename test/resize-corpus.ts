@@ -33,6 +33,12 @@ interface ResizeAnswer {
 }
 
 /** KubeVirt's outcome, in resizePlan's terms. */
+/** Whether a VMI's condition of `type` is True. */
+function conditionTrue(vmi: JsonObject, type: string): boolean {
+  const conditions = (vmi['status'] as JsonObject | undefined)?.['conditions'];
+  return Array.isArray(conditions) && conditions.some((x) => (x as JsonObject)['type'] === type && (x as JsonObject)['status'] === 'True');
+}
+
 export function kubevirtOutcome(a: ResizeAnswer): ResizePlan['outcome'] {
   if (!a.admit.admitted) return 'rejected';
   // A hotplug the VM controller cannot do yet (a migration or another hotplug in progress) is
@@ -62,7 +68,9 @@ export function replayResize(
     const plan = resizePlan(c.vm, c.to, {
       store,
       config: release !== undefined ? { ...kubevirtConfig(c.kubevirt).config, release } : kubevirtConfig(c.kubevirt).config,
-      ...(c.liveMigratable !== undefined ? { liveMigratable: c.liveMigratable } : {}),
+      // The oracle's running VMI has the LiveMigratable condition the case says (True by default), or
+      // the given VMI's own (none: not migratable); it does not compute it as virt-handler would.
+      liveMigratable: c.liveMigratable ?? (c.vmi ? conditionTrue(c.vmi, 'LiveMigratable') : true),
       ...(c.vmi ? { vmi: c.vmi } : {}),
     });
     const expected = kubevirtOutcome(a);

@@ -288,8 +288,14 @@ describe('diff --from OLD --to NEW: two releases of the platform bundle, and wha
 
 describe('resize --exit-code: a CI gate on how a change applies', () => {
   it('exits 1 unless the change applies live', () => {
+    // Masquerade on the pod network: the VMI can migrate (KubeVirt's default bridge binding cannot).
+    const masquerade = vm('web').replace(
+      '        devices: {}\n',
+      '        devices: {interfaces: [{name: default, masquerade: {}}]}\n      networks: [{name: default, pod: {}}]\n',
+    );
     const dir = repository({
-      'vm.yaml': vm('web'),
+      'vm.yaml': masquerade,
+      'bridge.yaml': vm('web'),
       'migrates.yaml': `${cr([])}  workloadUpdateStrategy:\n    workloadUpdateMethods: [LiveMigrate]\n`,
       'waits.yaml': cr([]),
     });
@@ -298,6 +304,18 @@ describe('resize --exit-code: a CI gate on how a change applies', () => {
       expect([live.code, live.out]).toEqual([0, expect.stringMatching(/^web: live: /)]);
       const pending = runInProcess(dir, ['resize', 'vm.yaml', '--to', 'u1.large', '--with', 'platform/bundle.yaml', '--kubevirt', 'waits.yaml', '--exit-code']);
       expect([pending.code, pending.out]).toEqual([1, expect.stringMatching(/^web: pending: /)]);
+      const bridge = runInProcess(dir, [
+        'resize',
+        'bridge.yaml',
+        '--to',
+        'u1.large',
+        '--with',
+        'platform/bundle.yaml',
+        '--kubevirt',
+        'migrates.yaml',
+        '--exit-code',
+      ]);
+      expect([bridge.code, bridge.out]).toEqual([1, expect.stringContaining('cannot migrate VMI which does not use masquerade or a migratable plugin')]);
     } finally {
       removeDir(dir);
     }

@@ -158,6 +158,21 @@ const SETS =
           options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.small', profiles: PROFILES },
         },
         {
+          // Names the release lock records removed, with their replacements (removedNames).
+          set: 'small-removed',
+          catalog: {
+            ...SMALL,
+            removed: {
+              instancetype: [
+                { name: 'o2.large', release: 'v1.2.0', replacement: 'u1.large' },
+                { name: 'u0.small', release: 'v1.1.0', replacement: 'u1.small' },
+              ],
+              preference: [{ name: 'rhel.7', release: 'v1.3.0', replacement: 'rhel.9' }],
+            },
+          },
+          options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.small', profiles: PROFILES },
+        },
+        {
           set: 'small-strict',
           catalog: SMALL,
           options: { ...DEFAULT_POLICY_OPTIONS, prefix: 'itgen.small', deprecated: 'deny', requireInstancetype: true, requirePreference: true },
@@ -212,8 +227,8 @@ if (mode === 'gen') {
   while (cases.length < count) {
     const s = pick(sets);
     const others = (s.catalog.otherNames ?? []).map((n) => ({ name: n.endsWith('*') ? `${n.slice(0, -1)}${pick(['large', 'xlarge', ''])}` : n }));
-    const its = [...s.catalog.instancetypes, ...others];
-    const prefs = [...s.catalog.preferences, ...others];
+    const its = [...s.catalog.instancetypes, ...others, ...(s.catalog.removed?.instancetype ?? [])];
+    const prefs = [...s.catalog.preferences, ...others, ...(s.catalog.removed?.preference ?? [])];
     const name = (entries) => {
       const r = rnd();
       if (r < 0.35) return pick(entries).name;

@@ -19,8 +19,11 @@ export const RESIZE_COMMAND: CommandSpec = {
     "cluster-wide object, or KIND/NAME with kubectl's resource names (virtualmachineinstancetype/big).",
     'The VM may be given as the cluster stores it (`kubectl get vm -o yaml`) or as written in Git; the',
     'running VMI is the one `expand --as vmi` builds for it. --plan: every instance type of the project',
-    '(or of --with files) with its outcome for this VM. --not-migratable: the running VMI cannot',
-    'live-migrate (memory hotplug needs it).',
+    '(or of --with files) with its outcome for this VM. Whether the running VMI can live-migrate',
+    "(memory hotplug needs it) is its LiveMigratable condition (--vmi), or KubeVirt's computation of",
+    'it: masquerade or passt on the pod network (not the default bridge), no host devices, every PVC',
+    'ReadWriteMany (give them with --with; one not given is assumed shared, and said).',
+    '--not-migratable: the running VMI cannot live-migrate.',
   ].join('\n'),
   options: [
     { flag: '--to', value: 'NAME', help: 'the instance type to switch to' },

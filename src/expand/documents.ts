@@ -8,7 +8,6 @@
  */
 import { isPlainObject, type Json, type JsonObject, obj } from '../json';
 import { diag, type Diagnostic } from '../diagnostics';
-import { nearestName } from '../suggest';
 import { locate, type PathSegment, type SourceDoc } from '../load/source';
 
 import { admit, expand, type ExpandOptions } from './expand';
@@ -19,7 +18,7 @@ import { parseQuantity } from '../quantity';
 import { compareText } from '../order';
 import { spreadProblem } from '../kubevirt/topology';
 import { meetsRequirements, requirementsOf } from '../kubevirt/requirements';
-import { mergeStores, objectStore, resolveReferences, type ObjectStore, type ReferenceError } from './references';
+import { mergeStores, objectStore, resolveReferences, suggestionFor, type ObjectStore, type ReferenceError } from './references';
 import { ARCH_LABEL, architectureSelectorConflict, vmApiVersionProblem } from '../kubevirt/placement';
 import { KUBEVIRT_DEFAULTS, readKubevirtCr, type ClusterDefaults } from '../kubevirt/config';
 import { startStored } from './preview';
@@ -364,9 +363,9 @@ function referenceHint(e: ReferenceError, store: ObjectStore): string {
     const elsewhere = namedSo.find((o) => o.namespace !== undefined && o.namespace !== wanted.namespace);
     if (elsewhere)
       return `a ${wanted.kind} \`${wanted.name}\` exists in namespace \`${elsewhere.namespace}\`, not in the VM's \`${wanted.namespace ?? ''}\`: a VM uses namespaced ${plural} of its own namespace only`;
-    // The suggestion the catalog's admission policy gives for the same name (nearestName).
-    const meant = nearestName(wanted.name, [...new Set(ofWhich.filter((o) => o.kind === wanted.kind).map((o) => o.name))]);
-    if (meant !== '') return `did you mean \`${meant}\`?`;
+    // The suggestion the catalog's admission policy gives for the same name.
+    const meant = suggestionFor(store, wanted.kind, wanted.name);
+    if (meant !== undefined) return meant;
   }
   return ofWhich.length === 0
     ? 'no instance types or preferences were given: generate the project (its objects are read from the generators), or pass them with --with FILE'

@@ -3,6 +3,7 @@
  * offline, and `inferFromVolume` (pkg/instancetype/infer) from the labels of a PVC, DataVolume or
  * DataSource given with them. KubeVirt's own messages throughout.
  */
+import { nearestName, removedNames, type RemovedName } from '../suggest';
 import { obj, type Json, type JsonObject } from '../json';
 import { type References, type SpecObject } from './model';
 import { KINDS_OF, MANIFEST_KINDS, matcherKind, type SpecKind } from '../schema/kubevirt-api';
@@ -31,6 +32,32 @@ export interface ObjectStore {
   readonly revisions?: readonly JsonObject[];
   /** Namespaces, ResourceQuotas, Nodes and StorageClasses (what the launcher pod's render reads of the cluster), and Application-Aware Quota's CR and quotas (what fit counts). */
   readonly cluster?: readonly JsonObject[];
+  /** Names the release locks record removed, of each kind, with the replacement their deprecation named (removedNames). */
+  readonly removed?: readonly (RemovedName & { readonly kind: string })[];
+}
+
+/**
+ * `store` with the names the release locks record removed (their replacement among the store's
+ * objects of the kind, the name not there again): what suggestionFor tells a VM still naming one.
+ */
+export function withRemovedNames(store: ObjectStore, locked: Parameters<typeof removedNames>[0]): ObjectStore {
+  const removed = MANIFEST_KINDS.flatMap((kind) =>
+    removedNames(locked, kind, new Set(store.specObjects.filter((o) => o.kind === kind).map((o) => o.name))).map((r) => ({ ...r, kind })),
+  );
+  return removed.length > 0 ? { ...store, removed } : store;
+}
+
+/**
+ * The one suggestion for a VM's name that names nothing of `kind`, in `validate` and `resize` as in
+ * the admission policies' messages: a removed name's recorded replacement first ("it was removed in
+ * v1.2.0: use `u1.large` instead"), else the nearest name of that kind (nearestName: the name in
+ * another case, or one edit away); undefined when there is none.
+ */
+export function suggestionFor(store: ObjectStore, kind: string, name: string): string | undefined {
+  const gone = store.removed?.find((r) => r.kind === kind && r.name === name);
+  if (gone) return `it was removed in ${gone.release}: use \`${gone.replacement}\` instead`;
+  const meant = nearestName(name, [...new Set(store.specObjects.filter((o) => o.kind === kind).map((o) => o.name))]);
+  return meant !== '' ? `did you mean \`${meant}\`?` : undefined;
 }
 
 const SPEC_KINDS: ReadonlySet<string> = new Set(MANIFEST_KINDS);
@@ -75,6 +102,7 @@ export function mergeStores(...stores: readonly ObjectStore[]): ObjectStore {
     cluster: stores.flatMap((s) => s.cluster ?? []),
     ...(stores.some((s) => s.storageClassesGiven) ? { storageClassesGiven: true } : {}),
     ...(stores.some((s) => s.networkAttachmentDefinitionsGiven) ? { networkAttachmentDefinitionsGiven: true } : {}),
+    ...(stores.some((s) => s.removed !== undefined) ? { removed: stores.flatMap((s) => s.removed ?? []) } : {}),
   };
 }
 

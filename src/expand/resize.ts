@@ -18,8 +18,9 @@ import { isPlainObject, list, obj, type Json, type JsonObject } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { copy } from '../kubevirt/go';
 import { cmp, parseQ, parseQuantity, qString, type Quantity } from '../quantity';
-import { validateInstanceSpec } from '../kubevirt/spec-validation';
+import { metadataCauses, validateInstanceSpec } from '../kubevirt/spec-validation';
 import { memoryHotplugProblem } from '../kubevirt/vmi';
+import { liveMigratableCondition, type LiveMigratable } from '../kubevirt/migratable';
 import { admit } from './expand';
 import { applyInstancetype } from './instancetype';
 import type { References } from './model';
@@ -54,7 +55,12 @@ export interface ResizePlan {
   };
   /** The hotplug is carried out by a live migration (the CR lists LiveMigrate and the VMI can migrate). */
   readonly migrates: boolean;
+  /** Whether the running VMI can live-migrate, and from what that is known (when the plan got that far). */
+  readonly migration?: MigrationCondition;
 }
+
+/** The VMI's LiveMigratable condition: the caller's word (`given`), the VMI's own (`condition`), or virt-handler's computation (`derived`). */
+export type MigrationCondition = LiveMigratable & { readonly from: 'given' | 'condition' | 'derived' };
 
 /** Where a hotplug limit of the running VMI came from: the instance type, the cluster's live update configuration, or KubeVirt's default ratio. */
 export type LimitSource = 'instancetype' | 'cluster' | 'default-ratio';
@@ -178,7 +184,11 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
   const admitted = admit(edited, newRefs.references, { cluster: config });
   if (admitted.causes.length > 0) return { outcome: 'rejected', admission: { causes: admitted.causes }, ...noHotplug };
   const template = obj(obj(obj((admitted.vm ?? edited)['spec'])?.['template'])?.['spec']);
-  const specCauses = template ? [...validateInstanceSpec(template, config, 'spec.template.spec'), ...liveUpdateCauses(template, config)] : [];
+  const templateMeta = obj(obj(obj((admitted.vm ?? edited)['spec'])?.['template'])?.['metadata']) ?? {};
+  const specCauses = [
+    ...metadataCauses(templateMeta, config, 'spec.template.metadata', false),
+    ...(template ? [...validateInstanceSpec(template, config, 'spec.template.spec'), ...liveUpdateCauses(template, config)] : []),
+  ];
   if (specCauses.length > 0) return { outcome: 'rejected', admission: { causes: specCauses }, ...noHotplug };
   // The VM controller: the objects the new matchers name must exist.
   const missing = newRefs.errors.find((e) => e.notFound);
@@ -194,12 +204,32 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
   const currentSpec = applied(edited, newRefs.references, config.release);
   if ((!ctx.vmi && 'error' in started) || !startSpec || !currentSpec) return { outcome: 'live', admission: { causes: [] }, ...noHotplug };
   const vmi = ctx.vmi ?? (started as { vmi: JsonObject }).vmi;
-  // A given VMI's LiveMigratable condition, unless the caller says: vmi.IsMigratable() reads the
-  // condition alone, so a running VMI without it is not migratable; without a VMI, one is assumed.
+  // Whether the VMI can migrate: the caller's word; else a given VMI's LiveMigratable condition
+  // (vmi.IsMigratable() reads the condition alone); else the condition as virt-handler computes it
+  // for the VMI (given without one, or the one the VM starts as), from the PVCs given.
   const condition = Array.isArray(obj(ctx.vmi?.['status'])?.['conditions'])
     ? (obj(ctx.vmi!['status'])!['conditions'] as Json[]).map((c) => obj(c)).find((c) => c?.['type'] === 'LiveMigratable')
     : undefined;
-  const liveMigratable = ctx.liveMigratable ?? (condition ? condition['status'] === 'True' : ctx.vmi === undefined);
+  const migration: MigrationCondition =
+    ctx.liveMigratable !== undefined
+      ? { migratable: ctx.liveMigratable, assumed: [], from: 'given' }
+      : condition
+        ? {
+            migratable: condition['status'] === 'True',
+            ...(typeof condition['reason'] === 'string' ? { reason: condition['reason'] } : {}),
+            ...(typeof condition['message'] === 'string' ? { message: condition['message'] } : {}),
+            assumed: [],
+            from: 'condition',
+          }
+        : {
+            ...liveMigratableCondition(
+              vmi,
+              config,
+              store.volumes.filter((v) => v['kind'] === 'PersistentVolumeClaim' && String(obj(v['metadata'])?.['namespace'] ?? ns) === ns),
+            ),
+            from: 'derived',
+          };
+  const liveMigratable = migration.migratable;
   const { differs, fields } = restartFields(startSpec, currentSpec, config);
   // Which object set each field: the one whose change alone changes it.
   const sourceOf = (field: string): 'instancetype' | 'preference' | 'cluster' => {
@@ -232,6 +262,7 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
     restartRequired: { message, fields: [field], sources: [sourceOf(field)] },
     ...(toLive !== undefined ? { toLive } : {}),
     ...noHotplug,
+    migration,
   });
   // Where the running VMI's hotplug limits came from (setupHotplug): the instance type, the cluster, or the ratio.
   const socketsFrom: LimitSource =
@@ -241,9 +272,9 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
   // The VM controller's sync fails and retries (a SyncError on the VM) while another hotplug or a
   // migration is in progress: the change waits.
   const conditionTrue = (type: string): boolean => list(obj(vmi['status'])?.['conditions']).some((c) => c['type'] === type && c['status'] === 'True');
-  const migration = obj(obj(vmi['status'])?.['migrationState']);
+  const migrationState = obj(obj(vmi['status'])?.['migrationState']);
   // migrations.IsMigrating: started (a start timestamp) and not ended.
-  const migrating = migration !== undefined && typeof migration['startTimestamp'] === 'string' && typeof migration['endTimestamp'] !== 'string';
+  const migrating = migrationState !== undefined && typeof migrationState['startTimestamp'] === 'string' && typeof migrationState['endTimestamp'] !== 'string';
   const waits = (reason: 'HotPlugCPUError' | 'HotPlugMemoryError', message: string): ResizePlan => ({
     outcome: 'pending',
     admission: { causes: [] },
@@ -256,6 +287,7 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
     },
     toLive: message.includes('migrating') ? 'the migration in progress ends: the VM controller retries the hotplug then' : 'the hotplug in progress completes',
     ...noHotplug,
+    migration,
   });
   // handleCPUChangeRequest
   const vmiCpu = obj(obj(obj(vmi['spec'])?.['domain'])?.['cpu']) ?? {};
@@ -300,7 +332,7 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
       return restart(
         'memory updated in template spec. Memory-hotplug is only available for migratable VMs',
         field,
-        'a live-migratable VM (shared storage: ReadWriteMany volumes)',
+        `a live-migratable VM${migration.message !== undefined ? ` (now: ${migration.message})` : ' (shared storage: ReadWriteMany volumes)'}`,
       );
     const maxGuest = q(vmiMemory['maxGuest']);
     if (!maxGuest) return restart('memory updated in template spec. Memory-hotplug is not available for this VM configuration', field);
@@ -329,11 +361,12 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
     admission: { causes: [] },
     hotplug,
     migrates,
+    migration,
     ...(outcome === 'pending'
       ? {
           toLive: liveMigratable
             ? "LiveMigrate listed in the KubeVirt CR's spec.workloadUpdateStrategy.workloadUpdateMethods"
-            : 'a live-migratable VM (shared storage: ReadWriteMany volumes), and LiveMigrate among the workload update methods',
+            : `a live-migratable VM${migration.message !== undefined ? ` (now: ${migration.message})` : ' (shared storage: ReadWriteMany volumes)'}, and LiveMigrate among the workload update methods`,
         }
       : {}),
   };

@@ -23,7 +23,7 @@
  */
 import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';
 import type { JsonObject } from '../json';
-import { nearestName, SUGGEST_MAX } from '../suggest';
+import { nearestName, removedNames, removedWords, SUGGEST_MAX, type RemovedName } from '../suggest';
 import { celString, chunkedMap, chunkedSet, suggestionVariables, wrapCel, type ChunkedMap } from './cel';
 
 export { celString, wrapCel } from './cel';
@@ -47,6 +47,8 @@ export interface PolicyCatalog {
   readonly preferences: readonly PolicyEntry[];
   /** Names of either kind something else deploys, or prefixes ending in `*`: known too. */
   readonly otherNames?: readonly string[];
+  /** Names the release lock records removed, with the replacement their deprecation named (removedNames). */
+  readonly removed?: { readonly instancetype: readonly RemovedName[]; readonly preference: readonly RemovedName[] };
 }
 
 /** The names a VM may give for one kind, and the prefixes (from `otherNames`). */
@@ -156,21 +158,32 @@ function knownCel(which: Which, known: ChunkedMap, prefixes: readonly string[]):
 }
 
 /** The `known` policy's variables and validation for one kind. */
-function knownParts(which: Which, names: readonly string[], prefixes: readonly string[]): { variables: JsonObject[]; validation: JsonObject } {
+function knownParts(
+  which: Which,
+  names: readonly string[],
+  prefixes: readonly string[],
+  removed: readonly RemovedName[],
+): { variables: JsonObject[]; validation: JsonObject } {
   const it = `variables.${which}`;
   const known = chunkedSet(`${which}Names`, names);
+  // A removed name with a recorded replacement is told so first (removedWords), then the did-you-mean.
+  const gone = chunkedMap(
+    `removed${which === 'instancetype' ? 'Instancetypes' : 'Preferences'}`,
+    removed.map((r) => [r.name, celString(removedWords(r))]),
+  );
   const inKnown = knownCel(which, known, prefixes);
   const unknown = `${changed(which)} && !(${inKnown}) && size(${it}) <= ${SUGGEST_MAX}`;
   const alphabet = [...new Set(names.flatMap((n) => [...n]))];
   const kindText = CLUSTER_KIND[which];
   const fallback = `"; kubectl get ${kindText.toLowerCase()}s lists them"`;
   return {
-    variables: [...known.variables, ...suggestionVariables(which, it, unknown, known, alphabet)],
+    variables: [...known.variables, ...gone.variables, ...suggestionVariables(which, it, unknown, known, alphabet)],
     validation: {
       expression: `!(${changed(which)}) || ${inKnown}`,
       messageExpression:
         `${it} + " is not ${which === 'instancetype' ? 'an' : 'a'} ${NOUN[which]} of this cluster" + ` +
-        `(variables.${which}Suggestion != "" ? "; did you mean " + variables.${which}Suggestion + "?" : ${fallback})`,
+        `(${removed.length > 0 ? `${gone.get(it, '""')} != "" ? ${gone.get(it, '""')} : ` : ''}` +
+        `variables.${which}Suggestion != "" ? "; did you mean " + variables.${which}Suggestion + "?" : ${fallback})`,
       message: `the VM names ${which === 'instancetype' ? 'an' : 'a'} ${NOUN[which]} this cluster does not have (kubectl get ${kindText.toLowerCase()}s lists them)`,
       reason: 'Invalid',
     },
@@ -212,8 +225,8 @@ function policyObjectsOnOneLine(catalog: PolicyCatalog, opts: PolicyOptions): Js
   const its = knownOf(catalog, 'instancetype');
   const prefs = knownOf(catalog, 'preference');
   // known
-  const kit = knownParts('instancetype', its.names, its.prefixes);
-  const kpref = knownParts('preference', prefs.names, prefs.prefixes);
+  const kit = knownParts('instancetype', its.names, its.prefixes, catalog.removed?.instancetype ?? []);
+  const kpref = knownParts('preference', prefs.names, prefs.prefixes, catalog.removed?.preference ?? []);
   const known = `${opts.prefix}.catalog`;
   out.push(
     policy(known, {
@@ -412,13 +425,14 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
     const k = knownNames[which];
     const name = current[which];
     if (!judged(which) || isKnown(name, k)) continue;
+    const gone = catalog.removed?.[which].find((r) => r.name === name);
     const s = nearestName(name, k.names);
     denied.push({
       rule: 'catalog',
       which,
       policy: known,
       binding: known,
-      message: `${name} is not ${which === 'instancetype' ? 'an' : 'a'} ${NOUN[which]} of this cluster${s !== '' ? `; did you mean ${s}?` : `; kubectl get ${CLUSTER_KIND[which].toLowerCase()}s lists them`}`,
+      message: `${name} is not ${which === 'instancetype' ? 'an' : 'a'} ${NOUN[which]} of this cluster${gone ? removedWords(gone) : s !== '' ? `; did you mean ${s}?` : `; kubectl get ${CLUSTER_KIND[which].toLowerCase()}s lists them`}`,
       reason: 'Invalid',
     });
   }
@@ -502,6 +516,7 @@ export function policyCatalogOf(
     };
   }[],
   otherNames: readonly string[] = [],
+  locked: Parameters<typeof removedNames>[0] = [],
 ): PolicyCatalog {
   const entry = (o: (typeof objects)[number]): PolicyEntry => {
     const src = o.source;
@@ -510,7 +525,7 @@ export function policyCatalogOf(
     return { name: o.manifest.metadata.name, ...(families ? { families } : {}), ...(src.class !== undefined ? { class: src.class } : {}), ...deprecated };
   };
   const byName = (a: PolicyEntry, b: PolicyEntry): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  return {
+  const catalog: PolicyCatalog = {
     instancetypes: objects
       .filter((o) => o.manifest.kind === CLUSTER_KIND.instancetype)
       .map(entry)
@@ -521,6 +536,9 @@ export function policyCatalogOf(
       .sort(byName),
     ...(otherNames.length > 0 ? { otherNames: [...otherNames] } : {}),
   };
+  const removedOf = (which: Which): RemovedName[] => removedNames(locked, CLUSTER_KIND[which], new Set(knownOf(catalog, which).names));
+  const removed = { instancetype: removedOf('instancetype'), preference: removedOf('preference') };
+  return removed.instancetype.length + removed.preference.length > 0 ? { ...catalog, removed } : catalog;
 }
 
 /** A generator's `policy:` block as options (its defaults filled in by the schema). */

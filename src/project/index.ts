@@ -12,6 +12,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { diag, hasErrors, strictify, type Diagnostic, type SourceRange } from '../diagnostics';
 import { objectStore, type ObjectStore } from '../expand';
+import { withRemovedNames } from '../expand/references';
 import { kubevirtFromDocuments, manifestObjects } from '../expand/documents';
 import { obj, type Json, type JsonObject } from '../json';
 import { isQuantity } from '../quantity';
@@ -282,13 +283,18 @@ function catalogsOf(files: 'instead' | 'besides', inputs: ProjectInputs, read: P
     ...(generators.length > 0 ? [`the project (${generators.join(', ')})`] : []),
     ...(withFiles.length > 0 ? [`${withFiles.join(', ')}`] : []),
   ].join(' and ');
-  return {
-    sources,
-    store: objectStore([
+  // With what the release locks record removed: the one suggestion for a VM still naming it.
+  const store = withRemovedNames(
+    objectStore([
       // The rendered manifests themselves: no need to serialize and parse them back.
       ...sources.filter((s) => s.origin === 'generator').flatMap((s) => s.objects.map((o) => o.manifest as unknown as JsonObject)),
       ...fileObjects,
     ]),
+    sources.flatMap((s) => s.result?.lock?.lock.objects ?? []),
+  );
+  return {
+    sources,
+    store,
     diagnostics: strict,
     blocking: hasErrors(strict),
     from,
@@ -299,7 +305,7 @@ function catalogsOf(files: 'instead' | 'besides', inputs: ProjectInputs, read: P
 export function policyOf(s: CatalogSource): ProjectPolicy & { readonly written: boolean } {
   const written = s.result?.policy;
   if (written) return { generator: s.name, catalog: written.catalog, options: written.options, written: true };
-  const catalog: PolicyCatalog = policyCatalogOf(s.objects);
+  const catalog: PolicyCatalog = policyCatalogOf(s.objects, [], s.result?.lock?.lock.objects ?? []);
   const options: PolicyOptions = policyOptionsOf(s.name, {});
   return { generator: s.name, catalog, options, written: false };
 }

@@ -190,6 +190,7 @@ export function checkProject(
         vmDocs.docs,
         compiled.results.flatMap((r) => generatedObjects(r)),
         impacts.flatMap((i) => i.impacts),
+        compiled.results.flatMap((r) => r.lock?.lock.objects ?? []),
       ),
     ];
     // And what the admission policies the project writes would do to each of them.

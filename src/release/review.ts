@@ -11,6 +11,7 @@ import { type Json, type JsonObject, obj } from '../json';
 import { diag, type Diagnostic } from '../diagnostics';
 import type { KubeObject } from '../emit/committed';
 import { expandDocuments, objectStore } from '../expand';
+import { withRemovedNames } from '../expand/references';
 import { manifestObjects } from '../expand/documents';
 import { resizePlan, type ResizePlan } from '../expand/resize';
 import type { ClusterDefaults } from '../kubevirt/config';
@@ -338,9 +339,15 @@ export function impactOptions(r: CompileResult): ImpactOptions {
  * VM files themselves hold. What `vmImpact` already reported for a VM the change touches
  * (`reported`, by file and name) is not said twice.
  */
-export function judgeVms(vmDocs: readonly SourceDoc[], objects: readonly KubeObject[], reported: readonly VmImpact[] = []): Diagnostic[] {
+export function judgeVms(
+  vmDocs: readonly SourceDoc[],
+  objects: readonly KubeObject[],
+  reported: readonly VmImpact[] = [],
+  locked: Parameters<typeof withRemovedNames>[1] = [],
+): Diagnostic[] {
   const skip = new Set(reported.filter((i) => !i.admittedAfter).map((i) => `${i.file}\u0000${i.vm}`));
-  const { outcomes } = expandDocuments(vmDocs, objectStore(objects as unknown as JsonObject[]), { admission: true, revisionsInCluster: true });
+  const store = withRemovedNames(objectStore(objects as unknown as JsonObject[]), locked);
+  const { outcomes } = expandDocuments(vmDocs, store, { admission: true, revisionsInCluster: true });
   return outcomes.filter((o) => !skip.has(`${o.file}\u0000${o.name}`)).flatMap((o) => o.diagnostics);
 }
 

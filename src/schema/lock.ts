@@ -19,6 +19,11 @@ export const lockedObjectSchema = z.strictObject({
   digest: digestSchema.describe('Spec digest as last published'),
   released: releaseVersionSchema.describe('First release that published it'),
   deprecated: releaseVersionSchema.optional().describe('First release that published it deprecated'),
+  replacement: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('What its deprecation names instead (as published): VMs naming it once it is removed are told to use this'),
   removed: releaseVersionSchema.optional().describe('First release that no longer published it'),
   removedReason: z.string().min(1).optional().describe('Why it was removed without a deprecation release (the reviewed override)'),
   changed: z

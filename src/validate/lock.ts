@@ -30,6 +30,8 @@ export interface CurrentObject {
   readonly name: string;
   readonly digest: string;
   readonly deprecated: boolean;
+  /** The replacement its deprecation names, when it does. */
+  readonly replacement?: string | undefined;
   /** Where the object was declared, for diagnostics; computed only when one is reported. */
   readonly location: () => SourceRange | undefined;
 }
@@ -57,6 +59,7 @@ export function currentObjects(objects: readonly RenderedObject[], previous?: Pi
       name: o.manifest.metadata.name,
       digest,
       deprecated: o.manifest.metadata.labels?.[`${LABEL_PREFIX}deprecated`] === 'true',
+      ...(o.source.deprecated?.replacement !== undefined ? { replacement: o.source.deprecated.replacement } : {}),
       location: () => {
         const before = previous?.get(key(o.manifest.kind, o.manifest.metadata.name));
         const changed = before === undefined ? undefined : firstDifference(before, o.manifest.spec, []);

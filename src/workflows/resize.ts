@@ -1,5 +1,6 @@
 import { diag, hasErrors, type Diagnostic } from '../diagnostics';
 import { manifestObjects } from '../expand/documents';
+import { suggestionFor } from '../expand/references';
 import { matcherFromName, resizeOptions, resizePlan, type ResizePlan } from '../expand/resize';
 import type { JsonObject } from '../json';
 import type { Project } from '../project';
@@ -26,6 +27,8 @@ export interface ResizeReport extends Report {
   readonly to?: { readonly instancetype?: JsonObject; readonly preference?: JsonObject };
   /** `--to`/`--preference`: what the change does. */
   readonly plan?: ResizePlan;
+  /** When the new object is not found: the one suggestion (suggestionFor), as validate and the policies give it. */
+  readonly suggestion?: string;
   /** `--plan`: every instance type with its outcome; `current` marks the VM's own. */
   readonly options?: readonly { readonly name: string; readonly kind: string; readonly current: boolean; readonly plan: ResizePlan }[];
 }
@@ -82,7 +85,14 @@ export function resize(project: Project, opts: ResizeOptions): ResizeReport {
     }));
     return { vm: name, options, diagnostics, notes };
   }
-  return { vm: name, to, plan: resizePlan(vm, to, context), diagnostics, notes };
+  const plan = resizePlan(vm, to, context);
+  const missing = plan.syncError?.reason === 'FailedFindPreference' ? 'preference' : 'instancetype';
+  const named = to[missing];
+  const suggestion =
+    plan.outcome === 'failed' && named && typeof named['name'] === 'string'
+      ? suggestionFor(catalogs.store, matcherKind(missing, named['kind']) ?? KINDS_OF[missing].cluster, named['name'])
+      : undefined;
+  return { vm: name, to, plan, ...(suggestion !== undefined ? { suggestion } : {}), diagnostics, notes };
 }
 
 const LIMIT_WORDS: Readonly<Record<string, string>> = {
@@ -110,14 +120,20 @@ export function resizeText(report: ResizeReport): string {
       .filter((s) => s !== '')
       .join('\n');
   }
-  return report.plan ? `${report.vm ?? ''}: ${report.plan.outcome}: ${resizeWhy(report.plan)}` : '';
+  if (!report.plan) return '';
+  const assumed = report.plan.migration?.assumed ?? [];
+  return `${report.vm ?? ''}: ${report.plan.outcome}: ${resizeWhy(report.plan)}${report.suggestion !== undefined ? `; ${report.suggestion}` : ''}${assumed.length > 0 ? `; assumed: ${assumed.join('; ')}` : ''}`;
 }
 
 /** The JSON of a resize report, as `-o json` prints it. */
 export function resizeJson(report: ResizeReport): string {
   if (report.options)
     return JSON.stringify({ vm: report.vm, options: report.options.map((o) => ({ instancetype: { name: o.name, kind: o.kind }, ...o.plan })) }, null, 2);
-  return JSON.stringify({ vm: report.vm, to: report.to, ...report.plan }, null, 2);
+  return JSON.stringify(
+    { vm: report.vm, to: report.to, ...report.plan, ...(report.suggestion !== undefined ? { suggestion: report.suggestion } : {}) },
+    null,
+    2,
+  );
 }
 
 /** Why, in KubeVirt's words first, then what KubeVirt does not say. */

@@ -121,7 +121,8 @@ describe('fast YAML reader', () => {
     ['tabs', 'a:\tb\n'],
     ['anchors and aliases', 'a: &x 1\nb: *x\n'],
     ['tags', 'a: !!str 1\n'],
-    ['multi-line plain scalars', 'a: one\n  two\n'],
+    ['multi-line plain scalars with a blank line inside', 'a: one\n\n  two\n'],
+    ['multi-line plain scalars with a comment line inside', 'a: one\n  # c\n  two\n'],
     ['floats and other numbers', 'a: 1.5\n'],
     ['escapes in double quotes', 'a: "x\\ny"\n'],
     ['folded scalars', 'a: >\n  x\n'],
@@ -135,6 +136,53 @@ describe('fast YAML reader', () => {
     ['keys whose colon is more than 1,000 characters on (YAML allows 1,024)', `${'k'.repeat(600)}${' '.repeat(500)}: 1\n`],
   ])('leaves %s to the library', (_what, text) => {
     expect(parseFast(text)).toBeUndefined();
+  });
+
+  test('reads a plain scalar folded over the lines under it (kubectl folds long strings) as the library does', () => {
+    const texts = [
+      'a: one\n  two\n',
+      'a: one\n  two\n  three\nb: 1\n',
+      'm:\n  message: containers with unready status are waiting for the readiness probe of\n    the application to succeed before traffic\n  reason: x\n',
+      '- one\n  two\n- three\n',
+      'items:\n- message: a long\n    message: no\n',
+      'a: one   \n   two  \n',
+      'a: 1\n  2\n',
+      'a: true\n  false\n',
+      'a: one\n  -two\n',
+      'a: one\n\nb: two\n   three\n',
+    ];
+    const read = texts.filter((t) => {
+      const d = differences(t);
+      if (d !== undefined) expect([t, d]).toEqual([t, []]);
+      return d !== undefined;
+    });
+    expect(read.length).toBeGreaterThanOrEqual(7);
+    expect(parseFast('a: one\n  two\n')!.docs[0]!.value).toEqual({ a: 'one two' });
+  });
+
+  test('random folded plain scalars: when it reads them, it reads them as the library does', () => {
+    const word = fc.stringMatching(/^[a-z0-9][a-z0-9.:#-]{0,6}$/);
+    const doc = fc.record({
+      key: fc.constantFrom('a', 'message', 'x-y'),
+      nest: fc.nat({ max: 2 }),
+      lines: fc.array(fc.tuple(fc.array(word, { minLength: 1, maxLength: 4 }), fc.nat({ max: 4 }), fc.nat({ max: 2 })), { minLength: 1, maxLength: 4 }),
+      after: fc.constantFrom('', 'b: 1\n', '  c: 2\n', '- z\n'),
+    });
+    let read = 0;
+    fc.assert(
+      fc.property(doc, ({ key, nest, lines, after }) => {
+        const pad = '  '.repeat(nest);
+        const head = nest > 0 ? Array.from({ length: nest }, (_, i) => `${'  '.repeat(i)}n${i}:\n`).join('') : '';
+        const body = lines.map(([ws, extra, trailing], i) => (i === 0 ? `${pad}${key}: ` : `${pad}${' '.repeat(1 + extra)}`) + ws.join(' ') + ' '.repeat(trailing)).join('\n');
+        const text = `${head}${body}\n${after}`;
+        const d = differences(text);
+        if (d === undefined) return true;
+        read++;
+        return d.length === 0 || (console.error(text, d), false);
+      }),
+      { numRuns: 400, seed: 7 },
+    );
+    expect(read).toBeGreaterThan(50);
   });
 
   test('random edits of real files: when it reads the result, it reads it as the library does', () => {

@@ -1,16 +1,19 @@
 /**
  * A fast path for reading catalogs, the counterpart of emit/yaml-writer.ts. It reads the plain
  * block-style YAML catalogs and generators are written in (block mappings and sequences, one-line
- * flow collections, plain and quoted one-line scalars, `|` and `|-` literals, comments where they
- * lead the next entry) and gives up on anything else, in which case parseSource uses the `yaml`
+ * flow collections, quoted one-line scalars, plain scalars on one line or folded over the lines
+ * under it (as kubectl writes long strings), `|` and `|-` literals, comments where they lead the
+ * next entry) and gives up on anything else, in which case parseSource uses the `yaml`
  * library, which also reports every error. For what it reads it gives the library's values (core
  * schema) and the library's node ranges, so a diagnostic points at the same line and column either
  * way; test/fast-yaml.test.ts compares both on every YAML file of the repository and on random and
  * mutated documents, so the library stays the definition. It exists because the library, cold
  * in a fresh process, took a fifth of an `itgen generate`.
  *
- * Frozen: the subset above is all it will ever read. Anything else (anchors and aliases, tags,
- * multi-line flow collections, folded `>` scalars, multi-line plain or quoted scalars, explicit `?`
+ * Frozen: the subset above is all it will ever read (multi-line plain scalars joined it when a pod
+ * dump of 32 MB, whose every condition message kubectl folds, took 50 s on the library's path). Anything else (anchors and aliases, tags,
+ * multi-line flow collections, folded `>` scalars, multi-line quoted scalars, plain ones with blank
+ * lines or comments inside, explicit `?`
  * keys, directives, complex keys) declines to the `yaml` library; a new YAML feature is never added
  * here, only to the library path. Over 400 lines because a YAML reader that matches the library's
  * values and ranges for that subset is one unit: split, its invariants would span files.
@@ -342,6 +345,10 @@ class Reader {
       const raw = text.slice(p, e);
       // `a: b` inside a value, or a value ending in a colon, is a nested mapping or an error.
       if (raw.includes(': ') || raw.endsWith(':')) throw new Unsupported();
+      if (stop === end) {
+        const more = this.plainContinuation(line, p, indent, raw);
+        if (more) return more;
+      }
       node = { type: 'scalar', range: [p, e, e], value: resolvePlain(raw) };
       after = e;
     }
@@ -350,6 +357,39 @@ class Reader {
     while (q < end && text.charCodeAt(q) === SPACE) q++;
     if (q < end && !(text.charCodeAt(q) === HASH && q > after)) throw new Unsupported();
     return [{ ...node, range: [node.range[0], node.range[1], lineEnd] }, line + 1];
+  }
+
+  /**
+   * A plain scalar that goes on over the lines after `line` (as kubectl's YAML, which folds long
+   * strings at 80 columns, writes them): each line more indented than `indent`, folded into one
+   * with single spaces. Undefined when the next line is not such a line. The lines must be
+   * consecutive, without comments, `: ` or ` #`, each starting as a plain scalar may; anything else
+   * (a blank line folded in, a flow indicator) is left to the library.
+   */
+  private plainContinuation(line: number, p: number, indent: number, first: string): [FastScalar, number] | undefined {
+    const text = this.text;
+    let i = line + 1;
+    const parts = [first];
+    let last = line;
+    while (i < this.docEnd && this.kinds[i] === CONTENT && this.indents[i]! > indent) {
+      const s = this.starts[i]! + this.indents[i]!;
+      let e = this.ends[i]!;
+      while (text.charCodeAt(e - 1) === SPACE) e--;
+      const part = text.slice(s, e);
+      if (!PLAIN_START.test(part[0]!) || part.includes(': ') || part.endsWith(':') || part.includes(' #')) throw new Unsupported();
+      parts.push(part);
+      last = i;
+      i++;
+    }
+    if (last === line) return undefined;
+    // A blank or comment line, then more of it, is not read here.
+    let j = i;
+    while (j < this.docEnd && this.kinds[j] !== CONTENT) j++;
+    if (j > i && j < this.docEnd && this.indents[j]! > indent) throw new Unsupported();
+    let valueEnd = this.ends[last]!;
+    while (text.charCodeAt(valueEnd - 1) === SPACE) valueEnd--;
+    const lineEnd = this.ends[last]! < text.length ? this.ends[last]! + 1 : this.ends[last]!;
+    return [{ type: 'scalar', range: [p, valueEnd, lineEnd], value: parts.join(' ') }, last + 1];
   }
 
   /** `|` or `|-` and the lines under it. */

@@ -173,7 +173,9 @@ describe('fast YAML reader', () => {
       fc.property(doc, ({ key, nest, lines, after }) => {
         const pad = '  '.repeat(nest);
         const head = nest > 0 ? Array.from({ length: nest }, (_, i) => `${'  '.repeat(i)}n${i}:\n`).join('') : '';
-        const body = lines.map(([ws, extra, trailing], i) => (i === 0 ? `${pad}${key}: ` : `${pad}${' '.repeat(1 + extra)}`) + ws.join(' ') + ' '.repeat(trailing)).join('\n');
+        const body = lines
+          .map(([ws, extra, trailing], i) => (i === 0 ? `${pad}${key}: ` : `${pad}${' '.repeat(1 + extra)}`) + ws.join(' ') + ' '.repeat(trailing))
+          .join('\n');
         const text = `${head}${body}\n${after}`;
         const d = differences(text);
         if (d === undefined) return true;

@@ -631,6 +631,7 @@ function mutations() {
   );
   networkFamilies(each);
   draFamilies(each);
+  vmFamilies(each);
   return m;
 }
 
@@ -925,7 +926,63 @@ function draFamilies(each) {
   );
 }
 
-const CLAIM_FAMILIES = new Set(['persistent-reservation', 'filesystems']);
+/** The VM webhook's own rules (vms-admitter.go): the run strategy, the DataVolume templates and their namespace. */
+function vmFamilies(each) {
+  each(
+    'run-strategy',
+    [
+      ['Always', null],
+      ['Bogus', null],
+      ['WaitAsReceiver', null],
+      [null, true],
+      [null, false],
+      ['Always', true],
+      [null, null],
+      ['RerunOnFailure', null],
+      ['Once', null],
+      ['Manual', null],
+      ['always', null],
+    ],
+    (s, [runStrategy, running], vm) => {
+      delete vm.spec.runStrategy;
+      if (runStrategy !== null) vm.spec.runStrategy = runStrategy;
+      if (running !== null) vm.spec.running = running;
+    },
+  );
+  const storage = { resources: { requests: { storage: '10Gi' } } };
+  const dvt = (extra, spec) => ({ metadata: { name: 'root-dv', ...extra }, spec });
+  each(
+    'data-volume-templates',
+    [
+      [dvt({}, { storage, source: { blank: {} } }), true],
+      [dvt({ name: '' }, { storage, source: { blank: {} } }), true],
+      [dvt({}, { source: { blank: {} } }), true],
+      [dvt({}, { storage, pvc: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '10Gi' } } }, source: { blank: {} } }), true],
+      [dvt({}, { storage: { ...storage, dataSourceRef: { kind: 'VolumeSnapshot', name: 'snap' } }, source: { blank: {} } }), true],
+      [dvt({}, { storage }), true],
+      [dvt({}, { storage, source: {} }), true],
+      [dvt({}, { storage, source: { http: { url: 'https://example.com/disk.img' }, blank: {} } }), true],
+      [dvt({}, { storage, sourceRef: { kind: 'DataSource', name: 'fedora', namespace: 'os-images' } }), true],
+      [dvt({}, { storage, source: { blank: {} } }), false],
+      [dvt({ namespace: 'other' }, { storage, source: { blank: {} } }), true],
+      [dvt({ namespace: 'team' }, { storage, source: { blank: {} } }), true],
+    ],
+    (s, [template, referenced], vm) => {
+      vm.spec.dataVolumeTemplates = [template];
+      s.volumes = [...s.volumes, { name: 'data', dataVolume: { name: referenced ? 'root-dv' : 'other-dv' } }];
+      set(
+        s,
+        [...D, 'devices', 'disks'],
+        [
+          { name: 'rootdisk', disk: { bus: 'virtio' } },
+          { name: 'data', disk: { bus: 'virtio' } },
+        ],
+      );
+    },
+  );
+}
+
+const CLAIM_FAMILIES = new Set(['persistent-reservation', 'filesystems', 'data-volume-templates']);
 
 /** A bound PersistentVolumeClaim for each PVC and DataVolume volume (and the DataVolume, succeeded). */
 function claimsOf(volumes, namespace) {

@@ -14,6 +14,7 @@ import { setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDis
 import { child, copy, isSet, nonEmpty } from '../kubevirt/go';
 import { backendStorage, missingAttachmentDefinition, renderLauncherPod } from '../kubevirt/pod';
 import { mandatoryFieldCauses, metadataCauses, validateInstanceSpec, validatePerArch } from '../kubevirt/spec-validation';
+import { dataVolumeNamespaceCauses, mutatorRoundTripCauses, vmSpecCauses } from '../kubevirt/vm-spec';
 import { annotatesPciTopology, mutateNewVmi } from '../kubevirt/vmi';
 import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';
 import { applyInstancetype, conflictField } from './instancetype';
@@ -184,6 +185,8 @@ export function previewVm(vm: JsonObject, store: ObjectStore, config: ClusterDef
   const stored = mutated.vm;
   const meta = child(stored, 'metadata');
   if (typeof meta['namespace'] !== 'string') meta['namespace'] = namespace;
+  const roundTrip = mutatorRoundTripCauses(stored);
+  if (roundTrip.length > 0) return { error: roundTrip.map((c) => c.message).join(', '), stage: 'admit', causes: roundTrip };
   const { references } = resolveReferences(stored, store, String(meta['namespace']), false, config.release);
   const admitted = admit(stored, references, { cluster: config });
   if (admitted.causes.length > 0) return { error: admitted.causes.map((c) => c.message).join(', '), stage: 'admit', causes: admitted.causes };
@@ -216,11 +219,17 @@ export function startStored(
   const template = written ? copy(written) : undefined;
   if (template) setDefaultInstanceSpec(template, config);
   const templateMeta = obj(obj(obj(checked['spec'])?.['template'])?.['metadata']) ?? {};
+  const checkedCopy = template
+    ? { ...checked, spec: { ...(obj(checked['spec']) ?? {}), template: { ...(obj(obj(checked['spec'])?.['template']) ?? {}), spec: template } } }
+    : checked;
   const specCauses = [
     ...metadataCauses(templateMeta, config, 'spec.template.metadata', false),
     ...(template ? validateInstanceSpec(template, config, 'spec.template.spec') : []),
+    ...vmSpecCauses(checkedCopy, config),
   ];
   if (specCauses.length > 0) return { error: specCauses.map((c) => c.message).join(', '), stage: 'admit', causes: specCauses };
+  const storageCauses = dataVolumeNamespaceCauses(stored);
+  if (storageCauses.length > 0) return { error: storageCauses.map((c) => c.message).join(', '), stage: 'admit', causes: storageCauses };
   const started = startVmi(stored, refs, config);
   if ('error' in started) return { ...started, causes: [{ field: 'spec.template.spec', message: started.error }] };
   // The VMI create webhook.

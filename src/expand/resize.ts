@@ -20,6 +20,7 @@ import { copy } from '../kubevirt/go';
 import { cmp, parseQ, parseQuantity, qString, type Quantity } from '../quantity';
 import { metadataCauses, validateInstanceSpec } from '../kubevirt/spec-validation';
 import { memoryHotplugProblem } from '../kubevirt/vmi';
+import { liveUpdateCauses } from '../kubevirt/vm-spec';
 import { liveMigratableCondition, type LiveMigratable } from '../kubevirt/migratable';
 import { admit } from './expand';
 import { applyInstancetype } from './instancetype';
@@ -370,33 +371,6 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
         }
       : {}),
   };
-}
-
-/** validateLiveUpdateFeatures (VM admission under LiveUpdate): sockets within maxSockets, memory hotplug possible with maxGuest. */
-function liveUpdateCauses(template: JsonObject, config: ClusterDefaults): { type: string; field: string; message: string }[] {
-  if ((config.vmRolloutStrategy ?? 'LiveUpdate') !== 'LiveUpdate') return [];
-  const out: { type: string; field: string; message: string }[] = [];
-  const cpu = obj(obj(template['domain'])?.['cpu']);
-  if (
-    cpu &&
-    typeof cpu['sockets'] === 'number' &&
-    typeof cpu['maxSockets'] === 'number' &&
-    cpu['sockets'] !== 0 &&
-    cpu['maxSockets'] !== 0 &&
-    cpu['sockets'] > cpu['maxSockets']
-  )
-    out.push({
-      type: 'FieldValueInvalid',
-      field: 'spec.template.spec.domain.cpu.sockets',
-      message: `Number of sockets in CPU topology is greater than the maximum sockets allowed`,
-    });
-  const memory = obj(obj(template['domain'])?.['memory']);
-  const maxGuest = memory?.['maxGuest'];
-  if (typeof maxGuest === 'string' || typeof maxGuest === 'number') {
-    const problem = memoryHotplugProblem(template, parseQuantity(maxGuest));
-    if (problem) out.push({ type: 'FieldValueInvalid', field: 'spec.template.spec.domain.memory.guest', message: problem });
-  }
-  return out;
 }
 
 const KIND_NAMES: Readonly<Record<string, { which: 'instancetype' | 'preference'; kind: string }>> = {

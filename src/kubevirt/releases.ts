@@ -294,6 +294,7 @@ export const GATES_OFF_BY_DEFAULT: Readonly<Record<string, readonly ModelledRele
   ExternalNetResourceInjection: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
   WorkloadEncryptionSEV: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
   PasstBinding: ['v1.8.0', 'v1.8.4'],
+  DecentralizedLiveMigration: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
   // Alpha before v1.9 (Beta since).
   GPUsWithDRA: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],
   HostDevicesWithDRA: ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4'],

@@ -32,3 +32,15 @@ describe('the resize corpus (KubeVirt d923fdb815: VM webhooks on UPDATE and the 
     expect(disagreements(replayed)).toEqual([]);
   });
 });
+
+describe('the resize corpus of running VMIs given with the change (test/fixtures/resize-vmi-corpus/)', () => {
+  const dir = path.join(__dirname, 'fixtures', 'resize-vmi-corpus');
+
+  it.each([undefined, 'v1.8.4', 'v1.8.0', 'v1.7.4', 'v1.6.6'])('agrees with KubeVirt (%s) on every case, a migration in progress waiting', (release) => {
+    const replayed = replayResize(dir, release, release === undefined ? 'answers.jsonl.gz' : `answers-${release}.jsonl.gz`);
+    expect(replayed.length).toBeGreaterThanOrEqual(300);
+    expect(disagreements(replayed)).toEqual([]);
+    // A CPU hotplug while the VMI migrates: the VM controller's sync error, and the change waits.
+    expect(replayed.filter((r) => r.category.endsWith('-migrating') && r.outcome === 'pending').length).toBeGreaterThanOrEqual(5);
+  });
+});

@@ -9,8 +9,9 @@
 // included), then its `resize` mode answers each change with KubeVirt's own webhooks and VM
 // controller.
 //
-//   ORACLE=... node tools/resize-corpus.mjs gen DIR --bundle FILE [--seed N] [--count N]
-//     writes DIR/cases.jsonl and DIR/answers.jsonl
+//   ORACLE=... node tools/resize-corpus.mjs gen DIR --bundle FILE [--seed N] [--count N] [--vmis]
+//     writes DIR/cases.jsonl and DIR/answers.jsonl; with --vmis each change is made to a running
+//     VMI given with it (a migration in progress or ended, a hotplug in progress, LiveMigratable)
 //
 // test/resize-corpus.test.ts replays DIR (committed gzipped under test/fixtures/resize-corpus/).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -81,6 +82,22 @@ function gen() {
   }
   const started = oracle([bundle, ...bases]).slice(1);
   const stored = new Map(started.filter((a) => a.vm && a.vmi && !a.error).map((a) => [a.id, a.vm]));
+  const startedVmi = new Map(started.filter((a) => a.vm && a.vmi && !a.error).map((a) => [a.id, a.vmi]));
+  // --vmis: each change is made to the running VMI given with it, as `kubectl get vmi -o yaml`
+  // shows one: its memory status, and a migration in progress or ended, a hotplug in progress, or
+  // its LiveMigratable condition.
+  const withVmi = process.argv.includes('--vmis');
+  const running = (vmi) => {
+    const guest = vmi.spec?.domain?.memory?.guest;
+    const status = { ...(guest ? { memory: { guestAtBoot: guest, guestCurrent: guest, guestRequested: guest } } : {}) };
+    const variant = pick(['migrating', 'migrated', 'cpuHotplug', 'memoryHotplug', 'notMigratable', 'migratable', 'plain']);
+    const t = '2026-11-01T10:00:00Z';
+    if (variant === 'migrating') status.migrationState = { startTimestamp: t, sourceNode: 'node-a', targetNode: 'node-b' };
+    if (variant === 'migrated') status.migrationState = { startTimestamp: t, endTimestamp: '2026-11-01T10:01:00Z', completed: true };
+    const condition = { cpuHotplug: 'HotVCPUChange', memoryHotplug: 'HotMemoryChange', notMigratable: 'LiveMigratable', migratable: 'LiveMigratable' }[variant];
+    if (condition) status.conditions = [{ type: condition, status: variant === 'notMigratable' ? 'False' : 'True' }];
+    return { vmi: { ...vmi, status }, variant };
+  };
   // Pass 2: the changes.
   const cases = [bundle];
   let n = 0;
@@ -102,7 +119,11 @@ function gen() {
       else if (kind === 'both') to = { instancetype: { name: pick(its) }, preference: { name: pick(prefs) } };
       else if (kind === 'missing') to = { instancetype: { name: `${current}x` } };
       const c = { category: `resize-${kind}`, mode: 'resize', id, vm, to, objectSets: ['bundle'], objects: [], kubevirt: b.kubevirt };
-      if (chance(0.2)) c.liveMigratable = false;
+      if (withVmi) {
+        const { vmi, variant } = running(startedVmi.get(b.id));
+        c.vmi = vmi;
+        c.category = `resize-${kind}-${variant}`;
+      } else if (chance(0.2)) c.liveMigratable = false;
       cases.push(c);
     }
   }

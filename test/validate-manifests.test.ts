@@ -89,7 +89,7 @@ describe('preferences (preference/webhooks/admitter_test.go)', () => {
 
 describe('VirtualMachines: the VM webhook matcher checks and admission', () => {
   const vm = (instancetype: string, domain = '{devices: {}}'): string =>
-    `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: v\nspec:\n  instancetype: ${instancetype}\n  template:\n    spec:\n      domain: ${domain}\n`;
+    `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: v\nspec:\n  instancetype: ${instancetype}\n  template:\n    spec:\n      domain: ${domain}\n  runStrategy: Always\n`;
   const objects = it_('  cpu: {guest: 2}\n  memory: {guest: 2Gi}\n', 'VirtualMachineClusterInstancetype');
 
   it.each([

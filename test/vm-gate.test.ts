@@ -18,7 +18,7 @@ const BUNDLE = 'bundle.yaml';
 const itgen = (cwd: string, argv: string[]): CliRun => runInProcess(cwd, argv);
 
 const vm = (name: string, matchers: string, apiVersion = 'kubevirt.io/v1'): string =>
-  `apiVersion: ${apiVersion}\nkind: VirtualMachine\nmetadata:\n  name: ${name}\nspec:\n${matchers}  template:\n    spec:\n      domain: {devices: {}}\n`;
+  `apiVersion: ${apiVersion}\nkind: VirtualMachine\nmetadata:\n  name: ${name}\nspec:\n${matchers}  template:\n    spec:\n      domain: {devices: {}}\n  runStrategy: Always\n`;
 
 function withBundle(files: Record<string, string>): string {
   const dir = scratchProject(files);

@@ -284,6 +284,23 @@ describe('diff --from OLD --to NEW: two releases of the platform bundle, and wha
       removeDir(dir);
     }
   });
+
+  it("a VM on an object the new bundle removes is told the replacement the old bundle's annotation names", () => {
+    const V3 = bundle('v1.2.0', [it_('u1.large', 2, '16Gi'), PREF]);
+    const dir = scratchProject({
+      'platform/v1.1.0.yaml': V2,
+      'platform/v1.2.0.yaml': V3,
+      'vms/db.yaml': vm('db', '', '  instancetype: {name: u1.small}\n  preference: {name: fedora}\n'),
+    });
+    try {
+      const r = runInProcess(dir, ['diff', '--from', 'platform/v1.1.0.yaml', '--to', 'platform/v1.2.0.yaml', '--vms', 'vms']);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/vms\/db\.yaml:\d+:\d+ error IT8301 .*u1\.small.*\(it was released deprecated before/);
+      expect(r.err).toContain('hint: move the VM to `u1.large`, its replacement, before the removal reaches the clusters');
+    } finally {
+      removeDir(dir);
+    }
+  });
 });
 
 describe('resize --exit-code: a CI gate on how a change applies', () => {

@@ -197,13 +197,18 @@ export function vmImpact(
         // An error even after a deprecation release: GitOps prunes the object, and the VM, which
         // still names it, is no longer admitted as it is and never starts again.
         const earlier = opts.deprecatedEarlier?.(ref.kind, ref.name) ?? false;
+        // The one suggestion: the replacement its deprecation named (the lock's, or the bundle's annotation).
+        const replacement = opts.replacementOf?.(ref.kind, ref.name);
         diagnostics.push(
           diag(
             'IT8301',
             `VirtualMachine \`${name}\` uses ${ref.kind} \`${ref.name}\`, which this change removes${earlier ? ' (it was released deprecated before, but this VM still uses it)' : ' without a release that shipped it deprecated'}`,
             at(which),
             {
-              hint: 'move the VM to the replacement before the removal reaches the clusters, or keep the object deprecated for another release',
+              hint:
+                replacement !== undefined
+                  ? `move the VM to \`${replacement}\`, its replacement, before the removal reaches the clusters`
+                  : 'move the VM to the replacement before the removal reaches the clusters, or keep the object deprecated for another release',
             },
           ),
         );
@@ -321,11 +326,13 @@ export function impactMarkdown(impacts: readonly VmImpact[], unaffected: number,
 /** What the lock and the catalog of a compiled generator say about objects a VM uses: deprecated in an earlier release, and the replacement. */
 export function impactOptions(r: CompileResult): ImpactOptions {
   const locked = new Map<string, { deprecated?: string | undefined }>((r.lock?.lock.objects ?? []).map((o) => [`${o.kind}/${o.name}`, o]));
-  const replacements = new Map<string, string>(
-    r.objects.flatMap((o) =>
+  // The catalog's word for what it still deprecates, else the lock's for what it recorded (a removed object's).
+  const replacements = new Map<string, string>([
+    ...(r.lock?.lock.objects ?? []).flatMap((o) => (o.replacement !== undefined ? [[`${o.kind}/${o.name}`, o.replacement] as [string, string]] : [])),
+    ...r.objects.flatMap((o) =>
       o.source.deprecated?.replacement ? [[`${o.manifest.kind}/${o.manifest.metadata.name}`, o.source.deprecated.replacement] as [string, string]] : [],
     ),
-  );
+  ]);
   return {
     deprecatedEarlier: (kind, name) => locked.get(`${kind}/${name}`)?.deprecated !== undefined,
     replacementOf: (kind, name) => replacements.get(`${kind}/${name}`),

@@ -823,6 +823,21 @@ function networkFamilies(each) {
     ],
     (s, [interfaces, networks]) => nets(s, interfaces, networks),
   );
+  // featuregate.ValidateFeatureGates on CREATE: a discontinued gate the CR lists while the VM uses it.
+  each(
+    'discontinued-gates',
+    [
+      [{ name: 'default', passt: {} }, pod, ['Passt']],
+      [{ name: 'ext', macvtap: {} }, ext, ['Macvtap']],
+      [masq(), pod, ['Passt', 'Macvtap']],
+      [{ name: 'default', slirp: {} }, pod, ['Passt']],
+      [{ name: 'default', passt: {} }, pod, []],
+    ],
+    (s, [iface, network, featureGates]) => {
+      nets(s, [iface], [network]);
+      return featureGates.length > 0 ? gates(...featureGates) : undefined;
+    },
+  );
   const dra = (claimName, requestName) => ({
     name: 'd',
     resourceClaim: { ...(claimName !== null ? { claimName } : {}), ...(requestName !== null ? { requestName } : {}) },

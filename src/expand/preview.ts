@@ -14,7 +14,8 @@ import { setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDis
 import { child, copy, isSet, nonEmpty } from '../kubevirt/go';
 import { backendStorage, missingAttachmentDefinition, renderLauncherPod } from '../kubevirt/pod';
 import { mandatoryFieldCauses, metadataCauses, validateInstanceSpec, validatePerArch } from '../kubevirt/spec-validation';
-import { dataVolumeNamespaceCauses, mutatorRoundTripCauses, vmSpecCauses } from '../kubevirt/vm-spec';
+import { dataVolumeNamespaceCauses, discontinuedGateCauses, mutatorRoundTripCauses, vmSpecCauses } from '../kubevirt/vm-spec';
+import { discontinuedBindingCauses } from '../kubevirt/spec-network';
 import { annotatesPciTopology, mutateNewVmi } from '../kubevirt/vmi';
 import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';
 import { applyInstancetype, conflictField } from './instancetype';
@@ -197,6 +198,9 @@ export function previewVm(vm: JsonObject, store: ObjectStore, config: ClusterDef
  * A VM KubeVirt's instancetype admission accepted (`stored`: as the API server keeps it, with its
  * namespace), started: the rest of the VM webhooks, the VM controller, the VMI webhooks and the
  * launcher pod's render. `stored` is not changed, unless `owned` hands it over.
+ *
+ * Over 80 lines: KubeVirt's start path stage by stage (the VM webhook's rest, the VM controller, the
+ * VMI webhooks, the render), each returning its refusal, read beside vms-admitter.go and vm.go.
  */
 export function startStored(
   storedVm: JsonObject,
@@ -219,6 +223,11 @@ export function startStored(
   const template = written ? copy(written) : undefined;
   if (template) setDefaultInstanceSpec(template, config);
   const templateMeta = obj(obj(obj(checked['spec'])?.['template'])?.['metadata']) ?? {};
+  // On CREATE, before the spec's rules, each ending the admission: the discontinued gates the CR
+  // lists, then the discontinued bindings (KubeVirt's path here is `spec`, not the template's).
+  const writtenSpec = obj(obj(obj(stored['spec'])?.['template'])?.['spec']) ?? {};
+  for (const early of [discontinuedGateCauses(writtenSpec, config), template ? discontinuedBindingCauses(template, config, 'spec') : []])
+    if (early.length > 0) return { error: early.map((c) => c.message).join(', '), stage: 'admit', causes: early };
   const checkedCopy = template
     ? { ...checked, spec: { ...(obj(checked['spec']) ?? {}), template: { ...(obj(obj(checked['spec'])?.['template']) ?? {}), spec: template } } }
     : checked;

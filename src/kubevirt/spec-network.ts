@@ -10,77 +10,31 @@ import type { Cause } from './cause';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
 import { holds } from './releases';
+import { isIPv4, macOctets, validPortName } from './go-net';
 
 const INTERFACE_MODELS = new Set(['e1000', 'e1000e', 'igb', 'ne2k_pci', 'pcnet', 'rtl8139', 'virtio']);
 const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 const int = (v: Json | undefined): number => (typeof v === 'number' ? v : 0);
 
 /**
- * net.ParseMAC: the number of octets of a MAC address in one of Go's three forms (colons, hyphens,
- * dots), undefined when it does not parse.
+ * ValidateCreation's discontinued bindings (validateDiscontinuedBindings; validateCreationSlirpBinding
+ * before v1.8, when passt and macvtap had gates instead). The VM webhook runs them alone on CREATE
+ * (with `spec` as the path), before the spec's rules; Validate runs them first.
  */
-export function macOctets(s: string): number | undefined {
-  const hex2 = (at: number): boolean => /^[0-9a-fA-F]{2}$/.test(s.slice(at, at + 2));
-  if (s.length < 14) return undefined;
-  if (s[2] === ':' || s[2] === '-') {
-    if ((s.length + 1) % 3 !== 0) return undefined;
-    const n = (s.length + 1) / 3;
-    if (n !== 6 && n !== 8 && n !== 20) return undefined;
-    for (let i = 0, x = 0; i < n; i++, x += 3) if (!hex2(x) || (i < n - 1 && s[x + 2] !== s[2])) return undefined;
-    return n;
-  }
-  if (s[4] === '.') {
-    if ((s.length + 1) % 5 !== 0) return undefined;
-    const n = (2 * (s.length + 1)) / 5;
-    if (n !== 6 && n !== 8 && n !== 20) return undefined;
-    for (let x = 0; x < s.length; x += 5) if (!hex2(x) || !hex2(x + 2) || (x + 4 < s.length && s[x + 4] !== '.')) return undefined;
-    return n;
-  }
-  return undefined;
-}
-
-/** k8s.io/apimachinery IsValidPortName: whether it has no error. */
-function validPortName(p: string): boolean {
-  return p.length <= 15 && /^[-a-z0-9]+$/.test(p) && /[a-z]/.test(p) && !p.includes('--') && !p.startsWith('-') && !p.endsWith('-');
-}
-
-/** net.ParseIP(s).To4() != nil: a dotted IPv4 address, or one mapped into IPv6. */
-export function isIPv4(s: string): boolean {
-  // Go's parser takes leading zeros (as decimal) in each of the four parts.
-  const v4 = (t: string): boolean => {
-    const parts = t.split('.');
-    return parts.length === 4 && parts.every((p) => /^[0-9]{1,3}$/.test(p) && Number(p) <= 255);
-  };
-  if (v4(s)) return true;
-  // An IPv6 address whose first 80 bits are zero and next 16 ones (::ffff:a.b.c.d, or in hex groups).
-  const bytes = ipv6Bytes(s);
-  return bytes !== undefined && bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
-}
-
-/** Go's parseIPv6: 16 bytes, or undefined. */
-function ipv6Bytes(s: string): number[] | undefined {
-  const halves = s.split('::');
-  if (halves.length > 2) return undefined;
-  const groups = (h: string): number[] | undefined => {
-    if (h === '') return [];
-    const out: number[] = [];
-    const parts = h.split(':');
-    for (let i = 0; i < parts.length; i++) {
-      const p = parts[i]!;
-      if (i === parts.length - 1 && p.includes('.')) {
-        if (!/^[0-9]{1,3}(\.[0-9]{1,3}){3}$/.test(p) || p.split('.').some((x) => Number(x) > 255)) return undefined;
-        out.push(...p.split('.').map(Number));
-      } else if (/^[0-9a-fA-F]{1,4}$/.test(p)) out.push(parseInt(p, 16) >> 8, parseInt(p, 16) & 0xff);
-      else return undefined;
+export function discontinuedBindingCauses(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
+  const causes: Cause[] = [];
+  const at = (i: number, child: string): string => `${field}.domain.devices.interfaces[${i}].${child}`;
+  list(obj(obj(spec['domain'])?.['devices'])?.['interfaces']).forEach((iface, i) => {
+    const add = (child: string, message: string): void => {
+      causes.push({ reason: 'network', type: 'FieldValueInvalid', field: at(i, child), message });
+    };
+    if (isSet(iface['slirp'])) add('slirp', 'Slirp interface support has been discontinued since v1.3');
+    if (!holds('passtMacvtapGated', config.release)) {
+      if (isSet(iface['passt'])) add('passt', 'Passt network binding has been discontinued since v1.3');
+      if (isSet(iface['macvtap'])) add('macvtap', 'Macvtap network binding has been discontinued since v1.3');
     }
-    return out;
-  };
-  const head = groups(halves[0]!);
-  const tail = halves.length === 2 ? groups(halves[1]!) : [];
-  if (!head || !tail) return undefined;
-  if (halves.length === 1) return head.length === 16 ? head : undefined;
-  if (head.length + tail.length > 14) return undefined;
-  return [...head, ...new Array<number>(16 - head.length - tail.length).fill(0), ...tail];
+  });
+  return causes;
 }
 
 /**
@@ -104,14 +58,7 @@ export function networkCauses(spec: JsonObject, config: ClusterDefaults, field: 
   const isPod = (n: JsonObject): boolean => isSet(n['pod']);
   const multus = (n: JsonObject): JsonObject | undefined => obj(n['multus']);
   const isDra = (n: JsonObject): boolean => isSet(n['resourceClaim']) && holds('draNetworks', release);
-  // validateDiscontinuedBindings (validateCreationSlirpBinding before v1.8)
-  interfaces.forEach((iface, i) => {
-    if (isSet(iface['slirp'])) add(at(i, 'slirp'), 'Slirp interface support has been discontinued since v1.3');
-    if (!holds('passtMacvtapGated', release)) {
-      if (isSet(iface['passt'])) add(at(i, 'passt'), 'Passt network binding has been discontinued since v1.3');
-      if (isSet(iface['macvtap'])) add(at(i, 'macvtap'), 'Macvtap network binding has been discontinued since v1.3');
-    }
-  });
+  causes.push(...discontinuedBindingCauses(spec, config, field));
   // validateSinglePodNetwork
   const podNetworks = networks.filter(isPod);
   const multusDefaults = networks.filter((n) => multus(n)?.['default'] === true);

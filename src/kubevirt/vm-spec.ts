@@ -154,3 +154,29 @@ export function mutatorRoundTripCauses(vm: JsonObject): Cause[] {
   }
   return [...messages].map((message) => ({ reason: 'volume', type: 'FieldValueInvalid', field: message.slice(0, message.indexOf(' ')), message }));
 }
+
+/** The discontinued feature gates and the VM fields they stood for (featuregate/inactive.go). */
+const DISCONTINUED_GATES: readonly (readonly [string, string])[] = [
+  ['Passt', 'passt'],
+  ['Macvtap', 'macvtap'],
+];
+
+/**
+ * featuregate.ValidateFeatureGates, which the VM webhook runs on CREATE before anything else of
+ * the spec: a discontinued gate the KubeVirt CR still lists while the VM uses what it stood for.
+ */
+export function discontinuedGateCauses(templateSpec: JsonObject, config: ClusterDefaults): Cause[] {
+  const interfaces = list(obj(obj(templateSpec['domain'])?.['devices'])?.['interfaces']);
+  return (config.featureGates ?? []).flatMap((gate): Cause[] => {
+    const field = DISCONTINUED_GATES.find(([g]) => g === gate)?.[1];
+    if (field === undefined || !interfaces.some((i) => isSet(i[field]))) return [];
+    return [
+      {
+        reason: 'cluster-feature',
+        type: 'FieldValueNotSupported',
+        field: '',
+        message: `${gate} network binding is discontinued since v1.3. Please refer to Kubevirt user guide for alternatives.`,
+      },
+    ];
+  });
+}

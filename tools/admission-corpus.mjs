@@ -632,6 +632,7 @@ function mutations() {
   networkFamilies(each);
   draFamilies(each);
   vmFamilies(each);
+  graceFamilies(each);
   return m;
 }
 
@@ -993,6 +994,41 @@ function vmFamilies(each) {
           { name: 'data', disk: { bus: 'virtio' } },
         ],
       );
+    },
+  );
+}
+
+/** Grace IO virtualization (v1.9): NVIDIA Grace GPUs passed through, by the permitted PCI resource that selects them. */
+function graceFamilies(each) {
+  const permitted = {
+    pciHostDevices: [
+      { pciVendorSelector: '10DE:2342', resourceName: 'nvidia.com/GH100' },
+      { pciVendorSelector: '10de:*', resourceName: 'nvidia.com/ANY' },
+      { pciVendorSelector: '10DE:1EB8', resourceName: 'nvidia.com/T4' },
+    ],
+  };
+  const grace = ['GraceIOVirtualization', 'PCINUMAAwareTopology', 'IOMMUFD'];
+  each(
+    'grace-io',
+    [
+      ['gpus', 'nvidia.com/GH100', [], null],
+      ['gpus', 'nvidia.com/GH100', ['GraceIOVirtualization'], null],
+      ['gpus', 'nvidia.com/GH100', grace, 'arm64'],
+      ['gpus', 'nvidia.com/ANY', ['GraceIOVirtualization'], null],
+      ['gpus', 'nvidia.com/ANY', [], null],
+      ['gpus', 'nvidia.com/T4', ['GraceIOVirtualization'], null],
+      ['hostDevices', 'nvidia.com/GH100', ['HostDevices'], null],
+      ['hostDevices', 'nvidia.com/GH100', ['HostDevices', ...grace], 'arm64'],
+      ['gpus', 'nvidia.com/GH100', grace, 'arm64', { 'kubevirt.io/placePCIDevicesOnRootComplex': 'true', 'kubevirt.io/disablePCIHole64': 'true' }],
+    ],
+    (s, [kind, deviceName, featureGates, arch, annotations], vm) => {
+      set(s, [...D, 'devices', kind], [{ name: 'dev', deviceName }]);
+      if (arch) {
+        s.architecture = arch;
+        set(s, [...D, 'cpu', 'dedicatedCpuPlacement'], true);
+      }
+      if (annotations) vm.spec.template.metadata = { annotations };
+      return { configuration: { permittedHostDevices: permitted, developerConfiguration: { featureGates } } };
     },
   );
 }

@@ -16,6 +16,7 @@ import { backendStorage, missingAttachmentDefinition, renderLauncherPod } from '
 import { mandatoryFieldCauses, metadataCauses, validateInstanceSpec, validatePerArch } from '../kubevirt/spec-validation';
 import { dataVolumeNamespaceCauses, discontinuedGateCauses, mutatorRoundTripCauses, vmSpecCauses } from '../kubevirt/vm-spec';
 import { discontinuedBindingCauses } from '../kubevirt/spec-network';
+import { graceAnnotationCauses } from '../kubevirt/spec-grace';
 import { annotatesPciTopology, mutateNewVmi } from '../kubevirt/vmi';
 import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';
 import { applyInstancetype, conflictField } from './instancetype';
@@ -233,6 +234,7 @@ export function startStored(
     : checked;
   const specCauses = [
     ...metadataCauses(templateMeta, config, 'spec.template.metadata', false),
+    ...graceAnnotationCauses(template ?? {}, obj(templateMeta['annotations']) ?? {}, config, 'spec.template.metadata'),
     ...(template ? validateInstanceSpec(template, config, 'spec.template.spec') : []),
     ...vmSpecCauses(checkedCopy, config),
   ];
@@ -247,6 +249,7 @@ export function startStored(
     ...validateInstanceSpec(vmiSpec, config, 'spec'),
     ...mandatoryFieldCauses(vmiSpec, 'spec', config.release),
     ...metadataCauses(obj(started.vmi['metadata']) ?? {}, config, 'metadata', true),
+    ...graceAnnotationCauses(vmiSpec, obj(obj(started.vmi['metadata'])?.['annotations']) ?? {}, config, 'metadata'),
     ...validatePerArch(vmiSpec, 'spec', config),
   ];
   if (vmiCauses.length > 0) return { error: vmiCauses.map((c) => c.message).join(', '), stage: 'vmiAdmit', causes: vmiCauses };

@@ -257,6 +257,12 @@ export const RELEASE_RULES = {
     source: 'pkg/storage/admitters/storagehotplug.go ValidateUtilityVolumesNotPresentOnCreation; added in v1.8',
     holdsFor: ['v1.8.0', 'v1.8.4', 'v1.9.0'],
   },
+  /** GPUs and host devices of NVIDIA Grace GPUs: their gate, arm64 on `virt`, dedicated CPUs, NUMA-aware PCI and IOMMUFD. */
+  graceIoVirtualization: {
+    words: 'an NVIDIA Grace GPU passed through needs the GraceIOVirtualization gate, arm64 on virt and dedicated CPUs',
+    source: 'pkg/virt-api/webhooks/validating-webhook/admitters/grace_io_virtualization.go; added in v1.9',
+    holdsFor: ['v1.9.0'],
+  },
   /** Networks from DRA resource claims, behind NetworkDevicesWithDRA. */
   draNetworks: {
     words: 'networks take DRA resource claims, behind the NetworkDevicesWithDRA gate',

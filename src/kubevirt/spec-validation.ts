@@ -18,6 +18,7 @@ import { downwardMetricsCauses, lastCauses, launchSecurityCauses, probeCauses, v
 import { affinityCauses, topologySpreadCauses } from './spec-affinity';
 import { networkCauses } from './spec-network';
 import { draCauses } from './spec-dra';
+import { graceCauses } from './spec-grace';
 import { filesystemCauses, firmwareAcpiCauses, mdevRamFbCauses, persistentReservationCauses } from './spec-gates';
 import {
   cpuResourceCauses,
@@ -248,7 +249,7 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
       field: `${field}.HostDevices`,
       message: 'Host Devices feature gate is not enabled in kubevirt-config',
     });
-  causes.push(...soundDeviceCauses(spec, field));
+  causes.push(...graceCauses(spec, config, field), ...soundDeviceCauses(spec, field));
   causes.push(
     ...launchSecurityCauses(spec, config, field),
     ...vsockCauses(spec, config, field),

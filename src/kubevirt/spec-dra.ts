@@ -11,6 +11,7 @@ import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
 import { holds } from './releases';
 import { dnsLabelErrors, dnsSubdomainErrors } from './spec-resources';
+import { draNetworkTuples } from './spec-network';
 
 const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 
@@ -192,13 +193,8 @@ export function draCauses(spec: JsonObject, config: ClusterDefaults, field: stri
   const hostDevices = draDeviceCauses(list(devices['hostDevices']), 'hostDevices', config, field);
   causes.push(...gpus.causes, ...hostDevices.causes);
   // The DRA networks' pairs (v1.9, with their gate): the first index of each valid pair.
-  const networkPairs = new Map<string, number>();
-  if (holds('draNetworks', release) && gateEnabled(config, 'NetworkDevicesWithDRA'))
-    list(spec['networks']).forEach((n, i) => {
-      const c = isSet(n['resourceClaim']) ? (obj(n['resourceClaim']) ?? {}) : undefined;
-      const key = c ? `${str(c['claimName'])}/${str(c['requestName'])}` : '';
-      if (c && str(c['claimName']) !== '' && str(c['requestName']) !== '' && !networkPairs.has(key)) networkPairs.set(key, i);
-    });
+  const networkPairs =
+    holds('draNetworks', release) && gateEnabled(config, 'NetworkDevicesWithDRA') ? draNetworkTuples(list(spec['networks'])) : new Map<string, number>();
   // pairDuplicateChecker: a pair used by two kinds of device (Go walks each map in no fixed order).
   const owners = new Map<string, string>();
   const sources: [string, Map<string, number>, string][] = [

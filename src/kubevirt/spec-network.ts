@@ -162,6 +162,17 @@ function bindingCauses(
   return causes;
 }
 
+/** vmispec.ExtractDRANetworkClaimRequestTuples: each `claimName/requestName` of a DRA network, with the first network's index. */
+export function draNetworkTuples(networks: readonly JsonObject[]): Map<string, number> {
+  const firstOf = new Map<string, number>();
+  networks.forEach((n, i) => {
+    const c = isSet(n['resourceClaim']) ? (obj(n['resourceClaim']) ?? {}) : undefined;
+    const key = c ? `${str(c['claimName'])}/${str(c['requestName'])}` : '';
+    if (c && str(c['claimName']) !== '' && str(c['requestName']) !== '' && !firstOf.has(key)) firstOf.set(key, i);
+  });
+  return firstOf;
+}
+
 /** validateNetworkDevicesWithDRA (v1.9). */
 function draNetworkCauses(
   spec: JsonObject,
@@ -177,12 +188,7 @@ function draNetworkCauses(
     return one('vmi.spec.networks contains DRA networks but NetworkDevicesWithDRA feature gate is not enabled');
   if (networks.some((n) => isSet(n['multus']))) return one('mixing Multus and DRA resourceClaim networks in the same VMI is not supported');
   const causes: Cause[] = [];
-  const firstOf = new Map<string, number>();
-  networks.forEach((n, i) => {
-    const c = claimOf(n);
-    const key = c ? `${str(c['claimName'])}/${str(c['requestName'])}` : '';
-    if (c && str(c['claimName']) !== '' && str(c['requestName']) !== '' && !firstOf.has(key)) firstOf.set(key, i);
-  });
+  const firstOf = draNetworkTuples(networks);
   const claims = new Set(list(spec['resourceClaims']).map((rc) => str(rc['name'])));
   networks.forEach((n, i) => {
     const c = claimOf(n);

@@ -29,15 +29,19 @@ export function setDefaultNetworkInterface(spec: JsonObject, cluster: ClusterDef
 
 const MACHINE_TYPES: Readonly<Record<string, string>> = { amd64: 'q35', arm64: 'virt', s390x: 's390-ccw-virtio' };
 
+/** ClusterConfig.GetMachineType: the cluster's machine type, else its architecture's, else KubeVirt's default for it. */
+export function clusterMachineType(cluster: ClusterDefaults, arch: string): string | undefined {
+  // An own key only: an architecture named `constructor` has no machine type.
+  const own = (m: Readonly<Record<string, string>> | undefined): string | undefined => (m && Object.hasOwn(m, arch) ? m[arch] : undefined);
+  return cluster.machineType ?? own(cluster.machineTypes) ?? own(MACHINE_TYPES);
+}
+
 /** R 6.1, in KubeVirt's order. */
 export function setDefaultInstanceSpec(spec: JsonObject, cluster: ClusterDefaults): void {
   if (!nonEmpty(spec['architecture'])) spec['architecture'] = cluster.architecture;
   const domain = child(spec, 'domain');
   const machine = child(domain, 'machine');
-  const arch = String(spec['architecture']);
-  // An own key only: an architecture named `constructor` has no machine type.
-  const own = (m: Readonly<Record<string, string>> | undefined): string | undefined => (m && Object.hasOwn(m, arch) ? m[arch] : undefined);
-  const machineType = cluster.machineType ?? own(cluster.machineTypes) ?? own(MACHINE_TYPES);
+  const machineType = clusterMachineType(cluster, String(spec['architecture']));
   if (!nonEmpty(machine['type']) && machineType !== undefined) machine['type'] = machineType;
   // Go's Resources is a struct, not a pointer: it is always there, `{}` when empty.
   const resources = child(domain, 'resources');

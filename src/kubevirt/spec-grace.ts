@@ -9,6 +9,7 @@
 import { list, obj, type Json, type JsonObject } from '../json';
 import type { Cause } from './cause';
 import { gateEnabled, type ClusterDefaults } from './config';
+import { clusterMachineType } from './defaults';
 import { holds } from './releases';
 
 const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
@@ -75,11 +76,7 @@ export function graceCauses(spec: JsonObject, config: ClusterDefaults, field: st
   }
   const arch = str(spec['architecture']) || config.architecture;
   if (arch !== 'arm64') add(`${field}.architecture`, 'GraceIOVirtualization requires arm64 architecture');
-  const machine =
-    str(obj(obj(spec['domain'])?.['machine'])?.['type']) ||
-    config.machineType ||
-    config.machineTypes?.[arch] ||
-    (arch === 'arm64' ? 'virt' : arch === 's390x' ? 's390-ccw-virtio' : 'q35');
+  const machine = str(obj(obj(spec['domain'])?.['machine'])?.['type']) || (clusterMachineType(config, arch) ?? '');
   if (!machine.startsWith('virt')) add(`${field}.domain.machine.type`, 'GraceIOVirtualization requires "virt" machine type');
   if (obj(obj(spec['domain'])?.['cpu'])?.['dedicatedCpuPlacement'] !== true)
     add(`${field}.domain.cpu.dedicatedCpuPlacement`, 'GraceIOVirtualization requires dedicated CPU placement', 'FieldValueRequired');

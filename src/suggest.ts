@@ -12,10 +12,11 @@ export interface RemovedName {
 
 /**
  * The one suggestion's words for a removed name whose replacement the cluster has, the same in
- * `validate`, the admission policies' messages and `resize`: "; it was removed in v1.2.0: use
- * u1.large instead" (after "<name> is not an instance type of this cluster").
+ * `validate`, the admission policies' messages and `resize`: "it was removed in v1.2.0: use
+ * u1.large instead"; `name` writes the replacement as the output does (a code span in hints).
  */
-export const removedWords = (r: Pick<RemovedName, 'release' | 'replacement'>): string => `; it was removed in ${r.release}: use ${r.replacement} instead`;
+export const removedWords = (r: Pick<RemovedName, 'release' | 'replacement'>, name: (n: string) => string = (n) => n): string =>
+  `it was removed in ${r.release}: use ${name(r.replacement)} instead`;
 
 /**
  * The removed names a cluster's VMs may still give, of one kind: those the lock records removed with

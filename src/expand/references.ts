@@ -3,7 +3,7 @@
  * offline, and `inferFromVolume` (pkg/instancetype/infer) from the labels of a PVC, DataVolume or
  * DataSource given with them. KubeVirt's own messages throughout.
  */
-import { nearestName, removedNames, type RemovedName } from '../suggest';
+import { nearestName, removedNames, removedWords, type RemovedName } from '../suggest';
 import { obj, type Json, type JsonObject } from '../json';
 import { type References, type SpecObject } from './model';
 import { KINDS_OF, MANIFEST_KINDS, matcherKind, type SpecKind } from '../schema/kubevirt-api';
@@ -55,7 +55,7 @@ export function withRemovedNames(store: ObjectStore, locked: Parameters<typeof r
  */
 export function suggestionFor(store: ObjectStore, kind: string, name: string): string | undefined {
   const gone = store.removed?.find((r) => r.kind === kind && r.name === name);
-  if (gone) return `it was removed in ${gone.release}: use \`${gone.replacement}\` instead`;
+  if (gone) return removedWords(gone, (n) => `\`${n}\``);
   const meant = nearestName(name, [...new Set(store.specObjects.filter((o) => o.kind === kind).map((o) => o.name))]);
   return meant !== '' ? `did you mean \`${meant}\`?` : undefined;
 }

@@ -169,7 +169,7 @@ function knownParts(
   // A removed name with a recorded replacement is told so first (removedWords), then the did-you-mean.
   const gone = chunkedMap(
     `removed${which === 'instancetype' ? 'Instancetypes' : 'Preferences'}`,
-    removed.map((r) => [r.name, celString(removedWords(r))]),
+    removed.map((r) => [r.name, celString(`; ${removedWords(r)}`)]),
   );
   const inKnown = knownCel(which, known, prefixes);
   const unknown = `${changed(which)} && !(${inKnown}) && size(${it}) <= ${SUGGEST_MAX}`;
@@ -426,13 +426,13 @@ export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: 
     const name = current[which];
     if (!judged(which) || isKnown(name, k)) continue;
     const gone = catalog.removed?.[which].find((r) => r.name === name);
-    const s = nearestName(name, k.names);
+    const s = gone ? '' : nearestName(name, k.names);
     denied.push({
       rule: 'catalog',
       which,
       policy: known,
       binding: known,
-      message: `${name} is not ${which === 'instancetype' ? 'an' : 'a'} ${NOUN[which]} of this cluster${gone ? removedWords(gone) : s !== '' ? `; did you mean ${s}?` : `; kubectl get ${CLUSTER_KIND[which].toLowerCase()}s lists them`}`,
+      message: `${name} is not ${which === 'instancetype' ? 'an' : 'a'} ${NOUN[which]} of this cluster${gone ? `; ${removedWords(gone)}` : s !== '' ? `; did you mean ${s}?` : `; kubectl get ${CLUSTER_KIND[which].toLowerCase()}s lists them`}`,
       reason: 'Invalid',
     });
   }

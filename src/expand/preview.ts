@@ -10,7 +10,7 @@
  */
 import { list, obj, type JsonObject } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
-import { setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDisks } from '../kubevirt/defaults';
+import { clusterMachineType, setDefaultInstanceSpec, setDefaultNetworkInterface, setDefaultVolumeDisks } from '../kubevirt/defaults';
 import { child, copy, isSet, nonEmpty } from '../kubevirt/go';
 import { backendStorage, missingAttachmentDefinition, renderLauncherPod } from '../kubevirt/pod';
 import { mandatoryFieldCauses, metadataCauses, validateInstanceSpec, validatePerArch } from '../kubevirt/spec-validation';
@@ -37,8 +37,6 @@ export const PREVIEW_PLACEHOLDERS = {
 
 export type StartResult = { readonly vmi: JsonObject; readonly notes: readonly string[] } | { readonly error: string; readonly stage: 'startVMI' };
 
-const MACHINE_TYPES: Readonly<Record<string, string>> = { amd64: 'q35', arm64: 'virt', s390x: 's390-ccw-virtio' };
-
 /**
  * The VM mutating webhook's part after the instancetype mutator (mutate.ts): a firmware UUID and
  * serial where the template has none, the default architecture and machine type, and the template's
@@ -53,12 +51,8 @@ export function finishVmMutation(vm: JsonObject, config: ClusterDefaults): void 
   if (!nonEmpty(firmware['serial'])) firmware['serial'] = PREVIEW_PLACEHOLDERS.firmwareSerial;
   if (!nonEmpty(spec['architecture'])) spec['architecture'] = config.architecture;
   const machine = child(child(spec, 'domain'), 'machine');
-  if (!nonEmpty(machine['type'])) {
-    const arch = String(spec['architecture']);
-    const own = (m: Readonly<Record<string, string>> | undefined): string | undefined => (m && Object.hasOwn(m, arch) ? m[arch] : undefined);
-    // GetMachineType: the cluster's, else the architecture's, amd64's for any other.
-    machine['type'] = config.machineType ?? own(config.machineTypes) ?? own(MACHINE_TYPES) ?? config.machineTypes?.['amd64'] ?? 'q35';
-  }
+  // GetMachineType: the cluster's, else the architecture's, amd64's for any other.
+  if (!nonEmpty(machine['type'])) machine['type'] = clusterMachineType(config, String(spec['architecture'])) ?? config.machineTypes?.['amd64'] ?? 'q35';
   if (annotatesPciTopology(spec, config.release)) {
     const annotations = child(child(template, 'metadata'), 'annotations');
     if (!isSet(annotations['kubevirt.io/pci-topology-version'])) annotations['kubevirt.io/pci-topology-version'] = 'v3';

@@ -14,7 +14,7 @@ import { clusterMachineType, setDefaultInstanceSpec, setDefaultNetworkInterface,
 import { child, copy, isSet, nonEmpty } from '../kubevirt/go';
 import { backendStorage, missingAttachmentDefinition, renderLauncherPod } from '../kubevirt/pod';
 import { mandatoryFieldCauses, metadataCauses, validateInstanceSpec, validatePerArch } from '../kubevirt/spec-validation';
-import { dataVolumeNamespaceCauses, discontinuedGateCauses, mutatorRoundTripCauses, vmSpecCauses } from '../kubevirt/vm-spec';
+import { dataVolumeNamespaceCauses, discontinuedGateCauses, mutatorRoundTripCauses, validateVmSpec } from '../kubevirt/vm-spec';
 import { discontinuedBindingCauses } from '../kubevirt/spec-network';
 import { graceAnnotationCauses } from '../kubevirt/spec-grace';
 import { annotatesPciTopology, mutateNewVmi } from '../kubevirt/vmi';
@@ -217,7 +217,6 @@ export function startStored(
   const written = obj(obj(obj(checked['spec'])?.['template'])?.['spec']);
   const template = written ? copy(written) : undefined;
   if (template) setDefaultInstanceSpec(template, config);
-  const templateMeta = obj(obj(obj(checked['spec'])?.['template'])?.['metadata']) ?? {};
   // On CREATE, before the spec's rules, each ending the admission: the discontinued gates the CR
   // lists, then the discontinued bindings (KubeVirt's path here is `spec`, not the template's).
   const writtenSpec = obj(obj(obj(stored['spec'])?.['template'])?.['spec']) ?? {};
@@ -226,12 +225,7 @@ export function startStored(
   const checkedCopy = template
     ? { ...checked, spec: { ...(obj(checked['spec']) ?? {}), template: { ...(obj(obj(checked['spec'])?.['template']) ?? {}), spec: template } } }
     : checked;
-  const specCauses = [
-    ...metadataCauses(templateMeta, config, 'spec.template.metadata', false),
-    ...graceAnnotationCauses(template ?? {}, obj(templateMeta['annotations']) ?? {}, config, 'spec.template.metadata'),
-    ...(template ? validateInstanceSpec(template, config, 'spec.template.spec') : []),
-    ...vmSpecCauses(checkedCopy, config),
-  ];
+  const specCauses = validateVmSpec(checkedCopy, config);
   if (specCauses.length > 0) return { error: specCauses.map((c) => c.message).join(', '), stage: 'admit', causes: specCauses };
   const storageCauses = dataVolumeNamespaceCauses(stored);
   if (storageCauses.length > 0) return { error: storageCauses.map((c) => c.message).join(', '), stage: 'admit', causes: storageCauses };

@@ -18,9 +18,8 @@ import { isPlainObject, list, obj, type Json, type JsonObject } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { copy } from '../kubevirt/go';
 import { cmp, parseQ, parseQuantity, qString, type Quantity } from '../quantity';
-import { metadataCauses, validateInstanceSpec } from '../kubevirt/spec-validation';
 import { memoryHotplugProblem } from '../kubevirt/vmi';
-import { liveUpdateCauses } from '../kubevirt/vm-spec';
+import { validateVmSpec } from '../kubevirt/vm-spec';
 import { liveMigratableCondition, type LiveMigratable } from '../kubevirt/migratable';
 import { admit } from './expand';
 import { applyInstancetype } from './instancetype';
@@ -184,12 +183,7 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
   const newRefs = resolveReferences(edited, store, ns, true, config.release);
   const admitted = admit(edited, newRefs.references, { cluster: config });
   if (admitted.causes.length > 0) return { outcome: 'rejected', admission: { causes: admitted.causes }, ...noHotplug };
-  const template = obj(obj(obj((admitted.vm ?? edited)['spec'])?.['template'])?.['spec']);
-  const templateMeta = obj(obj(obj((admitted.vm ?? edited)['spec'])?.['template'])?.['metadata']) ?? {};
-  const specCauses = [
-    ...metadataCauses(templateMeta, config, 'spec.template.metadata', false),
-    ...(template ? [...validateInstanceSpec(template, config, 'spec.template.spec'), ...liveUpdateCauses(template, config)] : []),
-  ];
+  const specCauses = validateVmSpec(admitted.vm ?? edited, config);
   if (specCauses.length > 0) return { outcome: 'rejected', admission: { causes: specCauses }, ...noHotplug };
   // The VM controller: the objects the new matchers name must exist.
   const missing = newRefs.errors.find((e) => e.notFound);

@@ -10,6 +10,8 @@ import type { Cause } from './cause';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
 import { memoryHotplugProblem } from './vmi';
+import { metadataCauses, validateInstanceSpec } from './spec-validation';
+import { graceAnnotationCauses } from './spec-grace';
 
 const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 const RUN_STRATEGIES = new Set(['Halted', 'Manual', 'Always', 'RerunOnFailure', 'Once']);
@@ -82,7 +84,7 @@ function runStrategyCauses(spec: JsonObject, config: ClusterDefaults, field: str
 }
 
 /** validateLiveUpdateFeatures (under the LiveUpdate rollout strategy): sockets within maxSockets, memory hotplug possible with maxGuest. */
-export function liveUpdateCauses(template: JsonObject, config: ClusterDefaults, field = 'spec.template.spec'): Cause[] {
+function liveUpdateCauses(template: JsonObject, config: ClusterDefaults, field = 'spec.template.spec'): Cause[] {
   if ((config.vmRolloutStrategy ?? 'LiveUpdate') !== 'LiveUpdate') return [];
   const out: Cause[] = [];
   const cpu = obj(obj(template['domain'])?.['cpu']);
@@ -109,13 +111,23 @@ export function liveUpdateCauses(template: JsonObject, config: ClusterDefaults, 
 }
 
 /**
- * What ValidateVirtualMachineSpec checks of the VM itself beside its template: `vm` the admitted
- * copy (the instance type applied, the template's VMI defaults set).
+ * ValidateVirtualMachineSpec, the VM webhook's on CREATE and UPDATE: the template's metadata and its
+ * Grace IO annotations, the template's spec (ValidateVirtualMachineInstanceSpec), then the VM's own
+ * rules: DataVolume templates, the run strategy, the live update limits. `vm` is the admitted copy
+ * (the instance type applied; on CREATE the template's VMI defaults set too).
  */
-export function vmSpecCauses(vm: JsonObject, config: ClusterDefaults): Cause[] {
+export function validateVmSpec(vm: JsonObject, config: ClusterDefaults): Cause[] {
   const spec = obj(vm['spec']) ?? {};
-  const template = obj(obj(spec['template'])?.['spec']) ?? {};
-  return [...dataVolumeTemplateCauses(spec, 'spec'), ...runStrategyCauses(spec, config, 'spec'), ...liveUpdateCauses(template, config)];
+  const meta = obj(obj(spec['template'])?.['metadata']) ?? {};
+  const template = obj(obj(spec['template'])?.['spec']);
+  return [
+    ...metadataCauses(meta, config, 'spec.template.metadata', false),
+    ...graceAnnotationCauses(template ?? {}, obj(meta['annotations']) ?? {}, config, 'spec.template.metadata'),
+    ...(template ? validateInstanceSpec(template, config, 'spec.template.spec') : []),
+    ...dataVolumeTemplateCauses(spec, 'spec'),
+    ...runStrategyCauses(spec, config, 'spec'),
+    ...liveUpdateCauses(template ?? {}, config),
+  ];
 }
 
 /** The storage admitter's Admit on CREATE, after the spec passed: a DataVolume template in another namespace than the VM's. */

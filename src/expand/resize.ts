@@ -225,6 +225,8 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
             from: 'derived',
           };
   const liveMigratable = migration.migratable;
+  // What would let the VMI migrate, in toLive's words: why it cannot now, when that is known.
+  const migratableVm = `a live-migratable VM${migration.message !== undefined ? ` (now: ${migration.message})` : ' (shared storage: ReadWriteMany volumes)'}`;
   const { differs, fields } = restartFields(startSpec, currentSpec, config);
   // Which object set each field: the one whose change alone changes it.
   const sourceOf = (field: string): 'instancetype' | 'preference' | 'cluster' => {
@@ -323,12 +325,7 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
   if (ng && vg && status['guestCurrent'] !== undefined && cmp(ng, vg) !== 0) {
     const migratable = liveMigratable;
     const field = 'spec.template.spec.domain.memory.guest';
-    if (!migratable)
-      return restart(
-        'memory updated in template spec. Memory-hotplug is only available for migratable VMs',
-        field,
-        `a live-migratable VM${migration.message !== undefined ? ` (now: ${migration.message})` : ' (shared storage: ReadWriteMany volumes)'}`,
-      );
+    if (!migratable) return restart('memory updated in template spec. Memory-hotplug is only available for migratable VMs', field, migratableVm);
     const maxGuest = q(vmiMemory['maxGuest']);
     if (!maxGuest) return restart('memory updated in template spec. Memory-hotplug is not available for this VM configuration', field);
     if (conditionTrue('HotMemoryChange')) return waits('HotPlugMemoryError', 'another memory hotplug is in progress');
@@ -361,7 +358,7 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
       ? {
           toLive: liveMigratable
             ? "LiveMigrate listed in the KubeVirt CR's spec.workloadUpdateStrategy.workloadUpdateMethods"
-            : `a live-migratable VM${migration.message !== undefined ? ` (now: ${migration.message})` : ' (shared storage: ReadWriteMany volumes)'}, and LiveMigrate among the workload update methods`,
+            : `${migratableVm}, and LiveMigrate among the workload update methods`,
         }
       : {}),
   };

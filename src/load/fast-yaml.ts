@@ -10,12 +10,12 @@
  * mutated documents, so the library stays the definition. It exists because the library, cold
  * in a fresh process, took a fifth of an `itgen generate`.
  *
- * Frozen: the subset above is all it will ever read (multi-line plain scalars joined it when a pod
- * dump of 32 MB, whose every condition message kubectl folds, took 50 s on the library's path). Anything else (anchors and aliases, tags,
+ * Frozen: the subset above is all it will ever read. Anything else (anchors and aliases, tags,
  * multi-line flow collections, folded `>` scalars, multi-line quoted scalars, plain ones with blank
- * lines or comments inside, explicit `?`
- * keys, directives, complex keys) declines to the `yaml` library; a new YAML feature is never added
- * here, only to the library path. Over 400 lines because a YAML reader that matches the library's
+ * lines or comments inside, explicit `?` keys, directives, complex keys) declines to the `yaml`
+ * library; a new YAML feature is never added here, only to the library path. (The one exception,
+ * folded plain scalars, was taken in because kubectl writes them in every pod dump: a dump of 32 MB
+ * took 50 s on the library's path.) Over 400 lines because a YAML reader that matches the library's
  * values and ranges for that subset is one unit: split, its invariants would span files.
  *
  * Over 400 lines: One hand-written parser for the plain YAML catalogs are written in; its states
@@ -371,6 +371,7 @@ class Reader {
     let i = line + 1;
     const parts = [first];
     let last = line;
+    let valueEnd = 0;
     while (i < this.docEnd && this.kinds[i] === CONTENT && this.indents[i]! > indent) {
       const s = this.starts[i]! + this.indents[i]!;
       let e = this.ends[i]!;
@@ -379,6 +380,7 @@ class Reader {
       if (!PLAIN_START.test(part[0]!) || part.includes(': ') || part.endsWith(':') || part.includes(' #')) throw new Unsupported();
       parts.push(part);
       last = i;
+      valueEnd = e;
       i++;
     }
     if (last === line) return undefined;
@@ -386,8 +388,6 @@ class Reader {
     let j = i;
     while (j < this.docEnd && this.kinds[j] !== CONTENT) j++;
     if (j > i && j < this.docEnd && this.indents[j]! > indent) throw new Unsupported();
-    let valueEnd = this.ends[last]!;
-    while (text.charCodeAt(valueEnd - 1) === SPACE) valueEnd--;
     const lineEnd = this.ends[last]! < text.length ? this.ends[last]! + 1 : this.ends[last]!;
     return [{ type: 'scalar', range: [p, valueEnd, lineEnd], value: parts.join(' ') }, last + 1];
   }

@@ -12,6 +12,11 @@ export function obj(v: unknown): JsonObject | undefined {
   return isPlainObject(v) ? v : undefined;
 }
 
+/** `v` when it is a string, else `''` (a Go string field's zero value). */
+export function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
 /** The mappings of a list (anything else: none). */
 export function list(v: unknown): JsonObject[] {
   return Array.isArray(v) ? v.filter((x): x is JsonObject => isPlainObject(x)) : [];

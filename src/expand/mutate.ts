@@ -7,7 +7,7 @@
  * sets the template's architecture and machine type and the DataVolumeTemplates' storage class.
  * A refusal means the VM is never stored: neither expand-spec nor admission runs.
  */
-import { list, obj, type Json, type JsonObject } from '../json';
+import { list, obj, str, type Json, type JsonObject } from '../json';
 import { copy, nonEmpty } from '../kubevirt/go';
 import { holds } from '../kubevirt/releases';
 import { findSpecObject, type ObjectStore } from './references';
@@ -23,8 +23,6 @@ const LABEL: Readonly<Record<SpecKind, string>> = {
   instancetype: 'instancetype.kubevirt.io/default-instancetype',
   preference: 'instancetype.kubevirt.io/default-preference',
 };
-
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 
 /** validateInstancetypeMatcher / validatePreferenceMatcher: the causes for one matcher. */
 export function matcherCauses(vm: JsonObject, which: SpecKind): { message: string; field: string }[] {

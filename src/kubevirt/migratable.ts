@@ -6,7 +6,7 @@
  * disk shared). A PVC that was not given is assumed shared, and the assumption is said. Not modelled:
  * what only the node knows (its host-model CPU support, the TSC frequency), volumes already migrated.
  */
-import { list, obj, type Json, type JsonObject } from '../json';
+import { list, obj, str, type Json, type JsonObject } from '../json';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
 
@@ -18,8 +18,6 @@ export interface LiveMigratable {
   /** What was taken as migratable for want of an input. */
   readonly assumed: readonly string[];
 }
-
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 
 /** VerifyVMIMigratable: the pod network's interface is masquerade, passt, or bridge allowed by annotation, or a plugin that migrates. */
 function interfaceProblem(vmi: JsonObject, config: ClusterDefaults): string | undefined {

@@ -13,7 +13,7 @@
  * Over 400 lines: A transcription of renderLaunchManifest and its renderers, kept in KubeVirt's
  * order so it can be read beside template.go and renderresources.go.
  */
-import { list, obj, type Json, type JsonObject } from '../json';
+import { list, obj, str, type Json, type JsonObject } from '../json';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
 import { holds } from './releases';
@@ -21,7 +21,6 @@ import { add, cmp, fromInt, parseQ, q, qString, scaledKilo, sub, value, ZERO, ty
 
 type Resources = Map<string, Quantity>;
 
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 const num = (v: Json | undefined): number => (typeof v === 'number' ? v : 0);
 
 function quantities(o: Json | undefined): Resources {

@@ -15,13 +15,11 @@
  * of pods, kubevirt/placement-score.ts, changes as it places them) and the naming of each blocker
  * are one transcription of the scheduler's filter cycle.
  */
-import { isPlainObject, list, obj, type Json, type JsonObject } from '../json';
+import { isPlainObject, list, obj, str, type Json, type JsonObject } from '../json';
 import { milliValue, parseQ, value as qValue } from '../quantity';
 
 /** Resources in the scheduler's units: milli-CPU, bytes, counts. */
 export type ResourceMap = Map<string, bigint>;
-
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 
 /** A quantity as the scheduler counts it: milli-units for CPU, the value (rounded up) for the rest. */
 function amount(name: string, v: Json | undefined): bigint {

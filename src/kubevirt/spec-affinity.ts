@@ -7,7 +7,7 @@
  * KubeVirt, the affinity's paths start at the spec itself (`spec.template.spec.nodeAffinity...`), and
  * a spread constraint's label selector is reported on the list (`...topologySpreadConstraints.labelSelector`).
  */
-import { list, obj, type Json, type JsonObject } from '../json';
+import { list, obj, str, type Json, type JsonObject } from '../json';
 import type { Cause } from './cause';
 import { dnsLabelErrors, dnsSubdomainErrors } from './spec-resources';
 
@@ -60,7 +60,6 @@ const value = (v: Json | undefined): string => (typeof v === 'number' ? String(v
 const invalid = (at: string, v: Json | undefined, detail: string): string => `${at}: Invalid value: ${value(v)}: ${detail}`;
 const required = (at: string, detail: string): string => `${at}: Required value: ${detail}`;
 const forbidden = (at: string, detail: string): string => `${at}: Forbidden: ${detail}`;
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 const strings = (v: Json | undefined): string[] => (Array.isArray(v) ? v.map((x) => str(x)) : []);
 
 function labelName(name: string, at: string): string[] {

@@ -4,15 +4,13 @@
  * panic devices, the reboot policy and the service account name; spec-validation.ts runs each
  * where KubeVirt does. KubeVirt's types, fields and words.
  */
-import { list, obj, type Json, type JsonObject } from '../json';
+import { list, obj, str, type JsonObject } from '../json';
 import type { Cause } from './cause';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
 import { holds } from './releases';
 import { dnsSubdomainErrors } from './spec-resources';
 import { reservedOverheadCauses } from './spec-gates';
-
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 
 /** validateProbe on the readiness and liveness probes, then what needs the pod network. */
 export function probeCauses(spec: JsonObject, field: string): Cause[] {

@@ -6,7 +6,7 @@
  * custom block size. KubeVirt's types, fields and words (some of its field paths repeat
  * `domain.devices.disks`, as KubeVirt builds them).
  */
-import { list, obj, type Json, type JsonObject } from '../json';
+import { list, obj, str, type Json, type JsonObject } from '../json';
 import type { Cause } from './cause';
 import { isSet } from './go';
 import { holds } from './releases';
@@ -18,7 +18,6 @@ const SERIAL = /^[A-Za-z0-9_.+-]+$/;
 const MIN_BLOCK = 512;
 const MAX_BLOCK = 2097152;
 
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 const num = (v: Json | undefined): number => (typeof v === 'number' ? v : 0);
 
 /** getDiskType and getDiskBus: the disk's target and its bus. */

@@ -5,15 +5,13 @@
  * claim/request pair once across GPUs, host devices and (v1.9) DRA networks, every claim used listed.
  * In KubeVirt's order and words; where a release differs, `holds` says (releases.ts).
  */
-import { list, obj, type Json, type JsonObject } from '../json';
+import { list, obj, str, type JsonObject } from '../json';
 import type { Cause } from './cause';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
 import { holds } from './releases';
 import { dnsLabelErrors, dnsSubdomainErrors } from './spec-resources';
 import { draNetworkTuples } from './spec-network';
-
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 
 /** validateResourceClaims (v1.9; before, only the duplicate names). */
 function resourceClaimCauses(claims: readonly JsonObject[], field: string, release: string | undefined): Cause[] {

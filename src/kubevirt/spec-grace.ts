@@ -6,13 +6,12 @@
  * selector of any device (`10de:*`) is ambiguous once the gate is on; and the VM's annotations may
  * neither put PCI devices on the root complex nor drop the 64-bit PCI hole. In KubeVirt's words.
  */
-import { list, obj, type Json, type JsonObject } from '../json';
+import { list, obj, str, type JsonObject } from '../json';
 import type { Cause } from './cause';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { clusterMachineType } from './defaults';
 import { holds } from './releases';
 
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 const GRACE_DEVICE_IDS = new Set(['2342', '2348', '2941']);
 const NVIDIA = '10DE';
 

@@ -5,7 +5,7 @@
  * and port ranges, DHCP options, and the DRA networks; in KubeVirt's order and words. Where a release
  * differs, `holds` says (releases.ts).
  */
-import { list, obj, type Json, type JsonObject } from '../json';
+import { list, obj, str, type Json, type JsonObject } from '../json';
 import type { Cause } from './cause';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
@@ -13,7 +13,6 @@ import { holds } from './releases';
 import { isIPv4, macOctets, validPortName } from './go-net';
 
 const INTERFACE_MODELS = new Set(['e1000', 'e1000e', 'igb', 'ne2k_pci', 'pcnet', 'rtl8139', 'virtio']);
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 const int = (v: Json | undefined): number => (typeof v === 'number' ? v : 0);
 
 /**

@@ -6,7 +6,7 @@
  * rules below are modelled, in KubeVirt's order; docs/design.md says which are not. Each cause
  * carries KubeVirt's type, field and message, and a reason tag (house style 35).
  */
-import { list, obj, type Json, type JsonObject } from '../json';
+import { list, obj, str, type JsonObject } from '../json';
 import type { Cause } from './cause';
 import { gateEnabled, type ClusterDefaults } from './config';
 import { isSet } from './go';
@@ -32,7 +32,7 @@ import {
 export { mandatoryFieldCauses } from './spec-resources';
 
 /**
- * ValidateUtilityVolumesNotPresentOnCreation (v1.9): utility volumes are only hotplugged. An empty
+ * ValidateUtilityVolumesNotPresentOnCreation (from v1.8): utility volumes are only hotplugged. An empty
  * list passes: the mutating webhook's JSON round trip (omitempty) leaves a nil slice, and KubeVirt's
  * start path (the oracle) starts such a VM.
  */
@@ -275,8 +275,6 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
   causes.push(...lastCauses(spec, config, field));
   return causes;
 }
-
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 
 /** ValidateVirtualMachineInstancePerArch (the VMI webhook): amd64, arm64 and s390x settings. */
 export function validatePerArch(spec: JsonObject, field: string, config?: Pick<ClusterDefaults, 'release'>): Cause[] {

@@ -7,7 +7,7 @@
  * ServiceAccount volumes need; then at most one ServiceAccount, DownwardMetrics and MemoryDump
  * volume. KubeVirt's types, fields and words.
  */
-import { list, obj, type Json, type JsonObject } from '../json';
+import { list, obj, str, type Json, type JsonObject } from '../json';
 import { parseQ } from '../quantity';
 import type { Cause } from './cause';
 import { gateEnabled, type ClusterDefaults } from './config';
@@ -32,8 +32,6 @@ const SOURCES = [
   'memoryDump',
   'containerPath',
 ] as const;
-
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 
 /** Go's base64.StdEncoding.DecodeString: the bytes, or undefined where Go refuses the text (line breaks are skipped). */
 function base64Bytes(text: string): number | undefined {

@@ -4,7 +4,7 @@
  * `ValidateDataVolumeTemplate`), the run strategy, the live update limits; then the storage
  * admitter's `Admit` on CREATE: a DataVolume template's namespace. In KubeVirt's order and words.
  */
-import { list, obj, type Json, type JsonObject } from '../json';
+import { list, obj, str, type JsonObject } from '../json';
 import { parseQuantity } from '../quantity';
 import type { Cause } from './cause';
 import { gateEnabled, type ClusterDefaults } from './config';
@@ -13,7 +13,6 @@ import { memoryHotplugProblem } from './vmi';
 import { metadataCauses, validateInstanceSpec } from './spec-validation';
 import { graceAnnotationCauses } from './spec-grace';
 
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 const RUN_STRATEGIES = new Set(['Halted', 'Manual', 'Always', 'RerunOnFailure', 'Once']);
 /** CDI's DataVolumeSource fields: exactly one is the source. */
 const DATA_VOLUME_SOURCES = ['http', 's3', 'gcs', 'registry', 'pvc', 'upload', 'blank', 'imageio', 'vddk', 'snapshot'];

@@ -2,8 +2,8 @@
  * Resize: what KubeVirt does when a running VM's instance type or preference changes.
  * In KubeVirt's order (v1.9, pkg/virt-controller/watch/vm/vm.go and the VM webhooks on UPDATE):
  * admission of the edited VM (the matchers, then the instancetype admission: spread, conflicts,
- * requirements; then the spec rules and the live-update limits), then the VM controller: the new
- * objects must be found (`FailedFindInstancetype`), `syncRestartRequired` expands the start
+ * requirements; then ValidateVirtualMachineSpec with its live-update limits), then the VM
+ * controller: the new objects must be found (`FailedFindInstancetype`), `syncRestartRequired` expands the start
  * revision's spec and the new one, copies the live-updatable fields across (under the LiveUpdate
  * rollout strategy: CPU sockets, guest memory, node selector, affinity, tolerations) and sets
  * RestartRequired when anything else differs; otherwise `handleCPUChangeRequest` and

@@ -6,7 +6,7 @@
  * admission with every one of KubeVirt's causes; or refused at the start (its stage and words).
  */
 import { objectStore } from '../src/expand';
-import { previewVm } from '../src/expand/preview';
+import { previewVm } from '../src/expand/judge';
 import type { JsonObject } from '../src/json';
 import { kubevirtConfig } from '../src/kubevirt/config';
 import { readJsonLines, type PreviewCase } from './preview-corpus';

@@ -28,6 +28,7 @@ spec:
   template:
     spec:
 ${extra}      domain: {devices: {}}
+  runStrategy: Always
 `;
 
 describe('itgen expand: what KubeVirt does before and around expand-spec', () => {

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { isPlainObject, type Json, type JsonObject } from '../src/json';
 import { kubevirtConfig } from '../src/kubevirt/config';
-import { previewVm, type PreviewResult } from '../src/expand/preview';
+import { previewVm } from '../src/expand/judge';
+import type { PreviewResult } from '../src/expand/preview';
 import { objectStore, type ObjectStore } from '../src/expand';
 
 export interface PreviewCase {

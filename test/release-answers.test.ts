@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { objectStore } from '../src/expand';
-import { previewVm } from '../src/expand/preview';
+import { previewVm } from '../src/expand/judge';
 import { kubevirtConfig } from '../src/kubevirt/config';
 import { readJsonLines, type PreviewCase } from './preview-corpus';
 

@@ -145,7 +145,7 @@ describe('what a VM names', () => {
 describe('validate --vms and diff --vms: every VM is judged', () => {
   const GENERATOR = 'catalog: ../catalog\noutput: ../output\nvendor: acme.example\nsuppressWarnings: [IT5007]\n';
   const vmOf = (name: string, it: string, pref = 'mylinux'): string =>
-    `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: ${name}, namespace: default}\nspec:\n  instancetype: {name: ${it}}\n  preference: {name: ${pref}}\n  template: {spec: {domain: {devices: {}}}}\n`;
+    `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: ${name}, namespace: default}\nspec:\n  instancetype: {name: ${it}}\n  preference: {name: ${pref}}\n  template: {spec: {domain: {devices: {}}}}\n  runStrategy: Always\n`;
 
   it('a broken VM the change does not touch fails validate and diff; the good ones pass', () => {
     const dir = scratchProject({
@@ -207,7 +207,7 @@ describe('validate --vms and diff --vms: every VM is judged', () => {
 
 describe('the CI jobs init writes are a VM gate', () => {
   const broken = (it: string): string =>
-    `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: web, namespace: default}\nspec:\n  instancetype: {name: ${it}}\n  preference: {name: acme.linux}\n  template: {spec: {domain: {devices: {}}}}\n`;
+    `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: web, namespace: default}\nspec:\n  instancetype: {name: ${it}}\n  preference: {name: acme.linux}\n  template: {spec: {domain: {devices: {}}}}\n  runStrategy: Always\n`;
 
   /** The shell of the job's validate step: GitHub's `run:` or GitLab's script lines, as the runner runs them. */
   function validateScript(repo: string, ci: 'github' | 'gitlab'): string {

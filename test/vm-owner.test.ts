@@ -75,12 +75,11 @@ describe('the start, under the cluster configuration', () => {
   });
   afterAll(() => removeDir(dir));
 
-  it("without the cluster's CR, a refusal its configuration decides is a warning naming what to enable", () => {
+  it("without the cluster's CR, KubeVirt's default configuration judges: a gate it leaves off refuses, and the hint names the gate and --kubevirt", () => {
     const r = runInProcess(dir, ['validate', 'vm.yaml', '--with', 'platform/bundle.yaml']);
-    expect(r.code).toBe(0);
-    expect(r.err).toMatch(
-      /vm\.yaml:\d+:\d+ warning IT8003 VirtualMachine `hd` would be refused: Host Devices feature gate is not enabled in kubevirt-config \(under KubeVirt's default configuration\)/,
-    );
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/vm\.yaml:\d+:\d+ error IT8003 VirtualMachine `hd` would be refused: Host Devices feature gate is not enabled in kubevirt-config\n/);
+    expect(r.err).toContain('a cluster whose KubeVirt CR enables the HostDevices feature gate');
     expect(r.err).toContain("pass the cluster's CR with --kubevirt");
   });
 

@@ -7,8 +7,9 @@
  */
 import { isPlainObject, type JsonObject } from '../json';
 import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
-import { expandDocuments, type ExpandOptions, type ObjectStore } from '../expand';
-import { manifestObjects, type FoundObject } from '../expand/documents';
+import { type ExpandOptions, type ObjectStore } from '../expand';
+import { judgeDocuments, manifestObjects, type FoundObject } from '../expand/documents';
+import { KUBEVIRT_DEFAULTS, type ClusterDefaults } from '../kubevirt/config';
 import { locate, type SourceDoc } from '../load/source';
 import { apiVersionProblem } from '../kubevirt/placement';
 import { parseQuantity } from '../quantity';
@@ -161,7 +162,12 @@ function objectVerdict(r: ManifestObject): Diagnostic[] {
 export function validateManifests(
   docs: readonly SourceDoc[],
   store: ObjectStore,
-  options: Pick<ExpandOptions, 'namespace' | 'mutate' | 'as' | 'kubevirt'> = {},
+  options: Pick<ExpandOptions, 'namespace' | 'mutate'> & {
+    /** The configurations VMs are judged under (Project.configs); KubeVirt's defaults of the newest release without. */
+    readonly configs?: readonly ClusterDefaults[];
+    /** No KubeVirt CR was given: the configurations are the releases' defaults. */
+    readonly defaultsOnly?: boolean;
+  } = {},
 ): Diagnostic[] {
   const found = manifestObjects(docs);
   const kinds = MANIFEST_KINDS as readonly string[];
@@ -216,11 +222,16 @@ export function validateManifests(
   // The cluster's configuration (and release) is also what expansion and admission default with, as `expand` has it.
   if (vms.length > 0)
     out.push(
-      ...expandDocuments(docs, store, {
-        admission: true,
-        ...options,
-        ...(options.kubevirt !== undefined ? { cluster: options.kubevirt } : {}),
-      }).outcomes.flatMap((o) => o.diagnostics),
+      ...judgeDocuments(
+        docs,
+        store,
+        {
+          admission: true,
+          ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
+          ...(options.mutate ? { mutate: options.mutate } : {}),
+        },
+        { configs: options.configs ?? [KUBEVIRT_DEFAULTS], defaultsOnly: options.defaultsOnly ?? true },
+      ),
     );
   if (specObjects.length === 0 && !found.some((f) => f.value['kind'] === 'VirtualMachine')) {
     out.push(

@@ -6,22 +6,23 @@
  * Over 400 lines: Expanding documents places every KubeVirt error at its VM field; the placing and
  * the judging share one walk over the documents.
  */
-import { isPlainObject, type Json, type JsonObject, obj } from '../json';
+import { isPlainObject, type JsonObject, obj } from '../json';
 import { diag, type Diagnostic } from '../diagnostics';
 import { locate, type PathSegment, type SourceDoc } from '../load/source';
 
-import { admit, expand, type ExpandOptions } from './expand';
-import { infersFromVolume, mutateOnCreate, type Inference } from './mutate';
-import { fieldPath, unknownVmFields } from './unknown-fields';
+import { clusterOf, type ExpandOptions } from './expand';
+import { type Inference } from './mutate';
+import { fieldPath } from './unknown-fields';
+import { judgeVm } from './judge';
 import { type References, type SpecObject } from './model';
 import { parseQuantity } from '../quantity';
 import { compareText } from '../order';
 import { spreadProblem } from '../kubevirt/topology';
 import { meetsRequirements, requirementsOf } from '../kubevirt/requirements';
-import { mergeStores, objectStore, resolveReferences, suggestionFor, type ObjectStore, type ReferenceError } from './references';
+import { mergeStores, objectStore, suggestionFor, type ObjectStore, type ReferenceError } from './references';
 import { ARCH_LABEL, architectureSelectorConflict, vmApiVersionProblem } from '../kubevirt/placement';
-import { KUBEVIRT_DEFAULTS, readKubevirtCr, type ClusterDefaults } from '../kubevirt/config';
-import { startStored } from './preview';
+import { NEWEST_RELEASE } from '../kubevirt/releases';
+import { gateNamedIn, readKubevirtCr, withEveryGate, type ClusterDefaults } from '../kubevirt/config';
 
 const STAGE_WORDS: Readonly<Record<string, string>> = {
   mutate: 'the mutating webhook',
@@ -151,153 +152,119 @@ export function expandDocuments(
   });
   return { outcomes, diagnostics };
 
-  /** Over 80 lines: KubeVirt's order for one VM (mutating webhook, expand, admission, start), each step's errors placed before the next runs. */
+  /** One VM's verdict (judge.ts), each cause placed at the VM field it names, in the words of its stage. */
   function judgeOne(f: FoundObject, file: string, name: string, namespace: string): ExpandOutcome {
     const at = (field: string): ReturnType<typeof locate> => locate(f.src, [...f.path, ...documentPath(field)]);
-    // The API server decodes strictly (kubectl apply's default) and checks the CRD's schema: a field
-    // KubeVirt's types do not have, or one the CRD requires missing, refuses the VM before any webhook.
-    const unknown = unknownVmFields(f.value, true, options.cluster?.release);
-    if (unknown.length > 0) {
-      return {
-        file,
-        name,
-        diagnostics: unknown.map((u) =>
-          u.invalid !== undefined
-            ? diag('IT8005', `VirtualMachine \`${name}\`: ${u.invalid}`, locate(f.src, [...f.path, ...u.path]), {
-                hint: "KubeVirt's schema for the VirtualMachine type says so; the API server refuses the VM",
-              })
-            : diag('IT8005', `VirtualMachine \`${name}\`: strict decoding error: unknown field "${fieldPath(u.path)}"`, locate(f.src, [...f.path, ...u.path]), {
-                hint:
-                  u.since !== undefined
-                    ? `KubeVirt ${options.cluster?.release ?? ''}'s types lack it (it arrived in ${u.since}); the API server refuses it, and a VM without it is what that release runs`
-                    : `${u.meant !== undefined ? `did you mean \`${u.meant}\`? ` : ''}Go's lenient decoding would drop it in silence (or match it ignoring case); the API server refuses it`,
-              }),
-        ),
-      };
-    }
-    // The mutating webhook first (R 0.0): a refusal means the VM is never stored.
-    // The API server prunes nulls the VM's CRD does not allow (every field: none is nullable), so
-    // neither the webhooks nor expand-spec see them, and expand never prints `disk: null`.
-    let vm = withoutNulls(f.value) as JsonObject;
-    let inferred: Inference[] = [];
-    if ((options.mutate ?? 'applied') === 'applied' || infersFromVolume(vm)) {
-      const mutated = mutateOnCreate(vm, all, namespace, options.cluster?.release);
-      if ('causes' in mutated) {
-        return {
-          file,
-          name,
-          diagnostics: mutated.causes.map((c) =>
+    const v = judgeVm(f.value, all, {
+      config: options.kubevirt ?? clusterOf(options),
+      namespace,
+      mutate: options.mutate ?? 'applied',
+      revisionsInCluster: options.revisionsInCluster ?? false,
+      admission: options.admission,
+    });
+    const panicHint = 'virt-api answers such a VM with an internal error; change the VM as the message says';
+    const release = options.kubevirt?.release ?? options.cluster?.release;
+    const { instancetype, preference } = v.references;
+    const applied = {
+      ...(instancetype ? { instancetype: `${instancetype.kind} ${instancetype.name}` } : {}),
+      ...(preference ? { preference: `${preference.kind} ${preference.name}` } : {}),
+      inferred: v.inferred,
+    };
+    const outcome = (diagnostics: Diagnostic[]): ExpandOutcome => ({ file, name, diagnostics });
+    switch (v.stage) {
+      case 'schema':
+        // The API server decodes strictly (kubectl apply's default) and checks the CRD's schema.
+        return outcome(
+          v.causes.map(({ unknown: u }) =>
+            u!.invalid !== undefined
+              ? diag('IT8005', `VirtualMachine \`${name}\`: ${u!.invalid}`, locate(f.src, [...f.path, ...u!.path]), {
+                  hint: "KubeVirt's schema for the VirtualMachine type says so; the API server refuses the VM",
+                })
+              : diag(
+                  'IT8005',
+                  `VirtualMachine \`${name}\`: strict decoding error: unknown field "${fieldPath(u!.path)}"`,
+                  locate(f.src, [...f.path, ...u!.path]),
+                  {
+                    hint:
+                      u!.since !== undefined
+                        ? `KubeVirt ${release ?? ''}'s types lack it (it arrived in ${u!.since}); the API server refuses it, and a VM without it is what that release runs`
+                        : `${u!.meant !== undefined ? `did you mean \`${u!.meant}\`? ` : ''}Go's lenient decoding would drop it in silence (or match it ignoring case); the API server refuses it`,
+                  },
+                ),
+          ),
+        );
+      case 'mutate':
+        return outcome(
+          v.causes.map((c) =>
             c.reason === 'infer'
               ? diag('IT8001', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field), {
                   hint: 'pass the PersistentVolumeClaim, DataVolume, DataSource or VolumeSnapshot with --with FILE',
                 })
               : diag('IT8005', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field)),
           ),
-        };
-      }
-      vm = mutated.vm;
-      inferred = mutated.inferred;
-    }
-    // The API server sets the request's namespace on a VM that names none.
-    if (typeof obj(vm['metadata'])?.['namespace'] !== 'string') vm = { ...vm, metadata: { ...(obj(vm['metadata']) ?? {}), namespace } };
-    const resolved = resolveReferences(vm, all, namespace, options.revisionsInCluster ?? false, options.cluster?.release);
-    const panicHint = 'virt-api answers such a VM with an internal error; change the VM as the message says';
-    // VM admission first (R 0.3): its webhook finds what it can and ignores lookup errors, so a VM
-    // whose instance type is missing is still judged against its preference's requirements.
-    if (options.admission) {
-      const admitted = admit(vm, resolved.references, options);
-      if (admitted.causes.length > 0) {
-        return {
-          file,
-          name,
-          // A lookup that failed is the cause (the VM would never start: FailedFindInstancetype or
-          // FailedFindPreference); the webhook's refusal that ignored it comes second.
-          diagnostics: [
-            ...referenceDiagnostics(resolved.errors, name, at, true),
-            ...admitted.causes.map((c) =>
-              c.reason === 'conflict'
-                ? diag('IT8002', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field), {
-                    hint: 'remove the field from the VM: the instance type provides it',
-                  })
-                : diag(
-                    'IT8003',
-                    `VirtualMachine \`${name}\` would be refused: ${c.message}`,
-                    at(c.field.split(', ')[0]!),
-                    c.type === 'InternalError'
-                      ? { hint: panicHint }
-                      : resolved.errors.some((e) => e.notFound)
-                        ? { hint: 'the webhook judged the VM without the object it could not find (above): name one that exists first' }
-                        : biggerSizeHint(c, resolved.references, all),
-                  ),
-            ),
-          ],
-        };
-      }
-    }
-    if (resolved.errors.length > 0) return { file, name, diagnostics: referenceDiagnostics(resolved.errors, name, at) };
-    const expanded = expand(vm, resolved.references, options);
-    if ('error' in expanded) {
-      return {
-        file,
-        name,
-        diagnostics: expanded.panic
-          ? [diag('IT8003', `VirtualMachine \`${name}\` would be refused: ${expanded.error}`, at(expanded.fields[0]!), { hint: panicHint })]
-          : // Expand-spec names every conflicting field in one error.
-            expanded.fields.map((field) =>
-              diag('IT8002', `VirtualMachine \`${name}\`: ${expanded.error}`, at(field), {
-                hint: 'remove the field from the VM: the instance type provides it',
-              }),
-            ),
-      };
-    }
-    const { instancetype, preference } = resolved.references;
-    const applied = {
-      ...(instancetype ? { instancetype: `${instancetype.kind} ${instancetype.name}` } : {}),
-      ...(preference ? { preference: `${preference.kind} ${preference.name}` } : {}),
-      inferred,
-    };
-    const placed = placementDiagnostics(expanded.vm, resolved.references, name, at);
-    if (options.as === 'vmi' || options.as === 'pod') {
-      // `vm` is this run's own (read without nulls, or mutated): the start finishes it in place.
-      const started = startStored(vm, resolved.references, options.kubevirt ?? KUBEVIRT_DEFAULTS, all, undefined, true);
-      if ('error' in started) {
-        // Where the value sits in the VM: KubeVirt names the affinity's rules from the spec itself
-        // (`spec.template.spec.nodeAffinity...`) and the ACPI tables as `<spec>.acpi`.
-        const vmField = (f: string): string =>
-          (f.startsWith('spec.template') || f.startsWith('spec.instancetype') || f.startsWith('spec.preference')
-            ? f
-            : f.replace(/^spec\b/, 'spec.template.spec')
-          )
-            .replace(/^spec\.template\.spec\.(nodeAffinity|podAffinity|podAntiAffinity)\b/, 'spec.template.spec.affinity.$1')
-            .replace(/^spec\.template\.spec\.acpi\b/, 'spec.template.spec.domain.firmware.acpi');
-        return {
-          file,
-          name,
-          diagnostics: started.causes.map((c) =>
-            started.stage === 'admit'
-              ? diag('IT8003', `VirtualMachine \`${name}\` would be refused: ${c.message}`, at(vmField(c.field)))
-              : diag('IT8008', `VirtualMachine \`${name}\` would be stored but not start: ${STAGE_WORDS[started.stage]}: ${c.message}`, at(vmField(c.field)), {
-                  hint:
-                    started.stage === 'render'
-                      ? "virt-controller's VMI condition says `failed to render launch manifest: ...`"
-                      : 'KubeVirt keeps the VM and reports the failure on it',
-                }),
+        );
+      case 'admit':
+        // A lookup that failed is the cause (the VM would never start: FailedFindInstancetype or
+        // FailedFindPreference); the webhook's refusal that ignored it comes second.
+        return outcome([
+          ...referenceDiagnostics(v.referenceErrors, name, at, true),
+          ...v.causes.map((c) =>
+            c.reason === 'conflict'
+              ? diag('IT8002', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field), {
+                  hint: 'remove the field from the VM: the instance type provides it',
+                })
+              : diag(
+                  'IT8003',
+                  `VirtualMachine \`${name}\` would be refused: ${c.message}`,
+                  at(vmField(c.field, false).split(', ')[0]!),
+                  c.type === 'InternalError'
+                    ? { hint: panicHint }
+                    : v.referenceErrors.some((e) => e.notFound)
+                      ? { hint: 'the webhook judged the VM without the object it could not find (above): name one that exists first' }
+                      : biggerSizeHint(c, v.references, all),
+                ),
           ),
+        ]);
+      case 'lookup':
+        return outcome(referenceDiagnostics(v.referenceErrors, name, at));
+      case 'expand':
+        return outcome(
+          v.causes[0]?.reason === 'panic'
+            ? [diag('IT8003', `VirtualMachine \`${name}\` would be refused: ${v.causes[0].message}`, at(v.causes[0].field), { hint: panicHint })]
+            : // Expand-spec names every conflicting field in one error.
+              v.causes.map((c) =>
+                diag('IT8002', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field), {
+                  hint: 'remove the field from the VM: the instance type provides it',
+                }),
+              ),
+        );
+      case 'startVMI':
+      case 'vmiAdmit':
+      case 'render': {
+        const stage = v.stage;
+        return outcome(
+          v.causes.map((c) =>
+            diag('IT8008', `VirtualMachine \`${name}\` would be stored but not start: ${STAGE_WORDS[stage]}: ${c.message}`, at(vmField(c.field, true)), {
+              hint:
+                stage === 'render'
+                  ? "virt-controller's VMI condition says `failed to render launch manifest: ...`"
+                  : 'KubeVirt keeps the VM and reports the failure on it',
+            }),
+          ),
+        );
+      }
+      case 'runs': {
+        const placed = placementDiagnostics(v.vm!, v.references, name, at);
+        return {
+          file,
+          name,
+          vm: v.vm!,
+          ...(v.vmi ? { vmi: v.vmi, pod: v.pod!, memoryOverhead: v.memoryOverhead!, notes: v.notes } : {}),
+          applied,
+          diagnostics: placed,
         };
       }
-      return {
-        file,
-        name,
-        vm: expanded.vm,
-        vmi: started.vmi,
-        pod: started.pod,
-        memoryOverhead: started.memoryOverhead,
-        notes: started.notes,
-        applied,
-        diagnostics: placed,
-      };
     }
-    return { file, name, vm: expanded.vm, applied, diagnostics: placed };
   }
 
   function referenceDiagnostics(
@@ -317,6 +284,21 @@ export function expandDocuments(
           : `KubeVirt would store the VM and never start it (${e.field.startsWith('spec.preference') ? 'FailedFindPreference' : 'FailedFindInstancetype'}); `;
     return errors.map((e) => diag('IT8001', `VirtualMachine \`${name}\`: ${e.message}`, at(e.field), { hint: `${never(e)}${referenceHint(e, all)}` }));
   }
+}
+
+/**
+ * Where a value KubeVirt names sits in the VM: the webhooks name the affinity's rules from the spec
+ * itself (`spec.template.spec.nodeAffinity...`) and the ACPI tables as `<spec>.acpi`; a VMI's
+ * causes (`ofVmi`) name its fields `spec...`, the VM webhook's its own (`spec.running`).
+ */
+function vmField(f: string, ofVmi: boolean): string {
+  return (
+    !ofVmi || f.startsWith('spec.template') || f.startsWith('spec.instancetype') || f.startsWith('spec.preference')
+      ? f
+      : f.replace(/^spec\b/, 'spec.template.spec')
+  )
+    .replace(/^spec\.template\.spec\.(nodeAffinity|podAffinity|podAntiAffinity)\b/, 'spec.template.spec.affinity.$1')
+    .replace(/^spec\.template\.spec\.acpi\b/, 'spec.template.spec.domain.firmware.acpi');
 }
 
 /**
@@ -404,15 +386,6 @@ function biggerSizeHint(c: { message: string; reason?: string }, refs: Reference
   return { hint: `the smallest ${same ? `${series(it.name)} size` : 'instance type'} that meets the preference's requirements: \`${pick.name}\`` };
 }
 
-/** A value with every null-valued key of its objects removed, at any depth (list items are kept). */
-function withoutNulls(v: Json): Json {
-  if (Array.isArray(v)) return v.map(withoutNulls);
-  if (!isPlainObject(v)) return v;
-  const out: JsonObject = {};
-  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = withoutNulls(x);
-  return out;
-}
-
 /**
  * The cluster configuration of the KubeVirt CR in `docs` (`kubectl get kubevirt -n kubevirt kubevirt
  * -o yaml`, or a List holding it): IT8009 when there is none or several, and a warning with
@@ -443,4 +416,64 @@ export function kubevirtFromDocuments(docs: readonly SourceDoc[], file: string):
       diag('IT8009', f.message, locate(cr.src, [...cr.path, 'spec', ...f.path]), { severity: f.severity, ...(f.hint ? { hint: f.hint } : {}) }),
     ),
   };
+}
+
+/** What VMs are judged under (Project.configs), and whether those are the releases' defaults (no KubeVirt CR given). */
+export interface Judging {
+  readonly configs: readonly ClusterDefaults[];
+  readonly defaultsOnly: boolean;
+}
+
+/**
+ * The VMs of `docs` judged under each of `configs` (the releases a catalog targets, or the one
+ * given): a finding every release gives is said once; one that only some give names them. Without
+ * the cluster's KubeVirt CR (`defaultsOnly`), each configuration is that release's defaults, what a
+ * fresh install runs, and a refusal that a cluster enabling every feature gate would not give says
+ * which gate and how to give the cluster's own configuration.
+ */
+export function judgeDocuments(
+  docs: readonly SourceDoc[],
+  store: ObjectStore,
+  options: Omit<ExpandOptions, 'kubevirt' | 'cluster'> & { readonly admission: boolean },
+  { configs, defaultsOnly }: Judging,
+  keep: (o: ExpandOutcome) => boolean = () => true,
+): Diagnostic[] {
+  const key = (d: Diagnostic): string => `${d.code}|${d.location?.file}:${d.location?.line}:${d.location?.col}|${d.message}`;
+  const seen = new Map<string, { d: Diagnostic; releases: string[] }>();
+  for (const config of configs) {
+    const release = config.release ?? NEWEST_RELEASE;
+    const found = expandDocuments(docs, store, { ...options, kubevirt: config })
+      .outcomes.filter(keep)
+      .flatMap((o) => o.diagnostics);
+    const refusal = (d: Diagnostic): boolean => d.severity === 'error' && (d.code === 'IT8003' || d.code === 'IT8008');
+    const gated =
+      defaultsOnly && found.some(refusal)
+        ? new Set(
+            expandDocuments(docs, store, { ...options, kubevirt: withEveryGate(config) })
+              .outcomes.flatMap((o) => o.diagnostics)
+              .filter(refusal)
+              .map(key),
+          )
+        : undefined;
+    for (const d of found) {
+      const judged = gated && refusal(d) && !gated.has(key(d)) ? { ...d, hint: gateHint(d.message, release) } : d;
+      const k = key(judged);
+      const entry = seen.get(k);
+      if (entry) entry.releases.push(release);
+      else seen.set(k, { d: judged, releases: [release] });
+    }
+  }
+  return [...seen.values()].map(({ d, releases }) =>
+    releases.length === configs.length || configs.length < 2 ? d : { ...d, message: `${d.message} (KubeVirt ${releases.join(', ')})` },
+  );
+}
+
+/** What to do about a refusal the cluster's configuration decides, naming the feature gate when KubeVirt's words name one. */
+function gateHint(message: string, release: string): string {
+  const gate = gateNamedIn(message);
+  return `KubeVirt ${release}'s default configuration (no --kubevirt) refuses it: ${
+    gate !== undefined
+      ? `a cluster whose KubeVirt CR enables the ${gate} feature gate`
+      : 'a cluster whose KubeVirt CR enables the feature (a feature gate, or permittedHostDevices)'
+  } (spec.configuration.developerConfiguration.featureGates) would not; pass the cluster's CR with --kubevirt for its verdict`;
 }

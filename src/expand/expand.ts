@@ -34,11 +34,7 @@ export interface ExpandOptions {
    * VM is judged against the object its matcher names. Default: KubeVirt's NotFound.
    */
   readonly revisionsInCluster?: boolean;
-  /**
-   * `vmi` or `pod`: also start each admitted VM as KubeVirt does (expand/preview.ts), with the
-   * cluster configuration `kubevirt` (KubeVirt's defaults without one).
-   */
-  readonly as?: 'vm' | 'vmi' | 'pod';
+  /** The cluster's release and configuration the VM is judged under (KubeVirt's defaults of the newest release without one). */
   readonly kubevirt?: ClusterDefaults;
 }
 
@@ -75,7 +71,8 @@ function tidyMetadata(result: JsonObject, input: JsonObject): void {
   if (Object.keys(meta).length === 0 && !isSet(obj(obj(input['spec'])?.['template'])?.['metadata'])) delete t['metadata'];
 }
 
-function clusterOf(options: ExpandOptions): ClusterDefaults {
+/** The cluster configuration of the options: a whole one as given, else KubeVirt's defaults with the parts given. */
+export function clusterOf(options: ExpandOptions): ClusterDefaults {
   // A whole configuration (kubevirtConfig's) is taken as it is: no copy per VM.
   const c = options.cluster;
   if (c && c.architecture !== undefined && c.podBinding !== undefined && c.evictionStrategy !== undefined) return c as ClusterDefaults;

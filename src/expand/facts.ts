@@ -12,7 +12,7 @@ import type { ClusterDefaults } from '../kubevirt/config';
 import { obj } from '../json';
 import { add, parseQ, qString, sub, type Quantity } from '../quantity';
 import { objectStore, type ObjectStore } from './references';
-import { previewVm } from './preview';
+import { previewVm } from './judge';
 import { KINDS_OF } from '../schema/kubevirt-api';
 
 export interface LauncherFacts {

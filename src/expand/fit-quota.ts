@@ -6,7 +6,7 @@
 import { obj, type JsonObject } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { AAQ_CALCULATORS, aaqUsage, quotaRoom, quotaState, type AaqCalculator, type QuotaState } from '../kubevirt/quota';
-import { previewVm } from './preview';
+import { previewVm } from './judge';
 import type { ObjectStore } from './references';
 
 /** What a capacity row needs for its quota: the instance type, the architecture asked for, the nodes' count. */

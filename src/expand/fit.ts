@@ -10,7 +10,7 @@ import { capacityVm, quotasOf, quotaText, withQuota, type QuotaFields } from './
 import { fitPod, resourceText, type NodeFit, type Shortfall } from '../kubevirt/scheduler';
 import { md } from '../printable';
 import { manifestObjects } from './documents';
-import { previewVm } from './preview';
+import { previewVm } from './judge';
 import type { ObjectStore } from './references';
 import type { SourceDoc } from '../load/source';
 import { KINDS_OF } from '../schema/kubevirt-api';

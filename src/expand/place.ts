@@ -14,7 +14,7 @@ import { md } from '../printable';
 import { manifestObjects } from './documents';
 import { capacity, capacityName, FIT_NOT_MODELLED, NO_PODS_NOTE, withNodes, type CapacityScope, type InstancetypeCapacity } from './fit';
 import { quotasOf, quotaText, withQuota, type QuotaFields, type Quotas } from './fit-quota';
-import { previewVm } from './preview';
+import { previewVm } from './judge';
 import type { ObjectStore } from './references';
 import type { SourceDoc } from '../load/source';
 

@@ -14,7 +14,7 @@ import { clusterMachineType, setDefaultInstanceSpec, setDefaultNetworkInterface,
 import { child, copy, isSet, nonEmpty } from '../kubevirt/go';
 import { backendStorage, missingAttachmentDefinition, renderLauncherPod } from '../kubevirt/pod';
 import { mandatoryFieldCauses, metadataCauses, validateInstanceSpec, validatePerArch } from '../kubevirt/spec-validation';
-import { dataVolumeNamespaceCauses, discontinuedGateCauses, mutatorRoundTripCauses, validateVmSpec } from '../kubevirt/vm-spec';
+import { dataVolumeNamespaceCauses, discontinuedGateCauses, validateVmSpec } from '../kubevirt/vm-spec';
 import { discontinuedBindingCauses } from '../kubevirt/spec-network';
 import { graceAnnotationCauses } from '../kubevirt/spec-grace';
 import { annotatesPciTopology, mutateNewVmi } from '../kubevirt/vmi';
@@ -22,9 +22,8 @@ import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';
 import { applyInstancetype, conflictField } from './instancetype';
 import { admit } from './expand';
 import type { References } from './model';
-import { mutateOnCreate } from './mutate';
-import { fieldPath, unknownVmFields } from './unknown-fields';
-import { resolveReferences, type ObjectStore } from './references';
+import { type ObjectStore } from './references';
+import type { JudgeStage } from './judge';
 import { applyPreference } from './preference';
 
 /** What KubeVirt would draw at random or take from the cluster, fixed (`itgen help expand` names them). */
@@ -160,34 +159,10 @@ export type PreviewResult =
   | { readonly vm: JsonObject; readonly vmi: JsonObject; readonly pod: JsonObject; readonly memoryOverhead: string; readonly notes: readonly string[] }
   | {
       readonly error: string;
-      readonly stage: 'mutate' | 'admit' | 'startVMI' | 'vmiAdmit' | 'render';
+      readonly stage: Exclude<JudgeStage, 'runs'>;
       /** KubeVirt's causes, each with the field it names (of the VM, or `spec...` of the VMI). */
       readonly causes: readonly { readonly field: string; readonly message: string }[];
     };
-
-/**
- * A VM as a user submits it, started: the mutating webhook, admission, the VM controller's start
- * and the VMI webhook. `namespace`: the request's, for a VM without one.
- */
-export function previewVm(vm: JsonObject, store: ObjectStore, config: ClusterDefaults, namespace: string): PreviewResult {
-  // The API server's check of the VM against its CRD's schema (types, enums), in its words.
-  const schema = unknownVmFields(vm).filter((u) => u.invalid !== undefined);
-  if (schema.length > 0) {
-    const causes = schema.map((u) => ({ message: u.invalid!, field: fieldPath(u.path) }));
-    return { error: causes.map((c) => c.message).join(', '), stage: 'mutate', causes };
-  }
-  const mutated = mutateOnCreate(vm, store, namespace, config.release);
-  if ('causes' in mutated) return { error: mutated.causes.map((c) => c.message).join(', '), stage: 'mutate', causes: mutated.causes };
-  const stored = mutated.vm;
-  const meta = child(stored, 'metadata');
-  if (typeof meta['namespace'] !== 'string') meta['namespace'] = namespace;
-  const roundTrip = mutatorRoundTripCauses(stored);
-  if (roundTrip.length > 0) return { error: roundTrip.map((c) => c.message).join(', '), stage: 'admit', causes: roundTrip };
-  const { references } = resolveReferences(stored, store, String(meta['namespace']), false, config.release);
-  const admitted = admit(stored, references, { cluster: config });
-  if (admitted.causes.length > 0) return { error: admitted.causes.map((c) => c.message).join(', '), stage: 'admit', causes: admitted.causes };
-  return startStored(stored, references, config, store, admitted.vm, true);
-}
 
 /**
  * A VM KubeVirt's instancetype admission accepted (`stored`: as the API server keeps it, with its

@@ -18,6 +18,7 @@ export interface Cause {
  */
 export type CauseReason =
   | 'spread'
+  | 'infer'
   | 'conflict'
   | 'requirements'
   | 'requirements-instancetype'

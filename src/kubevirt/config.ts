@@ -253,6 +253,24 @@ export function withEveryGate(config: ClusterDefaults): ClusterDefaults {
   };
 }
 
+/**
+ * The feature gate KubeVirt's words name before "feature gate" (`HostDisk feature gate`, `Reserved
+ * overhead memlock feature gate`, `feature gate VGPULiveMigration`), as the CR spells it; none when
+ * the words name no gate itgen reads.
+ */
+export function gateNamedIn(message: string): string | undefined {
+  const known = [...ALPHA_GATES_READ, ...Object.keys(GATE_STATES)];
+  const byLower = new Map(known.map((g) => [g.toLowerCase(), g] as const));
+  const after = /feature gate ([A-Za-z0-9]+)/.exec(message)?.[1];
+  if (after !== undefined && byLower.has(after.toLowerCase())) return byLower.get(after.toLowerCase());
+  const before = /((?:[A-Za-z0-9-]+ ){0,4})feature gate/.exec(message)?.[1]?.trim().split(' ') ?? [];
+  for (let i = before.length - 1; i >= 0; i--) {
+    const joined = before.slice(i).join('').toLowerCase();
+    if (byLower.has(joined)) return byLower.get(joined);
+  }
+  return undefined;
+}
+
 /** featuregate.IsEnabled: whether a feature gate is on in this configuration. */
 export function gateEnabled(config: ClusterDefaults, gate: string): boolean {
   // A release before v1.9 keeps some of these off until the CR enables them (releases.ts).

@@ -17,7 +17,8 @@ import { kubevirtFromDocuments, manifestObjects } from '../expand/documents';
 import { obj, type Json, type JsonObject } from '../json';
 import { isQuantity } from '../quantity';
 import { apiServerErrors } from '../kubevirt/crd';
-import { MODELLED_RELEASES, modelledRelease } from '../kubevirt/releases';
+import { MODELLED_RELEASES, modelledRelease, releasesBetween } from '../kubevirt/releases';
+import { targetRange } from '../schema/kubevirt-api';
 import { locate } from '../load/source';
 import { isManifestKind } from '../schema/kubevirt-api';
 import { KUBEVIRT_DEFAULTS, type ClusterDefaults } from '../kubevirt/config';
@@ -112,6 +113,12 @@ export interface Project {
   kubevirt(): { readonly config?: ClusterDefaults; readonly diagnostics: readonly Diagnostic[] };
   /** The named CR's configuration, else KubeVirt's defaults. */
   config(): ClusterDefaults;
+  /**
+   * What a VM is judged under: the release given (`--kubevirt-version`, or the CR's own) alone;
+   * else each modelled release the generators' `targetKubevirt` covers (the CR's configuration at
+   * each, or each release's defaults: what a fresh install runs); else the newest.
+   */
+  configs(): readonly ClusterDefaults[];
   /** The admission policies each catalog implies: a generator's `policy:` (`written`), or the default ones. */
   policies(files?: 'instead' | 'besides'): (ProjectPolicy & { readonly written: boolean })[];
 }
@@ -189,6 +196,18 @@ export function openProject(inputs: ProjectInputs): Project {
       const base = kubevirt().config ?? KUBEVIRT_DEFAULTS;
       return inputs.kubevirtVersion !== undefined ? { ...base, release: inputs.kubevirtVersion } : base;
     },
+    configs: once(() => {
+      const config = project.config();
+      if (inputs.kubevirtVersion !== undefined || kubevirt().config?.release !== undefined || !hasGenerators()) return [config];
+      const targeted = new Set<string>();
+      for (const r of compiled().results) {
+        const target = r.generator?.config.targetKubevirt;
+        if (target === undefined) continue;
+        const range = targetRange(target);
+        for (const release of releasesBetween(range.min, range.max)) targeted.add(release);
+      }
+      return targeted.size === 0 ? [config] : MODELLED_RELEASES.filter((r) => targeted.has(r)).map((release) => ({ ...config, release }));
+    }),
     policies: (files = 'instead') => catalogs(files).sources.map((s) => policyOf(s)),
   };
   return project;

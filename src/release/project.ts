@@ -14,6 +14,8 @@ import { diffTrees } from '../emit/drift';
 import { writeFilesAtomic, writeProblem, writeTree } from '../emit/write';
 import { loadManifests, loadProjectManifests } from '../load/manifests';
 import { impactOptions, judgeVms, vmImpact } from './review';
+import type { Judging } from '../expand/documents';
+import { KUBEVIRT_DEFAULTS } from '../kubevirt/config';
 import { compile, loadGenerator, outputOverlaps, type CompileMode, type CompileResult } from '../pipeline';
 import { bundleSettings } from '../schema/names';
 import { buildBundles, bundleHistoryProblems, bundleOutProblem, CHECKSUMS_FILE, mergedChecksums, readPublishedBundles } from './bundle';
@@ -43,6 +45,8 @@ export interface ProjectOptions {
   readonly vms?: readonly string[];
   /** Where relative `vms` paths were typed. */
   readonly cwd?: string;
+  /** What the `vms` are judged under (Project.configs); KubeVirt's defaults of the newest release without. */
+  readonly judging?: Judging;
   /**
    * The release lock as published (the base branch's, in CI): `name` says where it is from, and
    * `read(file)` gives a lock file's text there, `undefined` when it has none (no release yet), or
@@ -189,6 +193,7 @@ export function checkProject(
       ...judgeVms(
         vmDocs.docs,
         compiled.results.flatMap((r) => generatedObjects(r)),
+        opts.judging ?? { configs: [KUBEVIRT_DEFAULTS], defaultsOnly: true },
         impacts.flatMap((i) => i.impacts),
         compiled.results.flatMap((r) => r.lock?.lock.objects ?? []),
       ),

@@ -12,7 +12,7 @@ import { diag, type Diagnostic } from '../diagnostics';
 import type { KubeObject } from '../emit/committed';
 import { expandDocuments, objectStore } from '../expand';
 import { withRemovedNames } from '../expand/references';
-import { manifestObjects } from '../expand/documents';
+import { judgeDocuments, manifestObjects, type Judging } from '../expand/documents';
 import { resizePlan, type ResizePlan } from '../expand/resize';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { locate, parseSource, type SourceDoc } from '../load/source';
@@ -349,13 +349,13 @@ export function impactOptions(r: CompileResult): ImpactOptions {
 export function judgeVms(
   vmDocs: readonly SourceDoc[],
   objects: readonly KubeObject[],
+  judging: Judging,
   reported: readonly VmImpact[] = [],
   locked: Parameters<typeof withRemovedNames>[1] = [],
 ): Diagnostic[] {
   const skip = new Set(reported.filter((i) => !i.admittedAfter).map((i) => `${i.file}\u0000${i.vm}`));
   const store = withRemovedNames(objectStore(objects as unknown as JsonObject[]), locked);
-  const { outcomes } = expandDocuments(vmDocs, store, { admission: true, revisionsInCluster: true });
-  return outcomes.filter((o) => !skip.has(`${o.file}\u0000${o.name}`)).flatMap((o) => o.diagnostics);
+  return judgeDocuments(vmDocs, store, { admission: true, revisionsInCluster: true }, judging, (o) => !skip.has(`${o.file}\u0000${o.name}`));
 }
 
 /**

@@ -70,7 +70,7 @@ export function diffBundles(project: Project, opts: { readonly from: string; rea
       deprecatedEarlier: (kind, name) => deprecatedBefore.has(`${kind}/${name}`),
       replacementOf: (kind, name) => replacement.get(`${kind}/${name}`),
     });
-    problems.push(...i.diagnostics, ...judgeVms(vms.docs, after.objects, i.impacts));
+    problems.push(...i.diagnostics, ...judgeVms(vms.docs, after.objects, { configs: project.configs(), defaultsOnly: !project.kubevirt().config }, i.impacts));
     impact = { impacts: i.impacts, unaffected: i.unaffected };
   }
   return {

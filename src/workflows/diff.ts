@@ -3,7 +3,6 @@ import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics';
 import { committedObjects, readCommittedBase } from '../emit/committed';
 import type { OutputFile } from '../emit/layout';
-import { KUBEVIRT_DEFAULTS } from '../kubevirt/config';
 import { relativePath } from '../load/files';
 import { parseSource, type SourceDoc } from '../load/source';
 import type { CompileResult } from '../pipeline';
@@ -100,7 +99,7 @@ export function diff(project: Project, opts: DiffOptions = {}): DiffReport {
     }
   const before = sections.flatMap((s) => s.before);
   const after = sections.flatMap((s) => s.after);
-  const resizes = vms && baseVms.length > 0 ? vmResizes(baseVms, vms.docs, before, after, KUBEVIRT_DEFAULTS) : [];
+  const resizes = vms && baseVms.length > 0 ? vmResizes(baseVms, vms.docs, before, after, project.config()) : [];
   if (vms) {
     // Every VM, touched or not, judged against everything the change generates; then what the
     // admission policies the project writes would do to them.
@@ -108,6 +107,7 @@ export function diff(project: Project, opts: DiffOptions = {}): DiffReport {
       ...judgeVms(
         vms.docs,
         after,
+        { configs: project.configs(), defaultsOnly: !project.kubevirt().config },
         withImpact.flatMap((s) => s.impact?.impacts ?? []),
       ),
     );

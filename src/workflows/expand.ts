@@ -44,8 +44,7 @@ export function expandVms(project: Project, opts: ExpandVmsOptions): ExpandVmsRe
     admission: !opts.skipAdmission,
     namespace: opts.namespace ?? 'default',
     mutate: opts.stored ? 'stored' : 'applied',
-    as,
-    ...(cr.config || project.inputs.kubevirtVersion !== undefined ? { kubevirt: project.config(), cluster: project.config() } : {}),
+    kubevirt: project.config(),
   });
   const all = strictify([...problems, ...cr.diagnostics, ...diagnostics, ...outcomes.flatMap((o) => o.diagnostics)], project.inputs.strict ?? false);
   return { as, outcomes, diagnostics: all, notes: [] };

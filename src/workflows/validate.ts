@@ -2,8 +2,8 @@ import { validateManifests } from '../admission';
 import { ownerIntent } from '../admission/intent';
 import { admissionPolicyVerdicts } from '../policy/evaluate';
 import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
-import { withEveryGate } from '../kubevirt/config';
 import type { Project } from '../project';
+import { NEWEST_RELEASE } from '../kubevirt/releases';
 import { checkProject, type ProjectOptions } from '../release/project';
 import type { CompileResult } from '../pipeline';
 import { fromNote, type Report } from './report';
@@ -39,6 +39,7 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
       allowRemovals: opts.allowRemovals ?? false,
       vms: opts.vms ?? [],
       cwd: project.cwd,
+      judging: { configs: project.configs(), defaultsOnly: !project.kubevirt().config },
       base: inputs.base,
       bundles: inputs.bundles,
     };
@@ -68,13 +69,8 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
   if (catalogs.blocking && (project.hasGenerators() || (inputs.with ?? []).length > 0)) return { results: [], diagnostics: problems, notes: [] };
   const cr = project.kubevirt();
   if (hasErrors(cr.diagnostics)) return { results: [], diagnostics: [...problems, ...cr.diagnostics], notes: [] };
-  // Admission, then the start (the VMI webhooks and the launcher pod's render) under the cluster's
-  // configuration; without the cluster's CR, a refusal its configuration alone decides is a warning.
-  const config = project.config();
-  const judged = validateManifests(input.docs, catalogs.store, { as: 'pod', kubevirt: config });
-  const verdict = cr.config
-    ? judged
-    : configurationRefusals(judged, () => validateManifests(input.docs, catalogs.store, { as: 'pod', kubevirt: withEveryGate(config) }));
+  // The one judge (expand/judge.ts) for each VM, under each configuration the project targets.
+  const verdict = validateManifests(input.docs, catalogs.store, { configs: project.configs(), defaultsOnly: !cr.config });
   const intent = ownerIntent(
     input.docs,
     catalogs.store,
@@ -87,30 +83,8 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
   return {
     results: [],
     diagnostics: all,
-    notes: [...fromNote(catalogs.from), ...(cr.config ? [] : ["KubeVirt's default configuration (no --kubevirt)"])],
+    notes: [...fromNote(catalogs.from), ...configurationNote(project)],
   };
-}
-
-/**
- * Without the cluster's KubeVirt CR: the refusals (admission, IT8003, or the start, IT8008) that
- * go away when the cluster enables every feature gate itgen reads and lists no host devices depend
- * on the cluster's configuration, not on the VM: warnings that say what the CR must enable.
- */
-function configurationRefusals(judged: readonly Diagnostic[], permissive: () => readonly Diagnostic[]): Diagnostic[] {
-  const refusal = (d: Diagnostic): boolean => d.severity === 'error' && (d.code === 'IT8003' || d.code === 'IT8008');
-  if (!judged.some(refusal)) return [...judged];
-  const key = (d: Diagnostic): string => `${d.code}|${d.location?.file}:${d.location?.line}:${d.location?.col}|${d.message}`;
-  const still = new Set(permissive().filter(refusal).map(key));
-  return judged.map((d) =>
-    refusal(d) && !still.has(key(d))
-      ? {
-          ...d,
-          severity: 'warning' as const,
-          message: `${d.message} (under KubeVirt's default configuration)`,
-          hint: "the cluster's configuration decides: a KubeVirt CR that enables the feature gate named (spec.configuration.developerConfiguration.featureGates) or lists the device (permittedHostDevices) takes it; pass the cluster's CR with --kubevirt for its verdict",
-        }
-      : d,
-  );
 }
 
 /** `validated 2 generators (default: 35 objects, acme: 208 objects), 3 warnings`: what a silent success checked. */
@@ -118,4 +92,15 @@ export function checkedSummary(what: string, results: readonly CompileResult[], 
   const each = results.flatMap((r) => (r.generator ? [`${r.generator.name}: ${r.objects.length} objects in ${r.generator.outputDir}`] : []));
   const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
   return `${what} ${each.length} generator${each.length === 1 ? '' : 's'} (${each.join('; ')}), ${warnings} warning${warnings === 1 ? '' : 's'}`;
+}
+
+/** Said once: which releases and configuration the VMs were judged under. */
+export function configurationNote(project: Project): string[] {
+  const releases = project.configs().map((c) => c.release ?? NEWEST_RELEASE);
+  const at = `KubeVirt ${releases.join(', ')}`;
+  return [
+    project.kubevirt().config
+      ? `judged at ${at} with the cluster's configuration (--kubevirt)`
+      : `judged at ${at} with KubeVirt's default configuration of each (no --kubevirt)`,
+  ];
 }

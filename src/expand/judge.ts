@@ -1,0 +1,193 @@
+/**
+ * The one judge of a VirtualMachine (house style 43): for one VM, one KubeVirt release and cluster
+ * configuration, and one set of objects, what KubeVirt does with it, stage by stage in KubeVirt's
+ * order: the API server's decoding and the CRD's schema, the VM mutating webhook, the VM validating
+ * webhook (the instancetype admitter, then `ValidateVirtualMachineSpec`), the lookups the VM
+ * controller makes, expand-spec, the VM controller's start, the VMI webhooks and the launcher pod's
+ * render. Every door (validate FILE and --vms, expand, the review, fit, matrix, select) asks this
+ * function; none runs a part of it on its own. It never places a cause in a file: the documents'
+ * walk (documents.ts) does that.
+ */
+import { isPlainObject, obj, type Json, type JsonObject } from '../json';
+import type { ClusterDefaults } from '../kubevirt/config';
+import type { Cause } from '../kubevirt/cause';
+import { child } from '../kubevirt/go';
+import { mutatorRoundTripCauses } from '../kubevirt/vm-spec';
+import { admit, expand } from './expand';
+import type { References } from './model';
+import { mutateOnCreate, infersFromVolume, type Inference } from './mutate';
+import { startStored, type PreviewResult } from './preview';
+import { resolveReferences, type ObjectStore, type ReferenceError } from './references';
+import { unknownVmFields, type UnknownField } from './unknown-fields';
+
+/** Where KubeVirt stops with the VM; `runs` when it starts and its pod renders. */
+export type JudgeStage = 'schema' | 'mutate' | 'admit' | 'lookup' | 'expand' | 'startVMI' | 'vmiAdmit' | 'render' | 'runs';
+
+export interface JudgeOptions {
+  /** The release and configuration of the cluster (kubevirtConfig: KubeVirt's defaults of the release without a CR). */
+  readonly config: ClusterDefaults;
+  /** The request's namespace, for a VM that names none (kubectl's context; `default`). */
+  readonly namespace?: string;
+  /** `applied`: as `kubectl apply` creates it (the mutating webhook runs); `stored`: as the cluster holds it. */
+  readonly mutate?: 'applied' | 'stored';
+  /** ControllerRevisions the VM names that the objects lack are in the cluster (VMs kept in Git). */
+  readonly revisionsInCluster?: boolean;
+  /**
+   * `strict` (kubectl apply's default field validation): a field KubeVirt's types lack refuses the
+   * VM at the API server; `lenient`: Go's decoding drops it (what KubeVirt's webhooks see of a VM
+   * sent without field validation). The CRD schema's refusals hold either way.
+   */
+  readonly decoding?: 'strict' | 'lenient';
+  /** false: expand-spec alone (`expand --skip-admission`): no admission, no start. */
+  readonly admission?: boolean;
+}
+
+export interface JudgeCause extends Cause {
+  /** For a refusal at the API server: the path of the field, and what KubeVirt's types say of it. */
+  readonly unknown?: UnknownField;
+}
+
+export interface Verdict {
+  readonly stage: JudgeStage;
+  /** KubeVirt's causes at `stage`, in its order and words; empty when it runs. */
+  readonly causes: readonly JudgeCause[];
+  /** Lookups that failed (the instance type or preference the VM names, absent). */
+  readonly referenceErrors: readonly ReferenceError[];
+  readonly references: References;
+  /** Matchers the mutating webhook inferred from a volume. */
+  readonly inferred: readonly Inference[];
+  /** The VM as expand-spec returns it (after admission). */
+  readonly vm?: JsonObject;
+  /** The VM as the cluster stores it (the mutating webhooks' work done), when it starts. */
+  readonly stored?: JsonObject;
+  /** What it runs as: the VMI, the launcher pod, the pod's memory overhead, what was assumed. */
+  readonly vmi?: JsonObject;
+  readonly pod?: JsonObject;
+  readonly memoryOverhead?: string;
+  readonly notes: readonly string[];
+}
+
+const refused = (stage: JudgeStage, causes: readonly JudgeCause[], rest: Partial<Verdict> = {}): Verdict => ({
+  stage,
+  causes,
+  referenceErrors: [],
+  references: {},
+  inferred: [],
+  notes: [],
+  ...rest,
+});
+
+/** A value with every null-valued key of its objects removed, at any depth (list items are kept): what the API server prunes. */
+function withoutNulls(v: Json): Json {
+  if (Array.isArray(v)) return v.map(withoutNulls);
+  if (!isPlainObject(v)) return v;
+  const out: JsonObject = {};
+  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = withoutNulls(x);
+  return out;
+}
+
+/**
+ * KubeVirt's verdict on `input` (not changed). Over 80 lines: KubeVirt's order for one VM, each
+ * stage returning its refusal before the next runs, read beside the webhooks and the VM controller.
+ */
+export function judgeVm(input: JsonObject, store: ObjectStore, options: JudgeOptions): Verdict {
+  const { config } = options;
+  const namespace = options.namespace ?? 'default';
+  const strictDecoding = (options.decoding ?? 'strict') === 'strict';
+  // The API server: strict decoding (unknown fields, and those of a later release) and the CRD's schema.
+  const fields = unknownVmFields(input, strictDecoding, strictDecoding ? config.release : undefined).filter((u) => strictDecoding || u.invalid !== undefined);
+  if (fields.length > 0)
+    return refused(
+      'schema',
+      fields.map((u) => ({
+        type: u.invalid !== undefined ? 'FieldValueInvalid' : 'FieldValueNotSupported',
+        field: u.path.map(String).join('.'),
+        message: u.invalid ?? `unknown field`,
+        unknown: u,
+      })),
+    );
+  // The API server prunes the nulls the VM's CRD does not allow (no field is nullable).
+  let vm = withoutNulls(input) as JsonObject;
+  let inferred: Inference[] = [];
+  const applied = (options.mutate ?? 'applied') === 'applied';
+  if (applied || infersFromVolume(vm)) {
+    const mutated = mutateOnCreate(vm, store, namespace, config.release);
+    if ('causes' in mutated)
+      return refused(
+        'mutate',
+        mutated.causes.map((c) => ({ type: 'FieldValueInvalid', ...c })),
+      );
+    vm = mutated.vm;
+    inferred = mutated.inferred;
+  }
+  // The API server sets the request's namespace on a VM that names none.
+  if (typeof obj(vm['metadata'])?.['namespace'] !== 'string') child(vm, 'metadata')['namespace'] = namespace;
+  const ns = String(obj(vm['metadata'])!['namespace']);
+  // The mutator replaces the spec with its Go-marshalled form on CREATE: what that loses the schema check refuses.
+  if (applied && options.admission !== false) {
+    const roundTrip = mutatorRoundTripCauses(vm);
+    if (roundTrip.length > 0) return refused('admit', roundTrip, { inferred });
+  }
+  const resolved = resolveReferences(vm, store, ns, options.revisionsInCluster ?? false, config.release);
+  const { references } = resolved;
+  const base = { references, referenceErrors: resolved.errors, inferred };
+  // The instancetype admitter finds what it can and ignores lookup errors, so a VM whose instance
+  // type is missing is still judged against its preference's requirements.
+  let admittedVm: JsonObject | undefined;
+  if (options.admission !== false) {
+    const admitted = admit(vm, references, { cluster: config });
+    if (admitted.causes.length > 0) return refused('admit', admitted.causes, base);
+    admittedVm = admitted.vm;
+  }
+  // KubeVirt stores a VM whose objects are missing, and its VM controller never starts it.
+  if (resolved.errors.length > 0) return refused('lookup', [], base);
+  const expanded = expand(vm, references, { cluster: config });
+  if ('error' in expanded)
+    return refused(
+      'expand',
+      expanded.fields.map((field) => ({
+        type: expanded.panic ? 'InternalError' : 'FieldValueInvalid',
+        field,
+        message: expanded.error,
+        ...(expanded.panic ? { reason: 'panic' } : { reason: 'conflict' }),
+      })),
+      base,
+    );
+  if (options.admission === false) return { stage: 'runs', causes: [], ...base, vm: expanded.vm, notes: [] };
+  // `vm` is this run's own: the start finishes it in place.
+  const started = startStored(vm, references, config, store, admittedVm, true);
+  if ('error' in started)
+    return refused(
+      started.stage,
+      started.causes.map((c) => ({ type: 'FieldValueInvalid', ...c })),
+      { ...base, vm: expanded.vm },
+    );
+  return {
+    stage: 'runs',
+    causes: [],
+    ...base,
+    vm: expanded.vm,
+    stored: started.vm,
+    vmi: started.vmi,
+    pod: started.pod,
+    memoryOverhead: started.memoryOverhead,
+    notes: started.notes,
+  };
+}
+
+/** The stages at which KubeVirt refuses the VM outright (it is never stored). */
+export const REFUSED_AT_ADMISSION: ReadonlySet<JudgeStage> = new Set(['schema', 'mutate', 'admit']);
+
+/**
+ * A VM as a user submits it, started: the judge's verdict (judge.ts) in the form the start's callers
+ * read (fit, facts, placing). Decoding is Go's (lenient), as KubeVirt's webhooks see a VM.
+ */
+export function previewVm(vm: JsonObject, store: ObjectStore, config: ClusterDefaults, namespace: string): PreviewResult {
+  const v = judgeVm(vm, store, { config, namespace, decoding: 'lenient' });
+  if (v.stage === 'runs') return { vm: v.stored!, vmi: v.vmi!, pod: v.pod!, memoryOverhead: v.memoryOverhead!, notes: v.notes };
+  const causes =
+    v.stage === 'lookup'
+      ? v.referenceErrors.map((e) => ({ field: e.field, message: e.message }))
+      : v.causes.map((c) => ({ field: c.field, message: c.message }));
+  return { error: causes.map((c) => c.message).join(', '), stage: v.stage, causes };
+}

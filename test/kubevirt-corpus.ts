@@ -158,11 +158,56 @@ function expected(ans: Answer, admission: boolean): { kind: 'ok'; vm: Json | und
   return { kind: 'ok', vm: ans.expand?.vm };
 }
 
-function replayVm(c: VmCase, ans: Answer, sets: ReadonlyMap<string, JsonObject[]>, admission: boolean, release: string | undefined): CaseResult {
+/** KubeVirt's whole path for a VM (the oracle's preview mode): where it stops, and its causes. */
+interface StartAnswer {
+  readonly id: string;
+  readonly error?: { readonly stage: string; readonly message: string };
+  readonly admit?: { readonly causes?: readonly { readonly message: string }[] };
+}
+
+function replayVm(
+  c: VmCase,
+  ans: Answer,
+  sets: ReadonlyMap<string, JsonObject[]>,
+  admission: boolean,
+  release: string | undefined,
+  start?: StartAnswer,
+): CaseResult {
   const check = admission ? 'admit' : 'expand';
   const base = { id: c.id, category: c.category, check } as const;
   // KubeVirt's API server would refuse such a VM before any webhook: counted apart by the oracle.
   const objects = [...(c.objectSets ?? []).flatMap((s) => sets.get(s) ?? []), ...(c.objects ?? [])];
+  // The instancetype admitter admits: what the rest of KubeVirt's path says (the VM created as
+  // kubectl creates it, the mutating webhook first), which itgen's judge must say too.
+  const exp0 = expected(ans, admission);
+  if (admission && start && exp0.kind === 'ok') {
+    const whole = parseSource(`${c.id}.yaml`, Buffer.from(JSON.stringify({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', ...c.vm })));
+    // The oracle's cluster: these objects and nothing else (no StorageClass, no other claim).
+    const cluster = { ...objectStore(objects), storageClassesGiven: true, persistentVolumeClaimsGiven: true, networkAttachmentDefinitionsGiven: true };
+    const judged = expandDocuments(whole.docs, cluster, {
+      admission: true,
+      namespace: 'default',
+      mutate: 'applied',
+      ...(release !== undefined ? { cluster: { release } } : {}),
+    }).outcomes[0];
+    const refusals = errorTexts([...whole.diagnostics, ...(judged?.diagnostics ?? [])]).map((m) =>
+      m.replace(/^VirtualMachine `[^`]*` would be stored but not start: [^:]*: /, ''),
+    );
+    if (start.error) {
+      if (refusals.length === 0) return { ...base, agree: false, why: `itgen-starts:${start.error.stage}:${generalize(start.error.message)}` };
+      const theirs = start.admit?.causes?.length ? start.admit.causes.map((x) => x.message) : [start.error.message];
+      const joined = refusals.join(', ');
+      const missing = theirs.filter((m) => !refusals.some((e) => e.includes(m)) && !joined.includes(m));
+      return missing.length === 0
+        ? { ...base, agree: true }
+        : { ...base, agree: false, why: `start-differs:${start.error.stage}:${generalize(missing[0]!)} <> ${generalize(refusals[0]!)}` };
+    }
+    if (refusals.length > 0) return { ...base, agree: false, why: `itgen-refuses-start:${generalize(refusals[0]!)}` };
+    // It starts: the VM KubeVirt's expand-spec returns is the one itgen prints (the stored run below).
+    // A VM kept as stored skips the mutating webhook, whose settings (the preference's architecture) the start may need.
+    if (exp0.vm !== undefined && judged?.vm && differenceByValue(withoutNullTimestamps(exp0.vm), judged.vm as unknown as Json) === undefined)
+      return { ...base, agree: true };
+  }
   const src = parseSource(`${c.id}.yaml`, Buffer.from(JSON.stringify({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', ...c.vm })));
   const { outcomes } = expandDocuments(src.docs, objectStore(objects), {
     admission,
@@ -172,7 +217,7 @@ function replayVm(c: VmCase, ans: Answer, sets: ReadonlyMap<string, JsonObject[]
   });
   const out = outcomes[0];
   const errors = errorTexts([...src.diagnostics, ...(out?.diagnostics ?? [])]);
-  const exp = expected(ans, admission);
+  const exp = exp0;
   if (exp.kind === 'error') {
     if (errors.length === 0) return { ...base, agree: false, why: `itgen-accepts:${generalize(exp.messages[0] ?? 'panic')}` };
     // Causes one by one, or the whole message in one diagnostic, or the causes joined as the response joins them.
@@ -230,6 +275,9 @@ export function replayCorpus(dir: string, release?: string): CaseResult[] {
       .flatMap((n) => readLines(file(n)) as Answer[])
       .map((a) => [a.id, a]),
   );
+  // KubeVirt's whole path for the admission cases (start-answers[-release].jsonl.gz, the oracle's preview mode).
+  const startFile = release === undefined ? 'start-answers.jsonl.gz' : `start-answers-${release}.jsonl.gz`;
+  const starts = new Map(names.includes(startFile) ? (readLines(file(startFile)) as StartAnswer[]).map((a) => [a.id, a] as const) : []);
   const sets = new Map<string, JsonObject[]>();
   const results: CaseResult[] = [];
   for (const c of cases) {
@@ -241,7 +289,7 @@ export function replayCorpus(dir: string, release?: string): CaseResult[] {
     if (!ans) continue;
     if (c.mode === 'validate-object') {
       if (release === undefined) results.push(replayObject(c, ans));
-    } else results.push(replayVm(c, ans, sets, false, release), replayVm(c, ans, sets, true, release));
+    } else results.push(replayVm(c, ans, sets, false, release), replayVm(c, ans, sets, true, release, starts.get(c.id)));
   }
   return results;
 }

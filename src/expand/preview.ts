@@ -17,6 +17,7 @@ import { mandatoryFieldCauses, metadataCauses, validateInstanceSpec, validatePer
 import { dataVolumeNamespaceCauses, discontinuedGateCauses, validateVmSpec } from '../kubevirt/vm-spec';
 import { discontinuedBindingCauses } from '../kubevirt/spec-network';
 import { graceAnnotationCauses } from '../kubevirt/spec-grace';
+import { hypervCauses, storageValidatorCauses } from '../kubevirt/spec-vmi-create';
 import { annotatesPciTopology, mutateNewVmi } from '../kubevirt/vmi';
 import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';
 import { applyInstancetype, conflictField } from './instancetype';
@@ -209,10 +210,12 @@ export function startStored(
   // The VMI create webhook.
   const vmiSpec = obj(started.vmi['spec']) ?? {};
   const vmiCauses = [
+    ...storageValidatorCauses(vmiSpec, config, 'spec'),
     ...validateInstanceSpec(vmiSpec, config, 'spec'),
     ...mandatoryFieldCauses(vmiSpec, 'spec', config.release),
     ...metadataCauses(obj(started.vmi['metadata']) ?? {}, config, 'metadata', true),
     ...graceAnnotationCauses(vmiSpec, obj(obj(started.vmi['metadata'])?.['annotations']) ?? {}, config, 'metadata'),
+    ...hypervCauses(vmiSpec),
     ...validatePerArch(vmiSpec, 'spec', config),
   ];
   if (vmiCauses.length > 0) return { error: vmiCauses.map((c) => c.message).join(', '), stage: 'vmiAdmit', causes: vmiCauses };
@@ -239,6 +242,12 @@ export function startStored(
     const claim = obj(v['persistentVolumeClaim'])?.['claimName'] ?? obj(v['dataVolume'])?.['name'];
     return typeof claim === 'string' && !claims.has(claim) ? [claim] : [];
   });
+  if (missing.length > 0 && store.persistentVolumeClaimsGiven)
+    return {
+      error: `didn't find PVC ${missing[0]!}`,
+      stage: 'render',
+      causes: [{ field: 'spec.template.spec.volumes', message: `didn't find PVC ${missing[0]!}` }],
+    };
   const pvcNote =
     missing.length > 0
       ? [

@@ -24,6 +24,13 @@ export interface ObjectStore {
   readonly storageClassesGiven?: boolean;
   /** The namespace's NetworkAttachmentDefinitions are all given (also when any is among `cluster`). */
   readonly networkAttachmentDefinitionsGiven?: boolean;
+  /**
+   * The cluster's PersistentVolumeClaims are all among `volumes`: a volume whose claim is not there
+   * fails the launcher pod's render (`didn't find PVC`). Set when the objects describe the cluster
+   * (any PVC, DataVolume, StorageClass, Namespace or Node among them); without, a claim not given is
+   * taken to exist (said in the preview's notes).
+   */
+  readonly persistentVolumeClaimsGiven?: boolean;
   /** specObjects by `kind/name`, built on first lookup: thousands of VMs look up the same few objects. */
   index?: Map<string, SpecObject[]>;
   /** PVCs, DataVolumes, DataSources and VolumeSnapshots, for inferFromVolume. */
@@ -90,7 +97,9 @@ export function objectStore(objects: readonly JsonObject[]): ObjectStore {
     else if (kind === 'ControllerRevision') revisions.push(o);
     else if (CLUSTER_KINDS.has(kind)) cluster.push(o);
   }
-  return { specObjects, volumes, revisions, cluster };
+  // Objects that describe the cluster make its claims and StorageClasses known: what is not among them is not there.
+  const describesCluster = flat.some((o) => ['PersistentVolumeClaim', 'DataVolume', 'StorageClass', 'Namespace', 'Node'].includes(String(o['kind'])));
+  return { specObjects, volumes, revisions, cluster, ...(describesCluster ? { persistentVolumeClaimsGiven: true, storageClassesGiven: true } : {}) };
 }
 
 /** Stores laid one over the other: lookups find the first store's objects first. */
@@ -102,6 +111,7 @@ export function mergeStores(...stores: readonly ObjectStore[]): ObjectStore {
     cluster: stores.flatMap((s) => s.cluster ?? []),
     ...(stores.some((s) => s.storageClassesGiven) ? { storageClassesGiven: true } : {}),
     ...(stores.some((s) => s.networkAttachmentDefinitionsGiven) ? { networkAttachmentDefinitionsGiven: true } : {}),
+    ...(stores.some((s) => s.persistentVolumeClaimsGiven) ? { persistentVolumeClaimsGiven: true } : {}),
     ...(stores.some((s) => s.removed !== undefined) ? { removed: stores.flatMap((s) => s.removed ?? []) } : {}),
   };
 }

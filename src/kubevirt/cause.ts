@@ -19,6 +19,7 @@ export interface Cause {
 export type CauseReason =
   | 'spread'
   | 'infer'
+  | 'hyperv'
   | 'conflict'
   | 'requirements'
   | 'requirements-instancetype'

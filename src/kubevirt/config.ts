@@ -216,6 +216,7 @@ const GATE_STATES: Readonly<Record<string, 'GA' | 'Beta'>> = {
   ExpandDisks: 'GA',
   PanicDevices: 'GA',
   VideoConfig: 'GA',
+  SecureExecution: 'GA',
 };
 
 /** The Alpha gates whose state changes an answer of itgen (the webhooks' and the render's checks that read them). */

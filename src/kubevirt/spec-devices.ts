@@ -150,8 +150,11 @@ export function launchSecurityCauses(spec: JsonObject, config: ClusterDefaults, 
   if (sevOnly) {
     if (arch === 's390x' && !gateEnabled(config, 'SecureExecution')) add('FieldValueInvalid', 'SecureExecution feature gate is not enabled in kubevirt-config');
     if (!isSet(ls['sev'])) return causes;
-  } else if (arch === 's390x') return causes;
-  else if (arch !== 'amd64') {
+  } else if (arch === 's390x') {
+    // ValidateLaunchSecurityS390x: Secure Execution's gate (GA, always on, from v1.9).
+    if (!gateEnabled(config, 'SecureExecution')) add('FieldValueInvalid', 'SecureExecution feature gate is not enabled in kubevirt-config');
+    return causes;
+  } else if (arch !== 'amd64') {
     add('FieldValueInvalid', `No launchSecurity support for architecture: ${arch}`, `${field}.architecture`);
     return causes;
   }

@@ -36,7 +36,8 @@ export { mandatoryFieldCauses } from './spec-resources';
  * list passes: the mutating webhook's JSON round trip (omitempty) leaves a nil slice, and KubeVirt's
  * start path (the oracle) starts such a VM.
  */
-function utilityVolumeCauses(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
+/** ValidateUtilityVolumesNotPresentOnCreation (from v1.8). */
+export function utilityVolumeCauses(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
   if (!holds('utilityVolumes', config.release) || list(spec['utilityVolumes']).length === 0) return [];
   return [
     {
@@ -319,8 +320,14 @@ export function validatePerArch(spec: JsonObject, field: string, config?: Pick<C
         notSupported(`${field}.domain.devices.video.type`, `video model '${str(video['type'])}' is not supported on arm64 architecture`);
       break;
     }
-    case 's390x':
+    case 's390x': {
+      const wd = obj(devices['watchdog']);
+      if (wd && !(isSet(wd['diag288']) && !isSet(wd['i6300esb'])))
+        notSupported(`${field}.domain.devices.watchdog`, 's390x only supports Diag288 watchdog device');
+      if (video && str(video['type']) !== 'virtio')
+        notSupported(`${field}.domain.devices.video.type`, `video model '${str(video['type'])}' is not supported on s390x architecture`);
       break;
+    }
     default:
       causes.push({
         reason: 'arch-unsupported',

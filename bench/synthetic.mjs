@@ -26,7 +26,7 @@ export function writeSyntheticProject(dir, objects) {
     path.join(cat, 'fragments.yaml'),
     [
       'kind: InstancetypeFragment\nname: dedicated\nspec:\n  cpu:\n    dedicatedCPUPlacement: true\n    isolateEmulatorThread: true\n  ioThreadsPolicy: auto',
-      'kind: PreferenceFragment\nname: efi\nspec:\n  firmware:\n    preferredEfi:\n      persistent: true\n  features:\n    preferredAcpi: {}',
+      'kind: PreferenceFragment\nname: efi\nspec:\n  firmware:\n    preferredEfi:\n      persistent: true\n  features:\n    preferredAcpi: {}\n    preferredSmm: {}',
     ].join('\n---\n') + '\n',
   );
   let made = 0;

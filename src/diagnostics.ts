@@ -81,6 +81,7 @@ export const DIAGNOSTIC_CODES = {
   IT5017: 'an admission policy profile names a class, family or instance type the catalog lacks',
   IT5018: 'a generated admission policy does not type-check',
   IT5019: 'a generated admission policy kube-apiserver would refuse for its size',
+  IT5020: 'dedicated CPUs with overcommitted memory',
   // IT6xxx: target KubeVirt version
   IT6001: 'field newer than the target KubeVirt release',
   IT6002: 'unknown target KubeVirt release',
@@ -115,7 +116,7 @@ export const DIAGNOSTIC_CODES = {
   IT8013: "a VM field changes its instance type's class (dedicated CPUs, an isolated emulator thread, hugepages)",
   IT8014: "a VM's root volume names another default instance type or preference than the VM",
   // IT81xx: the compatibility matrix
-  IT8101: 'a preference admits no instance type of the catalog',
+  IT8101: 'KubeVirt starts no VM with a preference and any instance type of the catalog',
   // IT83xx: what a catalog change does to the VMs that use it (--vms)
   IT8301: 'a change would leave a VM without its object, or no longer admitted',
   IT8302: 'a VM uses an object the change deprecates, or that is deprecated',
@@ -158,13 +159,13 @@ export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode
   'IT5014',
   'IT5015',
   'IT5016',
+  'IT5020',
   'IT5017',
   'IT7104',
   'IT8006',
   'IT8012',
   'IT8013',
   'IT8014',
-  'IT8101',
   'IT8203',
   'IT8204',
   'IT8302',

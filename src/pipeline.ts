@@ -164,18 +164,21 @@ export function loadLock(root: string, generator: LoadedGenerator): { lock?: Loa
 }
 
 /**
- * IT8101: a preference that KubeVirt would admit with no instance type of the catalog, naming the
- * reason of one refusal. Not repeated where IT5004 already says no instance type meets its requirements.
+ * IT8101 (an error): a preference KubeVirt starts no VM with, whichever instance type of the catalog
+ * the VM names (the judge's answer for a representative VM of each pair, matrix/index.ts), naming
+ * the reason of one refusal. Not repeated where IT5004 already says no instance type meets its requirements.
  */
 function admitsNone(catalog: ResolvedCatalog, summary: CompatibilitySummary, found: readonly Diagnostic[]): Diagnostic[] {
   const told = found.filter((d) => d.code === 'IT5004').map((d) => d.message);
   return preferencesAdmittingNone(summary).flatMap(({ name, reason }) => {
     const p = catalog.preferences.find((x) => x.name === name)!;
-    const { subject: _about, ...d } = objectDiag('IT8101', p, 'KubeVirt admits it with no instance type of the catalog', { severity: 'warning' });
+    const { subject: _about, ...d } = objectDiag('IT8101', p, 'KubeVirt starts no VM with it and an instance type of the catalog');
     const explained = {
       ...d,
       hint:
-        reason !== undefined ? `for example: ${reason}` : "no instance type of the catalog is meant for its architecture (see the families' `architectures`)",
+        reason !== undefined
+          ? `KubeVirt's words for a VM naming it and one of them: ${reason}`
+          : "no instance type of the catalog is meant for its architecture (see the families' `architectures`)",
     };
     return told.some((m) => m.includes(`\`${name}\``)) ? [] : [explained];
   });
@@ -293,7 +296,8 @@ export function compileDocuments(
     if (lock && !hasErrors(diagnostics)) diagnostics.push(...checkLock(lock, generator.name, currentObjects(objects, previous)).diagnostics);
     // The compatibility matrix admits every pair through src/expand; on a catalog with errors it
     // would only restate them.
-    const matrix = !hasErrors(diagnostics) && catalog.instancetypes.length > 0 && catalog.preferences.length > 0 ? compatibilitySummary(catalog) : undefined;
+    const matrix =
+      !hasErrors(diagnostics) && catalog.instancetypes.length > 0 && catalog.preferences.length > 0 ? compatibilitySummary(catalog, kubevirt) : undefined;
     if (matrix) diagnostics.push(...admitsNone(catalog, matrix, diagnostics));
     if (!hasErrors(diagnostics)) {
       // The launcher facts feed the README and, with a KubeVirt CR named, IT8008: without either, not computed.

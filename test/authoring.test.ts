@@ -18,6 +18,7 @@ spec:
   instancetype: {name: u1.medium}
   preference: {name: fedora}
   template: {spec: {domain: {devices: {}}}}
+  runStrategy: Always
 `;
 
 function project(): string {

@@ -75,7 +75,7 @@ describe('newlines and escapes in text diagnostics', () => {
       writeFileSync(path.join(dir, 'catalog/catalog.yaml'), TINY_CATALOG);
       writeFileSync(
         path.join(dir, 'vm.yaml'),
-        `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: ${JSON.stringify(`v\n${FORGED}`)}}\nspec:\n  instancetype: {name: ${JSON.stringify(`n\n${FORGED}`)}}\n  template: {spec: {domain: {devices: {}}}}\n`,
+        `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: ${JSON.stringify(`v\n${FORGED}`)}}\nspec:\n  instancetype: {name: ${JSON.stringify(`n\n${FORGED}`)}}\n  template: {spec: {domain: {devices: {}}}}\n  runStrategy: Always\n`,
       );
       const e = itgen(dir, ['expand', 'vm.yaml']);
       expect(e.code).toBe(1);
@@ -349,7 +349,7 @@ describe('mistakes that used to pass in silence', () => {
     const dir = project();
     try {
       const vm = (name: string, it: string): string =>
-        `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: ${name}}\nspec:\n  instancetype: {name: ${it}, kind: VirtualMachineClusterInstancetype}\n  template: {spec: {domain: {devices: {}}}}\n`;
+        `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: ${name}}\nspec:\n  instancetype: {name: ${it}, kind: VirtualMachineClusterInstancetype}\n  template: {spec: {domain: {devices: {}}}}\n  runStrategy: Always\n`;
       mkdirSync(path.join(dir, 'vms'));
       writeFileSync(path.join(dir, 'vms/a.yaml'), vm('a', 'c1.large'));
       writeFileSync(path.join(dir, 'vms/b.yaml'), 'a: [\n');
@@ -400,7 +400,7 @@ describe('fuzz: hostile names and values through every command and format', () =
           }
           writeFileSync(
             path.join(dir, 'vm.yaml'),
-            `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: ${JSON.stringify(where === 'vm' ? h : 'v')}, annotations: {a: ${JSON.stringify(h)}}}\nspec:\n  instancetype: {name: ${JSON.stringify(where === 'vm' ? h : 'c1.large')}, kind: VirtualMachineClusterInstancetype}\n  template: {spec: {domain: {devices: {}}}}\n`,
+            `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: ${JSON.stringify(where === 'vm' ? h : 'v')}, annotations: {a: ${JSON.stringify(h)}}}\nspec:\n  instancetype: {name: ${JSON.stringify(where === 'vm' ? h : 'c1.large')}, kind: VirtualMachineClusterInstancetype}\n  template: {spec: {domain: {devices: {}}}}\n  runStrategy: Always\n`,
           );
           writeFileSync(
             path.join(dir, 'preset.yaml'),

@@ -32,7 +32,7 @@ spec:
 `;
 
 const vm = (name: string, it: string, pref: string, extra = ''): string =>
-  `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: ${name}, namespace: default}\nspec:\n  instancetype: {name: ${it}${extra}}\n  preference: {name: ${pref}}\n  template: {spec: {domain: {devices: {}}}}\n`;
+  `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: ${name}, namespace: default}\nspec:\n  instancetype: {name: ${it}${extra}}\n  preference: {name: ${pref}}\n  template: {spec: {domain: {devices: {}}}}\n  runStrategy: Always\n`;
 
 describe('itgen diff for review', () => {
   it('Markdown and --vms: a VM on a removed object, on a deprecated one, on a changed one (with its field diff), one unaffected', () => {

@@ -6,7 +6,8 @@
 //   node tools/kubevirt-corpus-start.mjs cases DIR          writes DIR/cases.jsonl (the objects set, then one preview case per admit case)
 //   ORACLE=... node tools/kubevirt-corpus-start.mjs answer DIR   writes DIR/answers.jsonl
 //
-// The oracle is built outside this repository (kubevirt-oracle's build.sh); gzip the two files into
+// The answers are kept to each one's id, stage, message and causes. The oracle is built outside
+// this repository (kubevirt-oracle's build.sh); gzip the two files into
 // test/fixtures/kubevirt-corpus/ as cases-start.jsonl.gz and answers-start[-RELEASE].jsonl.gz.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
@@ -43,4 +44,19 @@ if (mode === 'cases') {
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'cases.jsonl'), out.map((c) => JSON.stringify(c)).join('\n') + '\n');
   console.log(`${out.length - 1} preview cases`);
-} else answerWithKubevirtOracle(dir);
+} else {
+  answerWithKubevirtOracle(dir);
+  // Kept to what the replay compares: the stage, the message and the causes (the VMI and pod dropped).
+  const file = path.join(dir, 'answers.jsonl');
+  const kept = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((a) => a.mode !== 'objects-set')
+    .map((a) => ({
+      id: a.id,
+      ...(a.error ? { error: a.error } : {}),
+      ...(a.admit?.causes?.length ? { admit: { causes: a.admit.causes.map((c) => ({ message: c.message })) } } : {}),
+    }));
+  writeFileSync(file, kept.map((a) => JSON.stringify(a)).join('\n') + '\n');
+}

@@ -13,13 +13,13 @@ import { locate, type PathSegment, type SourceDoc } from '../load/source';
 import { clusterOf, type ExpandOptions } from './expand';
 import { type Inference } from './mutate';
 import { fieldPath } from './unknown-fields';
-import { judgeVm } from './judge';
+import { judgeVm, type JudgeCause, type Verdict } from './judge';
 import { type References, type SpecObject } from './model';
 import { parseQuantity } from '../quantity';
 import { compareText } from '../order';
 import { spreadProblem } from '../kubevirt/topology';
 import { meetsRequirements, requirementsOf } from '../kubevirt/requirements';
-import { mergeStores, objectStore, suggestionFor, type ObjectStore, type ReferenceError } from './references';
+import { ARCH_LABEL as ARCH_LABEL_OF_OBJECT, mergeStores, objectStore, suggestionFor, type ObjectStore, type ReferenceError } from './references';
 import { ARCH_LABEL, architectureSelectorConflict, vmApiVersionProblem } from '../kubevirt/placement';
 import { NEWEST_RELEASE } from '../kubevirt/releases';
 import { gateNamedIn, readKubevirtCr, withEveryGate, type ClusterDefaults } from '../kubevirt/config';
@@ -162,7 +162,6 @@ export function expandDocuments(
       revisionsInCluster: options.revisionsInCluster ?? false,
       admission: options.admission,
     });
-    const panicHint = 'virt-api answers such a VM with an internal error; change the VM as the message says';
     const release = options.kubevirt?.release ?? options.cluster?.release;
     const { instancetype, preference } = v.references;
     const applied = {
@@ -173,26 +172,7 @@ export function expandDocuments(
     const outcome = (diagnostics: Diagnostic[]): ExpandOutcome => ({ file, name, diagnostics });
     switch (v.stage) {
       case 'schema':
-        // The API server decodes strictly (kubectl apply's default) and checks the CRD's schema.
-        return outcome(
-          v.causes.map(({ unknown: u }) =>
-            u!.invalid !== undefined
-              ? diag('IT8005', `VirtualMachine \`${name}\`: ${u!.invalid}`, locate(f.src, [...f.path, ...u!.path]), {
-                  hint: "KubeVirt's schema for the VirtualMachine type says so; the API server refuses the VM",
-                })
-              : diag(
-                  'IT8005',
-                  `VirtualMachine \`${name}\`: strict decoding error: unknown field "${fieldPath(u!.path)}"`,
-                  locate(f.src, [...f.path, ...u!.path]),
-                  {
-                    hint:
-                      u!.since !== undefined
-                        ? `KubeVirt ${release ?? ''}'s types lack it (it arrived in ${u!.since}); the API server refuses it, and a VM without it is what that release runs`
-                        : `${u!.meant !== undefined ? `did you mean \`${u!.meant}\`? ` : ''}Go's lenient decoding would drop it in silence (or match it ignoring case); the API server refuses it`,
-                  },
-                ),
-          ),
-        );
+        return outcome(schemaDiagnostics(v.causes, f, name, release));
       case 'mutate':
         return outcome(
           v.causes.map((c) =>
@@ -218,7 +198,7 @@ export function expandDocuments(
                   `VirtualMachine \`${name}\` would be refused: ${c.message}`,
                   at(vmField(c.field, false).split(', ')[0]!),
                   c.type === 'InternalError'
-                    ? { hint: panicHint }
+                    ? { hint: PANIC_HINT }
                     : v.referenceErrors.some((e) => e.notFound)
                       ? { hint: 'the webhook judged the VM without the object it could not find (above): name one that exists first' }
                       : biggerSizeHint(c, v.references, all),
@@ -228,31 +208,10 @@ export function expandDocuments(
       case 'lookup':
         return outcome(referenceDiagnostics(v.referenceErrors, name, at));
       case 'expand':
-        return outcome(
-          v.causes[0]?.reason === 'panic'
-            ? [diag('IT8003', `VirtualMachine \`${name}\` would be refused: ${v.causes[0].message}`, at(v.causes[0].field), { hint: panicHint })]
-            : // Expand-spec names every conflicting field in one error.
-              v.causes.map((c) =>
-                diag('IT8002', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field), {
-                  hint: 'remove the field from the VM: the instance type provides it',
-                }),
-              ),
-        );
       case 'startVMI':
       case 'vmiAdmit':
-      case 'render': {
-        const stage = v.stage;
-        return outcome(
-          v.causes.map((c) =>
-            diag('IT8008', `VirtualMachine \`${name}\` would be stored but not start: ${STAGE_WORDS[stage]}: ${c.message}`, at(vmField(c.field, true)), {
-              hint:
-                stage === 'render'
-                  ? "virt-controller's VMI condition says `failed to render launch manifest: ...`"
-                  : 'KubeVirt keeps the VM and reports the failure on it',
-            }),
-          ),
-        );
-      }
+      case 'render':
+        return outcome(laterDiagnostics(v, name, at));
       case 'runs': {
         const placed = placementDiagnostics(v.vm!, v.references, name, at);
         return {
@@ -286,6 +245,48 @@ export function expandDocuments(
   }
 }
 
+/** Expand-spec's refusal (a conflict, or a panic), or the start's (the VM is stored and never starts), at each field. */
+function laterDiagnostics(v: Verdict, name: string, at: (field: string) => ReturnType<typeof locate>): Diagnostic[] {
+  const { stage } = v;
+  if (stage === 'expand')
+    return v.causes[0]?.reason === 'panic'
+      ? [diag('IT8003', `VirtualMachine \`${name}\` would be refused: ${v.causes[0].message}`, at(v.causes[0].field), { hint: PANIC_HINT })]
+      : // Expand-spec names every conflicting field in one error.
+        v.causes.map((c) =>
+          diag('IT8002', `VirtualMachine \`${name}\`: ${c.message}`, at(c.field), { hint: 'remove the field from the VM: the instance type provides it' }),
+        );
+  return v.causes.map((c) =>
+    diag('IT8008', `VirtualMachine \`${name}\` would be stored but not start: ${STAGE_WORDS[stage]}: ${c.message}`, at(vmField(c.field, true)), {
+      hint:
+        stage === 'render'
+          ? "virt-controller's VMI condition says `failed to render launch manifest: ...`"
+          : 'KubeVirt keeps the VM and reports the failure on it',
+    }),
+  );
+}
+
+const PANIC_HINT = 'virt-api answers such a VM with an internal error; change the VM as the message says';
+
+/**
+ * The API server's refusals of a VM, at each field: a wrong type or a missing required field in
+ * its words, an unknown field as strict decoding words it, with the field probably meant or the
+ * release that has it.
+ */
+function schemaDiagnostics(causes: readonly JudgeCause[], f: FoundObject, name: string, release: string | undefined): Diagnostic[] {
+  return causes.map(({ unknown: u }) =>
+    u!.invalid !== undefined
+      ? diag('IT8005', `VirtualMachine \`${name}\`: ${u!.invalid}`, locate(f.src, [...f.path, ...u!.path]), {
+          hint: "KubeVirt's schema for the VirtualMachine type says so; the API server refuses the VM",
+        })
+      : diag('IT8005', `VirtualMachine \`${name}\`: strict decoding error: unknown field "${fieldPath(u!.path)}"`, locate(f.src, [...f.path, ...u!.path]), {
+          hint:
+            u!.since !== undefined
+              ? `KubeVirt ${release ?? ''}'s types lack it (it arrived in ${u!.since}); the API server refuses it, and a VM without it is what that release runs`
+              : `${u!.meant !== undefined ? `did you mean \`${u!.meant}\`? ` : ''}Go's lenient decoding would drop it in silence (or match it ignoring case); the API server refuses it`,
+        }),
+  );
+}
+
 /**
  * Where a value KubeVirt names sits in the VM: the webhooks name the affinity's rules from the spec
  * itself (`spec.template.spec.nodeAffinity...`) and the ACPI tables as `<spec>.acpi`; a VMI's
@@ -307,6 +308,21 @@ function vmField(f: string, ofVmi: boolean): string {
  */
 function placementDiagnostics(vm: JsonObject, refs: References, name: string, at: (field: string) => ReturnType<typeof locate>): Diagnostic[] {
   const spec = obj(obj(obj(vm['spec'])?.['template'])?.['spec']);
+  // An instance type meant for one architecture (its label) paired with a guest of another.
+  const meant = refs.instancetype?.architecture;
+  const guest = typeof spec?.['architecture'] === 'string' ? spec['architecture'] : undefined;
+  if (meant !== undefined && guest !== undefined && meant !== guest) {
+    const pref =
+      refs.preference && typeof refs.preference.spec['preferredArchitecture'] === 'string' ? ` (from ${refs.preference.kind} \`${refs.preference.name}\`)` : '';
+    return [
+      diag(
+        'IT8007',
+        `VirtualMachine \`${name}\` runs an ${guest} guest${pref} on ${refs.instancetype!.kind} \`${refs.instancetype!.name}\`, which is meant for ${meant} (its ${ARCH_LABEL_OF_OBJECT} label)`,
+        at('instancetype.name'),
+        { severity: 'warning', hint: `pair it with an instance type meant for ${guest}, or a preference for ${meant}` },
+      ),
+    ];
+  }
   const conflict = spec ? architectureSelectorConflict(spec) : undefined;
   if (!conflict) return [];
   const from = (which: 'instancetype' | 'preference', field: (s: JsonObject) => unknown): string | undefined => {

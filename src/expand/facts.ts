@@ -11,7 +11,7 @@ import type { JsonObject } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { obj } from '../json';
 import { add, parseQ, qString, sub, type Quantity } from '../quantity';
-import { objectStore, type ObjectStore } from './references';
+import { ARCH_LABEL, objectStore, type ObjectStore } from './references';
 import { previewVm } from './judge';
 import { KINDS_OF } from '../schema/kubevirt-api';
 
@@ -69,7 +69,11 @@ export function launcherFacts(objects: readonly JsonObject[], store: ObjectStore
     const kind = String(o['kind']);
     const name = String(obj(o['metadata'])?.['name'] ?? '');
     if (INSTANCETYPE_KINDS.has(kind)) {
-      const f = podFacts(vmFor({ instancetype: { name, kind } }, {}, namespace), store, config);
+      // A VM of an instance type meant for one architecture runs on it (the object's label).
+      const arch = obj(obj(o['metadata'])?.['labels'])?.[ARCH_LABEL];
+      const vm = vmFor({ instancetype: { name, kind } }, {}, namespace);
+      if (typeof arch === 'string' && arch !== '') obj(obj(obj(vm['spec'])!['template'])!['spec'])!['architecture'] = arch;
+      const f = podFacts(vm, store, config);
       out.push({ kind, name, ...withoutOverhead(f) });
     } else if (PREFERENCE_KINDS.has(kind)) {
       const req = obj(obj(o['spec'])?.['requirements']);

@@ -200,7 +200,12 @@ export function capacity(
       const key = `${o.kind}/${o.namespace ?? ''}/${o.name}`;
       return seen.has(key) ? false : (seen.add(key), true);
     })
-    .flatMap((o) => (archs.length > 0 ? archs : [undefined]).map((arch) => capacityOf(o, arch, archs.length > 1, cluster, config, nodes, pods, details)));
+    .flatMap((o) =>
+      // An instance type meant for one architecture is tried on its nodes only.
+      (o.architecture !== undefined ? [o.architecture] : archs.length > 0 ? archs : [undefined]).map((arch) =>
+        capacityOf(o, arch, archs.length > 1, cluster, config, nodes, pods, details),
+      ),
+    );
 }
 
 function capacityOf(

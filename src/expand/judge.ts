@@ -16,12 +16,12 @@ import { mutatorRoundTripCauses } from '../kubevirt/vm-spec';
 import { admit, expand } from './expand';
 import type { References } from './model';
 import { mutateOnCreate, infersFromVolume, type Inference } from './mutate';
-import { startStored, type PreviewResult } from './preview';
+import { startStored, type PreviewResult, type RefusalStage } from './preview';
 import { resolveReferences, type ObjectStore, type ReferenceError } from './references';
 import { unknownVmFields, type UnknownField } from './unknown-fields';
 
 /** Where KubeVirt stops with the VM; `runs` when it starts and its pod renders. */
-export type JudgeStage = 'schema' | 'mutate' | 'admit' | 'lookup' | 'expand' | 'startVMI' | 'vmiAdmit' | 'render' | 'runs';
+export type JudgeStage = RefusalStage | 'runs';
 
 export interface JudgeOptions {
   /** The release and configuration of the cluster (kubevirtConfig: KubeVirt's defaults of the release without a CR). */

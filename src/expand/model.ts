@@ -11,6 +11,8 @@ export interface SpecObject {
   readonly name: string;
   readonly namespace?: string | undefined;
   readonly spec: JsonObject;
+  /** The architecture the object says it is for (`instancetype.kubevirt.io/arch`), when it names one. */
+  readonly architecture?: string | undefined;
 }
 
 /** The instance type and preference a VM resolved to; either may be absent. */

@@ -24,7 +24,6 @@ import { applyInstancetype, conflictField } from './instancetype';
 import { admit } from './expand';
 import type { References } from './model';
 import { type ObjectStore } from './references';
-import type { JudgeStage } from './judge';
 import { applyPreference } from './preference';
 
 /** What KubeVirt would draw at random or take from the cluster, fixed (`itgen help expand` names them). */
@@ -34,6 +33,9 @@ export const PREVIEW_PLACEHOLDERS = {
   firmwareUuid: '00000000-0000-0000-0000-000000000003',
   firmwareSerial: '00000000-0000-0000-0000-000000000004',
 } as const;
+
+/** Where KubeVirt stops with a VM it refuses or never starts (judge.ts, in KubeVirt's order). */
+export type RefusalStage = 'schema' | 'mutate' | 'admit' | 'lookup' | 'expand' | 'startVMI' | 'vmiAdmit' | 'render';
 
 export type StartResult = { readonly vmi: JsonObject; readonly notes: readonly string[] } | { readonly error: string; readonly stage: 'startVMI' };
 
@@ -160,7 +162,7 @@ export type PreviewResult =
   | { readonly vm: JsonObject; readonly vmi: JsonObject; readonly pod: JsonObject; readonly memoryOverhead: string; readonly notes: readonly string[] }
   | {
       readonly error: string;
-      readonly stage: Exclude<JudgeStage, 'runs'>;
+      readonly stage: RefusalStage;
       /** KubeVirt's causes, each with the field it names (of the VM, or `spec...` of the VMI). */
       readonly causes: readonly { readonly field: string; readonly message: string }[];
     };

@@ -68,6 +68,8 @@ export function suggestionFor(store: ObjectStore, kind: string, name: string): s
 }
 
 const SPEC_KINDS: ReadonlySet<string> = new Set(MANIFEST_KINDS);
+/** The label an object carries for the architecture it is meant for (common-instancetypes' name, kept by every bundle). */
+export const ARCH_LABEL = 'instancetype.kubevirt.io/arch';
 const VOLUME_KINDS = new Set(['PersistentVolumeClaim', 'DataVolume', 'DataSource', 'VolumeSnapshot']);
 const CLUSTER_KINDS = new Set(['Namespace', 'ResourceQuota', 'Node', 'StorageClass', 'AAQ', 'HyperConverged', 'ApplicationAwareResourceQuota']);
 
@@ -86,14 +88,16 @@ export function objectStore(objects: readonly JsonObject[]): ObjectStore {
     const kind = o['kind'];
     const meta = obj(o['metadata']);
     if (typeof kind !== 'string' || typeof meta?.['name'] !== 'string') continue;
-    if (SPEC_KINDS.has(kind))
+    if (SPEC_KINDS.has(kind)) {
+      const arch = obj(meta['labels'])?.[ARCH_LABEL];
       specObjects.push({
         kind,
         name: meta['name'],
         namespace: typeof meta['namespace'] === 'string' ? meta['namespace'] : undefined,
         spec: obj(o['spec']) ?? {},
+        ...(typeof arch === 'string' && arch !== '' ? { architecture: arch } : {}),
       });
-    else if (VOLUME_KINDS.has(kind)) volumes.push(o);
+    } else if (VOLUME_KINDS.has(kind)) volumes.push(o);
     else if (kind === 'ControllerRevision') revisions.push(o);
     else if (CLUSTER_KINDS.has(kind)) cluster.push(o);
   }

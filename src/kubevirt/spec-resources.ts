@@ -187,9 +187,22 @@ export function soundDeviceCauses(spec: JsonObject, field: string): Cause[] {
 
 /** validateIOThreadsPolicy, which KubeVirt runs right after the input devices. */
 export function ioThreadsCauses(spec: JsonObject, field: string): Cause[] {
-  const policy = obj(spec['domain'])?.['ioThreadsPolicy'];
-  if (typeof policy !== 'string' || ['shared', 'auto', 'supplementalPool'].includes(policy)) return [];
-  return [{ reason: 'io-threads', type: 'FieldValueInvalid', field: `${field}.domain.ioThreadsPolicy`, message: `Invalid IOThreadsPolicy (${policy})` }];
+  const domain = obj(spec['domain']);
+  const policy = domain?.['ioThreadsPolicy'];
+  if (typeof policy !== 'string') return [];
+  const causes: Cause[] = [];
+  if (!['shared', 'auto', 'supplementalPool'].includes(policy))
+    causes.push({ reason: 'io-threads', type: 'FieldValueInvalid', field: `${field}.domain.ioThreadsPolicy`, message: `Invalid IOThreadsPolicy (${policy})` });
+  // The supplemental pool needs its size (KubeVirt's words say "dedicated").
+  const count = obj(domain?.['ioThreads'])?.['supplementalPoolThreadCount'];
+  if (policy === 'supplementalPool' && !(typeof count === 'number' && count >= 1))
+    causes.push({
+      reason: 'io-threads',
+      type: 'FieldValueInvalid',
+      field: `${field}.domain.ioThreads.count`,
+      message: 'the number of iothreads needs to be set and positive for the dedicated policy',
+    });
+  return causes;
 }
 
 /** validatePodDNSConfig's first rule: the None policy needs a dnsConfig (KubeVirt runs it after the access credentials). */

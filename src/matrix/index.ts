@@ -1,11 +1,17 @@
 /**
  * The compatibility matrix of a catalog: which instance type x preference pairs of the same
- * architecture KubeVirt admits, and why not the others, in KubeVirt's words. Each pair is what a
- * minimal VM naming both would meet (`pairOutcome`): admission's spread and requirement checks and
- * the checks KubeVirt makes when the VM starts that depend only on the pair (threads with dedicated
- * CPUs, hugepage sizes of the architecture), computed from the two specs, not by expanding a VM.
+ * architecture KubeVirt admits and starts, and why not the others, in KubeVirt's words. A pair's
+ * answer is the judge's (expand/judge.ts) for a representative VM: one naming both and nothing
+ * else, started as KubeVirt starts it. What depends on the size (admission's spread and requirement
+ * checks, threads with dedicated CPUs, hugepage sizes) is `pairOutcome`, from the two specs; the
+ * judge runs once per preference and kind of instance type (its spec without the size), on the
+ * first size `pairOutcome` admits, and its refusal holds for every size of that kind.
  */
-import { instancetypePairingKey, pairOutcome, preferencePairingKey } from '../kubevirt/pairing';
+import { objectStore } from '../expand';
+import { judgeVm } from '../expand/judge';
+import type { JsonObject } from '../json';
+import { KUBEVIRT_DEFAULTS, withEveryGate, type ClusterDefaults } from '../kubevirt/config';
+import { pairOutcome } from '../kubevirt/pairing';
 import { seriesLabel } from '../resolve/naming';
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { ARCHITECTURES } from '../schema/kubevirt-api';
@@ -30,8 +36,48 @@ export interface CompatibilityMatrix {
 }
 
 /** What of a spec decides admission (kubevirt/pairing.ts): the key under which outcomes are shared between pairs. */
-const instancetypeKey = (it: ResolvedInstancetype): string => instancetypePairingKey(it.spec);
-const preferenceKey = (p: ResolvedPreference): string => preferencePairingKey(p.spec);
+/** Instance types share outcomes when their whole specs are equal (sizes of a family differ in CPU and memory). */
+const instancetypeKey = (it: ResolvedInstancetype): string => JSON.stringify(it.spec);
+/** Preferences share outcomes only when their whole specs are equal: the start reads all of it. */
+const preferenceKey = (p: ResolvedPreference): string => JSON.stringify(p.spec);
+
+/** An instance type's spec without what its size sets: the kind the judge answers once for. */
+function sizelessKey(it: ResolvedInstancetype): string {
+  const cpu = { ...((it.spec['cpu'] ?? {}) as JsonObject) };
+  const memory = { ...((it.spec['memory'] ?? {}) as JsonObject) };
+  delete cpu['guest'];
+  delete cpu['maxSockets'];
+  delete memory['guest'];
+  delete memory['maxGuest'];
+  return JSON.stringify({ ...it.spec, cpu, memory });
+}
+
+/**
+ * The judge's answer for a VM naming `it` and `p` and nothing else, on `architecture`'s nodes,
+ * under `config` with every feature gate on: a catalog pair is refused for what it is, not for a
+ * cluster's configuration (the VM owner's gate judges that, with the cluster's CR).
+ */
+export function representativeOutcome(
+  it: ResolvedInstancetype,
+  p: ResolvedPreference,
+  architecture: Architecture,
+  config: ClusterDefaults = KUBEVIRT_DEFAULTS,
+): { admitted: boolean; reason?: string } {
+  const objects: JsonObject[] = [
+    { apiVersion: 'instancetype.kubevirt.io/v1beta1', kind: 'VirtualMachineClusterInstancetype', metadata: { name: 'it' }, spec: it.spec as JsonObject },
+    { apiVersion: 'instancetype.kubevirt.io/v1beta1', kind: 'VirtualMachineClusterPreference', metadata: { name: 'p' }, spec: p.spec as JsonObject },
+  ];
+  const vm: JsonObject = {
+    apiVersion: 'kubevirt.io/v1',
+    kind: 'VirtualMachine',
+    metadata: { name: 'representative', namespace: 'default' },
+    spec: { runStrategy: 'Always', instancetype: { name: 'it' }, preference: { name: 'p' }, template: { spec: { domain: { devices: {} } } } },
+  };
+  const v = judgeVm(vm, objectStore(objects), { config: { ...withEveryGate(config), architecture }, decoding: 'lenient' });
+  if (v.stage === 'runs') return { admitted: true };
+  const cause = v.stage === 'lookup' ? v.referenceErrors[0]?.message : v.causes[0]?.message;
+  return { admitted: false, reason: cause ?? `refused (${v.stage})` };
+}
 
 /**
  * Admission outcomes shared between pairs whose deciding fields are equal: a catalog of thousands
@@ -44,8 +90,13 @@ class Outcomes {
   private readonly prefIds = new Map<ResolvedPreference, number>();
   private readonly itKeys = new Map<string, number>();
   private readonly prefKeys = new Map<string, number>();
+  private readonly judged = new Map<string, { admitted: boolean; reason?: string }>();
+  private readonly sizeless = new Map<ResolvedInstancetype, string>();
 
-  constructor(private readonly catalog: ResolvedCatalog) {}
+  constructor(
+    private readonly catalog: ResolvedCatalog,
+    private readonly config: ClusterDefaults = KUBEVIRT_DEFAULTS,
+  ) {}
 
   /** The number of the instance type's deciding spec: equal for instance types that decide alike. */
   key(it: ResolvedInstancetype): number {
@@ -64,7 +115,14 @@ class Outcomes {
       outcome = pairOutcome(it.spec, p.spec, architecture, this.catalog.defaultArchitecture);
       this.cache.set(key, outcome);
     }
-    return outcome;
+    if (!outcome.admitted) return outcome;
+    // What the size does not decide: the judge, once per kind of instance type and preference.
+    let kind = this.sizeless.get(it);
+    if (kind === undefined) this.sizeless.set(it, (kind = sizelessKey(it)));
+    const judgedKey = `${kind}\u0000${pid}\u0000${architecture}`;
+    let judged = this.judged.get(judgedKey);
+    if (!judged) this.judged.set(judgedKey, (judged = representativeOutcome(it, p, architecture, this.config)));
+    return judged;
   }
 }
 
@@ -82,10 +140,13 @@ const meantFor = (it: ResolvedInstancetype, architecture: Architecture): boolean
  * architecture). Work grows with classes x instance types, and each class asks admission once per
  * distinct instance type spec; preferences of one class share the row.
  */
-function rowsByClass(catalog: ResolvedCatalog): {
+function rowsByClass(
+  catalog: ResolvedCatalog,
+  config?: ClusterDefaults,
+): {
   preferences: { p: ResolvedPreference; architecture: Architecture; row: readonly ({ admitted: boolean; reason?: string } | undefined)[] }[];
 } {
-  const outcomes = new Outcomes(catalog);
+  const outcomes = new Outcomes(catalog, config);
   const rows = new Map<string, ({ admitted: boolean; reason?: string } | undefined)[]>();
   const preferences = catalog.preferences.map((p) => {
     const architecture = preferenceArchitecture(p) ?? catalog.defaultArchitecture;
@@ -108,8 +169,8 @@ function rowsByClass(catalog: ResolvedCatalog): {
 }
 
 /** Every pair (for `itgen matrix -o json`): instance types x preferences of the same architecture. */
-export function compatibilityMatrix(catalog: ResolvedCatalog): CompatibilityMatrix {
-  const { preferences } = rowsByClass(catalog);
+export function compatibilityMatrix(catalog: ResolvedCatalog, config?: ClusterDefaults): CompatibilityMatrix {
+  const { preferences } = rowsByClass(catalog, config);
   const pairs: MatrixPair[] = [];
   for (const { p, row } of preferences) {
     row.forEach((o, i) => {
@@ -127,8 +188,8 @@ export function compatibilityMatrix(catalog: ResolvedCatalog): CompatibilityMatr
  * For each preference, the instance types it refuses grouped by reason: the text form. Built from
  * the class rows without listing pairs, so a 10,000-object catalog costs classes x instance types.
  */
-export function formatMatrixText(catalog: ResolvedCatalog): string {
-  const { preferences } = rowsByClass(catalog);
+export function formatMatrixText(catalog: ResolvedCatalog, config?: ClusterDefaults): string {
+  const { preferences } = rowsByClass(catalog, config);
   const blocks = new Map<object, { admitted: number; total: number; lines: string[] }>();
   const lines: string[] = [];
   for (const { p, architecture, row } of preferences) {
@@ -174,8 +235,8 @@ export interface CompatibilitySummary {
  * types are grouped by family and deciding spec, so the work grows with the distinct specs, not
  * with instance types x preferences (a 100,000-object catalog would otherwise build billions).
  */
-export function compatibilitySummary(catalog: ResolvedCatalog): CompatibilitySummary {
-  const outcomes = new Outcomes(catalog);
+export function compatibilitySummary(catalog: ResolvedCatalog, config?: ClusterDefaults): CompatibilitySummary {
+  const outcomes = new Outcomes(catalog, config);
   const groups = new Map<string, { family: string; it: ResolvedInstancetype; members: ResolvedInstancetype[] }>();
   for (const it of catalog.instancetypes) {
     const family = `${it.family}${it.version ?? ''}`;

@@ -196,21 +196,29 @@ export function openProject(inputs: ProjectInputs): Project {
       const base = kubevirt().config ?? KUBEVIRT_DEFAULTS;
       return inputs.kubevirtVersion !== undefined ? { ...base, release: inputs.kubevirtVersion } : base;
     },
-    configs: once(() => {
-      const config = project.config();
-      if (inputs.kubevirtVersion !== undefined || kubevirt().config?.release !== undefined || !hasGenerators()) return [config];
-      const targeted = new Set<string>();
-      for (const r of compiled().results) {
-        const target = r.generator?.config.targetKubevirt;
-        if (target === undefined) continue;
-        const range = targetRange(target);
-        for (const release of releasesBetween(range.min, range.max)) targeted.add(release);
-      }
-      return targeted.size === 0 ? [config] : MODELLED_RELEASES.filter((r) => targeted.has(r)).map((release) => ({ ...config, release }));
-    }),
+    configs: once(() =>
+      judgedConfigs(project.config(), inputs.kubevirtVersion !== undefined || kubevirt().config?.release !== undefined || !hasGenerators(), compiled().results),
+    ),
     policies: (files = 'instead') => catalogs(files).sources.map((s) => policyOf(s)),
   };
   return project;
+}
+
+/**
+ * What a VM is judged under (Project.configs): `config` alone when its release is given (or there
+ * are no generators); else `config` at each modelled release the generators' `targetKubevirt`
+ * covers; else `config` (the newest).
+ */
+function judgedConfigs(config: ClusterDefaults, given: boolean, results: readonly CompileResult[]): ClusterDefaults[] {
+  if (given) return [config];
+  const targeted = new Set<string>();
+  for (const r of results) {
+    const target = r.generator?.config.targetKubevirt;
+    if (target === undefined) continue;
+    const range = targetRange(target);
+    for (const release of releasesBetween(range.min, range.max)) targeted.add(release);
+  }
+  return targeted.size === 0 ? [config] : MODELLED_RELEASES.filter((r) => targeted.has(r)).map((release) => ({ ...config, release }));
 }
 
 /**

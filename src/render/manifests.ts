@@ -106,6 +106,9 @@ export function renderInstancetype(it: ResolvedInstancetype, opts: RenderOptions
   labels[`${LABEL_PREFIX}size`] = it.size;
   if (it.deprecated) labels[`${LABEL_PREFIX}deprecated`] = 'true';
   Object.assign(labels, instancetypeSpecLabels(it.spec));
+  // A family of one architecture says so on its objects, in common-instancetypes' label: a bundle
+  // keeps it, and every answer about a VM of it (node labels, fit, pairing) reads it.
+  if (it.architectures?.length === 1) labels[`${LABEL_PREFIX}arch`] = it.architectures[0]!;
   const annotations: Record<string, string> = { ...(opts.annotations ?? {}), ...it.annotations };
   annotations[`${LABEL_PREFIX}displayName`] = it.displayName;
   annotations[`${LABEL_PREFIX}description`] = it.description;

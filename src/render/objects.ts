@@ -93,7 +93,7 @@ function instancetypeOf(o: JsonObject, name: string, meta: JsonObject, deprecate
     class: labels['instancetype.kubevirt.io/class'] ?? '',
     memoryPerCPUBytes: cpu > 0 ? memory / cpu : 0,
     memoryOverridden: false,
-    architectures: undefined,
+    architectures: labels['instancetype.kubevirt.io/arch'] !== undefined ? [labels['instancetype.kubevirt.io/arch']] : undefined,
   } as unknown as ResolvedInstancetype;
 }
 

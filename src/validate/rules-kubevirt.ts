@@ -226,6 +226,18 @@ export const KUBEVIRT_RULES: readonly Rule<ObjectRuleContext>[] = [
         ]
       : [];
   }),
+  instancetypeRule('dedicated-overcommit', 'dedicated CPUs are not paired with overcommitted memory', (it) => {
+    const pct = get(it.spec, ['memory', 'overcommitPercent']);
+    return get(it.spec, ['cpu', 'dedicatedCPUPlacement']) === true && typeof pct === 'number' && pct > 0
+      ? [
+          fieldDiag('IT5020', it, ['memory', 'overcommitPercent'], `dedicated CPUs with ${pct}% of the guest memory overcommitted`, {
+            severity: 'warning',
+            hint: 'a VM pays for dedicated CPUs to run without contention; its launcher pod then requests less memory than the guest has, and the guest can be swapped or killed under memory pressure: drop overcommitPercent, or dedicatedCPUPlacement',
+            related: [{ message: 'dedicated CPUs are asked here', location: fieldLocation(it, ['cpu', 'dedicatedCPUPlacement']) }],
+          }),
+        ]
+      : [];
+  }),
   instancetypeRule('hugepage-alignment', 'guest memory is at least, and a multiple of, the hugepage size', (it) => {
     const pageSize = get(it.spec, ['memory', 'hugepages', 'pageSize']);
     const guest = get(it.spec, ['memory', 'guest']);

@@ -20,6 +20,7 @@ import { compatibilitySummary, formatMatrixMarkdown, GRID_MAX_FAMILIES, preferen
 import { objectDiag, type Finding } from './validate/context';
 import { loadCatalogFiles, withImports, loadOptionalDocument, loadSingleDocument, relativePath } from './load/files';
 import { vetGenerator } from './load/generator';
+import { openJudgedMemo, type JudgedMemo } from './load/judged-cache';
 import { locate, type SourceDoc } from './load/source';
 import { DOCS_FILE, renderDocs } from './render/docs';
 import { catalogFacts, factsMarkdown, type LauncherFacts } from './expand/facts';
@@ -214,6 +215,7 @@ export function compileGenerator(root: string, generator: LoadedGenerator, mode:
     cr.config,
     mode,
     (loaded.imports ?? []).flatMap((i) => (i.follows !== undefined ? [{ follows: i.follows, via: i.package ?? i.dir }] : [])),
+    openJudgedMemo(root, generator.file),
   );
   const packages = (loaded.imports ?? []).flatMap((i) =>
     i.package !== undefined && i.installed !== undefined ? [{ package: i.package, version: i.installed }] : [],
@@ -269,6 +271,7 @@ export function compileDocuments(
   kubevirt?: ClusterDefaults,
   mode: CompileMode = 'files',
   importsFollow: readonly { readonly follows: string; readonly via: string }[] = [],
+  memo?: JudgedMemo,
 ): CompileResult {
   const diagnostics: Diagnostic[] = [...initial];
   const { model, diagnostics: schemaDiags } = readDocuments(docs);
@@ -297,7 +300,8 @@ export function compileDocuments(
     // The compatibility matrix admits every pair through src/expand; on a catalog with errors it
     // would only restate them.
     const matrix =
-      !hasErrors(diagnostics) && catalog.instancetypes.length > 0 && catalog.preferences.length > 0 ? compatibilitySummary(catalog, kubevirt) : undefined;
+      !hasErrors(diagnostics) && catalog.instancetypes.length > 0 && catalog.preferences.length > 0 ? compatibilitySummary(catalog, kubevirt, memo) : undefined;
+    memo?.flush();
     if (matrix) diagnostics.push(...admitsNone(catalog, matrix, diagnostics));
     if (!hasErrors(diagnostics)) {
       // The launcher facts feed the README and, with a KubeVirt CR named, IT8008: without either, not computed.

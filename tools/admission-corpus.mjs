@@ -633,6 +633,7 @@ function mutations() {
   draFamilies(each);
   vmFamilies(each);
   graceFamilies(each);
+  judgeFamilies(each);
   return m;
 }
 
@@ -1031,6 +1032,121 @@ function graceFamilies(each) {
       return { configuration: { permittedHostDevices: permitted, developerConfiguration: { featureGates } } };
     },
   );
+}
+
+/**
+ * The rule families the one judge added (issue 50): Hyper-V dependencies and HypervPassthrough,
+ * s390x's watchdog and video, the pod DNS configuration, the eviction strategy, the supplemental IO
+ * thread pool, read-only SATA disks, ContainerPath volumes, Kubernetes enums the CRD lacks (the
+ * webhook's schema check), and an empty hook sidecar annotation.
+ */
+function judgeFamilies(each) {
+  const H = [...D, 'features', 'hyperv'];
+  each(
+    'hyperv-dependencies',
+    [
+      { synic: { enabled: true }, vpindex: { enabled: false } },
+      { synic: {} },
+      { synictimer: { enabled: true }, synic: { enabled: false } },
+      { evmcs: {}, vapic: { enabled: false } },
+      { ipi: {}, vpindex: { enabled: false } },
+      { tlbflush: {}, vpindex: { enabled: false } },
+      { tlbflush: { enabled: true, direct: {} } },
+      { relaxed: {}, vapic: {}, vpindex: {}, synic: {}, synictimer: {} },
+    ],
+    (s, v) => set(s, H, v),
+  );
+  each('hyperv-evmcs-vmx', ['forbid', 'require', 'optional'], (s, v) => {
+    set(s, H, { evmcs: {}, vapic: {} });
+    set(s, [...D, 'cpu', 'features'], [{ name: 'vmx', policy: v }]);
+  });
+  each('hyperv-passthrough', [{ enabled: true }, {}], (s, v) => {
+    set(s, H, { relaxed: {} });
+    set(s, [...D, 'features', 'hypervPassthrough'], v);
+  });
+  each(
+    's390x-devices',
+    [
+      ['watchdog', { name: 'w', i6300esb: {} }],
+      ['watchdog', { name: 'w', diag288: {} }],
+      ['video', { type: 'vga' }],
+      ['video', { type: 'virtio' }],
+    ],
+    (s, [what, v]) => {
+      s.architecture = 's390x';
+      set(s, [...D, 'devices', what], v);
+      return { configuration: { developerConfiguration: { featureGates: ['MultiArchitecture'] } } };
+    },
+  );
+  each(
+    'dns-config',
+    [
+      ['None', {}],
+      ['None', { nameservers: ['10.0.0.1'] }],
+      ['ClusterFirst', { nameservers: ['1.1.1.1', '1.0.0.1', '8.8.8.8', '8.8.4.4'] }],
+      ['ClusterFirst', { nameservers: ['not-an-ip', '::1', '2001:db8::1'] }],
+      ['ClusterFirst', { searches: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] }],
+      ['ClusterFirst', { searches: ['x'.repeat(200), 'y'.repeat(60)] }],
+      ['ClusterFirst', { searches: ['Bad_Domain', 'good.example.com'] }],
+      ['ClusterFirst', { options: [{ name: '' }, { name: 'ndots', value: '2' }] }],
+    ],
+    (s, [policy, config]) => {
+      s.dnsPolicy = policy;
+      s.dnsConfig = config;
+    },
+  );
+  each('eviction-strategy', ['LiveMigrate', 'LiveMigrateIfPossible', 'External', 'None', 'Bogus', 'livemigrate'], (s, v) => (s.evictionStrategy = v));
+  each('io-threads-pool', [undefined, 0, 2], (s, v) => {
+    set(s, [...D, 'ioThreadsPolicy'], 'supplementalPool');
+    if (v !== undefined) set(s, [...D, 'ioThreads'], { supplementalPoolThreadCount: v });
+  });
+  each(
+    'sata-readonly',
+    [
+      { name: 'rootdisk', disk: { bus: 'sata', readonly: true } },
+      { name: 'rootdisk', cdrom: { bus: 'sata', readonly: true } },
+      { name: 'rootdisk', disk: { bus: 'virtio', readonly: true } },
+      { name: 'rootdisk', disk: { bus: 'sata' } },
+    ],
+    (s, v) => set(s, [...D, 'devices', 'disks'], [v]),
+  );
+  each(
+    'container-path',
+    [
+      ['fs', '/var/run/kubevirt/x'],
+      ['fs', '/var/run/libvirt/sock'],
+      ['fs', '/data'],
+      ['disk', '/data'],
+      ['none', '/data'],
+    ],
+    (s, [as, path]) => {
+      s.volumes = [...s.volumes, { name: 'cp', containerPath: { path } }];
+      if (as === 'fs') set(s, [...D, 'devices', 'filesystems'], [{ name: 'cp', virtiofs: {} }]);
+      if (as === 'disk') set(s, [...D, 'devices', 'disks'], [{ name: 'cp', disk: {} }]);
+    },
+  );
+  each(
+    'schema-enums',
+    [
+      ['tolerations', [{ key: 'k', operator: 'Bogus', effect: 'NoSchedule' }]],
+      ['tolerations', [{ key: 'k', operator: 'Exists', effect: 'Sometimes' }]],
+      ['topologySpreadConstraints', [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'Maybe' }]],
+      [
+        'affinity',
+        {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'k', operator: 'Like', values: ['v'] }] }] },
+          },
+        },
+      ],
+      ['tolerations', [{ key: 'k', operator: 'Equal', value: 'v', effect: 'NoSchedule' }]],
+    ],
+    (s, [k, v]) => (s[k] = v),
+  );
+  each('hook-sidecar-annotation', ['', '[]', 'not json'], (s, v, vm) => {
+    vm.spec.template.metadata = { annotations: { 'hooks.kubevirt.io/hookSidecars': v } };
+    return { configuration: { developerConfiguration: { featureGates: ['Sidecar'] } } };
+  });
 }
 
 const CLAIM_FAMILIES = new Set(['persistent-reservation', 'filesystems', 'data-volume-templates']);

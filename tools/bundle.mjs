@@ -4,6 +4,8 @@
 // no compiler, and `npm install` builds the startup snapshot from this file with node alone
 // (tools/build-snapshot.mjs). Run by `npm run build` (and so by prepare and prepack); needs esbuild,
 // a development dependency.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -18,6 +20,18 @@ const libraryExports = Object.keys(requireDist(path.join(dist, 'index.js'))).fil
 // The schemas as data for the fast parser (src/schema/fast.ts), so that a sound catalog is read
 // without zod: made here from the compiled zod schemas, so it always matches them.
 const schemaModel = requireDist(path.join(dist, 'schema', 'model.js')).schemaModel();
+// The build's identity: a digest of the compiled sources, which the judge's cache between runs
+// (src/load/judged-cache.ts) keys its files by, so that no answer of other code is ever read.
+const build = createHash('sha256');
+for (const f of readdirSync(dist, { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.js'))
+  .sort()) {
+  build
+    .update(f)
+    .update('\0')
+    .update(readFileSync(path.join(dist, f)))
+    .update('\0');
+}
 await esbuild.build({
   entryPoints: [path.join(dist, 'bundle.js')],
   bundle: true,
@@ -31,7 +45,11 @@ await esbuild.build({
   keepNames: false,
   target: 'node20',
   outfile: path.join(dist, 'itgen.cjs'),
-  define: { ITGEN_LIBRARY_EXPORTS: JSON.stringify(libraryExports), ITGEN_SCHEMA_MODEL: JSON.stringify(JSON.stringify(schemaModel)) },
+  define: {
+    ITGEN_LIBRARY_EXPORTS: JSON.stringify(libraryExports),
+    ITGEN_SCHEMA_MODEL: JSON.stringify(JSON.stringify(schemaModel)),
+    ITGEN_BUILD: JSON.stringify(build.digest('hex')),
+  },
   logLevel: 'warning',
   // node --build-snapshot runs its entry without `module` and `exports`; required as a library, the
   // file has both.

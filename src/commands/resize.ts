@@ -8,14 +8,15 @@ export const RESIZE_COMMAND: CommandSpec = {
   name: 'resize',
   synopsis:
     'resize VM-FILE [--to NAME] [--preference NAME] [--plan] [--with FILE]... [--vmi FILE] [--kubevirt FILE] [--not-migratable] [--exit-code] [-o text|json]',
-  summary: "what changing a running VM's instance type or preference does: live, pending, restart, rejected or failed, and why",
+  summary: "what changing a running VM's instance type or preference does: live, pending, restart, start, rejected or failed, and why",
   details: [
     "Runs KubeVirt's webhooks on the edited VM (UPDATE) and its VM controller, offline: `live` (CPU",
     'sockets and guest memory are hotplugged, through a live migration where the KubeVirt CR lists',
     '`LiveMigrate` in its workload update methods), `pending` (accepted; the hotplug waits for a live',
     "migration the cluster does not do), `restart` (RestartRequired, in KubeVirt's words, with the",
     'fields that set it, which KubeVirt does not name), `rejected` (admission, with its causes) or',
-    '`failed` (admitted, but the VM controller cannot apply it: FailedFindInstancetype). A NAME is a',
+    '`failed` (admitted, but the VM controller cannot apply it: FailedFindInstancetype), or `start` (the',
+    'VM does not run now, its current instance type or preference gone: it starts with the new ones). A NAME is a',
     "cluster-wide object, or KIND/NAME with kubectl's resource names (virtualmachineinstancetype/big).",
     'The VM may be given as the cluster stores it (`kubectl get vm -o yaml`) or as written in Git; the',
     'running VMI is the one `expand --as vmi` builds for it. --plan: every instance type of the project',

@@ -438,6 +438,8 @@ export function kubevirtFromDocuments(docs: readonly SourceDoc[], file: string):
 export interface Judging {
   readonly configs: readonly ClusterDefaults[];
   readonly defaultsOnly: boolean;
+  /** What else the VMs may reference besides the project's objects: the `--with` files' (bundles, PVCs, nodes). */
+  readonly besides?: ObjectStore;
 }
 
 /**

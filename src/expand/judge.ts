@@ -18,7 +18,7 @@ import type { References } from './model';
 import { mutateOnCreate, infersFromVolume, type Inference } from './mutate';
 import { startStored, type PreviewResult, type RefusalStage } from './preview';
 import { resolveReferences, type ObjectStore, type ReferenceError } from './references';
-import { unknownVmFields, type UnknownField } from './unknown-fields';
+import { fieldPath, goDecodedVm, unknownVmFields, type UnknownField } from './unknown-fields';
 
 /** Where KubeVirt stops with the VM; `runs` when it starts and its pod renders. */
 export type JudgeStage = RefusalStage | 'runs';
@@ -95,7 +95,8 @@ export function judgeVm(input: JsonObject, store: ObjectStore, options: JudgeOpt
   const namespace = options.namespace ?? 'default';
   const strictDecoding = (options.decoding ?? 'strict') === 'strict';
   // The API server: strict decoding (unknown fields, and those of a later release) and the CRD's schema.
-  const fields = unknownVmFields(input, strictDecoding, strictDecoding ? config.release : undefined).filter((u) => strictDecoding || u.invalid !== undefined);
+  const found = unknownVmFields(input, strictDecoding, strictDecoding ? config.release : undefined);
+  const fields = found.filter((u) => u.outOfEnum === undefined && (strictDecoding || u.invalid !== undefined));
   if (fields.length > 0)
     return refused(
       'schema',
@@ -107,7 +108,8 @@ export function judgeVm(input: JsonObject, store: ObjectStore, options: JudgeOpt
       })),
     );
   // The API server prunes the nulls the VM's CRD does not allow (no field is nullable).
-  let vm = withoutNulls(input) as JsonObject;
+  // Without strict field validation, Go's decoding: a key equal to a field's name ignoring case fills it.
+  let vm = strictDecoding ? (withoutNulls(input) as JsonObject) : goDecodedVm(withoutNulls(input) as JsonObject);
   let inferred: Inference[] = [];
   const applied = (options.mutate ?? 'applied') === 'applied';
   if (applied || infersFromVolume(vm)) {
@@ -123,10 +125,16 @@ export function judgeVm(input: JsonObject, store: ObjectStore, options: JudgeOpt
   // The API server sets the request's namespace on a VM that names none.
   if (typeof obj(vm['metadata'])?.['namespace'] !== 'string') child(vm, 'metadata')['namespace'] = namespace;
   const ns = String(obj(vm['metadata'])!['namespace']);
-  // The mutator replaces the spec with its Go-marshalled form on CREATE: what that loses the schema check refuses.
-  if (applied && options.admission !== false) {
-    const roundTrip = mutatorRoundTripCauses(vm);
-    if (roundTrip.length > 0) return refused('admit', roundTrip, { inferred });
+  // The validating webhook checks the VM against KubeVirt's schema first (ValidateSchema): a value
+  // outside a Kubernetes enum the CRD lacks, and what the mutator's Go round trip on CREATE lost.
+  if (options.admission !== false) {
+    const schema: JudgeCause[] = [
+      ...found.flatMap((u) =>
+        u.outOfEnum !== undefined ? [{ type: 'FieldValueInvalid' as const, field: fieldPath(u.path), message: u.outOfEnum, unknown: u }] : [],
+      ),
+      ...(applied ? mutatorRoundTripCauses(vm) : []),
+    ];
+    if (schema.length > 0) return refused('admit', schema, { inferred });
   }
   const resolved = resolveReferences(vm, store, ns, options.revisionsInCluster ?? false, config.release);
   const { references } = resolved;

@@ -17,7 +17,8 @@ import { mandatoryFieldCauses, metadataCauses, validateInstanceSpec, validatePer
 import { dataVolumeNamespaceCauses, discontinuedGateCauses, validateVmSpec } from '../kubevirt/vm-spec';
 import { discontinuedBindingCauses } from '../kubevirt/spec-network';
 import { graceAnnotationCauses } from '../kubevirt/spec-grace';
-import { hypervCauses, storageValidatorCauses } from '../kubevirt/spec-vmi-create';
+import { hookSidecarListError } from '../kubevirt/go-json';
+import { hypervCauses, storageValidatorCauses, volumeDiskCauses } from '../kubevirt/spec-vmi-create';
 import { annotatesPciTopology, mutateNewVmi } from '../kubevirt/vmi';
 import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';
 import { applyInstancetype, conflictField } from './instancetype';
@@ -214,6 +215,7 @@ export function startStored(
   const vmiCauses = [
     ...storageValidatorCauses(vmiSpec, config, 'spec'),
     ...validateInstanceSpec(vmiSpec, config, 'spec'),
+    ...volumeDiskCauses(vmiSpec, config, 'spec'),
     ...mandatoryFieldCauses(vmiSpec, 'spec', config.release),
     ...metadataCauses(obj(started.vmi['metadata']) ?? {}, config, 'metadata', true),
     ...graceAnnotationCauses(vmiSpec, obj(obj(started.vmi['metadata'])?.['annotations']) ?? {}, config, 'metadata'),
@@ -232,6 +234,15 @@ export function startStored(
     return { error: backend.error, stage: 'render', causes: [{ field: 'spec.template.spec.domain.devices', message: backend.error }] };
   const nad = missingAttachmentDefinition(vmiSpec, config, cluster, ns, store.networkAttachmentDefinitionsGiven ?? false);
   if (nad !== undefined) return { error: nad, stage: 'render', causes: [{ field: 'spec.template.spec.networks', message: nad }] };
+  // The hook sidecars the render adds (hooks.UnmarshalHookSidecarList): Go's words for an annotation it cannot read.
+  const sidecars = obj(obj(started.vmi['metadata'])?.['annotations'])?.['hooks.kubevirt.io/hookSidecars'];
+  const sidecarError = typeof sidecars === 'string' ? hookSidecarListError(sidecars) : undefined;
+  if (sidecarError !== undefined)
+    return {
+      error: sidecarError,
+      stage: 'render',
+      causes: [{ field: 'spec.template.metadata.annotations.hooks.kubevirt.io/hookSidecars', message: sidecarError }],
+    };
   const rendered = renderLauncherPod(started.vmi, config, cluster);
   if ('error' in rendered) return { error: rendered.error, stage: 'render', causes: [{ field: 'spec.template.spec.domain.devices', message: rendered.error }] };
   // KubeVirt renders the pod only once the PVCs of its volumes exist (it reads each one's volume mode).

@@ -29,7 +29,7 @@ import { startStored } from './preview';
 import { resolveReferences, type ObjectStore } from './references';
 import { KINDS_OF } from '../schema/kubevirt-api';
 
-export type ResizeOutcome = 'live' | 'pending' | 'restart' | 'rejected' | 'failed';
+export type ResizeOutcome = 'live' | 'pending' | 'restart' | 'start' | 'rejected' | 'failed';
 
 export interface ResizePlan {
   readonly outcome: ResizeOutcome;
@@ -46,6 +46,11 @@ export interface ResizePlan {
   };
   /** What would make the change live, when it is not. */
   readonly toLive?: string;
+  /**
+   * `start`: why the VM does not run now (its current instance type or preference is gone, or
+   * KubeVirt would not start it), so that the change applies when KubeVirt starts it.
+   */
+  readonly notRunning?: { readonly reason: string; readonly message: string };
   /** The VM controller's error when it cannot apply the change (FailedFindInstancetype, FailedFindPreference). */
   readonly syncError?: { readonly reason: string; readonly message: string };
   /** The CPU and memory hotplug the change asks of the running VMI. */
@@ -193,8 +198,21 @@ export function resizePlan(stored: JsonObject, to: ResizeTarget, ctx: ResizeCont
   }
   // The running VMI, as the VM started with its current objects.
   const startStore = ctx.startStore ?? store;
-  const oldRefs = resolveReferences(stored, startStore, ns, true, config.release).references;
+  const oldResolved = resolveReferences(stored, startStore, ns, true, config.release);
+  const oldRefs = oldResolved.references;
+  // A VM whose current objects are gone never started (its controller reports it): there is no
+  // running VMI to change, and the new objects are what it starts with.
+  const gone = oldResolved.errors.find((e) => e.notFound);
+  if (!ctx.vmi && gone)
+    return {
+      outcome: 'start',
+      admission: { causes: [] },
+      notRunning: { reason: gone.field.startsWith('spec.preference') ? 'FailedFindPreference' : 'FailedFindInstancetype', message: gone.message },
+      ...noHotplug,
+    };
   const started = startStored(stored, oldRefs, config, startStore);
+  if (!ctx.vmi && 'error' in started)
+    return { outcome: 'start', admission: { causes: [] }, notRunning: { reason: started.stage, message: started.error }, ...noHotplug };
   const startSpec = applied(stored, oldRefs, config.release);
   const currentSpec = applied(edited, newRefs.references, config.release);
   if ((!ctx.vmi && 'error' in started) || !startSpec || !currentSpec) return { outcome: 'live', admission: { causes: [] }, ...noHotplug };

@@ -6,7 +6,7 @@
  * a value of the wrong type (`cores: two`), and a field the CRD requires (`spec.template`, a disk's
  * `name`; null counts as absent, the API server drops it), in the API server's words.
  */
-import { isPlainObject, type Json } from '../json';
+import { isPlainObject, type Json, type JsonObject } from '../json';
 import { closest } from '../diagnostics';
 import { isQuantity } from '../quantity';
 
@@ -23,6 +23,12 @@ export interface UnknownField {
   readonly invalid?: string;
   /** A field of a later KubeVirt release than the cluster's: the release that has it. */
   readonly since?: string;
+  /**
+   * A value outside the list Kubernetes' type allows (`dnsPolicy`, a toleration's operator...):
+   * KubeVirt's CRD has no enum there, so the API server stores the VM and KubeVirt's validating
+   * webhook refuses it in its schema check, in kube-openapi's words (the path without indices).
+   */
+  readonly outOfEnum?: string;
 }
 
 const jsonType = (v: Json): string =>
@@ -39,14 +45,8 @@ export function fieldPath(path: readonly (string | number)[]): string {
 /** What the type at `expected` says of `v`, or undefined when it fits (null always fits: the API server drops it). */
 function typeProblem(v: Json, expected: string, at: string): string | undefined {
   if (v === null) return undefined;
-  if (expected.startsWith('enum:')) {
-    // apiextensions-apiserver turns kube-openapi's enum failure into field.NotSupported.
-    const values = expected.slice(5).split('|');
-    if (typeof v !== 'string') return typeProblem(v, 'string', at);
-    return values.includes(v)
-      ? undefined
-      : `${at}: Unsupported value: ${JSON.stringify(v)}: supported values: ${values.map((x) => JSON.stringify(x)).join(', ')}`;
-  }
+  // An enum's value of the wrong type: the CRD says string (the value itself is the webhook's, unknownFieldsAt).
+  if (expected.startsWith('enum:')) return typeof v === 'string' ? undefined : typeProblem(v, 'string', at);
   const found = jsonType(v);
   const fits =
     expected === 'object'
@@ -74,6 +74,12 @@ export function unknownFieldsAt(value: Json | undefined, node: number, at: reado
     const shape = VM_FIELD_NODES[n];
     if (shape === undefined || shape === 0 || v === undefined) continue;
     if (typeof shape === 'string') {
+      if (shape.startsWith('enum:') && typeof v === 'string') {
+        const values = shape.slice(5).split('|');
+        if (!values.includes(v))
+          out.push({ path: p, outOfEnum: `${p.filter((k) => typeof k === 'string').join('.')} in body should be one of [${values.join(' ')}]` });
+        continue;
+      }
       const problem = typeProblem(v, shape, fieldPath(p));
       if (problem) out.push({ path: p, invalid: problem });
       continue;
@@ -201,4 +207,38 @@ export function domainNode(): number | undefined {
     n = (shape as Record<string, number>)[k]!;
   }
   return n;
+}
+
+/**
+ * The VM's spec as Go's encoding/json decodes it into KubeVirt's types (what the webhooks see of a
+ * VM sent without strict field validation): a key that is not a field's name but equals one ignoring
+ * case fills that field (an exact name wins), and other unknown keys are dropped. Embedded
+ * ObjectMetas are kept as they are. `vm` is not changed.
+ */
+export function goDecodedVm(vm: JsonObject): JsonObject {
+  const spec = vm['spec'];
+  if (!isPlainObject(spec)) return vm;
+  const decode = (v: Json, n: number, depth: number): Json => {
+    const shape = VM_FIELD_NODES[n];
+    if (depth > 100 || shape === undefined || shape === 0 || typeof shape === 'string' || v === null) return v;
+    if (Array.isArray(shape)) {
+      const child = shape[1];
+      if (Array.isArray(v)) return v.map((x) => decode(x, child, depth + 1));
+      if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, decode(x, child, depth + 1)]));
+      return v;
+    }
+    if (!isPlainObject(v)) return v;
+    const fields = shape as Readonly<Record<string, number>>;
+    const out: JsonObject = {};
+    const names = Object.keys(fields);
+    // Exact names first, then the rest matched ignoring case (Go fills a field from the last key naming it).
+    for (const [k, x] of Object.entries(v)) if (Object.hasOwn(fields, k)) out[k] = k === 'metadata' ? x : decode(x, fields[k]!, depth + 1);
+    for (const [k, x] of Object.entries(v)) {
+      if (Object.hasOwn(fields, k)) continue;
+      const name = names.find((f) => f.toLowerCase() === k.toLowerCase());
+      if (name !== undefined && !Object.hasOwn(v, name)) out[name] = name === 'metadata' ? x : decode(x, fields[name]!, depth + 1);
+    }
+    return out;
+  };
+  return { ...vm, spec: decode(spec, VM_SPEC_ROOT, 0) };
 }

@@ -20,6 +20,7 @@ export type CauseReason =
   | 'spread'
   | 'infer'
   | 'hyperv'
+  | 'eviction'
   | 'conflict'
   | 'requirements'
   | 'requirements-instancetype'

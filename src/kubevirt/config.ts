@@ -230,6 +230,7 @@ const ALPHA_GATES_READ = [
   'HostDevices',
   'HostDisk',
   'IOMMUFD',
+  'MultiArchitecture',
   'NetworkDevicesWithDRA',
   'PCINUMAAwareTopology',
   'PortRangesSpec',

@@ -46,6 +46,11 @@ export function isIPv4(s: string): boolean {
   return bytes !== undefined && bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
 }
 
+/** net.ParseIP(s) != nil: an IPv4 or IPv6 address as Go reads it. */
+export function isIP(s: string): boolean {
+  return isIPv4(s) || ipv6Bytes(s) !== undefined;
+}
+
 /** Go's parseIPv6: 16 bytes, or undefined. */
 function ipv6Bytes(s: string): number[] | undefined {
   const halves = s.split('::');

@@ -258,6 +258,12 @@ export const RELEASE_RULES = {
    * the KubeVirt corpus's start answers at d923fdb815 (the v1.9 line) say it twice; api.go at the
    * v1.9.0 tag and before registers only the network validator.
    */
+  /** ContainerPath volumes at the VMI's creation: a filesystem's, outside KubeVirt's own paths. */
+  containerPathVolumes: {
+    words: 'a ContainerPath volume is a filesystem, outside /var/run/kubevirt and /var/run/libvirt',
+    source: 'pkg/virt-api/webhooks/validating-webhook/admitters/vmi-create-admitter.go validateVirtualMachineInstanceSpecVolumeDisks; added in v1.8',
+    holdsFor: ['v1.8.0', 'v1.8.4', 'v1.9.0'],
+  },
   vmiStorageValidator: {
     words: "a disk's refusal at the VMI's creation is said twice",
     source: 'pkg/virt-api/api.go (VMICreateAdmitter SpecValidators: storageadmitters.Validate), after the v1.9.0 tag',

@@ -81,7 +81,7 @@ export function diskCauses(disks: Json | undefined, field: string, release?: str
       else if (bus === 'virtio') {
         if (type === 'cdrom') add('FieldValueInvalid', `${at}.cdrom.bus`, `Bus type ${bus} is invalid for CD-ROM device`);
       } else if (bus === 'sata') {
-        if (d && d['readOnly'] === true) add('FieldValueInvalid', `${at}.disk.bus`, `${bus} hard-disks do not support read-only.`);
+        if (d && d['readonly'] === true) add('FieldValueInvalid', `${at}.disk.bus`, `${bus} hard-disks do not support read-only.`);
       } else if (bus !== 'scsi' && bus !== 'usb')
         add('FieldValueInvalid', `${at}.${type}.bus`, `${at} is set with an unrecognized bus ${bus}, must be one of: [virtio scsi sata usb]`);
       if (disk['dedicatedIOThread'] === true && bus !== 'virtio')

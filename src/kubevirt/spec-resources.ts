@@ -5,7 +5,8 @@
  * and the device rules the same function runs later (input devices, sound, start strategy). Each
  * cause in KubeVirt's words, quantities printed as Kubernetes prints them (Quantity.String()).
  */
-import { list, obj, type JsonObject } from '../json';
+import { list, obj, str, type Json, type JsonObject } from '../json';
+import { isIP } from './go-net';
 import type { Cause, CauseReason } from './cause';
 import type { ClusterDefaults } from './config';
 import { holds } from './releases';
@@ -207,8 +208,36 @@ export function ioThreadsCauses(spec: JsonObject, field: string): Cause[] {
 
 /** validatePodDNSConfig's first rule: the None policy needs a dnsConfig (KubeVirt runs it after the access credentials). */
 export function dnsConfigCauses(spec: JsonObject, field: string): Cause[] {
-  if (spec['dnsPolicy'] !== 'None' || obj(spec['dnsConfig'])) return [];
-  return [{ reason: 'dns-policy', type: 'FieldValueRequired', field: `${field}.dnsConfig`, message: 'must provide `dnsConfig` when `dnsPolicy` is None' }];
+  const config = obj(spec['dnsConfig']);
+  const at = `${field}.dnsConfig`;
+  const cause = (type: Cause['type'], where: string, message: string): Cause => ({ reason: 'dns-policy', type, field: `${at}.${where}`, message });
+  const strings = (v: Json | undefined): string[] => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : String(x))) : []);
+  const nameservers = strings(config?.['nameservers']);
+  if (spec['dnsPolicy'] === 'None') {
+    if (!config) return [{ reason: 'dns-policy', type: 'FieldValueRequired', field: at, message: 'must provide `dnsConfig` when `dnsPolicy` is None' }];
+    if (nameservers.length === 0) return [cause('FieldValueRequired', 'nameservers', 'must provide at least one DNS nameserver when `dnsPolicy` is None')];
+  }
+  if (!config) return [];
+  // validatePodDNSConfig, copied by KubeVirt from Kubernetes (its causes name the bare fields).
+  const causes: Cause[] = [];
+  if (nameservers.length > 3) causes.push(cause('FieldValueInvalid', 'nameservers', `must not have more than 3 nameservers: [${nameservers.join(' ')}]`));
+  for (const ns of nameservers) if (!isIP(ns)) causes.push(cause('FieldValueInvalid', 'nameservers', `must be valid IP address: ${ns}`));
+  const searches = strings(config['searches']);
+  if (searches.length > 6) causes.push(cause('FieldValueInvalid', 'searches', 'must not have more than 6 search paths'));
+  if (searches.join(' ').length > 256)
+    causes.push(cause('FieldValueInvalid', 'searches', 'must not have more than 256 characters (including spaces) in the search list'));
+  for (const search of searches) for (const message of dnsSubdomainErrors(search)) causes.push(cause('FieldValueInvalid', 'searches', message));
+  for (const option of list(config['options']))
+    if (str(option['name']) === '') causes.push(cause('FieldValueInvalid', 'options', 'Option.Name must not be empty'));
+  return causes;
+}
+
+/** validateLiveMigration: an eviction strategy KubeVirt does not know. */
+export function evictionStrategyCauses(spec: JsonObject, field: string): Cause[] {
+  const strategy = spec['evictionStrategy'];
+  if (typeof strategy !== 'string' || ['LiveMigrate', 'LiveMigrateIfPossible', 'None', 'External'].includes(strategy)) return [];
+  const at = `${field}.evictionStrategy`;
+  return [{ reason: 'eviction', type: 'FieldValueInvalid', field: at, message: `${at} is set with an unrecognized option: ${strategy}` }];
 }
 
 /** ValidateVirtualMachineInstanceMandatoryFields (the VMI webhook only): some memory must be asked for. */

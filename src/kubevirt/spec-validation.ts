@@ -23,6 +23,7 @@ import { filesystemCauses, firmwareAcpiCauses, mdevRamFbCauses, persistentReserv
 import {
   cpuResourceCauses,
   dnsConfigCauses,
+  evictionStrategyCauses,
   inputDeviceCauses,
   ioThreadsCauses,
   resourceCauses,
@@ -240,6 +241,7 @@ export function validateInstanceSpec(spec: JsonObject, config: ClusterDefaults, 
     ...utilityVolumeCauses(spec, config, field),
     ...accessCredentialCauses(spec, field),
     ...dnsConfigCauses(spec, field),
+    ...evictionStrategyCauses(spec, field),
     ...mdevRamFbCauses(spec, field),
   );
   // validateHostDevicesWithPassthroughEnabled

@@ -2,8 +2,8 @@
  * What only the VMI create webhook checks (vmi-create-admitter.go `Admit`), beside the spec rules
  * it shares with the VM webhook (spec-validation.ts): the storage spec validator KubeVirt registers
  * for VMIs on the v1.9 line (api.go: ValidateContainerDisks, ValidateUtilityVolumesNotPresentOnCreation
- * and ValidateDisks, so that a disk's refusal is said twice, as KubeVirt says it), and the Hyper-V
- * rules (webhooks/hyperv.go ValidateVirtualMachineInstanceHyperv).
+ * and ValidateDisks, so that a disk's refusal is said twice, as KubeVirt says it), the volumes'
+ * disks and filesystems, and the Hyper-V rules (webhooks/hyperv.go ValidateVirtualMachineInstanceHyperv).
  */
 import { list, obj, type JsonObject } from '../json';
 import type { Cause } from './cause';
@@ -22,6 +22,36 @@ export function storageValidatorCauses(spec: JsonObject, config: ClusterDefaults
     ...utilityVolumeCauses(spec, config, field),
     ...diskCauses(devices['disks'], `${field}.domain.devices.disks`, config.release),
   ];
+}
+
+/**
+ * validateVirtualMachineInstanceSpecVolumeDisks: every volume (but a memory dump) is a disk's or a
+ * filesystem's; a ContainerPath volume (from v1.8) a filesystem's only, outside KubeVirt's own paths.
+ */
+export function volumeDiskCauses(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
+  const devices = obj(obj(spec['domain'])?.['devices']) ?? {};
+  const disks = new Set(list(devices['disks']).map((d) => d['name']));
+  const filesystems = new Set(list(devices['filesystems']).map((f) => f['name']));
+  const causes: Cause[] = [];
+  const add = (at: string, message: string): void => {
+    causes.push({ type: 'FieldValueInvalid', field: at, message, reason: 'volume' });
+  };
+  list(spec['volumes']).forEach((volume, idx) => {
+    if (volume['memoryDump'] !== undefined && volume['memoryDump'] !== null) return;
+    const at = `${field}.domain.volumes[${idx}]`;
+    const name = typeof volume['name'] === 'string' ? volume['name'] : '';
+    const disk = disks.has(volume['name']);
+    const filesystem = filesystems.has(volume['name']);
+    if (!disk && !filesystem) add(`${at}.name`, `${at}.name '${name}' not found.`);
+    const containerPath = obj(volume['containerPath']);
+    if (!containerPath || !holds('containerPathVolumes', config.release)) return;
+    if (disk) add(at, `ContainerPath volume '${name}' must be mapped to a filesystem, not a disk`);
+    if (!filesystem) add(at, `ContainerPath volume '${name}' must have a matching filesystem defined in spec.domain.devices.filesystems`);
+    const path = typeof containerPath['path'] === 'string' ? containerPath['path'] : '';
+    const reserved = ['/var/run/kubevirt', '/var/run/libvirt'].find((prefix) => path.startsWith(prefix));
+    if (reserved !== undefined) add(`${at}.containerPath.path`, `ContainerPath volume '${name}' uses reserved path prefix '${reserved}'`);
+  });
+  return causes;
 }
 
 /** A FeatureState: enabled when set to true; missing when absent or without `enabled`. */

@@ -11,7 +11,9 @@ import { objectStore } from '../expand';
 import { judgeVm } from '../expand/judge';
 import type { JsonObject } from '../json';
 import { KUBEVIRT_DEFAULTS, withEveryGate, type ClusterDefaults } from '../kubevirt/config';
-import { pairOutcome } from '../kubevirt/pairing';
+import type { JudgedMemo } from '../load/judged-cache';
+import { instancetypePairingKey, pairOutcome, preferencePairingKey } from '../kubevirt/pairing';
+import { sha256Hex } from '../digest';
 import { seriesLabel } from '../resolve/naming';
 import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '../resolve/types';
 import { ARCHITECTURES } from '../schema/kubevirt-api';
@@ -85,18 +87,39 @@ export function representativeOutcome(
  * Each deciding spec gets a number once, so that a pair's lookup hashes no text.
  */
 class Outcomes {
+  /** pairOutcome's answers, by the two pairing keys and the architecture. */
   private readonly cache = new Map<number, { admitted: boolean; reason?: string }>();
   private readonly itIds = new Map<ResolvedInstancetype, number>();
   private readonly prefIds = new Map<ResolvedPreference, number>();
   private readonly itKeys = new Map<string, number>();
   private readonly prefKeys = new Map<string, number>();
-  private readonly judged = new Map<string, { admitted: boolean; reason?: string }>();
-  private readonly sizeless = new Map<ResolvedInstancetype, string>();
+  /** The judge's answers, by kind of instance type, preference spec and architecture (numbers, see `of`). */
+  private readonly judged = new Map<number, { admitted: boolean; reason?: string }>();
+  private readonly sizeless = new Map<ResolvedInstancetype, number>();
+  private readonly sizelessKeys = new Map<string, number>();
+  private readonly sizelessSpecs: string[] = [];
+  private readonly prefSpecs: string[] = [];
+  private readonly configKey: string;
 
   constructor(
     private readonly catalog: ResolvedCatalog,
     private readonly config: ClusterDefaults = KUBEVIRT_DEFAULTS,
-  ) {}
+    /** Answers kept from earlier runs (load/judged-cache.ts), by what decides them. */
+    private readonly memo?: JudgedMemo,
+  ) {
+    this.configKey = sha256Hex(JSON.stringify(config));
+  }
+
+  private readonly pairIds = new Map<ResolvedInstancetype | ResolvedPreference, number>();
+  private readonly pairKeys = new Map<string, number>();
+
+  /** The number of what `pairOutcome` reads of an object (its pairing key), shared by objects that pair alike. */
+  private pairId(o: ResolvedInstancetype | ResolvedPreference): number {
+    let id = this.pairIds.get(o);
+    if (id === undefined)
+      this.pairIds.set(o, (id = idOf(this.pairKeys, o.kind === 'instancetype' ? `i${instancetypePairingKey(o.spec)}` : `p${preferencePairingKey(o.spec)}`)));
+    return id;
+  }
 
   /** The number of the instance type's deciding spec: equal for instance types that decide alike. */
   key(it: ResolvedInstancetype): number {
@@ -107,9 +130,13 @@ class Outcomes {
 
   of(it: ResolvedInstancetype, p: ResolvedPreference, architecture: Architecture): { admitted: boolean; reason?: string } {
     let pid = this.prefIds.get(p);
-    if (pid === undefined) this.prefIds.set(p, (pid = idOf(this.prefKeys, preferenceKey(p))));
-    // Below 2^53 while there are fewer than 2^26 instance type specs and 2^22 preference specs.
-    const key = (this.key(it) * 2 ** 22 + pid) * 4 + ARCHITECTURES.indexOf(architecture);
+    if (pid === undefined) {
+      const key = preferenceKey(p);
+      this.prefIds.set(p, (pid = idOf(this.prefKeys, key)));
+      this.prefSpecs[pid] = key;
+    }
+    // Below 2^53 while there are fewer than 2^22 distinct pairing keys.
+    const key = (this.pairId(it) * 2 ** 22 + this.pairId(p)) * 4 + ARCHITECTURES.indexOf(architecture);
     let outcome = this.cache.get(key);
     if (!outcome) {
       outcome = pairOutcome(it.spec, p.spec, architecture, this.catalog.defaultArchitecture);
@@ -118,10 +145,22 @@ class Outcomes {
     if (!outcome.admitted) return outcome;
     // What the size does not decide: the judge, once per kind of instance type and preference.
     let kind = this.sizeless.get(it);
-    if (kind === undefined) this.sizeless.set(it, (kind = sizelessKey(it)));
-    const judgedKey = `${kind}\u0000${pid}\u0000${architecture}`;
+    if (kind === undefined) {
+      const spec = sizelessKey(it);
+      this.sizeless.set(it, (kind = idOf(this.sizelessKeys, spec)));
+      this.sizelessSpecs[kind] = spec;
+    }
+    const judgedKey = (kind * 2 ** 22 + pid) * 4 + ARCHITECTURES.indexOf(architecture);
     let judged = this.judged.get(judgedKey);
-    if (!judged) this.judged.set(judgedKey, (judged = representativeOutcome(it, p, architecture, this.config)));
+    if (!judged) {
+      const decides = `${this.sizelessSpecs[kind]!}\u0000${this.prefSpecs[pid]!}\u0000${architecture}\u0000${this.configKey}`;
+      judged = this.memo?.get(decides);
+      if (!judged) {
+        judged = representativeOutcome(it, p, architecture, this.config);
+        this.memo?.set(decides, judged);
+      }
+      this.judged.set(judgedKey, judged);
+    }
     return judged;
   }
 }
@@ -235,8 +274,8 @@ export interface CompatibilitySummary {
  * types are grouped by family and deciding spec, so the work grows with the distinct specs, not
  * with instance types x preferences (a 100,000-object catalog would otherwise build billions).
  */
-export function compatibilitySummary(catalog: ResolvedCatalog, config?: ClusterDefaults): CompatibilitySummary {
-  const outcomes = new Outcomes(catalog, config);
+export function compatibilitySummary(catalog: ResolvedCatalog, config?: ClusterDefaults, memo?: JudgedMemo): CompatibilitySummary {
+  const outcomes = new Outcomes(catalog, config, memo);
   const groups = new Map<string, { family: string; it: ResolvedInstancetype; members: ResolvedInstancetype[] }>();
   for (const it of catalog.instancetypes) {
     const family = `${it.family}${it.version ?? ''}`;

@@ -11,7 +11,7 @@ import { type Json, type JsonObject, obj } from '../json';
 import { diag, type Diagnostic } from '../diagnostics';
 import type { KubeObject } from '../emit/committed';
 import { expandDocuments, objectStore } from '../expand';
-import { withRemovedNames } from '../expand/references';
+import { mergeStores, withRemovedNames } from '../expand/references';
 import { judgeDocuments, manifestObjects, type Judging } from '../expand/documents';
 import { resizePlan, type ResizePlan } from '../expand/resize';
 import type { ClusterDefaults } from '../kubevirt/config';
@@ -354,7 +354,8 @@ export function judgeVms(
   locked: Parameters<typeof withRemovedNames>[1] = [],
 ): Diagnostic[] {
   const skip = new Set(reported.filter((i) => !i.admittedAfter).map((i) => `${i.file}\u0000${i.vm}`));
-  const store = withRemovedNames(objectStore(objects as unknown as JsonObject[]), locked);
+  const own = objectStore(objects as unknown as JsonObject[]);
+  const store = withRemovedNames(judging.besides ? mergeStores(own, judging.besides) : own, locked);
   return judgeDocuments(vmDocs, store, { admission: true, revisionsInCluster: true }, judging, (o) => !skip.has(`${o.file}\u0000${o.name}`));
 }
 
@@ -462,12 +463,14 @@ export function resizeMarkdown(resizes: readonly VmResize[]): string {
         ? p.admission.causes.map((c) => md(c.message)).join(', ')
         : p.outcome === 'failed'
           ? md(`${p.syncError?.reason ?? ''}: ${p.syncError?.message ?? ''}`)
-          : [
-              p.hotplug.sockets ? `CPU sockets ${p.hotplug.sockets.from} → ${p.hotplug.sockets.to}` : '',
-              p.hotplug.memory ? `memory ${md(p.hotplug.memory.from)} → ${md(p.hotplug.memory.to)}` : '',
-            ]
-              .filter((x) => x !== '')
-              .join(', ') || 'nothing to change on the running VM';
+          : p.outcome === 'start'
+            ? md(`the VM does not run now (${p.notRunning?.reason ?? ''}: ${p.notRunning?.message ?? ''}); it starts with the new objects`)
+            : [
+                p.hotplug.sockets ? `CPU sockets ${p.hotplug.sockets.from} → ${p.hotplug.sockets.to}` : '',
+                p.hotplug.memory ? `memory ${md(p.hotplug.memory.from)} → ${md(p.hotplug.memory.to)}` : '',
+              ]
+                .filter((x) => x !== '')
+                .join(', ') || 'nothing to change on the running VM';
   const rows = resizes.slice(0, 100).map((r) => `| ${md(r.name)} | ${md(r.from)} → ${md(r.to)} | **${r.plan.outcome}** | ${why(r.plan)} |`);
-  return `\n#### VMs switched to another instance type or preference\n\nWhat applying each does to the running VM, as KubeVirt's webhooks and VM controller would (\`itgen resize\`): \`live\` (hotplugged, through a live migration the cluster carries out), \`pending\` (accepted, waiting for a live migration), \`restart\`, \`rejected\` or \`failed\`.\n\n| VM | change | outcome | why |\n| --- | --- | --- | --- |\n${rows.join('\n')}${resizes.length > 100 ? `\n\n(${resizes.length - 100} more)` : ''}\n`;
+  return `\n#### VMs switched to another instance type or preference\n\nWhat applying each does to the running VM, as KubeVirt's webhooks and VM controller would (\`itgen resize\`): \`live\` (hotplugged, through a live migration the cluster carries out), \`pending\` (accepted, waiting for a live migration), \`restart\`, \`start\` (the VM does not run now), \`rejected\` or \`failed\`.\n\n| VM | change | outcome | why |\n| --- | --- | --- | --- |\n${rows.join('\n')}${resizes.length > 100 ? `\n\n(${resizes.length - 100} more)` : ''}\n`;
 }

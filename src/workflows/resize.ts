@@ -109,7 +109,7 @@ const SOURCE_WORDS: Readonly<Record<string, string>> = {
 /** `name: outcome: why`, or with `--plan` the instance types grouped by outcome. */
 export function resizeText(report: ResizeReport): string {
   if (report.options) {
-    const groups: ResizePlan['outcome'][] = ['live', 'pending', 'restart', 'rejected', 'failed'];
+    const groups: ResizePlan['outcome'][] = ['live', 'pending', 'restart', 'start', 'rejected', 'failed'];
     return groups
       .map((g) => {
         const members = report.options!.filter((o) => o.plan.outcome === g);
@@ -143,6 +143,8 @@ export function resizeWhy(p: ResizePlan): string {
       return `KubeVirt's admission refuses it: ${p.admission.causes.map((c) => c.message).join(', ')}`;
     case 'failed':
       return `admitted, but the VM controller cannot apply it (${p.syncError?.reason ?? ''}): ${p.syncError?.message ?? ''}`;
+    case 'start':
+      return `the VM does not run now (${p.notRunning?.reason ?? ''}: ${p.notRunning?.message ?? ''}); KubeVirt starts it with the new objects`;
     case 'restart': {
       const r = p.restartRequired;
       const set = (r?.fields ?? []).map((f, i) => `${f} (${SOURCE_WORDS[r!.sources[i] ?? 'cluster']})`).join(', ');

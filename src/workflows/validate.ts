@@ -39,7 +39,12 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
       allowRemovals: opts.allowRemovals ?? false,
       vms: opts.vms ?? [],
       cwd: project.cwd,
-      judging: { configs: project.configs(), defaultsOnly: !project.kubevirt().config },
+      // The VMs meet what the project generates and what the --with files hold, as validate FILE has them.
+      judging: {
+        configs: project.configs(),
+        defaultsOnly: !project.kubevirt().config,
+        ...((inputs.with ?? []).length > 0 ? { besides: project.catalogs('besides').store } : {}),
+      },
       base: inputs.base,
       bundles: inputs.bundles,
     };

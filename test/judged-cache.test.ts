@@ -1,0 +1,84 @@
+/**
+ * The judge's catalog answers kept between runs (src/load/judged-cache.ts): the bundled CLI's
+ * second run reads them, and a cache file that is not this build's, not JSON, or too large reads as
+ * no cache: the answers are the same as without one.
+ */
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { REPO, removeDir, scratchProject, DEFAULT_GENERATOR } from './helpers';
+
+const BIN = path.join(REPO, 'bin', 'itgen');
+const CATALOG = `kind: Catalog
+name: t
+---
+kind: SizeLadder
+name: sizes
+sizes:
+  - {name: small, cpu: 1}
+  - {name: large, cpu: 2}
+---
+kind: Family
+name: c
+version: 1
+displayName: C
+description: C.
+class: compute
+memoryPerCPU: 2Gi
+---
+kind: Preference
+name: sb
+displayName: Secure Boot without SMM
+spec:
+  firmware: {preferredEfi: {secureBoot: true}}
+  features: {preferredSmm: {enabled: false}}
+---
+kind: Preference
+name: plain
+displayName: Plain
+spec:
+  devices: {preferredDiskBus: virtio}
+`;
+
+function run(dir: string, cache: string, args: string[]): { code: number | null; out: string; err: string } {
+  const r = spawnSync(BIN, args, { cwd: dir, encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: cache } });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('the judge’s answers kept between runs', () => {
+  it('are written by the first run, read by the next, and anything else in the file reads as no cache', () => {
+    const dir = scratchProject({ 'generators/t.yaml': DEFAULT_GENERATOR, 'catalog/catalog.yaml': CATALOG });
+    const cache = mkdtempSync(path.join(os.tmpdir(), 'itgen-cache-'));
+    try {
+      const first = run(dir, cache, ['validate']);
+      expect(first.code).toBe(1);
+      expect(first.err).toContain('error IT8101 preference `sb`: KubeVirt starts no VM with it and an instance type of the catalog');
+      expect(first.err).toContain('SecureBoot requires SMM, which is currently disabled.');
+      const files = readdirSync(path.join(cache, 'itgen'));
+      expect(files).toHaveLength(1);
+      const file = path.join(cache, 'itgen', files[0]!);
+      const data = JSON.parse(readFileSync(file, 'utf8')) as { build: string; entries: Record<string, unknown[]> };
+      expect(Object.keys(data.entries).length).toBeGreaterThan(0);
+      expect(run(dir, cache, ['validate'])).toEqual(first);
+      // This build's file is read: entries forged to say admitted are taken (the cache is the user's own).
+      const forged = Object.fromEntries(Object.keys(data.entries).map((k) => [k, [1]]));
+      writeFileSync(file, JSON.stringify({ build: data.build, entries: forged }));
+      expect(run(dir, cache, ['validate']).code).toBe(0);
+      // Another build's answers, a file that is not JSON, one past the bound: the same answers as without.
+      for (const content of [JSON.stringify({ build: 'another', entries: forged }), '{not json', ' '.repeat(9 * 1024 * 1024)]) {
+        writeFileSync(file, content);
+        expect(run(dir, cache, ['validate'])).toEqual(first);
+      }
+      // Turned off: nothing is read or written.
+      const off = mkdtempSync(path.join(os.tmpdir(), 'itgen-cache-'));
+      const r = spawnSync(BIN, ['validate'], { cwd: dir, encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: off, ITGEN_NO_CACHE: '1' } });
+      expect(r.stderr).toBe(first.err);
+      expect(readdirSync(off)).toEqual([]);
+      removeDir(off);
+    } finally {
+      removeDir(dir);
+      removeDir(cache);
+    }
+  });
+});

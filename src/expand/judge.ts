@@ -109,7 +109,7 @@ export function judgeVm(input: JsonObject, store: ObjectStore, options: JudgeOpt
     );
   // The API server prunes the nulls the VM's CRD does not allow (no field is nullable).
   // Without strict field validation, Go's decoding: a key equal to a field's name ignoring case fills it.
-  let vm = strictDecoding ? (withoutNulls(input) as JsonObject) : goDecodedVm(withoutNulls(input) as JsonObject);
+  let vm = strictDecoding ? (withoutNulls(input) as JsonObject) : goDecodedVm(withoutNulls(input) as JsonObject, config.release);
   let inferred: Inference[] = [];
   const applied = (options.mutate ?? 'applied') === 'applied';
   if (applied || infersFromVolume(vm)) {

@@ -142,7 +142,8 @@ export function unknownVmFields(vm: Readonly<Record<string, Json>>, required = f
 }
 
 /** The fields of `vm` that the types of KubeVirt `release` lack (VM_FIELD_SINCE); none for the newest. */
-function laterFields(vm: Readonly<Record<string, Json>>, release: string | undefined): UnknownField[] {
+/** The fields of `vm` that arrived after `release` (KubeVirt's types of that release lack them). */
+export function laterFields(vm: Readonly<Record<string, Json>>, release: string | undefined): UnknownField[] {
   if (release === undefined) return [];
   const out: UnknownField[] = [];
   for (const [field, since] of Object.entries(VM_FIELD_SINCE)) {
@@ -215,7 +216,12 @@ export function domainNode(): number | undefined {
  * case fills that field (an exact name wins), and other unknown keys are dropped. Embedded
  * ObjectMetas are kept as they are. `vm` is not changed.
  */
-export function goDecodedVm(vm: JsonObject): JsonObject {
+export function goDecodedVm(input: JsonObject, release?: string): JsonObject {
+  // The release's own types lack what arrived later: Go drops it.
+  const vm = withoutPaths(
+    input,
+    laterFields(input, release).map((u) => u.path),
+  );
   const spec = vm['spec'];
   if (!isPlainObject(spec)) return vm;
   const decode = (v: Json, n: number, depth: number): Json => {
@@ -241,4 +247,29 @@ export function goDecodedVm(vm: JsonObject): JsonObject {
     return out;
   };
   return { ...vm, spec: decode(spec, VM_SPEC_ROOT, 0) };
+}
+
+/** A copy of `v` without the values at `paths` (the copy shares what no path passes through). */
+function withoutPaths(v: JsonObject, paths: readonly (readonly (string | number)[])[]): JsonObject {
+  if (paths.length === 0) return v;
+  const copyOf = (x: Json): Json => (Array.isArray(x) ? [...x] : isPlainObject(x) ? { ...x } : x);
+  const root = copyOf(v) as JsonObject;
+  for (const path of paths) {
+    let at: Json | undefined = root;
+    for (let i = 0; i < path.length - 1 && at !== undefined; i++) {
+      const k = path[i]!;
+      const next: Json | undefined = Array.isArray(at) ? at[k as number] : isPlainObject(at) ? at[k as string] : undefined;
+      if (next === undefined || next === null || typeof next !== 'object') {
+        at = undefined;
+        break;
+      }
+      const copy = copyOf(next);
+      if (Array.isArray(at)) at[k as number] = copy;
+      else (at as JsonObject)[k as string] = copy;
+      at = copy;
+    }
+    const last = path[path.length - 1]!;
+    if (at !== undefined && isPlainObject(at)) delete (at as JsonObject)[last as string];
+  }
+  return root;
 }

@@ -132,6 +132,16 @@ describe('the cases the doors told apart', () => {
       const v = runInProcess(sb, ['validate']);
       expect(v.code).toBe(1);
       expect(v.err).toMatch(/error IT8101 preference `sbnosmm`: KubeVirt starts no VM with it and an instance type of the catalog/);
+      // select (and the page, which runs the same filter) pairs it with none, in KubeVirt's words.
+      const objects = [
+        'apiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachineClusterInstancetype\nmetadata: {name: g1.small}\nspec: {cpu: {guest: 1}, memory: {guest: 2Gi}}',
+        'apiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachineClusterPreference\nmetadata: {name: sbnosmm}\nspec:\n  firmware: {preferredEfi: {secureBoot: true}}\n  features: {preferredSmm: {enabled: false}}',
+        'apiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachineClusterPreference\nmetadata: {name: plain}\nspec: {devices: {preferredDiskBus: virtio}}',
+      ];
+      writeFileSync(path.join(sb, 'bundle.yaml'), `${objects.join('\n---\n')}\n`);
+      const sel = runInProcess(sb, ['select', '--with', 'bundle.yaml', '--preference', 'sbnosmm', '-o', 'json']);
+      expect((JSON.parse(sel.out) as { instancetypes: unknown[] }).instancetypes).toEqual([]);
+      expect(runInProcess(sb, ['select', '--with', 'bundle.yaml', '--preference', 'plain', '-o', 'json']).out).toContain('"g1.small"');
     } finally {
       removeDir(sb);
     }

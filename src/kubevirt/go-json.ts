@@ -18,160 +18,146 @@ function quoteChar(c: string): string {
 
 const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
 
-/** The scanner's first error for `text`, or undefined when it is one JSON value. */
-export function goJsonSyntaxError(text: string): string | undefined {
-  let i = 0;
-  const n = text.length;
-  const end = 'unexpected end of JSON input';
-  const bad = (c: string, context: string): string => `invalid character ${quoteChar(c)} ${context}`;
-  const skip = (): void => {
-    while (i < n && isSpace(text[i]!)) i++;
-  };
-  // Iterative over a stack of containers, as the scanner's parseState.
-  const stack: ('object-key' | 'object-value' | 'array')[] = [];
-  const value = (): string | undefined => {
-    skip();
-    if (i >= n) return end;
-    const c = text[i]!;
-    if (c === '{') {
-      i++;
-      skip();
-      if (i >= n) return end;
-      if (text[i] === '}') {
-        i++;
+type Container = 'object-key' | 'object-value' | 'array';
+const END = 'unexpected end of JSON input';
+const bad = (c: string, context: string): string => `invalid character ${quoteChar(c)} ${context}`;
+const digit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
+
+/** scanner.go's states over one text: `at` moves as it reads; each step returns Go's error, or undefined. */
+class Scanner {
+  at = 0;
+  readonly stack: Container[] = [];
+  constructor(private readonly text: string) {}
+
+  private get c(): string | undefined {
+    return this.text[this.at];
+  }
+
+  skip(): void {
+    while (this.at < this.text.length && isSpace(this.text[this.at]!)) this.at++;
+  }
+
+  /** A value; `again` when it opened an array whose first value is next. */
+  value(): string | undefined {
+    this.skip();
+    const c = this.c;
+    if (c === undefined) return END;
+    if (c === '{' || c === '[') {
+      this.at++;
+      this.skip();
+      if (this.c === undefined) return END;
+      if (this.c === (c === '{' ? '}' : ']')) {
+        this.at++;
         return undefined;
       }
-      stack.push('object-key');
-      return undefined;
+      this.stack.push(c === '{' ? 'object-key' : 'array');
+      return c === '[' ? 'again' : undefined;
     }
-    if (c === '[') {
-      i++;
-      skip();
-      if (i >= n) return end;
-      if (text[i] === ']') {
-        i++;
-        return undefined;
-      }
-      stack.push('array');
-      return 'again';
-    }
-    if (c === '"') return string();
-    if (c === '-' || (c >= '0' && c <= '9')) return number();
-    for (const lit of ['true', 'false', 'null']) {
-      if (c !== lit[0]) continue;
-      for (let k = 1; k < lit.length; k++) {
-        // At the end, Go's scanner feeds a space (scanner.eof): inside a literal that is the error.
-        if (i + k >= n) return bad(' ', `in literal ${lit} (expecting ${quoteChar(lit[k]!)})`);
-        if (text[i + k] !== lit[k]) return bad(text[i + k]!, `in literal ${lit} (expecting ${quoteChar(lit[k]!)})`);
-      }
-      i += lit.length;
-      return undefined;
-    }
+    if (c === '"') return this.string();
+    if (c === '-' || digit(c)) return this.number();
+    for (const lit of ['true', 'false', 'null']) if (c === lit[0]) return this.literal(lit);
     return bad(c, 'looking for beginning of value');
-  };
-  const string = (): string | undefined => {
-    i++;
-    while (i < n) {
-      const c = text[i]!;
-      if (c === '"') {
-        i++;
-        return undefined;
-      }
+  }
+
+  private literal(lit: string): string | undefined {
+    for (let k = 1; k < lit.length; k++) {
+      const c = this.text[this.at + k];
+      // At the end, Go's scanner feeds a space (scanner.eof): inside a literal that is the error.
+      if (c !== lit[k]) return bad(c ?? ' ', `in literal ${lit} (expecting ${quoteChar(lit[k]!)})`);
+    }
+    this.at += lit.length;
+    return undefined;
+  }
+
+  string(): string | undefined {
+    this.at++;
+    while (this.c !== undefined) {
+      const c = this.c;
+      this.at++;
+      if (c === '"') return undefined;
       if (c === '\\') {
-        i++;
-        if (i >= n) return bad(' ', 'in string escape code');
-        const e = text[i]!;
+        const e = this.c;
+        if (e === undefined) return bad(' ', 'in string escape code');
         if (e === 'u') {
           for (let k = 1; k <= 4; k++) {
-            if (i + k >= n) return bad(' ', 'in \\u hexadecimal character escape');
-            if (!/[0-9a-fA-F]/.test(text[i + k]!)) return bad(text[i + k]!, 'in \\u hexadecimal character escape');
+            const h = this.text[this.at + k];
+            if (h === undefined) return bad(' ', 'in \\u hexadecimal character escape');
+            if (!/[0-9a-fA-F]/.test(h)) return bad(h, 'in \\u hexadecimal character escape');
           }
-          i += 5;
-          continue;
-        }
-        if (!'"\\/bfnrt'.includes(e)) return bad(e, 'in string escape code');
-        i++;
-        continue;
-      }
-      if (c < ' ') return bad(c, 'in string literal');
-      i++;
+          this.at += 5;
+        } else if (!'"\\/bfnrt'.includes(e)) return bad(e, 'in string escape code');
+        else this.at++;
+      } else if (c < ' ') return bad(c, 'in string literal');
     }
-    return end;
-  };
-  const number = (): string | undefined => {
-    if (text[i] === '-') {
-      i++;
-      if (i >= n) return bad(' ', 'in numeric literal');
-      if (!(text[i]! >= '0' && text[i]! <= '9')) return bad(text[i]!, 'in numeric literal');
+    return END;
+  }
+
+  private number(): string | undefined {
+    if (this.c === '-') {
+      this.at++;
+      if (!digit(this.c)) return bad(this.c ?? ' ', 'in numeric literal');
     }
-    if (text[i] === '0') i++;
-    else while (i < n && text[i]! >= '0' && text[i]! <= '9') i++;
-    if (i < n && text[i] === '.') {
-      i++;
-      if (i >= n) return bad(' ', 'after decimal point in numeric literal');
-      if (!(text[i]! >= '0' && text[i]! <= '9')) return bad(text[i]!, 'after decimal point in numeric literal');
-      while (i < n && text[i]! >= '0' && text[i]! <= '9') i++;
+    if (this.c === '0') this.at++;
+    else while (digit(this.c)) this.at++;
+    if (this.c === '.') {
+      this.at++;
+      if (!digit(this.c)) return bad(this.c ?? ' ', 'after decimal point in numeric literal');
+      while (digit(this.c)) this.at++;
     }
-    if (i < n && (text[i] === 'e' || text[i] === 'E')) {
-      i++;
-      if (i < n && (text[i] === '+' || text[i] === '-')) i++;
-      if (i >= n) return bad(' ', 'in exponent of numeric literal');
-      if (!(text[i]! >= '0' && text[i]! <= '9')) return bad(text[i]!, 'in exponent of numeric literal');
-      while (i < n && text[i]! >= '0' && text[i]! <= '9') i++;
+    if (this.c === 'e' || this.c === 'E') {
+      this.at++;
+      const sign = this.text[this.at];
+      if (sign === '+' || sign === '-') this.at++;
+      if (!digit(this.c)) return bad(this.c ?? ' ', 'in exponent of numeric literal');
+      while (digit(this.c)) this.at++;
     }
     return undefined;
-  };
-  let err = value();
-  for (;;) {
-    if (err === 'again') err = value();
-    if (err !== undefined && err !== 'again') return err;
-    if (err === 'again') continue;
-    const top = stack[stack.length - 1];
-    if (top === undefined) break;
-    skip();
-    if (i >= n) return end;
-    const c = text[i]!;
+  }
+
+  /** After a value inside the innermost container: the next key, value or close; `again` when a value is next. */
+  next(): string | undefined {
+    const top = this.stack[this.stack.length - 1]!;
+    this.skip();
+    const c = this.c;
+    if (c === undefined) return END;
     if (top === 'object-key') {
       if (c !== '"') return bad(c, 'looking for beginning of object key string');
-      err = string();
+      const err = this.string();
       if (err !== undefined) return err;
-      skip();
-      if (i >= n) return end;
-      if (text[i] !== ':') return bad(text[i]!, 'after object key');
-      i++;
-      stack[stack.length - 1] = 'object-value';
-      err = value();
-      continue;
+      this.skip();
+      if (this.c === undefined) return END;
+      if (this.c !== ':') return bad(this.c, 'after object key');
+      this.at++;
+      this.stack[this.stack.length - 1] = 'object-value';
+      return 'again';
     }
-    if (top === 'object-value') {
-      if (c === ',') {
-        i++;
-        stack[stack.length - 1] = 'object-key';
-        continue;
-      }
-      if (c === '}') {
-        i++;
-        stack.pop();
-        continue;
-      }
-      return bad(c, 'after object key:value pair');
-    }
-    // array
+    const close = top === 'array' ? ']' : '}';
     if (c === ',') {
-      i++;
-      err = value();
-      continue;
+      this.at++;
+      if (top === 'object-value') this.stack[this.stack.length - 1] = 'object-key';
+      return top === 'array' ? 'again' : undefined;
     }
-    if (c === ']') {
-      i++;
-      stack.pop();
-      continue;
+    if (c === close) {
+      this.at++;
+      this.stack.pop();
+      return undefined;
     }
-    return bad(c, 'after array element');
+    return bad(c, top === 'array' ? 'after array element' : 'after object key:value pair');
   }
-  skip();
-  if (i < n) return bad(text[i]!, 'after top-level value');
-  return undefined;
+}
+
+/** The scanner's first error for `text`, or undefined when it is one JSON value. */
+export function goJsonSyntaxError(text: string): string | undefined {
+  const s = new Scanner(text);
+  let step = s.value();
+  for (;;) {
+    while (step === 'again') step = s.value();
+    if (step !== undefined) return step;
+    if (s.stack.length === 0) break;
+    step = s.next();
+  }
+  s.skip();
+  return s.at < text.length ? bad(text[s.at]!, 'after top-level value') : undefined;
 }
 
 const kindOf = (v: unknown): string =>

@@ -94,7 +94,7 @@ class Outcomes {
   private readonly itKeys = new Map<string, number>();
   private readonly prefKeys = new Map<string, number>();
   /** The judge's answers, by kind of instance type, preference spec and architecture (numbers, see `of`). */
-  private readonly judged = new Map<number, { admitted: boolean; reason?: string }>();
+  private readonly judgedByKind = new Map<number, { admitted: boolean; reason?: string }>();
   private readonly sizeless = new Map<ResolvedInstancetype, number>();
   private readonly sizelessKeys = new Map<string, number>();
   private readonly sizelessSpecs: string[] = [];
@@ -129,20 +129,28 @@ class Outcomes {
   }
 
   of(it: ResolvedInstancetype, p: ResolvedPreference, architecture: Architecture): { admitted: boolean; reason?: string } {
+    const sized = this.sized(it, p, architecture);
+    return sized.admitted ? this.judged(it, p, architecture)! : sized;
+  }
+
+  /** pairOutcome's answer: what the sizes decide. */
+  private sized(it: ResolvedInstancetype, p: ResolvedPreference, architecture: Architecture): { admitted: boolean; reason?: string } {
+    // Below 2^53 while there are fewer than 2^22 distinct pairing keys.
+    const key = (this.pairId(it) * 2 ** 22 + this.pairId(p)) * 4 + ARCHITECTURES.indexOf(architecture);
+    let outcome = this.cache.get(key);
+    if (!outcome) this.cache.set(key, (outcome = pairOutcome(it.spec, p.spec, architecture, this.catalog.defaultArchitecture)));
+    return outcome;
+  }
+
+  /** The judge's answer for the pair's kind (undefined when the size refuses the pair first). */
+  judged(it: ResolvedInstancetype, p: ResolvedPreference, architecture: Architecture): { admitted: boolean; reason?: string } | undefined {
     let pid = this.prefIds.get(p);
     if (pid === undefined) {
       const key = preferenceKey(p);
       this.prefIds.set(p, (pid = idOf(this.prefKeys, key)));
       this.prefSpecs[pid] = key;
     }
-    // Below 2^53 while there are fewer than 2^22 distinct pairing keys.
-    const key = (this.pairId(it) * 2 ** 22 + this.pairId(p)) * 4 + ARCHITECTURES.indexOf(architecture);
-    let outcome = this.cache.get(key);
-    if (!outcome) {
-      outcome = pairOutcome(it.spec, p.spec, architecture, this.catalog.defaultArchitecture);
-      this.cache.set(key, outcome);
-    }
-    if (!outcome.admitted) return outcome;
+    if (!this.sized(it, p, architecture).admitted) return undefined;
     // What the size does not decide: the judge, once per kind of instance type and preference.
     let kind = this.sizeless.get(it);
     if (kind === undefined) {
@@ -151,7 +159,7 @@ class Outcomes {
       this.sizelessSpecs[kind] = spec;
     }
     const judgedKey = (kind * 2 ** 22 + pid) * 4 + ARCHITECTURES.indexOf(architecture);
-    let judged = this.judged.get(judgedKey);
+    let judged = this.judgedByKind.get(judgedKey);
     if (!judged) {
       const decides = `${this.sizelessSpecs[kind]!}\u0000${this.prefSpecs[pid]!}\u0000${architecture}\u0000${this.configKey}`;
       judged = this.memo?.get(decides);
@@ -159,10 +167,47 @@ class Outcomes {
         judged = representativeOutcome(it, p, architecture, this.config);
         this.memo?.set(decides, judged);
       }
-      this.judged.set(judgedKey, judged);
+      this.judgedByKind.set(judgedKey, judged);
     }
     return judged;
   }
+}
+
+/**
+ * What the judge refuses of each preference beyond what the size decides: for each preference, the
+ * kinds of instance type (their spec without the size) KubeVirt starts no VM of with it, with its
+ * words; for each instance type, the number of its kind. What `select` and the explorer page add to
+ * `pairOutcome`, which they run themselves.
+ */
+export function judgedKinds(
+  catalog: ResolvedCatalog,
+  config?: ClusterDefaults,
+): { kindOf: ReadonlyMap<string, number>; refused: ReadonlyMap<string, Readonly<Record<number, string>>> } {
+  const outcomes = new Outcomes(catalog, config);
+  const kindOf = new Map<string, number>();
+  const kinds = new Map<string, number>();
+  for (const it of catalog.instancetypes) {
+    const k = sizelessKey(it);
+    let id = kinds.get(k);
+    if (id === undefined) kinds.set(k, (id = kinds.size));
+    kindOf.set(it.name, id);
+  }
+  const refused = new Map<string, Record<number, string>>();
+  for (const p of catalog.preferences) {
+    const architecture = preferenceArchitecture(p) ?? catalog.defaultArchitecture;
+    const mine: Record<number, string> = {};
+    const decided = new Set<number>();
+    for (const it of catalog.instancetypes) {
+      const kind = kindOf.get(it.name)!;
+      if (decided.has(kind) || !meantFor(it, architecture)) continue;
+      const judged = outcomes.judged(it, p, architecture);
+      if (judged === undefined) continue;
+      decided.add(kind);
+      if (!judged.admitted) mine[kind] = judged.reason ?? 'refused';
+    }
+    if (Object.keys(mine).length > 0) refused.set(p.name, mine);
+  }
+  return { kindOf, refused };
 }
 
 function idOf(ids: Map<string, number>, key: string): number {

@@ -14,6 +14,7 @@ import type { ResolvedCatalog } from '../resolve/types';
 import { formatBinary } from '../quantity';
 import type { ReleaseSection } from '../release/notes';
 import { pairOf } from './filter';
+import { judgedKinds } from '../matrix';
 import { preferenceArchitecture } from '../validate/rules-kubevirt';
 import type { SiteData, SiteInstancetype, SitePairRow, SitePreference } from './types';
 export type { SiteData, SiteInstancetype, SitePairRow, SitePreference } from './types';
@@ -68,6 +69,7 @@ export function siteData(inputs: readonly SiteInput[], title = 'Instance types')
     Object.fromEntries(keys.filter((k) => spec[k] !== undefined).map((k) => [k, spec[k]!]));
   const instancetypes: SiteInstancetype[] = [];
   const preferences: SitePreference[] = [];
+  let kindCount = 0;
   for (const input of inputs) {
     const scopes = new Map<string, Set<string>>();
     for (const o of input.objects) {
@@ -75,6 +77,10 @@ export function siteData(inputs: readonly SiteInput[], title = 'Instance types')
       set.add(o.scope);
       scopes.set(o.manifest.metadata.name, set);
     }
+    // What the judge refuses beyond the sizes (matrix/index.ts), by kind of instance type, numbered per data.
+    const judged = judgedKinds(input.catalog, input.config);
+    const kindBase = kindCount;
+    kindCount += new Set(judged.kindOf.values()).size;
     const facts = new Map(
       catalogFacts(
         input.objects.map((o) => o.manifest as unknown as JsonObject),
@@ -117,6 +123,7 @@ export function siteData(inputs: readonly SiteInput[], title = 'Instance types')
         nodeLabels: Object.entries(f?.nodeLabels ?? {}).map(([k, v]) => `${k}=${v}`),
         refused: f?.refused ?? '',
         pairKey: indexOf(specIndex, instancetypePairingKey(spec), () => pairSpecs.push(pick(spec, ['cpu', 'memory'])) - 1),
+        kind: kindBase + (judged.kindOf.get(it.name) ?? 0),
       });
     }
     for (const p of input.catalog.preferences) {
@@ -143,6 +150,7 @@ export function siteData(inputs: readonly SiteInput[], title = 'Instance types')
         requiredMemory: str((req['memory'] as JsonObject | undefined)?.['guest']),
         deprecated: p.deprecated !== undefined,
         pairRow,
+        refusedKinds: Object.fromEntries(Object.entries(judged.refused.get(p.name) ?? {}).map(([k, reason]) => [String(kindBase + Number(k)), reason])),
       });
     }
   }

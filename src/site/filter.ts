@@ -49,7 +49,9 @@ export function pairOf(data: SiteData, p: SitePreference, it: SiteInstancetype):
   const key = p.pairRow * data.pairSpecs.length + it.pairKey;
   let o = cache.get(key);
   if (o === undefined) cache.set(key, (o = pairOutcome(data.pairSpecs[it.pairKey]!, row.spec, row.architecture as 'amd64', row.clusterArchitecture)));
-  return o;
+  // What the sizes admit, the judge may still refuse: the preference's refusals by kind.
+  const judged = o.admitted && Object.hasOwn(p.refusedKinds, String(it.kind)) ? p.refusedKinds[String(it.kind)] : undefined;
+  return judged !== undefined ? { admitted: false, reason: judged } : o;
 }
 
 /** How many instance types KubeVirt admits `p` with, computed once per pairing class. */
@@ -57,6 +59,9 @@ const counted = new WeakMap<SiteData, Map<number, number>>();
 export function admittedCount(data: SiteData, p: SitePreference): number {
   let cache = counted.get(data);
   if (cache === undefined) counted.set(data, (cache = new Map()));
+  // Preferences of one pairing class share the count unless the judge refuses kinds of one of them.
+  const shared = Object.keys(p.refusedKinds).length === 0;
+  if (!shared) return data.instancetypes.filter((it) => pairOf(data, p, it)?.admitted === true).length;
   let n = cache.get(p.pairRow);
   if (n === undefined) cache.set(p.pairRow, (n = data.instancetypes.filter((it) => pairOf(data, p, it)?.admitted === true).length));
   return n;

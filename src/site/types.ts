@@ -39,6 +39,8 @@ export interface SiteInstancetype {
   readonly refused: string;
   /** Its deciding spec for pairing: an index of `SiteData.pairSpecs`. */
   readonly pairKey: number;
+  /** Its kind (its spec without the size), for what the judge refuses of a preference beyond the sizes. */
+  readonly kind: number;
 }
 
 export interface SitePreference {
@@ -52,6 +54,11 @@ export interface SitePreference {
   readonly deprecated: boolean;
   /** Its pairing class: an index of `SiteData.pairs`. */
   readonly pairRow: number;
+  /**
+   * The kinds of instance type (`SiteInstancetype.kind`) KubeVirt starts no VM of with it, whatever
+   * the size, in KubeVirt's words: the one judge's answer for a VM naming both (matrix/index.ts).
+   */
+  readonly refusedKinds: Readonly<Record<string, string>>;
 }
 
 /**

@@ -33,7 +33,7 @@ function stageRule(level) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'output/**', 'coverage/**', 'test/reference/**', 'test/fixtures/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'output/**', 'coverage/**', 'test/reference/**', 'test/fixtures/**', 'test/regression/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

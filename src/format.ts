@@ -25,6 +25,18 @@ function printableDiagnostic(d: Diagnostic): Diagnostic {
   };
 }
 
+/** Characters of a source line shown at most: a long line is shown around the column, marked with `…`. */
+const SHOWN = 160;
+
+/** The part of `line` shown for column `col`, and the column in it. */
+function sourceWindow(line: string, col: number): { text: string; col: number } {
+  if (line.length <= SHOWN) return { text: line, col };
+  const start = Math.max(0, Math.min(col - 1 - 40, line.length - SHOWN));
+  const end = Math.min(line.length, start + SHOWN);
+  const head = start > 0 ? '…' : '';
+  return { text: `${head}${line.slice(start, end)}${end < line.length ? '…' : ''}`, col: col - start + head.length };
+}
+
 /** `file:line:col severity CODE message`, then the source line and a caret, then the hint. */
 export function formatText(all: readonly Diagnostic[], lines: SourceLines, color = false): string {
   const diagnostics = all.map(printableDiagnostic);
@@ -35,14 +47,19 @@ export function formatText(all: readonly Diagnostic[], lines: SourceLines, color
     const sev = d.severity === 'error' ? c('31;1', 'error') : c('33;1', 'warning');
     out.push(`${loc}${sev} ${d.code} ${d.message}`);
     if (d.location) {
-      const src = lines(all[i]!.location!.file)?.[d.location.line - 1];
+      const whole = lines(all[i]!.location!.file)?.[d.location.line - 1];
+      // A long line (a one-line JSON file, a folded annotation) is shown around the column only.
+      const window = whole === undefined ? undefined : sourceWindow(whole, d.location.col);
+      const src = window?.text;
       // A binary file's "line" would only garble the terminal.
-      if (src !== undefined && printable(src) === src && !src.includes('\ufffd')) {
+      if (window !== undefined && src !== undefined && printable(src) === src && !src.includes('\ufffd')) {
         const gutter = String(d.location.line).padStart(4);
         out.push(`${gutter} | ${src}`);
         const sameLine = d.location.endLine === undefined || d.location.endLine === d.location.line;
         const width = sameLine && d.location.endCol !== undefined ? Math.max(1, d.location.endCol - d.location.col) : 1;
-        out.push(`${' '.repeat(gutter.length)} | ${' '.repeat(Math.max(0, d.location.col - 1))}${c('32', '^'.repeat(Math.min(width, 80)))}`);
+        out.push(
+          `${' '.repeat(gutter.length)} | ${' '.repeat(Math.max(0, window.col - 1))}${c('32', '^'.repeat(Math.min(width, 80, src.length - window.col + 2)))}`,
+        );
       }
     }
     for (const r of d.related ?? []) out.push(`  note: ${r.message} at ${r.location.file}:${r.location.line}:${r.location.col}`);

@@ -195,6 +195,17 @@ export function parseQuantity(text: string | number): number | undefined {
   return bytes;
 }
 
+/**
+ * Why `parseQuantity` has no bytes for `text`: a quantity past what itgen counts exactly (2^53 bytes,
+ * 8 PiB: `1Ei` is a quantity), or not a whole number of bytes (`positive`: nor above zero).
+ */
+export function bytesProblem(text: string | number, positive = false): string {
+  const parsed = typeof text === 'number' ? undefined : parseQ(text);
+  if (parsed !== undefined && parsed.nano > 0n && parsed.nano % NANO === 0n && parsed.nano / NANO > MAX_SAFE)
+    return 'is more than itgen counts exactly (8Pi, 2^53 bytes): a quantity, but no VM or node has that much';
+  return positive ? 'is not a positive whole number of bytes' : 'is not a whole number of bytes';
+}
+
 /** Bytes by text: the rules and the pod render ask for the same few dozen sizes thousands of times. */
 const bytesCache = new Map<string, number | undefined>();
 

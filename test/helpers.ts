@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -83,4 +84,23 @@ export function oracleAnswers(file: string): Record<string, unknown>[] {
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/**
+ * Whether a tool a test needs is on this machine. When it is not, the test says so in one line
+ * (what is missing and how to get it) and is skipped, unless `ITGEN_REQUIRE_<NAME>` is set, as
+ * .ci/run sets it for every tool it installs: there a missing tool fails the run.
+ */
+export function toolPresent(name: string, probe: () => boolean, install: string): boolean {
+  if (probe()) return true;
+  const required = `ITGEN_REQUIRE_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+  if (process.env[required]) throw new Error(`${name} is required here (${required} is set): ${install}`);
+  process.stderr.write(`skipped: ${name} is not installed (${install})\n`);
+  return false;
+}
+
+/** A program answers `args` with exit 0. */
+export function runs(program: string, args: readonly string[] = ['--version']): boolean {
+  const r = spawnSync(program, args, { encoding: 'utf8', timeout: 10_000 });
+  return r.error === undefined && r.status === 0;
 }

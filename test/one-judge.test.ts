@@ -132,6 +132,10 @@ describe('the cases the doors told apart', () => {
       const v = runInProcess(sb, ['validate']);
       expect(v.code).toBe(1);
       expect(v.err).toMatch(/error IT8101 preference `sbnosmm`: KubeVirt starts no VM with it and an instance type of the catalog/);
+      const m = runInProcess(sb, ['matrix']);
+      expect(m.code).toBe(1);
+      expect(m.out).toContain('sbnosmm (amd64): 0 of 2 instance types admitted');
+      expect(m.out).toContain('SecureBoot requires SMM, which is currently disabled.');
       // select (and the page, which runs the same filter) pairs it with none, in KubeVirt's words.
       const objects = [
         'apiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachineClusterInstancetype\nmetadata: {name: g1.small}\nspec: {cpu: {guest: 1}, memory: {guest: 2Gi}}',

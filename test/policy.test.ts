@@ -202,6 +202,39 @@ describe('itgen policy and the generator policy option', () => {
   });
 });
 
+describe('what the API server hands the policies', () => {
+  it('a VM whose matcher kind is null is judged as the one without it (the API server prunes the null)', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'itgen-policy-'));
+    try {
+      writeFiles(dir, {
+        ...CATALOG,
+        'generators/small.yaml': SMALL_CATALOG['generators/small.yaml']!.replace('suppressWarnings:', `${POLICY}suppressWarnings:`),
+      });
+      expect(runInProcess(dir, ['generate']).code).toBe(0);
+      const vm = (name: string, kind: string): string =>
+        `apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: ${name}, namespace: default}\nspec:\n  runStrategy: Always\n  instancetype: {name: u1.smal${kind}}\n  template:\n    spec:\n      domain: {devices: {}}\n      volumes: [{name: rootdisk, containerDisk: {image: "quay.io/containerdisks/fedora:41"}}]\n`;
+      writeFiles(dir, { 'vms/a.yaml': vm('a', ''), 'vms/b.yaml': vm('b', ', kind: null') });
+      const r = runInProcess(dir, ['validate', '--vms', 'vms']);
+      // Each VM's diagnostics with their hints, the file and the VM's name taken out.
+      const blocks = r.err.split(/\n(?=vms\/)/);
+      const about = (n: string): string[] =>
+        blocks
+          .filter((b) => b.startsWith(`vms/${n}.yaml:`))
+          .map((b) =>
+            b
+              .replace(/^vms\/[ab]\.yaml:\d+:\d+ /, '')
+              .replace(/`[ab]`/g, 'VM')
+              .replace(/\n +\d+ \|.*\n +\|.*/g, '')
+              .replace(/\n\d+ errors?, \d+ warnings?\n?$/, ''),
+          );
+      expect(about('a').join('\n')).toContain('the admission policy');
+      expect(about('b')).toEqual(about('a'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the policy library', () => {
   const catalog: PolicyCatalog = {
     instancetypes: [

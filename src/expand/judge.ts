@@ -77,8 +77,8 @@ const refused = (stage: JudgeStage, causes: readonly JudgeCause[], rest: Partial
   ...rest,
 });
 
-/** A value with every null-valued key of its objects removed, at any depth (list items are kept): what the API server prunes. */
-function withoutNulls(v: Json): Json {
+/** A value with every null-valued key of its objects removed, at any depth (list items are kept): what the API server prunes of a VM (no field of it is nullable). */
+export function withoutNulls(v: Json): Json {
   if (Array.isArray(v)) return v.map(withoutNulls);
   if (!isPlainObject(v)) return v;
   const out: JsonObject = {};

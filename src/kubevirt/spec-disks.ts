@@ -54,12 +54,15 @@ export function diskCauses(disks: Json | undefined, field: string, release?: str
     causes.push({ reason: 'disk', type, field: at, message });
   };
   const all = list(disks);
+  // The earlier disks of each name, so that a name is looked up once (a VM may have thousands).
+  const earlier = new Map<unknown, number[]>();
   all.forEach((disk, idx) => {
     const at = `${field}[${idx}]`;
-    // validateDiskName
-    all.forEach((other, j) => {
-      if (j < idx && other['name'] === disk['name']) add('FieldValueInvalid', `${at}.name`, `${at} and ${field}[${j}] must not have the same Name.`);
-    });
+    // validateDiskName: every earlier disk of the same name, as KubeVirt lists them.
+    const same = earlier.get(disk['name']);
+    for (const j of same ?? []) add('FieldValueInvalid', `${at}.name`, `${at} and ${field}[${j}] must not have the same Name.`);
+    if (same) same.push(idx);
+    else earlier.set(disk['name'], [idx]);
     // validateDeviceTarget
     if (['disk', 'lun', 'cdrom'].filter((k) => isSet(disk[k])).length > 1) add('FieldValueInvalid', at, `${at} can only have a single target type defined`);
     // validatePciAddress

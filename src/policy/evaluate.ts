@@ -12,6 +12,7 @@
 import { Environment } from '@marcbachmann/cel-js';
 import { diag, type Diagnostic } from '../diagnostics';
 import { manifestObjects } from '../expand/documents';
+import { withoutNulls } from '../expand/judge';
 import { isPlainObject, list, obj, type Json, type JsonObject } from '../json';
 import { locate, type SourceDoc } from '../load/source';
 import type { PolicyRequest } from './index';
@@ -226,7 +227,13 @@ export function admissionPolicyVerdicts(objects: readonly JsonObject[], vmDocs: 
     const name = str(meta['name']) || '(unnamed)';
     const namespace = str(meta['namespace']) || 'default';
     const at = locate(f.src, [...f.path, 'metadata', 'name']);
-    const d = evaluator.decide({ operation: 'CREATE', username: 'vm-owner', namespace, namespaceLabels: namespaces.get(namespace) ?? {}, object: f.value });
+    const d = evaluator.decide({
+      operation: 'CREATE',
+      username: 'vm-owner',
+      namespace,
+      namespaceLabels: namespaces.get(namespace) ?? {},
+      object: withoutNulls(f.value) as JsonObject,
+    });
     for (const v of d.denied)
       out.push(
         diag('IT8010', `VirtualMachine \`${name}\`: ValidatingAdmissionPolicy '${v.policy}' with binding '${v.binding}' denied request: ${v.message}`, at, {

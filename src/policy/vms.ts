@@ -7,6 +7,7 @@
  */
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { manifestObjects } from '../expand/documents';
+import { withoutNulls } from '../expand/judge';
 import { obj, type JsonObject } from '../json';
 import { locate, type SourceDoc } from '../load/source';
 import { judgePolicies, type PolicyCatalog, type PolicyOptions, type PolicyVerdict } from './index';
@@ -62,7 +63,8 @@ export function withPolicyVerdicts(docs: readonly SourceDoc[], policies: readonl
         username: 'a person',
         namespace,
         namespaceLabels: labels.get(namespace) ?? {},
-        object: f.value as JsonObject,
+        // The object as the API server hands it to admission: the nulls its schema prunes are gone.
+        object: withoutNulls(f.value) as JsonObject,
       });
       const where = (v: PolicyVerdict): SourceRange => nameAt(v.which) ?? locate(f.src, [...f.path, 'spec']);
       for (const v of j.denied) {

@@ -27,7 +27,7 @@ import { KINDS_OF } from '../schema/kubevirt-api';
 export const CHECKSUMS_FILE = 'CHECKSUMS.sha256';
 
 /** A `sha256sum` line of a bundle directory: the sum and a plain file name (no directory in it). */
-const CHECKSUM_LINE = /^([0-9a-f]{64}) {2}([^/\\\n]+)$/;
+const CHECKSUM_LINE = /^([0-9a-f]{64}) {2}([^/\\\u0000-\u001f\u007f]+)$/;
 
 export interface BundleOptions {
   readonly version: string;
@@ -135,7 +135,7 @@ export function mergedChecksums(
   if (!fresh || existing === undefined) return { files: [...files], changed: [] };
   const written = new Set(files.map((f) => f.path));
   const changed: string[] = [];
-  const kept = existing.split('\n').flatMap((l) => {
+  const kept = existing.split(/\r?\n/).flatMap((l) => {
     const m = CHECKSUM_LINE.exec(l);
     const name = m?.[2];
     if (name === undefined || name === '.' || name === '..' || written.has(name)) return [];
@@ -243,7 +243,7 @@ export function readPublishedBundles(
 ): { bundles: PublishedBundle[]; diagnostics: Diagnostic[] } {
   const sums = new Map<string, string>();
   const checksums = files.find((f) => f.name === CHECKSUMS_FILE);
-  for (const line of checksums?.bytes.toString('utf8').split('\n') ?? []) {
+  for (const line of checksums?.bytes.toString('utf8').split(/\r?\n/) ?? []) {
     const m = CHECKSUM_LINE.exec(line);
     if (m) sums.set(m[2]!, m[1]!);
   }

@@ -6,7 +6,7 @@ import { type JsonObject } from '../json';
 import path from 'node:path';
 import { diag, didYouMean, type SourceRange } from '../diagnostics';
 import { locate, type PathSegment } from '../load/source';
-import { formatBinary, parseQuantity } from '../quantity';
+import { bytesProblem, formatBinary, parseQuantity } from '../quantity';
 import { type TextContext } from './text';
 import type { WrittenFamily, WrittenSizeLadder } from '../schema/catalog';
 import { mayBeDeclared, type Declared, type WrittenModel } from '../schema/documents';
@@ -176,7 +176,7 @@ function resolveFamily(model: WrittenModel, fam: Declared<WrittenFamily>, out: S
   const offered = offeredSizes(fam, ladder, ladderIndex, out);
   const ratio = parseQuantity(f.memoryPerCPU);
   if (ratio === undefined || ratio === 0) {
-    out.push(diag('IT1205', `memoryPerCPU \`${f.memoryPerCPU}\` is not a positive whole number of bytes`, locate(fam.src, ['memoryPerCPU'])));
+    out.push(diag('IT1205', `memoryPerCPU \`${f.memoryPerCPU}\` ${bytesProblem(f.memoryPerCPU, true)}`, locate(fam.src, ['memoryPerCPU'])));
     return [];
   }
   // A bad pattern is reported where it is written: the family's `naming`, else the catalog's.
@@ -245,12 +245,12 @@ function resolveSize(scope: FamilyScope, variant: Variant, size: string): Resolv
   const cpu = ov?.cpu ?? ladderSize.cpu;
   const overrideMem = ov?.memory !== undefined ? parseQuantity(ov.memory) : undefined;
   if (ov?.memory !== undefined && overrideMem === undefined) {
-    out.push(diag('IT1205', `memory \`${ov.memory}\` is not a whole number of bytes`, locate(fam.src, ['overrides', size, 'memory'])));
+    out.push(diag('IT1205', `memory \`${ov.memory}\` ${bytesProblem(ov.memory)}`, locate(fam.src, ['overrides', size, 'memory'])));
     return undefined;
   }
   const ladderMem = ladderSize.memory !== undefined ? parseQuantity(ladderSize.memory) : undefined;
   if (ladderSize.memory !== undefined && ladderMem === undefined) {
-    out.push(diag('IT1205', `memory \`${ladderSize.memory}\` is not a whole number of bytes`, locate(ladder.src, ['sizes', idx, 'memory'])));
+    out.push(diag('IT1205', `memory \`${ladderSize.memory}\` ${bytesProblem(ladderSize.memory)}`, locate(ladder.src, ['sizes', idx, 'memory'])));
     return undefined;
   }
   const memoryBytes = overrideMem ?? ladderMem ?? ratio * cpu;

@@ -43,6 +43,20 @@ export function resolvePreferences(model: WrittenModel, out: Sink): ResolvedPref
       continue;
     }
     if (reportLostOverrides(model, name, p.architectures ?? [cat.defaultArchitecture], out)) continue;
+    // Overrides apply to the architectures the preference names: without any, none would apply.
+    const elsewhere = Object.keys(p.architectureOverrides ?? {}).filter((a) => a !== cat.defaultArchitecture);
+    if (p.architectures === undefined && elsewhere.length > 0) {
+      const arch = elsewhere[0]!;
+      out.push(
+        diag(
+          'IT2022',
+          `preference \`${name}\` names no \`architectures\`: its one object is for the catalog's ${cat.defaultArchitecture}, and its ${arch} override (${overrideFields(model, p.architectureOverrides![arch as Architecture]).join(', ') || 'empty'}) would silently be lost`,
+          locate(decl.src, ['architectureOverrides', arch]),
+          { hint: `name the architectures it is for: \`architectures: [${[cat.defaultArchitecture, ...elsewhere].join(', ')}]\`` },
+        ),
+      );
+      continue;
+    }
     const scope: PreferenceScope = { model, decl, base, displayName: p.displayName, what: `preference \`${name}\``, out };
     const variants = variantUses(model, decl, out);
     const usedVariants = new Set<number>();
@@ -80,6 +94,8 @@ interface ArchitectureLevel {
   /** `preferredArchitecture` and `requirements.architecture`, laid over everything else. */
   readonly archLeaves: Leaves;
   readonly override: NonNullable<WrittenPreference['architectureOverrides']>[Architecture] | undefined;
+  /** The architecture whose override `override` is (the default one for a preference that names none). */
+  readonly overrideArch: Architecture;
 }
 
 /** The architecture level: the preference, its override for this architecture, its name; undefined after reporting a bad name pattern. */
@@ -90,18 +106,24 @@ function architectureLevel(scope: PreferenceScope, arch: Architecture | undefine
   let leaves: Leaves = base.leaves;
   let archName = p.name;
   const archLeaves = new Map<string, Leaf>();
-  const ov = arch !== undefined ? p.architectureOverrides?.[arch] : undefined;
+  // A preference that names no architectures is one object, of the catalog's default architecture:
+  // its override for that architecture applies to it (as inheritance's IT2022 check reasons).
+  const overrideArch = arch ?? cat.defaultArchitecture;
+  const ov = p.architectureOverrides?.[overrideArch];
+  if (ov) {
+    const ovWhat = `${overrideArch} override of ${what}`;
+    const inc = mergeLevel(fragmentLeaves(model, ov.include, decl, ['architectureOverrides', overrideArch, 'include'], out, 'preference'));
+    for (const c of inc.conflicts) out.push(conflictDiagnostic(c, ovWhat));
+    leaves = overlay(
+      overlay(leaves, inc.leaves),
+      toLeaves(ov.spec as JsonObject | undefined, decl.src, ['architectureOverrides', overrideArch, 'spec'], ovWhat),
+    );
+  }
   if (arch !== undefined) {
     const ai = p.architectures!.indexOf(arch);
     const archOrigin: Origin = { src: decl.src, path: ['architectures', ai], what: `architecture \`${arch}\` of ${what}` };
     archLeaves.set(leafKey(['preferredArchitecture']), leaf(['preferredArchitecture'], arch, archOrigin));
     archLeaves.set(leafKey(['requirements', 'architecture']), leaf(['requirements', 'architecture'], arch, archOrigin));
-    if (ov) {
-      const ovWhat = `${arch} override of ${what}`;
-      const inc = mergeLevel(fragmentLeaves(model, ov.include, decl, ['architectureOverrides', arch, 'include'], out, 'preference'));
-      for (const c of inc.conflicts) out.push(conflictDiagnostic(c, ovWhat));
-      leaves = overlay(overlay(leaves, inc.leaves), toLeaves(ov.spec as JsonObject | undefined, decl.src, ['architectureOverrides', arch, 'spec'], ovWhat));
-    }
     if (arch !== cat.defaultArchitecture) {
       const n = expandPattern(cat.naming.architecture, { name: p.name, arch });
       if (!n.ok) {
@@ -113,7 +135,7 @@ function architectureLevel(scope: PreferenceScope, arch: Architecture | undefine
       archName = n.text;
     }
   }
-  return { arch, archName, leaves, archLeaves, override: ov };
+  return { arch, archName, leaves, archLeaves, override: ov, overrideArch };
 }
 
 /**
@@ -180,7 +202,7 @@ function preferenceObject(scope: PreferenceScope, level: ArchitectureLevel, v: V
         : renderOr(cat.naming.variantDisplayName, textCtx(displayName), out, catSrc, ['naming', 'variantDisplayName']);
   }
   if (v === undefined && ov?.displayName !== undefined) {
-    displayName = renderOr(ov.displayName, textCtx(displayName), out, decl.src, ['architectureOverrides', arch!, 'displayName']);
+    displayName = renderOr(ov.displayName, textCtx(displayName), out, decl.src, ['architectureOverrides', level.overrideArch, 'displayName']);
   } else {
     const pattern = architectureDisplayPattern(model.catalog!, arch, v);
     if (pattern) displayName = renderOr(pattern.template, textCtx(displayName), out, pattern.src, pattern.path);
@@ -304,7 +326,7 @@ function reportLostOverrides(model: WrittenModel, name: string, arches: readonly
       for (const arch of arches) {
         const ov = bd.value.architectureOverrides?.[arch];
         if (ov === undefined || own[arch] !== undefined) continue;
-        const fields = leafPaths(ov.spec ?? {}).slice(0, 4);
+        const fields = overrideFields(model, ov);
         out.push(
           diag(
             'IT2022',
@@ -321,6 +343,13 @@ function reportLostOverrides(model: WrittenModel, name: string, arches: readonly
     }
   });
   return reported;
+}
+
+/** The fields an override sets, its fragments' first (as it merges them), at most four. */
+function overrideFields(model: WrittenModel, ov: { readonly include?: readonly string[] | undefined; readonly spec?: unknown } | undefined): string[] {
+  if (!ov) return [];
+  const fromFragments = (ov.include ?? []).flatMap((n) => leafPaths(model.preferenceFragments.get(n)?.value.spec ?? {}));
+  return [...new Set([...fromFragments, ...leafPaths(ov.spec ?? {})])].slice(0, 4);
 }
 
 function leafPaths(v: unknown, prefix = ''): string[] {

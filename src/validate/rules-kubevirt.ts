@@ -3,7 +3,7 @@
  * 11); each is short, the file is their list.
  */
 import { getPath as get, type JsonObject } from '../json';
-import { formatBinary, MiB, parseQuantity } from '../quantity';
+import { bytesProblem, formatBinary, MiB, parseQuantity } from '../quantity';
 import type { Diagnostic } from '../diagnostics';
 import { originOf } from '../resolve/leaves';
 import { DEPRECATED_FIELDS, DEPRECATED_TOPOLOGIES, targetRange, VIDEO_TYPES_BY_ARCHITECTURE, type Architecture } from '../schema/kubevirt-api';
@@ -196,9 +196,13 @@ export const KUBEVIRT_RULES: readonly Rule<ObjectRuleContext>[] = [
       const q = get(it.spec, ['memory', f]);
       if ((typeof q !== 'string' && typeof q !== 'number') || parseQuantity(q) !== undefined) return [];
       return [
-        fieldDiag('IT1205', it, ['memory', f], `${JSON.stringify(q)} is not a whole number of bytes`, {
+        fieldDiag('IT1205', it, ['memory', f], `${JSON.stringify(q)} ${bytesProblem(q)}`, {
           hint:
-            typeof q === 'string' && /[0-9]m$/.test(q) ? `\`m\` means milli; did you mean \`${q.slice(0, -1)}Mi\`?` : 'use a binary suffix such as Mi or Gi',
+            typeof q === 'string' && /[0-9]m$/.test(q)
+              ? `\`m\` means milli; did you mean \`${q.slice(0, -1)}Mi\`?`
+              : bytesProblem(q).startsWith('is more')
+                ? 'no node has this much memory: write the size the guest has, in Gi or Ti'
+                : 'use a binary suffix such as Mi or Gi',
         }),
       ];
     }),
@@ -643,7 +647,7 @@ export const KUBEVIRT_RULES: readonly Rule<ObjectRuleContext>[] = [
     const q = get(p.spec, ['requirements', 'memory', 'guest']);
     if ((typeof q !== 'string' && typeof q !== 'number') || parseQuantity(q) !== undefined) return [];
     return [
-      fieldDiag('IT1205', p, ['requirements', 'memory', 'guest'], `${JSON.stringify(q)} is not a whole number of bytes`, {
+      fieldDiag('IT1205', p, ['requirements', 'memory', 'guest'], `${JSON.stringify(q)} ${bytesProblem(q)}`, {
         hint: typeof q === 'string' && /[0-9]m$/.test(q) ? `\`m\` means milli; did you mean \`${q.slice(0, -1)}Mi\`?` : 'use a binary suffix such as Mi or Gi',
       }),
     ];

@@ -15,7 +15,9 @@ import { writeFilesAtomic, writeProblem, writeTree } from '../emit/write';
 import { loadManifests, loadProjectManifests } from '../load/manifests';
 import { impactOptions, judgeVms, vmImpact } from './review';
 import type { Judging } from '../expand/documents';
-import { KUBEVIRT_DEFAULTS } from '../kubevirt/config';
+import { KUBEVIRT_DEFAULTS, type ClusterDefaults } from '../kubevirt/config';
+import { MODELLED_RELEASES, releasesBetween } from '../kubevirt/releases';
+import { targetRange } from '../schema/kubevirt-api';
 import { compile, loadGenerator, outputOverlaps, type CompileMode, type CompileResult } from '../pipeline';
 import { bundleSettings } from '../schema/names';
 import { buildBundles, bundleHistoryProblems, bundleOutProblem, CHECKSUMS_FILE, mergedChecksums, readPublishedBundles } from './bundle';
@@ -45,8 +47,12 @@ export interface ProjectOptions {
   readonly vms?: readonly string[];
   /** Where relative `vms` paths were typed. */
   readonly cwd?: string;
-  /** What the `vms` are judged under (Project.configs); KubeVirt's defaults of the newest release without. */
-  readonly judging?: Judging;
+  /**
+   * What the `vms` are judged under; `configs` may be asked of the compiled generators (their
+   * targetKubevirt: judgedConfigs), so that the project is compiled once. KubeVirt's defaults of
+   * the newest release without.
+   */
+  readonly judging?: Omit<Judging, 'configs'> & { readonly configs: Judging['configs'] | ((results: readonly CompileResult[]) => readonly ClusterDefaults[]) };
   /**
    * The release lock as published (the base branch's, in CI): `name` says where it is from, and
    * `read(file)` gives a lock file's text there, `undefined` when it has none (no release yet), or
@@ -64,6 +70,23 @@ export interface ProjectOptions {
   readonly bundles?: { readonly shown: string; readonly files: () => readonly { readonly name: string; readonly bytes: Buffer }[] } | undefined;
   /** `objects`: compile to the validated objects only, no output files (commands that only read objects). */
   readonly mode?: CompileMode;
+}
+
+/**
+ * What a VM is judged under (Project.configs): `config` alone when its release is given (or there
+ * are no generators); else `config` at each modelled release the generators' `targetKubevirt`
+ * covers; else `config` (the newest).
+ */
+export function judgedConfigs(config: ClusterDefaults, given: boolean, results: readonly CompileResult[]): ClusterDefaults[] {
+  if (given) return [config];
+  const targeted = new Set<string>();
+  for (const r of results) {
+    const target = r.generator?.config.targetKubevirt;
+    if (target === undefined) continue;
+    const range = targetRange(target);
+    for (const release of releasesBetween(range.min, range.max)) targeted.add(release);
+  }
+  return targeted.size === 0 ? [config] : MODELLED_RELEASES.filter((r) => targeted.has(r)).map((release) => ({ ...config, release }));
 }
 
 /** The generators named, or else every generator of the project. */
@@ -193,7 +216,9 @@ export function checkProject(
       ...judgeVms(
         vmDocs.docs,
         compiled.results.flatMap((r) => generatedObjects(r)),
-        opts.judging ?? { configs: [KUBEVIRT_DEFAULTS], defaultsOnly: true },
+        opts.judging
+          ? { ...opts.judging, configs: typeof opts.judging.configs === 'function' ? opts.judging.configs(compiled.results) : opts.judging.configs }
+          : { configs: [KUBEVIRT_DEFAULTS], defaultsOnly: true },
         impacts.flatMap((i) => i.impacts),
         compiled.results.flatMap((r) => r.lock?.lock.objects ?? []),
       ),

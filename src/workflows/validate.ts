@@ -2,9 +2,9 @@ import { validateManifests } from '../admission';
 import { ownerIntent } from '../admission/intent';
 import { admissionPolicyVerdicts } from '../policy/evaluate';
 import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
-import type { Project } from '../project';
+import { releaseGiven, type Project } from '../project';
 import { NEWEST_RELEASE } from '../kubevirt/releases';
-import { checkProject, type ProjectOptions } from '../release/project';
+import { checkProject, judgedConfigs, type ProjectOptions } from '../release/project';
 import type { CompileResult } from '../pipeline';
 import { fromNote, type Report } from './report';
 
@@ -39,12 +39,17 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
       allowRemovals: opts.allowRemovals ?? false,
       vms: opts.vms ?? [],
       cwd: project.cwd,
-      // The VMs meet what the project generates and what the --with files hold, as validate FILE has them.
-      judging: {
-        configs: project.configs(),
-        defaultsOnly: !project.kubevirt().config,
-        ...((inputs.with ?? []).length > 0 ? { besides: project.catalogs('besides').store } : {}),
-      },
+      // The VMs meet what the project generates and what the --with files hold, as validate FILE has
+      // them, under the releases the generators target (asked of checkProject's own compilation).
+      ...((opts.vms ?? []).length > 0
+        ? {
+            judging: {
+              configs: (results: readonly CompileResult[]) => judgedConfigs(project.config(), releaseGiven(project), results),
+              defaultsOnly: !project.kubevirt().config,
+              ...((inputs.with ?? []).length > 0 ? { besides: project.catalogs('besides').store } : {}),
+            },
+          }
+        : {}),
       base: inputs.base,
       bundles: inputs.bundles,
     };

@@ -9,7 +9,7 @@ const [root, count, mode] = [process.argv[2], Number(process.argv[3]), process.a
 const dist = path.join(__dirname, '..', 'dist');
 const { compile } = require(path.join(dist, 'pipeline.js'));
 const { admit, expand, objectStore, resolveReferences } = require(path.join(dist, 'expand', 'index.js'));
-const { previewVm } = require(path.join(dist, 'expand', 'preview.js'));
+const { previewVm } = require(path.join(dist, 'expand', 'judge.js'));
 const { kubevirtConfig } = require(path.join(dist, 'kubevirt', 'config.js'));
 const compiled = compile(root, 'generators/common-instancetypes.yaml');
 const store = objectStore(compiled.objects.map((o) => o.manifest));

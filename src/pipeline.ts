@@ -27,7 +27,7 @@ import { catalogFacts, factsMarkdown, type LauncherFacts } from './expand/facts'
 import { kubevirtFromDocuments } from './expand/documents';
 import type { ClusterDefaults } from './kubevirt/config';
 import { KUBEVIRT_DEFAULTS } from './kubevirt/config';
-import type { JsonObject } from './json';
+import { obj, type JsonObject } from './json';
 import { renderCatalog, type RenderedObject } from './render/manifests';
 import { KIND_ORDER } from './schema/kubevirt-api';
 import { applyNamespace } from './render/namespace';
@@ -301,12 +301,14 @@ export function compileDocuments(
     // would only restate them.
     const matrix =
       !hasErrors(diagnostics) && catalog.instancetypes.length > 0 && catalog.preferences.length > 0 ? compatibilitySummary(catalog, kubevirt, memo) : undefined;
-    memo?.flush();
     if (matrix) diagnostics.push(...admitsNone(catalog, matrix, diagnostics));
+    // Without the launcher facts (an error), the judge's matrix answers are kept now.
+    if (hasErrors(diagnostics)) memo?.flush();
     if (!hasErrors(diagnostics)) {
       // The launcher facts feed the README and, with a KubeVirt CR named, IT8008: without either, not computed.
       const named = kubevirt !== undefined && generator.config.kubevirt !== undefined;
-      const launcher = mode === 'files' || named ? launcherSection(objects, kubevirt) : undefined;
+      const launcher = mode === 'files' || named ? launcherSection(objects, kubevirt, memo) : undefined;
+      memo?.flush();
       // With the clusters' KubeVirt CR named, an instance type a VM cannot start with is said.
       if (named)
         for (const f of launcher?.refused ?? [])
@@ -404,13 +406,19 @@ const LAUNCHER_MAX_INSTANCETYPES = 400;
 function launcherSection(
   objects: readonly RenderedObject[],
   kubevirt: ClusterDefaults | undefined,
+  memo?: JudgedMemo,
 ): { markdown: string; refused: LauncherFacts[] } | undefined {
   const manifests = objects.map((o) => o.manifest as unknown as JsonObject);
   const its = manifests.filter((m) => String(m['kind']).endsWith('Instancetype'));
   if (its.length === 0) return undefined;
   if (its.length > LAUNCHER_MAX_INSTANCETYPES * 2)
     return { markdown: `${its.length} instance types are too many to list here: \`itgen facts\` exports them.`, refused: [] };
-  const facts = catalogFacts(manifests, kubevirt ?? KUBEVIRT_DEFAULTS, 'instancetypes');
+  // The facts are the judge's answers for a VM of each instance type: kept between runs with the matrix's.
+  const config = kubevirt ?? KUBEVIRT_DEFAULTS;
+  const key = memo ? JSON.stringify([its.map((m) => [m['kind'], obj(m['metadata'])?.['name'], obj(m['metadata'])?.['labels'], m['spec']]), config]) : '';
+  const kept = memo?.facts(key) as LauncherFacts[] | undefined;
+  const facts = kept ?? catalogFacts(manifests, config, 'instancetypes');
+  if (memo && !kept) memo.setFacts(key, facts as unknown as Record<string, unknown>[]);
   const seen = new Set<string>();
   return { markdown: factsMarkdown(facts), refused: facts.filter((f) => f.refused !== undefined && !seen.has(f.name) && (seen.add(f.name), true)) };
 }

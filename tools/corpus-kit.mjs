@@ -14,7 +14,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export function launcherKit() {
   const require = createRequire(import.meta.url);
   return {
-    previewVm: require(path.join(repo, 'dist', 'expand', 'preview.js')).previewVm,
+    previewVm: require(path.join(repo, 'dist', 'expand', 'judge.js')).previewVm,
     objectStore: require(path.join(repo, 'dist', 'expand', 'references.js')).objectStore,
     kubevirtConfig: require(path.join(repo, 'dist', 'kubevirt', 'config.js')).kubevirtConfig,
   };

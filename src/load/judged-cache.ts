@@ -27,7 +27,25 @@ export interface JudgedOutcome {
 export interface JudgedMemo {
   get(key: string): JudgedOutcome | undefined;
   set(key: string, outcome: JudgedOutcome): void;
+  /**
+   * The README's launcher facts of the catalog (expand/facts.ts), by a digest of what decides them
+   * (the instance types' manifests and the configuration): each a record of strings, checked when read.
+   */
+  facts(key: string): readonly Record<string, unknown>[] | undefined;
+  setFacts(key: string, facts: readonly Record<string, unknown>[]): void;
   flush(): void;
+}
+
+/** Facts as read back: objects whose values are strings or records of strings, nothing else. */
+function factsOf(v: unknown): Record<string, unknown>[] | undefined {
+  if (!Array.isArray(v) || v.length > 100_000) return undefined;
+  const isStrings = (x: unknown): boolean =>
+    x !== null && typeof x === 'object' && !Array.isArray(x) && Object.values(x as Record<string, unknown>).every((s) => typeof s === 'string');
+  for (const f of v) {
+    if (f === null || typeof f !== 'object' || Array.isArray(f)) return undefined;
+    for (const x of Object.values(f as Record<string, unknown>)) if (typeof x !== 'string' && !isStrings(x)) return undefined;
+  }
+  return v as Record<string, unknown>[];
 }
 
 /** Beyond this the file is not read (thousands of entries of a few hundred bytes). */
@@ -66,9 +84,9 @@ function readBounded(file: string): string | undefined {
   }
 }
 
-/** The entries of a cache file written by this build; none for anything else. */
-function readEntries(file: string, build: string): Map<string, JudgedOutcome> {
-  const out = new Map<string, JudgedOutcome>();
+/** The entries of a cache file written by this build, and its facts; none for anything else. */
+function readEntries(file: string, build: string): Map<string, JudgedOutcome> & { facts?: { key: string; value: Record<string, unknown>[] } } {
+  const out: Map<string, JudgedOutcome> & { facts?: { key: string; value: Record<string, unknown>[] } } = new Map<string, JudgedOutcome>();
   const text = readBounded(file);
   if (text === undefined) return out;
   let data: unknown;
@@ -78,6 +96,12 @@ function readEntries(file: string, build: string): Map<string, JudgedOutcome> {
     return out;
   }
   if (data === null || typeof data !== 'object' || (data as Record<string, unknown>)['build'] !== build) return out;
+  const facts = (data as Record<string, unknown>)['facts'];
+  if (facts !== null && typeof facts === 'object' && !Array.isArray(facts)) {
+    const key = (facts as Record<string, unknown>)['key'];
+    const value = factsOf((facts as Record<string, unknown>)['value']);
+    if (typeof key === 'string' && /^[0-9a-f]{64}$/.test(key) && value) out.facts = { key, value };
+  }
   const entries = (data as Record<string, unknown>)['entries'];
   if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) return out;
   for (const [k, v] of Object.entries(entries as Record<string, unknown>)) {
@@ -98,7 +122,20 @@ export function openJudgedMemo(root: string, generatorFile: string): JudgedMemo 
   const entries = readEntries(file, build);
   const used = new Map<string, JudgedOutcome>();
   let added = false;
+  let facts = entries.facts;
+  let factsUsed = false;
   return {
+    facts(key) {
+      const k = sha256Hex(key);
+      if (facts?.key !== k) return undefined;
+      factsUsed = true;
+      return facts.value;
+    },
+    setFacts(key, value) {
+      facts = { key: sha256Hex(key), value: [...value] };
+      factsUsed = true;
+      added = true;
+    },
     get(key) {
       const k = sha256Hex(key);
       const o = entries.get(k);
@@ -111,9 +148,10 @@ export function openJudgedMemo(root: string, generatorFile: string): JudgedMemo 
     },
     flush() {
       // Only what this run used is kept, so the file follows the catalog instead of growing with its history.
-      if (!added && used.size === entries.size) return;
+      if (!added && used.size === entries.size && (factsUsed || facts === undefined)) return;
       const data = {
         build,
+        ...(factsUsed && facts ? { facts } : {}),
         entries: Object.fromEntries(
           [...used].map(([k, o]) => [k, o.admitted ? [1] : o.reason !== undefined ? [0, o.reason.slice(0, MAX_REASON)] : [0]] as const),
         ),
@@ -123,6 +161,7 @@ export function openJudgedMemo(root: string, generatorFile: string): JudgedMemo 
         const tmp = `${file}.${process.pid}.tmp`;
         writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
         renameSync(tmp, file);
+        added = false;
       } catch {
         // A cache that cannot be written is no cache.
       }

@@ -44,6 +44,20 @@ describe('what held, holds', () => {
     ).toEqual([]);
   });
 
+  it('a VM without a run strategy is refused at its spec, where the run strategy goes, not in its template', () => {
+    const dir = scratchProject({
+      'vm.yaml':
+        'apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: v}\nspec:\n  template:\n    spec:\n      domain:\n        resources: {requests: {memory: 1Gi}}\n        devices: {}\n',
+    });
+    try {
+      const r = runInProcess(dir, ['validate', 'vm.yaml']);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain('vm.yaml:5:3 error IT8003 VirtualMachine `v` would be refused: RunStrategy must be specified');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('1Ei is a quantity, more than itgen counts exactly; 1.5 bytes is not whole', () => {
     expect(bytesProblem('1Ei')).toMatch(/^is more than itgen counts exactly/);
     expect(bytesProblem('1500m')).toBe('is not a whole number of bytes');

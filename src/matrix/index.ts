@@ -97,6 +97,7 @@ class Outcomes {
   private readonly judgedByKind = new Map<number, { admitted: boolean; reason?: string }>();
   private readonly sizeless = new Map<ResolvedInstancetype, number>();
   private readonly sizelessKeys = new Map<string, number>();
+  /** What decides the judge's answers, each spec digested once when answers are kept between runs. */
   private readonly sizelessSpecs: string[] = [];
   private readonly prefSpecs: string[] = [];
   private readonly configKey: string;
@@ -148,7 +149,7 @@ class Outcomes {
     if (pid === undefined) {
       const key = preferenceKey(p);
       this.prefIds.set(p, (pid = idOf(this.prefKeys, key)));
-      this.prefSpecs[pid] = key;
+      this.prefSpecs[pid] = this.memo ? sha256Hex(key) : key;
     }
     if (!this.sized(it, p, architecture).admitted) return undefined;
     // What the size does not decide: the judge, once per kind of instance type and preference.
@@ -156,7 +157,7 @@ class Outcomes {
     if (kind === undefined) {
       const spec = sizelessKey(it);
       this.sizeless.set(it, (kind = idOf(this.sizelessKeys, spec)));
-      this.sizelessSpecs[kind] = spec;
+      this.sizelessSpecs[kind] = this.memo ? sha256Hex(spec) : spec;
     }
     const judgedKey = (kind * 2 ** 22 + pid) * 4 + ARCHITECTURES.indexOf(architecture);
     let judged = this.judgedByKind.get(judgedKey);

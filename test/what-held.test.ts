@@ -3,7 +3,8 @@
  * diagnostic, the duplicate disk names in KubeVirt's words without a pass per disk, `1Ei` named for
  * what it is, a CHECKSUMS file with CRLF line ends, an override no architecture would apply.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { diag } from '../src/diagnostics';
 import { formatText } from '../src/format';
@@ -12,7 +13,7 @@ import { bytesProblem } from '../src/quantity';
 import { readPublishedBundles } from '../src/release/bundle';
 import { sha256Hex } from '../src/digest';
 import { runInProcess } from './e2e-helpers';
-import { DEFAULT_GENERATOR, removeDir, scratchProject } from './helpers';
+import { DEFAULT_GENERATOR, removeDir, scratchProject, TINY_CATALOG } from './helpers';
 
 describe('what held, holds', () => {
   it('a diagnostic on a line of 1.4 MB shows 160 characters of it around the column', () => {
@@ -53,6 +54,22 @@ describe('what held, holds', () => {
       const r = runInProcess(dir, ['validate', 'vm.yaml']);
       expect(r.code).toBe(1);
       expect(r.err).toContain('vm.yaml:5:3 error IT8003 VirtualMachine `v` would be refused: RunStrategy must be specified');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('generate of an up-to-date base removes what a killed run left beside it (its tree, its lock)', () => {
+    const dir = scratchProject({ 'generators/t.yaml': DEFAULT_GENERATOR, 'catalog/catalog.yaml': TINY_CATALOG });
+    try {
+      expect(runInProcess(dir, ['generate']).code).toBe(0);
+      mkdirSync(path.join(dir, '.output.itgen-new-4194303-x'));
+      writeFileSync(path.join(dir, '.output.itgen-new-4194303-x', 'half.yaml'), 'kind: half\n');
+      // A lock whose holder is gone.
+      writeFileSync(path.join(dir, '.output.itgen-lock'), `itgen-lock v1 pid=4194303 start=- host=${hostname()}\n`);
+      const r = runInProcess(dir, ['generate']);
+      expect(r.code).toBe(0);
+      expect(readdirSync(dir).filter((n) => n.includes('itgen-'))).toEqual([]);
     } finally {
       removeDir(dir);
     }

@@ -63,6 +63,20 @@ export function recoverInterruptedWrite(outDir: string): void {
 }
 
 /**
+ * What a killed run left beside an output directory that is otherwise up to date (a tree it was
+ * writing, one it had set aside, its lock): removed or put back under the lock, so that no live
+ * writer's tree is touched. Nothing is read or locked when nothing was left.
+ */
+export function cleanLeftovers(outDir: string): void {
+  const abs = path.resolve(outDir);
+  const parent = path.dirname(abs);
+  if (!existsSync(parent)) return;
+  const prefix = `.${path.basename(abs)}.itgen-`;
+  const left = readdirSync(parent).some((n) => n.startsWith(`${prefix}old-`) || n.startsWith(`${prefix}new-`) || n === `${prefix}lock`);
+  if (left) withOutputLock(abs, () => recoverInterruptedWrite(abs));
+}
+
+/**
  * Removes a file or a directory tree of any depth. `rmSync` addresses every entry by its full path
  * and fails (ENAMETOOLONG) on a chain deeper than PATH_MAX, which a pull request can commit under
  * output/. Here the tree is first moved into a scratch directory beside it, then each subdirectory

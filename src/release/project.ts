@@ -11,7 +11,7 @@ import path from 'node:path';
 import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
 import { readCommittedBase, type CommittedBase } from '../emit/committed';
 import { diffTrees } from '../emit/drift';
-import { writeFilesAtomic, writeProblem, writeTree } from '../emit/write';
+import { cleanLeftovers, writeFilesAtomic, writeProblem, writeTree } from '../emit/write';
 import { loadManifests, loadProjectManifests } from '../load/manifests';
 import { impactOptions, judgeVms, vmImpact } from './review';
 import type { Judging } from '../expand/documents';
@@ -275,6 +275,12 @@ export function generateProject(
   for (const r of checked.results) {
     // A base that already is what the catalog generates, byte for byte and nothing else, stays.
     if (diffTrees(committed(r.generator!.outputDir).files, r.files).length === 0) {
+      // What a killed run left beside it goes, as a write would have removed it.
+      try {
+        cleanLeftovers(path.resolve(root, r.generator!.outputDir));
+      } catch (e) {
+        return { ...checked, diagnostics: [...checked.diagnostics, writeProblem(r.generator!.outputDir, e)], written, unchanged };
+      }
       unchanged.push(r.generator!.outputDir);
       continue;
     }

@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { judgeDocuments } from '../src/expand/documents';
+import { judgeDocuments } from '../src/expand/judging';
 import { objectStore } from '../src/expand';
 import { previewVm } from '../src/expand/judge';
 import { validateManifests } from '../src/admission';

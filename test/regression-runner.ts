@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { removeDir } from './helpers';
+import { removeDir, REPO } from './helpers';
 
 interface Expect {
   readonly exit?: readonly number[];
@@ -241,4 +241,20 @@ export async function runCorpus(corpus: string, itgen: string, jobs = 2, absolut
   );
   for (const n of names.filter(exclusive)) results.push(await runCase(corpus, n, itgen, absolutePaths));
   return results.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * One corpus of test/regression/ as a test: every case passes, or is skipped for a tool this
+ * machine lacks (said in one line); where .ci/run installs python3-yaml, it must be there.
+ */
+export function replayCorpusTest(corpus: 'adversarial-2' | 'adversarial-3', absolutePaths: boolean): void {
+  it(`${corpus}: every case of the earlier audit passes`, async () => {
+    const results = await runCorpus(path.join(__dirname, 'regression', corpus, 'corpus'), path.join(REPO, 'bin', 'itgen'), 1, absolutePaths);
+    expect(results.length).toBeGreaterThan(60);
+    const failed = results.filter((r) => r.status === 'fail').map((r) => `${r.name}: ${r.reasons.join('; ').slice(0, 1500)}`);
+    expect(failed).toEqual([]);
+    const skipped = results.filter((r) => r.status === 'skip');
+    if (skipped.length > 0) process.stderr.write(`${corpus}: ${skipped.length} skipped (${[...new Set(skipped.flatMap((r) => r.reasons))].join('; ')})\n`);
+    if (process.env['ITGEN_REQUIRE_PYTHON3_YAML']) expect(pythonYaml()).toBe(true);
+  }, 900_000);
 }

@@ -8,7 +8,8 @@
 import { isPlainObject, type JsonObject } from '../json';
 import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
 import { type ExpandOptions, type ObjectStore } from '../expand';
-import { judgeDocuments, manifestObjects, type FoundObject } from '../expand/documents';
+import { manifestObjects, type FoundObject } from '../expand/documents';
+import { judgeDocuments } from '../expand/judging';
 import { KUBEVIRT_DEFAULTS, type ClusterDefaults } from '../kubevirt/config';
 import { locate, type SourceDoc } from '../load/source';
 import { apiVersionProblem } from '../kubevirt/placement';

@@ -14,15 +14,11 @@ import { clusterOf, type ExpandOptions } from './expand';
 import { type Inference } from './mutate';
 import { fieldPath } from './unknown-fields';
 import { judgeVm, type JudgeCause, type Verdict } from './judge';
-import { type References, type SpecObject } from './model';
-import { parseQuantity } from '../quantity';
-import { compareText } from '../order';
-import { spreadProblem } from '../kubevirt/topology';
-import { meetsRequirements, requirementsOf } from '../kubevirt/requirements';
-import { ARCH_LABEL as ARCH_LABEL_OF_OBJECT, mergeStores, objectStore, suggestionFor, type ObjectStore, type ReferenceError } from './references';
+import { type References } from './model';
+import { ARCH_LABEL as ARCH_LABEL_OF_OBJECT, mergeStores, objectStore, type ObjectStore, type ReferenceError } from './references';
 import { ARCH_LABEL, architectureSelectorConflict, vmApiVersionProblem } from '../kubevirt/placement';
-import { NEWEST_RELEASE } from '../kubevirt/releases';
-import { gateNamedIn, readKubevirtCr, withEveryGate, type ClusterDefaults } from '../kubevirt/config';
+import { readKubevirtCr, type ClusterDefaults } from '../kubevirt/config';
+import { biggerSizeHint, referenceHint } from './hints';
 
 const STAGE_WORDS: Readonly<Record<string, string>> = {
   mutate: 'the mutating webhook',
@@ -342,67 +338,6 @@ function placementDiagnostics(vm: JsonObject, refs: References, name: string, at
 }
 
 /**
- * What to do about a reference that cannot be resolved: the kind to write when the name exists in
- * the other scope (or the namespace it lives in), else a did-you-mean over the objects of the kind
- * the VM names, else where objects come from.
- */
-function referenceHint(e: ReferenceError, store: ObjectStore): string {
-  const which = e.field.startsWith('spec.preference') ? 'preference' : 'instancetype';
-  const plural = which === 'preference' ? 'preferences' : 'instance types';
-  const ofWhich = store.specObjects.filter((o) => (which === 'preference' ? /Preference$/ : /Instancetype$/).test(o.kind));
-  const wanted = e.notFound;
-  if (wanted) {
-    const namedSo = ofWhich.filter((o) => o.name === wanted.name);
-    const otherKind = namedSo.find((o) => o.kind !== wanted.kind);
-    if (otherKind) {
-      const cluster = otherKind.kind.includes('Cluster');
-      return `\`${wanted.name}\` is a ${otherKind.kind}${cluster ? '' : ' (namespaced)'}, not a ${wanted.kind}: set spec.${which}.kind: ${otherKind.kind}${cluster ? ' (or leave kind out: it is the default)' : ''}`;
-    }
-    const elsewhere = namedSo.find((o) => o.namespace !== undefined && o.namespace !== wanted.namespace);
-    if (elsewhere)
-      return `a ${wanted.kind} \`${wanted.name}\` exists in namespace \`${elsewhere.namespace}\`, not in the VM's \`${wanted.namespace ?? ''}\`: a VM uses namespaced ${plural} of its own namespace only`;
-    // The suggestion the catalog's admission policy gives for the same name.
-    const meant = suggestionFor(store, wanted.kind, wanted.name);
-    if (meant !== undefined) return meant;
-  }
-  return ofWhich.length === 0
-    ? 'no instance types or preferences were given: generate the project (its objects are read from the generators), or pass them with --with FILE'
-    : `${new Set(ofWhich.map((o) => o.name)).size} ${plural} are known (from the project and --with files); pass the object with --with FILE if it lives elsewhere`;
-}
-
-/**
- * For a VM refused because its instance type is too small for the preference's requirements: the
- * smallest instance type of the same series (the part of the name before the first `.`) that meets
- * them and the spread, as the matrix would pair them; else the smallest of any series.
- */
-function biggerSizeHint(c: { message: string; reason?: string }, refs: References, store: ObjectStore): { hint?: string } {
-  const it = refs.instancetype;
-  const pref = refs.preference?.spec;
-  if (!it || !pref || c.reason !== 'requirements-instancetype') return {};
-  const cpuOf = (spec: JsonObject): number => (typeof obj(spec['cpu'])?.['guest'] === 'number' ? (obj(spec['cpu'])!['guest'] as number) : 0);
-  const memOf = (spec: JsonObject): number => parseQuantity(String(obj(spec['memory'])?.['guest'] ?? 0)) ?? 0;
-  const req = requirementsOf(pref);
-  const fits = (o: SpecObject): boolean => {
-    if (o.kind !== it.kind) return false;
-    const met = meetsRequirements(req, { cpu: cpuOf(o.spec), memoryBytes: memOf(o.spec) });
-    if (!met.cpu || !met.memory) return false;
-    try {
-      return spreadProblem(cpuOf(o.spec), pref) === undefined;
-    } catch {
-      return false; // a spread KubeVirt cannot compute fits nothing
-    }
-  };
-  const series = (n: string): string => n.split('.')[0]!;
-  const candidates = store.specObjects
-    .filter(fits)
-    .sort((a, b) => cpuOf(a.spec) - cpuOf(b.spec) || memOf(a.spec) - memOf(b.spec) || compareText(a.name, b.name));
-  const same = candidates.find((o) => series(o.name) === series(it.name));
-  const pick = same ?? candidates[0];
-  if (!pick) return { hint: "no instance type known here meets the preference's requirements" };
-  return { hint: `the smallest ${same ? `${series(it.name)} size` : 'instance type'} that meets the preference's requirements: \`${pick.name}\`` };
-}
-
-/**
  * The cluster configuration of the KubeVirt CR in `docs` (`kubectl get kubevirt -n kubevirt kubevirt
  * -o yaml`, or a List holding it): IT8009 when there is none or several, and a warning with
  * KubeVirt's words when KubeVirt would not take its configuration (it keeps its defaults then).
@@ -432,66 +367,4 @@ export function kubevirtFromDocuments(docs: readonly SourceDoc[], file: string):
       diag('IT8009', f.message, locate(cr.src, [...cr.path, 'spec', ...f.path]), { severity: f.severity, ...(f.hint ? { hint: f.hint } : {}) }),
     ),
   };
-}
-
-/** What VMs are judged under (Project.configs), and whether those are the releases' defaults (no KubeVirt CR given). */
-export interface Judging {
-  readonly configs: readonly ClusterDefaults[];
-  readonly defaultsOnly: boolean;
-  /** What else the VMs may reference besides the project's objects: the `--with` files' (bundles, PVCs, nodes). */
-  readonly besides?: ObjectStore;
-}
-
-/**
- * The VMs of `docs` judged under each of `configs` (the releases a catalog targets, or the one
- * given): a finding every release gives is said once; one that only some give names them. Without
- * the cluster's KubeVirt CR (`defaultsOnly`), each configuration is that release's defaults, what a
- * fresh install runs, and a refusal that a cluster enabling every feature gate would not give says
- * which gate and how to give the cluster's own configuration.
- */
-export function judgeDocuments(
-  docs: readonly SourceDoc[],
-  store: ObjectStore,
-  options: Omit<ExpandOptions, 'kubevirt' | 'cluster'> & { readonly admission: boolean },
-  { configs, defaultsOnly }: Judging,
-  keep: (o: ExpandOutcome) => boolean = () => true,
-): Diagnostic[] {
-  const key = (d: Diagnostic): string => `${d.code}|${d.location?.file}:${d.location?.line}:${d.location?.col}|${d.message}`;
-  const seen = new Map<string, { d: Diagnostic; releases: string[] }>();
-  for (const config of configs) {
-    const release = config.release ?? NEWEST_RELEASE;
-    const found = expandDocuments(docs, store, { ...options, kubevirt: config })
-      .outcomes.filter(keep)
-      .flatMap((o) => o.diagnostics);
-    const refusal = (d: Diagnostic): boolean => d.severity === 'error' && (d.code === 'IT8003' || d.code === 'IT8008');
-    const gated =
-      defaultsOnly && found.some(refusal)
-        ? new Set(
-            expandDocuments(docs, store, { ...options, kubevirt: withEveryGate(config) })
-              .outcomes.flatMap((o) => o.diagnostics)
-              .filter(refusal)
-              .map(key),
-          )
-        : undefined;
-    for (const d of found) {
-      const judged = gated && refusal(d) && !gated.has(key(d)) ? { ...d, hint: gateHint(d.message, release) } : d;
-      const k = key(judged);
-      const entry = seen.get(k);
-      if (entry) entry.releases.push(release);
-      else seen.set(k, { d: judged, releases: [release] });
-    }
-  }
-  return [...seen.values()].map(({ d, releases }) =>
-    releases.length === configs.length || configs.length < 2 ? d : { ...d, message: `${d.message} (KubeVirt ${releases.join(', ')})` },
-  );
-}
-
-/** What to do about a refusal the cluster's configuration decides, naming the feature gate when KubeVirt's words name one. */
-function gateHint(message: string, release: string): string {
-  const gate = gateNamedIn(message);
-  return `KubeVirt ${release}'s default configuration (no --kubevirt) refuses it: ${
-    gate !== undefined
-      ? `a cluster whose KubeVirt CR enables the ${gate} feature gate`
-      : 'a cluster whose KubeVirt CR enables the feature (a feature gate, or permittedHostDevices)'
-  } (spec.configuration.developerConfiguration.featureGates) would not; pass the cluster's CR with --kubevirt for its verdict`;
 }

@@ -17,7 +17,8 @@ import { kubevirtFromDocuments, manifestObjects } from '../expand/documents';
 import { obj, type Json, type JsonObject } from '../json';
 import { isQuantity } from '../quantity';
 import { apiServerErrors } from '../kubevirt/crd';
-import { MODELLED_RELEASES, modelledRelease } from '../kubevirt/releases';
+import { MODELLED_RELEASES, modelledRelease, releasesBetween } from '../kubevirt/releases';
+import { targetRange } from '../schema/kubevirt-api';
 import { locate } from '../load/source';
 import { isManifestKind } from '../schema/kubevirt-api';
 import { KUBEVIRT_DEFAULTS, type ClusterDefaults } from '../kubevirt/config';
@@ -30,7 +31,7 @@ import type { CompileResult } from '../pipeline';
 import type { PolicyCatalog, PolicyOptions } from '../policy';
 import { policyCatalogOf, policyOptionsOf } from '../policy';
 import type { ProjectPolicy } from '../policy/vms';
-import { compileProject, judgedConfigs, type ProjectOptions } from '../release/project';
+import { compileProject, type ProjectOptions } from '../release/project';
 import type { RenderedObject } from '../render/manifests';
 import { catalogOfObjects } from '../render/objects';
 import type { ResolvedCatalog } from '../resolve/types';
@@ -199,6 +200,23 @@ export function openProject(inputs: ProjectInputs): Project {
     policies: (files = 'instead') => catalogs(files).sources.map((s) => policyOf(s)),
   };
   return project;
+}
+
+/**
+ * What a VM is judged under (Project.configs): `config` alone when its release is given (or there
+ * are no generators); else `config` at each modelled release the generators' `targetKubevirt`
+ * covers; else `config` (the newest).
+ */
+export function judgedConfigs(config: ClusterDefaults, given: boolean, results: readonly CompileResult[]): ClusterDefaults[] {
+  if (given) return [config];
+  const targeted = new Set<string>();
+  for (const r of results) {
+    const target = r.generator?.config.targetKubevirt;
+    if (target === undefined) continue;
+    const range = targetRange(target);
+    for (const release of releasesBetween(range.min, range.max)) targeted.add(release);
+  }
+  return targeted.size === 0 ? [config] : MODELLED_RELEASES.filter((r) => targeted.has(r)).map((release) => ({ ...config, release }));
 }
 
 /** The release a VM is judged at was given (`--kubevirt-version`, or the CR's own), or there are no generators to ask. */

@@ -14,10 +14,8 @@ import { diffTrees } from '../emit/drift';
 import { cleanLeftovers, writeFilesAtomic, writeProblem, writeTree } from '../emit/write';
 import { loadManifests, loadProjectManifests } from '../load/manifests';
 import { impactOptions, judgeVms, vmImpact } from './review';
-import type { Judging } from '../expand/documents';
+import type { Judging } from '../expand/judging';
 import { KUBEVIRT_DEFAULTS, type ClusterDefaults } from '../kubevirt/config';
-import { MODELLED_RELEASES, releasesBetween } from '../kubevirt/releases';
-import { targetRange } from '../schema/kubevirt-api';
 import { compile, loadGenerator, outputOverlaps, type CompileMode, type CompileResult } from '../pipeline';
 import { bundleSettings } from '../schema/names';
 import { buildBundles, bundleHistoryProblems, bundleOutProblem, CHECKSUMS_FILE, mergedChecksums, readPublishedBundles } from './bundle';
@@ -70,23 +68,6 @@ export interface ProjectOptions {
   readonly bundles?: { readonly shown: string; readonly files: () => readonly { readonly name: string; readonly bytes: Buffer }[] } | undefined;
   /** `objects`: compile to the validated objects only, no output files (commands that only read objects). */
   readonly mode?: CompileMode;
-}
-
-/**
- * What a VM is judged under (Project.configs): `config` alone when its release is given (or there
- * are no generators); else `config` at each modelled release the generators' `targetKubevirt`
- * covers; else `config` (the newest).
- */
-export function judgedConfigs(config: ClusterDefaults, given: boolean, results: readonly CompileResult[]): ClusterDefaults[] {
-  if (given) return [config];
-  const targeted = new Set<string>();
-  for (const r of results) {
-    const target = r.generator?.config.targetKubevirt;
-    if (target === undefined) continue;
-    const range = targetRange(target);
-    for (const release of releasesBetween(range.min, range.max)) targeted.add(release);
-  }
-  return targeted.size === 0 ? [config] : MODELLED_RELEASES.filter((r) => targeted.has(r)).map((release) => ({ ...config, release }));
 }
 
 /** The generators named, or else every generator of the project. */

@@ -2,9 +2,9 @@ import { validateManifests } from '../admission';
 import { ownerIntent } from '../admission/intent';
 import { admissionPolicyVerdicts } from '../policy/evaluate';
 import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
-import { releaseGiven, type Project } from '../project';
+import { judgedConfigs, releaseGiven, type Project } from '../project';
 import { NEWEST_RELEASE } from '../kubevirt/releases';
-import { checkProject, judgedConfigs, type ProjectOptions } from '../release/project';
+import { checkProject, type ProjectOptions } from '../release/project';
 import type { CompileResult } from '../pipeline';
 import { fromNote, type Report } from './report';
 

@@ -4,4 +4,4 @@
  */
 import { replayCorpusTest } from './regression-runner';
 
-replayCorpusTest('adversarial-2', false);
+replayCorpusTest('adversarial-2', false, { index: 2, of: 3 });

@@ -4,4 +4,4 @@
  */
 import { replayCorpusTest } from './regression-runner';
 
-replayCorpusTest('adversarial-3', true);
+replayCorpusTest('adversarial-3', true, { index: 1, of: 3 });

@@ -24,4 +24,9 @@ for (const name of names) {
   Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name as keyof typeof Library] });
 }
 
+// `itgen/stages` (dist/stages.cjs, written by tools/bundle.mjs) takes the compiler's stages from
+// here, so that the package holds one copy of the code; a symbol, so that it is no name of `itgen`.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+Object.defineProperty(exports, Symbol.for('itgen.stages'), { get: () => require('./stages') as unknown });
+
 if (startupSnapshot.isBuildingSnapshot()) prepareSnapshot();

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { startupSnapshot } from 'node:v8';
 import { formatGithub, formatJson, formatText } from './format';
 import { main, run } from './cli/main';
-import { parseCommandLine } from './commands/spec';
+import { parseCommandLine } from './cli/parse';
 import { COMMANDS } from './cli/commands';
 import { parseSource } from './load/source';
 import { compileDocuments, generatorFromDocument } from './pipeline';

@@ -86,6 +86,15 @@ describe('the import graph', () => {
     expect(cycles).toEqual([]);
   });
 
+  it("a command's file imports only cli/ and the workflows: it parses, calls one workflow and renders", () => {
+    const outside = FILES.filter((f) => rel(f).startsWith('cli/commands/')).flatMap((f) =>
+      GRAPH.get(f)!
+        .filter((d) => !rel(d).startsWith('cli/') && !rel(d).startsWith('workflows/'))
+        .map((d) => `${rel(f)} -> ${rel(d)}`),
+    );
+    expect(outside).toEqual([]);
+  });
+
   it('the kubevirt/ floor imports only json.ts and quantity.ts besides itself', () => {
     const outside = FILES.filter((f) => rel(f).startsWith('kubevirt/')).flatMap((f) =>
       GRAPH.get(f)!
@@ -99,9 +108,9 @@ describe('the import graph', () => {
 describe('the size of things', () => {
   const lines = (f: string): number => readFileSync(f, 'utf8').split('\n').length - 1;
 
-  it('src/cli is under 900 lines: it parses, calls a workflow and renders', () => {
+  it('src/cli is under 2,000 lines: a file per command (its declaration and its run), the parser and the help', () => {
     const cli = FILES.filter((f) => rel(f).startsWith('cli/'));
-    expect(cli.reduce((n, f) => n + lines(f), 0)).toBeLessThan(900);
+    expect(cli.reduce((n, f) => n + lines(f), 0)).toBeLessThan(2000);
   });
 
   it('a file over 400 lines says why at its top', () => {

@@ -22,7 +22,8 @@ import { MANIFEST_KINDS, manifestSchemaFor, type ManifestKind } from '../src/sch
 import { modelOf, schemaModel } from '../src/schema/model';
 import { strictLoaded } from '../src/schema/lazy';
 import { CATALOG_KIND_NAMES } from '../src/schema/names';
-import { checkProject } from '../src/release/project';
+import { checkProject } from '../src/workflows/generate';
+import { openProject } from '../src/project';
 import { compileProject, REPO } from './helpers';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -98,7 +99,7 @@ const documents = globSync('{catalogs,examples,generators,test/fixtures}/**/*.{y
 
 describe('fastParse', () => {
   it('lets the whole check of a sound project run without loading zod (schema/lazy.ts stays closed)', () => {
-    const checked = checkProject(REPO);
+    const checked = checkProject(openProject({ root: REPO }));
     expect(checked.results.map((r) => r.generator?.name)).toEqual(['common-instancetypes', 'default']);
     expect(checked.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(strictLoaded()).toBe(false);

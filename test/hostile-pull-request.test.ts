@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { parse, parseAllDocuments } from 'yaml';
-import { generate } from '../src';
+import { generate, openProject } from '../src';
 import { WORKFLOW_COMMAND_LINE } from '../src/printable';
 import { removeTree } from '../src/emit/write';
 import { DEFAULT_GENERATOR, readDirTree, removeDir, REPO, scratchProject, TINY_CATALOG } from './helpers';
@@ -369,13 +369,13 @@ describe('mistakes that used to pass in silence', () => {
     try {
       writeFileSync(path.join(dir, 'catalog/catalog.yaml'), TINY_CATALOG.replace('  - {name: large, cpu: 2}\n', ''));
       const before = readDirTree(path.join(dir, 'output'));
-      const removal = generate(dir);
+      const removal = generate(openProject({ root: dir }));
       expect(removal.written).toEqual([]);
       expect(removal.diagnostics.map((d) => d.code)).toContain('IT7401');
       expect(readDirTree(path.join(dir, 'output'))).toEqual(before);
-      expect(generate(dir, undefined, { allowRemovals: true }).written).toEqual(['output']);
+      expect(generate(openProject({ root: dir }), { allowRemovals: true }).written).toEqual(['output']);
       writeFileSync(path.join(dir, 'generators/u.yaml'), 'catalog: ../catalog\noutput: ../output/sub\nvendor: kubevirt.io\n');
-      const overlap = generate(dir);
+      const overlap = generate(openProject({ root: dir }));
       expect(overlap.written).toEqual([]);
       expect(overlap.diagnostics.map((d) => d.code)).toContain('IT1009');
     } finally {

@@ -7,6 +7,7 @@
 import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as itgen from '../src/index';
+import * as stages from '../src/stages';
 import { DEFAULT_GENERATOR, REFERENCE, REPO, removeDir, scratchProject, TINY_CATALOG } from './helpers';
 
 const VM = (name: string, instancetype: string, preference = 'fedora'): string =>
@@ -125,11 +126,12 @@ describe('the catalog author: generate, validate, diff, notes, explain from code
   afterAll(() => removeDir(dir));
 
   it('generates, then validates, diffs and checks clean', () => {
-    expect(itgen.generate(dir)).toEqual({ diagnostics: [], written: ['output/t'] });
+    const generated = itgen.generate(itgen.openProject({ root: dir }));
+    expect([generated.diagnostics, generated.written]).toEqual([[], ['output/t']]);
     const project = itgen.openProject({ root: dir });
     expect(itgen.validate(project).diagnostics).toEqual([]);
     expect(itgen.diff(project).changed).toBe(false);
-    expect(itgen.checkOutputs(dir).diagnostics).toEqual([]);
+    expect(itgen.check(itgen.openProject({ root: dir })).diagnostics).toEqual([]);
   });
 
   it('explains an object with where each field comes from', () => {
@@ -139,7 +141,7 @@ describe('the catalog author: generate, validate, diff, notes, explain from code
   });
 
   it('releases, then notes what the release holds', () => {
-    expect(itgen.releaseProject(dir, 'v1.0.0').diagnostics).toEqual([]);
+    expect(itgen.release(itgen.openProject({ root: dir }), 'v1.0.0').diagnostics).toEqual([]);
     const notes = itgen.notes(itgen.openProject({ root: dir }));
     expect(notes.generators[0]!.sections[0]!.version).toBe('v1.0.0');
     expect(itgen.notesText(notes)).toContain('c1.large');
@@ -183,113 +185,130 @@ describe('state belongs to the run', () => {
 });
 
 describe('the public surface', () => {
-  it('exports exactly these names (a change here is a decision: README, docs/13-library.md)', () => {
+  it('`itgen` exports exactly these names: the project, the workflows and their renderers, diagnostics (a change here is a decision: docs/13-library.md)', () => {
     expect(Object.keys(itgen).sort()).toEqual(
       [
-        'CATALOG_KINDS',
-        'COMMAND_SPECS',
         'DIAGNOSTIC_CODES',
-        'INSTANCETYPE_API_VERSION',
-        'KIND_ORDER',
-        'KUBEVIRT_DEFAULTS',
-        'MANIFEST_KINDS',
-        'RULES',
         'WARNING_CODES',
-        'admissionMessage',
-        'admit',
-        'applyNamespace',
-        'buildBundles',
-        'bundleProject',
-        'catalogJsonSchema',
-        'catalogOfObjects',
-        'checkLock',
-        'checkOutputs',
+        'baseRevision',
+        'build',
+        'bundle',
+        'bundlesDirectory',
+        'check',
         'checkProject',
         'checkedSummary',
-        'closest',
         'commandReference',
         'commandUsage',
-        'compatibilityMatrix',
-        'compile',
-        'compileDocuments',
-        'compileGenerator',
-        'compileProject',
-        'currentObjects',
-        'defaultVendor',
-        'diag',
-        'didYouMean',
         'diff',
         'diffBundles',
         'diffJson',
         'diffMarkdownComment',
-        'diffObjects',
         'diffText',
-        'diffTrees',
-        'expand',
-        'expandDocuments',
+        'docs',
+        'driftText',
         'expandText',
         'expandVms',
         'explain',
-        'explainObject',
         'facts',
+        'factsCsv',
         'factsText',
         'fit',
         'fitMarkdown',
         'fitText',
         'formatDiagnostics',
-        'formatDiff',
+        'formatGithub',
+        'formatGitlab',
+        'formatJson',
         'generate',
-        'generateProject',
+        'hasErrors',
+        'init',
+        'jsonSchema',
+        'krmFunction',
+        'matrix',
+        'migratePresets',
+        'notes',
+        'notesText',
+        'openProject',
+        'policy',
+        'policyJson',
+        'policyYaml',
+        'release',
+        'resize',
+        'resizeJson',
+        'resizeText',
+        'select',
+        'selectCsv',
+        'selectText',
+        'site',
+        'summary',
+        'togetherJson',
+        'togetherMarkdown',
+        'togetherText',
+        'usage',
+        'validate',
+      ].sort(),
+    );
+  });
+
+  it("`itgen/stages` exports exactly these names: the compiler's stages, for tools built on itgen", () => {
+    expect(Object.keys(stages).sort()).toEqual(
+      [
+        'CATALOG_KINDS',
+        'INSTANCETYPE_API_VERSION',
+        'KIND_ORDER',
+        'KUBEVIRT_DEFAULTS',
+        'MANIFEST_KINDS',
+        'RULES',
+        'admissionMessage',
+        'admit',
+        'applyNamespace',
+        'buildBundles',
+        'catalogJsonSchema',
+        'catalogOfObjects',
+        'checkLock',
+        'closest',
+        'compatibilityMatrix',
+        'compile',
+        'compileDocuments',
+        'compileGenerator',
+        'compileGenerators',
+        'currentObjects',
+        'defaultVendor',
+        'diag',
+        'didYouMean',
+        'diffObjects',
+        'diffTrees',
+        'expand',
+        'expandDocuments',
+        'explainObject',
+        'formatDiff',
         'generatorFromDocument',
         'generatorJsonSchema',
         'generatorSchema',
-        'hasErrors',
-        'init',
         'layoutBase',
         'loadCatalogFiles',
         'loadGenerator',
         'loadLock',
         'locate',
         'lockSchema',
-        'migratePresets',
-        'notes',
-        'notesText',
         'objectStore',
-        'openProject',
         'parseObjects',
         'parseSource',
-        'policy',
-        'policyJson',
-        'policyYaml',
+        'projectGenerators',
         'readDocuments',
         'readTree',
         'recordRelease',
-        'releaseProject',
         'renderCatalog',
         'renderDocs',
-        'resize',
-        'resizeJson',
-        'resizeText',
         'resolveCatalog',
         'resolveReferences',
         'runRules',
         'scaffoldFiles',
-        'select',
         'selectCatalog',
-        'selectCsv',
-        'selectFilter',
-        'selectText',
         'serializeLock',
-        'site',
         'sortDiagnostics',
         'specDigest',
         'strictify',
-        'togetherJson',
-        'togetherMarkdown',
-        'togetherText',
-        'validate',
-        'usage',
-
         'validateManifests',
         'writeFilesAtomic',
         'writeTree',

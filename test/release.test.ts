@@ -3,7 +3,7 @@
  * lock, bundles, the semantic diff, the KRM ResourceList handling, docs and the CLI arguments.
  */
 import { parseAllDocuments } from 'yaml';
-import { parseCommandLine } from '../src/commands/spec';
+import { parseCommandLine } from '../src/cli/parse';
 import { COMMANDS } from '../src/cli/commands';
 import { run, type Io } from '../src/cli/main';
 import { layoutBase } from '../src/emit/layout';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { kubevirtConfig } from '../src/kubevirt/config';
 import { compatibilityMatrix } from '../src/matrix';
-import { compileProject } from '../src/release/project';
+import { openProject } from '../src/project';
 import { instancetypesCsv, pairsOf, parseRange, projectSiteData } from '../src/site';
 import { runInProcess } from './e2e-helpers';
 
@@ -82,7 +82,7 @@ describe('itgen select', () => {
 
 describe("the explorer's compact matrix", () => {
   it('gives every pair the full matrix gives (itgen matrix)', () => {
-    const { results } = compileProject(REPO, { generators: ['generators/common-instancetypes.yaml'] });
+    const { results } = openProject({ root: REPO, generators: ['generators/common-instancetypes.yaml'] }).compiled('files');
     const data = projectSiteData(results, kubevirtConfig(null).config);
     const full = compatibilityMatrix(results[0]!.catalog!);
     const compact = data.preferences.flatMap((p) => {

@@ -5,7 +5,7 @@
 // (tools/build-snapshot.mjs). Run by `npm run build` (and so by prepare and prepack); needs esbuild,
 // a development dependency.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -87,3 +87,8 @@ await esbuild.build({
     },
   ],
 });
+// `require('itgen/stages')`: the compiler's stages, out of the same bundle (src/bundle.ts).
+writeFileSync(
+  path.join(dist, 'stages.cjs'),
+  "'use strict';\n// itgen/stages: the compiler's stages (src/stages.ts), out of the one bundle.\nmodule.exports = require('./itgen.cjs')[Symbol.for('itgen.stages')];\n",
+);

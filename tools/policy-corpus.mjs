@@ -27,8 +27,8 @@ const { mode, dir, opt } = corpusCommandLine();
 
 /** The cluster-wide objects of this repository's common-instancetypes generator, as the policy sees them. */
 function upstreamCatalog() {
-  const { compileProject } = require(path.join(repo, 'dist', 'release', 'project.js'));
-  const { results } = compileProject(repo, { generators: ['generators/common-instancetypes.yaml'] });
+  const { openProject } = require(path.join(repo, 'dist', 'project', 'index.js'));
+  const { results } = openProject({ root: repo, generators: ['generators/common-instancetypes.yaml'] }).compiled('files');
   return policyCatalogOf(results[0].objects);
 }
 

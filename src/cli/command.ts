@@ -1,11 +1,10 @@
 import { diag, hasErrors, type Diagnostic } from '../diagnostics';
 import { readProjectFile, STDIN_NAME } from '../load/files';
 import type { CompileResult } from '../pipeline';
-import { compileProject } from '../release/project';
 import type { Report } from '../workflows/report';
-import type { CommandLine, CommandSpec, GlobalOptions } from '../commands/spec';
+import type { CommandLine, CommandSpec, GlobalOptions } from './parse';
 import { baseRevision, bundlesDirectory, openProject, type Project, type ProjectInputs } from '../project';
-import { optionValue, optionValues } from '../commands/spec';
+import { optionValue, optionValues } from './parse';
 import { formatGithub, formatGitlab, formatJson, formatText, summary, type OutputFormat } from '../format';
 
 export const EXIT_OK = 0;
@@ -78,23 +77,6 @@ export function report(io: Io, format: OutputFormat, diagnostics: readonly Diagn
 export function exitCodeFor(diagnostics: readonly Diagnostic[]): number {
   if (diagnostics.some((d) => d.code.startsWith('IT9'))) return EXIT_INTERNAL;
   return hasErrors(diagnostics) ? EXIT_USER : EXIT_OK;
-}
-
-/** Compiles every generator the command line names (or all of them), output files included, with overlap checks, --strict and --base applied. */
-export function compileAll(ctx: CommandContext): { results: CompileResult[]; diagnostics: Diagnostic[] } {
-  const { inputs } = projectOf(ctx);
-  return compileProject(ctx.root, { generators: ctx.global.generators, strict: ctx.global.strict, base: inputs.base, bundles: inputs.bundles });
-}
-
-/**
- * Compiles every generator for a command that needs a sound catalog: the results, or the exit
- * code after printing the errors (`aside` for commands whose stdout holds their output).
- */
-export function compiledOrExit(ctx: CommandContext, aside = false): { results: CompileResult[]; diagnostics: Diagnostic[] } | { exit: number } {
-  const compiled = compileAll(ctx);
-  if (!hasErrors(compiled.diagnostics)) return compiled;
-  report(ctx.io, ctx.global.format, compiled.diagnostics, ctx.root, aside);
-  return { exit: exitCodeFor(compiled.diagnostics) };
 }
 
 /**

@@ -4,11 +4,11 @@ import { findProjectRoot } from '../load/files';
 import { readBounded } from '../load/limits';
 import { guardOutput, printable, WORKFLOW_COMMAND_LINE } from '../format';
 import path from 'node:path';
-import { parseCommandLine } from '../commands/spec';
+import { parseCommandLine } from './parse';
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USER, report, type Command, type Io } from './command';
 import { diag } from '../diagnostics';
 import { COMMANDS } from './commands';
-import { commandUsage, usage } from '../commands';
+import { commandUsage, usage } from './help';
 import { VERSION } from '../version';
 
 export { EXIT_INTERNAL, EXIT_OK, EXIT_USER, type Io } from './command';

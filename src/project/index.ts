@@ -27,11 +27,12 @@ import { MAX_INPUT_BYTES } from '../load/limits';
 import { readFileAt } from './git';
 import { loadClusterDump, loadManifests } from '../load/manifests';
 import type { SourceDoc } from '../load/source';
-import type { CompileResult } from '../pipeline';
+import type { CompileMode, CompileResult } from '../pipeline';
 import type { PolicyCatalog, PolicyOptions } from '../policy';
 import { policyCatalogOf, policyOptionsOf } from '../policy';
 import type { ProjectPolicy } from '../policy/vms';
-import { compileProject, type ProjectOptions } from '../release/project';
+import { compileGenerators, type PublishedBase, type PublishedBundles } from './compile';
+export type { PublishedBase, PublishedBundles } from './compile';
 import type { RenderedObject } from '../render/manifests';
 import { catalogOfObjects } from '../render/objects';
 import type { ResolvedCatalog } from '../resolve/types';
@@ -57,8 +58,8 @@ export interface ProjectInputs {
   /** The platform's admission policies (ValidatingAdmissionPolicies, bindings, their parameters), applied to the VMs. */
   readonly policies?: readonly string[];
   /** The release lock's published history (`--base REF`) and bundles (`--bundles DIR`). */
-  readonly base?: ProjectOptions['base'];
-  readonly bundles?: ProjectOptions['bundles'];
+  readonly base?: PublishedBase;
+  readonly bundles?: PublishedBundles;
 }
 
 /** One body of instance types and preferences: a generator's compiled catalog, or the objects of `--with` files. */
@@ -92,8 +93,13 @@ export interface Project {
   readonly cwd: string;
   /** The project has generators (or some were named). */
   hasGenerators(): boolean;
-  /** Every generator compiled to its objects (no output files), with the checks between them. */
-  compiled(): { readonly results: readonly CompileResult[]; readonly diagnostics: readonly Diagnostic[] };
+  /**
+   * Every generator compiled, with the checks between them and against the published base and
+   * bundles: to its objects (`objects`, the default), or with its output files too (`files`: what
+   * generate writes and check compares). Once per run: an `objects` request after a `files` one gets
+   * the files compilation, which holds the same objects.
+   */
+  compiled(mode?: CompileMode): { readonly results: readonly CompileResult[]; readonly diagnostics: readonly Diagnostic[] };
   /**
    * The instance types and preferences: the project's and the `--with` files'. `instead`: files that
    * hold instance types or preferences replace the project (a catalog shown or exported: select,
@@ -134,15 +140,18 @@ export function openProject(inputs: ProjectInputs): Project {
     return () => (value ??= { v: make() }).v;
   };
   const hasGenerators = once(() => (inputs.generators?.length ?? 0) > 0 || dirExists(path.join(root, 'generators')));
-  const compiled = once(() =>
-    compileProject(root, {
-      ...(inputs.generators ? { generators: inputs.generators } : {}),
-      strict: inputs.strict ?? false,
-      base: inputs.base,
-      bundles: inputs.bundles,
-      mode: 'objects',
-    }),
-  );
+  const compiledAs = (mode: CompileMode) =>
+    once(() => compileGenerators(root, { generators: inputs.generators, strict: inputs.strict, base: inputs.base, bundles: inputs.bundles }, mode));
+  const asFiles = compiledAs('files');
+  const asObjects = compiledAs('objects');
+  let filesDone = false;
+  const compiled = (mode: CompileMode = 'objects'): ReturnType<Project['compiled']> => {
+    if (mode === 'files') {
+      filesDone = true;
+      return asFiles();
+    }
+    return filesDone ? asFiles() : asObjects();
+  };
   const manifests = (files: readonly string[]): { docs: SourceDoc[]; diagnostics: Diagnostic[] } => loadManifests(root, files, stdin, cwd);
   const withDocuments = once(() => manifests(inputs.with ?? []));
   const admissionPolicies = once(() => {
@@ -349,7 +358,7 @@ function dirExists(p: string): boolean {
 }
 
 /** `--base REF` as the release workflows take it: the release lock files as committed at REF in the project's repository. */
-export function baseRevision(root: string, ref: string): NonNullable<ProjectOptions['base']> {
+export function baseRevision(root: string, ref: string): PublishedBase {
   return {
     name: ref,
     read: (file) => readFileAt(root, ref, file, MAX_INPUT_BYTES),
@@ -361,7 +370,7 @@ export function baseRevision(root: string, ref: string): NonNullable<ProjectOpti
 }
 
 /** `--bundles DIR` as the release workflows take it: the regular files of the directory, each read bounded. */
-export function bundlesDirectory(cwd: string, dir: string): NonNullable<ProjectOptions['bundles']> {
+export function bundlesDirectory(cwd: string, dir: string): PublishedBundles {
   const abs = path.resolve(cwd, dir);
   return {
     shown: dir.replace(/\/+$/, ''),

@@ -11,7 +11,7 @@ import type { Project } from '../project';
 import { readTreeAt } from '../project/git';
 import { diffObjects, formatDiff, parseObjects, type KubeObject, type ObjectDiff } from '../release/diff';
 import { generatedObjects } from '../release/drift';
-import { projectPolicies } from '../release/project';
+import { projectPolicies } from '../project/compile';
 import {
   boundedComment,
   diffMarkdown,

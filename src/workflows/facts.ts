@@ -42,3 +42,5 @@ export function factsText(report: FactsReport): string {
   const rows = report.catalogs;
   return rows.map((r) => (rows.length > 1 ? `# ${r.generator}\n${text(r.facts)}` : text(r.facts))).join('\n\n');
 }
+
+export { factsCsv } from '../expand/facts';

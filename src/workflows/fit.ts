@@ -63,3 +63,6 @@ export function fit(project: Project, opts: FitOptions): FitRun {
   }
   return { fit: fitReport(fitInput), diagnostics, notes: fromNote(catalogs.from) };
 }
+
+export { fitMarkdown, fitText, type CapacityScope } from '../expand/fit';
+export { togetherJson, togetherMarkdown, togetherText } from '../expand/place';

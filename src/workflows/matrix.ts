@@ -1,16 +1,14 @@
 import { hasErrors, type Diagnostic } from '../diagnostics';
 import { compatibilityMatrix, compatibilitySummary, formatMatrixMarkdown, formatMatrixText } from '../matrix';
-import type { CompileResult } from '../pipeline';
+import type { Project } from '../project';
 
 /**
  * `itgen matrix`: each generator's pairs as KubeVirt answers them, in `format`; undefined when the
  * catalogs have an error other than a preference the matrix itself refuses (IT8101), which still
  * shows in it. `refused`: the errors to say beside it.
  */
-export function matrixOutput(
-  compiled: { readonly results: readonly CompileResult[]; readonly diagnostics: readonly Diagnostic[] },
-  format: string,
-): { text?: string; refused: readonly Diagnostic[] } {
+export function matrixOutput(project: Project, format: string): { text?: string; refused: readonly Diagnostic[] } {
+  const compiled = project.compiled('files');
   const refused = compiled.diagnostics.filter((d) => d.severity === 'error');
   if (hasErrors(compiled.diagnostics.filter((d) => d.code !== 'IT8101')) || compiled.results.some((r) => !r.catalog)) return { refused: compiled.diagnostics };
   const matrices = compiled.results.map((r) => ({ generator: r.generator!.name, catalog: r.catalog!, config: r.kubevirt }));

@@ -58,3 +58,6 @@ export function migratePresets(project: Project, opts: MigrateOptions): MigrateR
   const migrated = result.vms.filter((v) => v.outcome.status === 'migrated').length;
   return { ...none, written: result.files.length, migrated, vms: result.vms.length, diagnostics };
 }
+
+export { SCAFFOLD_NAME } from '../scaffold';
+export { relativePath } from '../load/files';

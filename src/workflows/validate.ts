@@ -2,9 +2,9 @@ import { validateManifests } from '../admission';
 import { ownerIntent } from '../admission/intent';
 import { admissionPolicyVerdicts } from '../policy/evaluate';
 import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
-import { judgedConfigs, releaseGiven, type Project } from '../project';
+import type { Project } from '../project';
 import { NEWEST_RELEASE } from '../kubevirt/releases';
-import { checkProject, type ProjectOptions } from '../release/project';
+import { checkProject } from './generate';
 import type { CompileResult } from '../pipeline';
 import { fromNote, type Report } from './report';
 
@@ -33,27 +33,7 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
   // A VM repository (no generators/, the platform's objects given): `--vms DIR` is what to judge.
   if ((opts.files ?? []).length === 0 && (opts.vms ?? []).length > 0 && !project.hasGenerators()) return validate(project, { files: opts.vms ?? [] });
   if ((opts.files ?? []).length === 0) {
-    const options: ProjectOptions = {
-      ...(inputs.generators ? { generators: inputs.generators } : {}),
-      strict: inputs.strict ?? false,
-      allowRemovals: opts.allowRemovals ?? false,
-      vms: opts.vms ?? [],
-      cwd: project.cwd,
-      // The VMs meet what the project generates and what the --with files hold, as validate FILE has
-      // them, under the releases the generators target (asked of checkProject's own compilation).
-      ...((opts.vms ?? []).length > 0
-        ? {
-            judging: {
-              configs: (results: readonly CompileResult[]) => judgedConfigs(project.config(), releaseGiven(project), results),
-              defaultsOnly: !project.kubevirt().config,
-              ...((inputs.with ?? []).length > 0 ? { besides: project.catalogs('besides').store } : {}),
-            },
-          }
-        : {}),
-      base: inputs.base,
-      bundles: inputs.bundles,
-    };
-    const { results, diagnostics } = checkProject(project.root, options);
+    const { results, diagnostics } = checkProject(project, { allowRemovals: opts.allowRemovals ?? false, vms: opts.vms ?? [] });
     // The platform's admission policies judge the VMs kept in Git too; with no VM to judge, say so.
     const given = (inputs.policies ?? []).length > 0;
     const policies = project.admissionPolicies();

@@ -1,18 +1,24 @@
-import { objectStream } from '../../emit/layout';
-import { KIND_ORDER } from '../../schema/kubevirt-api';
-import { compiledOrExit, EXIT_OK, report, writeText, type Command } from '../command';
-import { BUILD_COMMAND } from '../../commands/build';
+import type { CommandSpec } from '../parse';
+import { build as buildOf } from '../../workflows/build';
+import { EXIT_OK, exitCodeFor, projectOf, report, writeText, type Command } from '../command';
+
+export const BUILD_COMMAND: CommandSpec = {
+  name: 'build',
+  synopsis: 'build [GENERATOR.yaml]...',
+  summary: 'print the objects of the generators as one YAML stream, as kustomize build would (writes nothing)',
+  details: 'For pipes and config-management plugins (an Argo CD CMP, say). Every check runs first; with an error nothing is printed on stdout.',
+  generatorArguments: true,
+  options: [],
+};
 
 export const build: Command = {
   ...BUILD_COMMAND,
   run(ctx) {
-    const { io, global, root } = ctx;
-    const compiled = compiledOrExit(ctx, true);
-    if ('exit' in compiled) return compiled.exit;
-    const { results, diagnostics } = compiled;
+    const r = buildOf(projectOf(ctx));
     // Warnings go to stderr; stdout holds only the objects.
-    report(io, global.format, diagnostics, root, true);
-    writeText(io, results.map((r) => objectStream(r.objects, KIND_ORDER)).join(''));
+    report(ctx.io, ctx.global.format, r.diagnostics, ctx.root, true);
+    if (r.stream === undefined) return exitCodeFor(r.diagnostics);
+    writeText(ctx.io, r.stream);
     return EXIT_OK;
   },
 };

@@ -1,20 +1,32 @@
-import { EXIT_OK, exitCodeFor, report, type Command, projectOf } from '../command';
-import { optionSet, optionValues } from '../../commands/spec';
-import { generateProject } from '../../release/project';
-import { GENERATE_COMMAND } from '../../commands/generate';
+import { BASE_OPTION, BUNDLES_OPTION, optionSet, optionValues, type CommandSpec } from '../parse';
+import { EXIT_OK, exitCodeFor, report, projectOf, type Command } from '../command';
+import { generateProject } from '../../workflows/generate';
+
+export const GENERATE_COMMAND: CommandSpec = {
+  name: 'generate',
+  synopsis: 'generate [GENERATOR.yaml]...',
+  summary: 'validate every generator, then write its kustomize base and README (atomically)',
+  generatorArguments: true,
+  options: [
+    BASE_OPTION,
+    BUNDLES_OPTION,
+    { flag: '--allow-removals', help: 'drop objects the committed base has (before the first release, nothing else stops it)' },
+    {
+      flag: '--vms',
+      value: 'DIR',
+      repeatable: true,
+      help: 'VirtualMachines kept in Git: refuse a removal that leaves one without its object, say which change',
+    },
+  ],
+};
 
 export const generate: Command = {
   ...GENERATE_COMMAND,
   run(ctx) {
     const { io, global, root } = ctx;
-    const { results, diagnostics, written, unchanged } = generateProject(root, {
-      generators: global.generators,
-      strict: global.strict,
+    const { results, diagnostics, written, unchanged } = generateProject(projectOf(ctx), {
       allowRemovals: optionSet(ctx.line, '--allow-removals'),
       vms: optionValues(ctx.line, '--vms'),
-      cwd: io.cwd,
-      base: projectOf(ctx).inputs.base,
-      bundles: projectOf(ctx).inputs.bundles,
     });
     report(io, global.format, diagnostics, root);
     const code = exitCodeFor(diagnostics);

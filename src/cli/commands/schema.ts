@@ -1,11 +1,23 @@
+import type { CommandSpec } from '../parse';
+import { jsonSchema, SCHEMA_NAMES, type SchemaName } from '../../workflows/schema';
 import { EXIT_OK, type Command } from '../command';
-import { SCHEMA_COMMAND, SCHEMAS, type SchemaName } from '../../commands/schema';
+
+export const SCHEMA_COMMAND: CommandSpec = {
+  name: 'schema',
+  synopsis: `schema [${SCHEMA_NAMES.join('|')}]`,
+  summary: 'print the JSON Schema of catalog documents, generator files or release locks',
+  options: [],
+  projectless: true,
+  accept: (line) =>
+    line.positionals.length > 1 || (line.positionals[0] !== undefined && !SCHEMA_NAMES.includes(line.positionals[0] as SchemaName))
+      ? `schema takes one of ${SCHEMA_NAMES.join(', ')}`
+      : undefined,
+};
 
 export const schema: Command = {
   ...SCHEMA_COMMAND,
   run({ io, line }) {
-    const which = (line.positionals[0] ?? 'catalog') as SchemaName;
-    io.out(JSON.stringify(SCHEMAS[which](), null, 2));
+    io.out(JSON.stringify(jsonSchema((line.positionals[0] ?? 'catalog') as SchemaName), null, 2));
     return EXIT_OK;
   },
 };

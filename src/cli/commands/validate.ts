@@ -1,7 +1,39 @@
+import {
+  POLICIES_OPTION,
+  BASE_OPTION,
+  BUNDLES_OPTION,
+  KUBEVIRT_OPTION,
+  VMS_OPTION,
+  WITH_OPTION,
+  KUBEVIRT_VERSION_OPTION,
+  optionSet,
+  optionValues,
+  type CommandSpec,
+} from '../parse';
 import { checkedSummary, validate as validateOf } from '../../workflows/validate';
-import { optionSet, optionValues } from '../../commands/spec';
-import { EXIT_OK, finish, type Command, projectOf } from '../command';
-import { VALIDATE_COMMAND } from '../../commands/validate';
+import { EXIT_OK, finish, projectOf, type Command } from '../command';
+
+export const VALIDATE_COMMAND: CommandSpec = {
+  name: 'validate',
+  synopsis: 'validate [FILE|DIR|-]... [--with FILE]... [-g FILE]...',
+  summary: 'run every check, write nothing; with files, judge their manifests as KubeVirt admission does',
+  details: [
+    'Without files: every check of the project, as generate runs them.',
+    'With files: hand-written instance types and preferences get the KubeVirt API model and the same',
+    'KubeVirt rules the catalogs get; VirtualMachines get the VM webhook checks of their matchers and',
+    'admission against the objects of the files, --with files and the project (when it has generators).',
+  ].join('\n'),
+  options: [
+    BASE_OPTION,
+    BUNDLES_OPTION,
+    WITH_OPTION,
+    KUBEVIRT_OPTION,
+    KUBEVIRT_VERSION_OPTION,
+    POLICIES_OPTION,
+    { flag: '--allow-removals', help: 'as for generate: accept dropping objects the committed base has (before the first release)' },
+    VMS_OPTION,
+  ],
+};
 
 export const validate: Command = {
   ...VALIDATE_COMMAND,

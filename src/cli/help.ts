@@ -1,61 +1,15 @@
 /**
- * Every command's declaration, in the order `itgen help` lists them, and the texts made from them:
- * the usage `itgen help` prints and docs/commands.md, the command reference (`npm run generate`
- * writes it; test/commands-reference.test.ts holds it to these declarations).
+ * The texts made from the commands' declarations: the usage `itgen help` prints and docs/commands.md,
+ * the command reference (`npm run generate` writes it; test/commands-reference.test.ts holds it to
+ * the declarations).
  */
-import { BUILD_COMMAND } from './build';
-import { BUNDLE_COMMAND } from './bundle';
-import { CHECK_COMMAND } from './check';
-import { DIFF_COMMAND } from './diff';
-import { DOCS_COMMAND } from './docs';
-import { EXPAND_COMMAND } from './expand';
-import { EXPLAIN_COMMAND } from './explain';
-import { FACTS_COMMAND } from './facts';
-import { FIT_COMMAND } from './fit';
-import { FN_COMMAND } from './fn';
-import { GENERATE_COMMAND } from './generate';
-import { INIT_COMMAND } from './init';
-import { MATRIX_COMMAND } from './matrix';
-import { MIGRATE_COMMAND } from './migrate';
-import { NOTES_COMMAND } from './notes';
-import { POLICY_COMMAND } from './policy';
-import { RELEASE_COMMAND } from './release';
-import { RESIZE_COMMAND } from './resize';
-import { SCHEMA_COMMAND } from './schema';
-import { SELECT_COMMAND } from './select';
-import { SITE_COMMAND } from './site';
-import { describeOptions, GLOBAL_OPTIONS, type CommandSpec, type OptionSpec } from './spec';
-import { VALIDATE_COMMAND } from './validate';
-
-export const COMMAND_SPECS: readonly CommandSpec[] = [
-  INIT_COMMAND,
-  GENERATE_COMMAND,
-  VALIDATE_COMMAND,
-  CHECK_COMMAND,
-  DIFF_COMMAND,
-  DOCS_COMMAND,
-  RELEASE_COMMAND,
-  NOTES_COMMAND,
-  BUNDLE_COMMAND,
-  BUILD_COMMAND,
-  FN_COMMAND,
-  EXPLAIN_COMMAND,
-  EXPAND_COMMAND,
-  MATRIX_COMMAND,
-  FACTS_COMMAND,
-  RESIZE_COMMAND,
-  FIT_COMMAND,
-  POLICY_COMMAND,
-  SELECT_COMMAND,
-  SITE_COMMAND,
-  MIGRATE_COMMAND,
-  SCHEMA_COMMAND,
-];
+import { COMMANDS } from './commands';
+import { describeOptions, GLOBAL_OPTIONS, type CommandSpec, type OptionSpec } from './parse';
 
 const EXIT_CODES = 'exit codes: 0 ok (warnings allowed), 1 errors in the input (or differences, for check), 2 internal failure';
 
 /** `itgen help`: every command with its summary, then the options every command takes. */
-export function usage(commands: readonly CommandSpec[] = COMMAND_SPECS): string {
+export function usage(commands: readonly CommandSpec[] = COMMANDS): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 3;
   const list = commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`).join('\n');
   return `usage: itgen <command> [options]   (itgen help COMMAND: its options)\n\ncommands:\n${list}\n  ${'help'.padEnd(width)}this text, or with a command its usage\n\noptions of every command (before or after it):\n${describeOptions(GLOBAL_OPTIONS)}\n\n${EXIT_CODES}`;
@@ -80,7 +34,7 @@ function optionTable(options: readonly OptionSpec[]): string {
 }
 
 /** docs/commands.md: every command's synopsis, summary, details and options, made from the declarations. */
-export function commandReference(commands: readonly CommandSpec[] = COMMAND_SPECS): string {
+export function commandReference(commands: readonly CommandSpec[] = COMMANDS): string {
   const toc = commands.map((c) => `- [\`${c.name}\`](#itgen-${c.name}): ${c.summary}`).join('\n');
   const each = commands.map((c) =>
     [
@@ -97,7 +51,7 @@ export function commandReference(commands: readonly CommandSpec[] = COMMAND_SPEC
     ].join('\n'),
   );
   return [
-    '<!-- Generated from src/commands/ by `npm run generate`; test/commands-reference.test.ts holds it to them. Do not edit. -->',
+    '<!-- Generated from src/cli/commands/ by `npm run generate`; test/commands-reference.test.ts holds it to them. Do not edit. -->',
     '# Command reference',
     '',
     toc,

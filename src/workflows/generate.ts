@@ -1,0 +1,150 @@
+/**
+ * `itgen generate` and the checks it shares with `validate`: every check of the project, then each
+ * base written atomically, only when no check found an error.
+ */
+import path from 'node:path';
+import { hasErrors, strictify, type Diagnostic } from '../diagnostics';
+import { readCommittedBase, type CommittedBase } from '../emit/committed';
+import { diffTrees } from '../emit/drift';
+import { cleanLeftovers, writeProblem, writeTree } from '../emit/write';
+import type { Judging } from '../expand/judging';
+import { loadProjectManifests } from '../load/manifests';
+import { loadGenerator, type CompileResult } from '../pipeline';
+import { withPolicyVerdicts } from '../policy/vms';
+import { projectGenerators, projectPolicies } from '../project/compile';
+import { judgedConfigs, releaseGiven, type Project } from '../project';
+import { deployProblems } from '../release/deploy';
+import { generatedObjects, removalsWithoutLock } from '../release/drift';
+import { syncWarnings } from '../release/gitops';
+import { impactOptions, judgeVms, vmImpact } from '../release/review';
+import type { Report } from './report';
+
+export interface CheckOptions {
+  /** Let a generate drop objects the committed base has, before the first release (IT7401). */
+  readonly allowRemovals?: boolean;
+  /** VirtualMachines kept in Git (files or directories): say which of them the change touches (IT8301-IT8303), and judge each. */
+  readonly vms?: readonly string[];
+}
+
+export interface GenerateReport extends Report {
+  readonly results: readonly CompileResult[];
+  /** The output directories written, and those already up to date. */
+  readonly written: readonly string[];
+  readonly unchanged: readonly string[];
+}
+
+/**
+ * What the VMs kept in Git are judged under: what the project generates and what the --with files
+ * hold, at the releases the generators target (or the one given), with the cluster's configuration
+ * when one is given, else each release's defaults.
+ */
+function judgingOf(project: Project): Judging {
+  const withFiles = (project.inputs.with ?? []).length > 0;
+  return {
+    configs: judgedConfigs(project.config(), releaseGiven(project), project.compiled('files').results),
+    defaultsOnly: !project.kubevirt().config,
+    ...(withFiles ? { besides: project.catalogs('besides').store } : {}),
+  };
+}
+
+/**
+ * Every check of the project, the same for `validate` and `generate`: the compilation, the
+ * removal guard before a first release (IT7401), what the project deploys (IT5012, IT5013) and
+ * how its GitOps objects sync the bases (IT5011). `committed` reads each committed base once;
+ * `generateProject` passes its own, so that its up-to-date check sees the tree the checks saw.
+ */
+export function checkProject(
+  project: Project,
+  opts: CheckOptions = {},
+  committed: (outputDir: string) => CommittedBase = committedBases(project.root),
+): { results: readonly CompileResult[]; diagnostics: Diagnostic[] } {
+  const { root } = project;
+  const strict = project.inputs.strict ?? false;
+  const compiled = project.compiled('files');
+  // The VMs are judged even when the release lock refuses the change: a reviewer wants both.
+  const vmDocs = opts.vms && opts.vms.length > 0 ? project.manifests(opts.vms) : undefined;
+  const lockOnly = compiled.diagnostics.every((d) => d.severity !== 'error' || /^IT710[1-7]$/.test(d.code));
+  let vmProblems: Diagnostic[] = [];
+  if (vmDocs && lockOnly && compiled.results.every((r) => r.generator)) {
+    // The committed base against what the catalogs generate now: what the VMs will meet.
+    const impacts = compiled.results.map((r) => vmImpact(vmDocs.docs, committed(r.generator!.outputDir).objects(), generatedObjects(r), impactOptions(r)));
+    vmProblems = [
+      ...vmDocs.diagnostics,
+      ...impacts.flatMap((i) => i.diagnostics),
+      // Then every VM, touched by the change or not, against everything the project generates.
+      ...judgeVms(
+        vmDocs.docs,
+        compiled.results.flatMap((r) => generatedObjects(r)),
+        judgingOf(project),
+        impacts.flatMap((i) => i.impacts),
+        compiled.results.flatMap((r) => r.lock?.lock.objects ?? []),
+      ),
+    ];
+    // And what the admission policies the project writes would do to each of them.
+    vmProblems = withPolicyVerdicts(vmDocs.docs, projectPolicies(compiled.results), vmProblems);
+  }
+  if (hasErrors(compiled.diagnostics)) return { ...compiled, diagnostics: [...compiled.diagnostics, ...strictify(vmProblems, strict)] };
+  const { results } = compiled;
+  const generators = results.flatMap((r) => (r.generator ? [r.generator] : []));
+  const skip = generators.flatMap((g) => [g.outputDir, g.catalogDir]);
+  const gitops = loadProjectManifests(root, skip);
+  const more = [
+    ...vmProblems,
+    ...(opts.allowRemovals ? [] : results.flatMap((r) => removalsWithoutLock(r, committed))),
+    ...deployProblems(root, generators, gitops, () => otherGeneratorOutputs(root, project.inputs.generators ?? [])),
+    ...syncWarnings(results, gitops),
+  ];
+  return { results, diagnostics: [...compiled.diagnostics, ...strictify(more, strict)] };
+}
+
+/** Where the project's generators other than the named ones write (none when none are named). */
+function otherGeneratorOutputs(root: string, named: readonly string[]): string[] {
+  if (named.length === 0) return [];
+  const chosen = new Set(named.map((f) => path.resolve(root, f)));
+  return projectGenerators(root)
+    .filter((f) => !chosen.has(path.resolve(root, f)))
+    .flatMap((f) => loadGenerator(root, f).generator?.outputDir ?? []);
+}
+
+/** The committed bases, each read once per command: the checks and the write see the same tree. */
+function committedBases(root: string): (outputDir: string) => CommittedBase {
+  const read = new Map<string, CommittedBase>();
+  return (outputDir) => {
+    let base = read.get(outputDir);
+    if (base === undefined) read.set(outputDir, (base = readCommittedBase(root, outputDir)));
+    return base;
+  };
+}
+
+/**
+ * What `itgen generate` does: every check, then, only when none found an error, each base written
+ * atomically. A write that fails is a diagnostic (IT1010 for what the project puts in the way).
+ */
+export function generateProject(project: Project, opts: CheckOptions = {}): GenerateReport {
+  const { root } = project;
+  const committed = committedBases(root);
+  const checked = checkProject(project, opts, committed);
+  if (hasErrors(checked.diagnostics)) return { ...checked, written: [], unchanged: [], notes: [] };
+  const written: string[] = [];
+  const unchanged: string[] = [];
+  for (const r of checked.results) {
+    // A base that already is what the catalog generates, byte for byte and nothing else, stays.
+    if (diffTrees(committed(r.generator!.outputDir).files, r.files).length === 0) {
+      // What a killed run left beside it goes, as a write would have removed it.
+      try {
+        cleanLeftovers(path.resolve(root, r.generator!.outputDir));
+      } catch (e) {
+        return { ...checked, diagnostics: [...checked.diagnostics, writeProblem(r.generator!.outputDir, e)], written, unchanged, notes: [] };
+      }
+      unchanged.push(r.generator!.outputDir);
+      continue;
+    }
+    try {
+      writeTree(path.resolve(root, r.generator!.outputDir), r.files);
+    } catch (e) {
+      return { ...checked, diagnostics: [...checked.diagnostics, writeProblem(r.generator!.outputDir, e)], written, unchanged, notes: [] };
+    }
+    written.push(r.generator!.outputDir);
+  }
+  return { ...checked, written, unchanged, notes: [] };
+}

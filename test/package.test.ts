@@ -50,9 +50,12 @@ describe('the npm package', () => {
     const built = sh(repo, 'kubectl', ['kustomize', '.']);
     expect(built.status).toBe(0);
     expect(built.stdout.match(/^kind: /gm)).toHaveLength(18);
-    // The library is importable with its types, as `import { generate } from 'itgen'`.
-    const lib = sh(repo, process.execPath, ['-e', "const i = require('itgen'); console.log(typeof i.generate, typeof i.expand, typeof i.admit)"]);
-    expect(lib.stdout.trim()).toBe('function function function');
+    // The library is importable, as `import { generate } from 'itgen'`, and the compiler's stages as `itgen/stages`.
+    const lib = sh(repo, process.execPath, [
+      '-e',
+      "const i = require('itgen'); const s = require('itgen/stages'); console.log(typeof i.generate, typeof i.openProject, typeof s.expand, typeof s.admit, typeof i.expand)",
+    ]);
+    expect(lib.stdout.trim()).toBe('function function function function undefined');
     // The Argo CD and Flux examples ship with the package.
     expect(readdirSync(path.join(repo, 'node_modules', 'itgen', 'examples')).sort()).toEqual(['argocd', 'flux']);
     const again = itgen('init');

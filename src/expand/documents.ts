@@ -2,9 +2,6 @@
  * Expanding the VirtualMachines of manifest documents, with every KubeVirt error placed at the VM
  * field it is about (file:line:col). Documents that are instancetype objects, PVCs, DataVolumes or
  * DataSources join the object store, so a VM file can carry what it references.
- *
- * Over 400 lines: Expanding documents places every KubeVirt error at its VM field; the placing and
- * the judging share one walk over the documents.
  */
 import { isPlainObject, type JsonObject, obj } from '../json';
 import { diag, type Diagnostic } from '../diagnostics';

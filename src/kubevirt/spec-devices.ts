@@ -131,8 +131,6 @@ export function vsockCauses(spec: JsonObject, config: ClusterDefaults, field: st
  * one type, its feature gate, then SMM, UEFI, Secure Boot, persistent EFI, SEV attestation and
  * bootable NICs; s390x has no settings; other architectures none. Before v1.7, SEV alone, after
  * Secure Execution's gate on s390x.
- *
- * Over 80 lines: a transcription of KubeVirt's two functions, kept in its order.
  */
 export function launchSecurityCauses(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
   const domain = obj(spec['domain']) ?? {};

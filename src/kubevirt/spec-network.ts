@@ -39,8 +39,6 @@ export function discontinuedBindingCauses(spec: JsonObject, config: ClusterDefau
 /**
  * Validator.Validate (with ValidateCreation's discontinued bindings first), the network part of
  * ValidateVirtualMachineInstanceSpec. `field` is the spec's path.
- *
- * Over 80 lines: one transcription of the admitter's Validate, its functions in its order, to be read beside it.
  */
 export function networkCauses(spec: JsonObject, config: ClusterDefaults, field: string): Cause[] {
   const causes: Cause[] = [];
@@ -232,8 +230,6 @@ function draNetworkCauses(
 /**
  * validateInterfacesFields for one interface: its name, model, MAC and PCI addresses, forwarded
  * ports (on the pod network), port ranges and DHCP options.
- *
- * Over 80 lines: the admitter's per-interface checks in its order, each a few lines, read beside netiface.go.
  */
 function interfaceFieldCauses(
   iface: JsonObject,

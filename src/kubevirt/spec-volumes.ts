@@ -80,8 +80,6 @@ function cloudInitCauses(source: JsonObject, kind: string, at: string): Cause[] 
 
 /**
  * validateVolumes; `field` is the volumes' path (`spec.template.spec.volumes`).
- *
- * Over 80 lines: a transcription of the webhook's per-volume checks, kept in KubeVirt's order.
  */
 export function volumeCauses(volumes: Json | undefined, config: ClusterDefaults, field: string): Cause[] {
   const causes: Cause[] = [];

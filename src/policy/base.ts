@@ -89,9 +89,9 @@ export function policyBase(generator: string, catalog: PolicyCatalog, opts: Poli
 export function generatorPolicies(result: {
   readonly generator?: { readonly name: string } | undefined;
   readonly objects: Parameters<typeof policyCatalogOf>[0];
-  readonly policy?: { readonly catalog: PolicyCatalog; readonly options: PolicyOptions; readonly objects: readonly JsonObject[] } | undefined;
+  readonly policy?: { readonly catalog: PolicyCatalog; readonly options: PolicyOptions; readonly objects?: readonly JsonObject[] } | undefined;
 }): { readonly generator: string; readonly written: boolean; readonly objects: readonly JsonObject[] } {
   const generator = result.generator?.name ?? '';
-  if (result.policy) return { generator, written: true, objects: result.policy.objects };
+  if (result.policy) return { generator, written: true, objects: result.policy.objects ?? policyObjects(result.policy.catalog, result.policy.options) };
   return { generator, written: false, objects: policyObjects(policyCatalogOf(result.objects), policyOptionsOf(generator, {})) };
 }

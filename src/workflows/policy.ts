@@ -17,7 +17,7 @@ export function policy(project: Project): PolicyReport {
   if (!got.ok) return { policies: [], ...got.report };
   const policies = project.policies().map((p) => {
     const source = got.catalogs.sources.find((s) => s.name === p.generator);
-    const objects = p.written && source?.result?.policy ? source.result.policy.objects : policyObjects(p.catalog, p.options);
+    const objects = (p.written ? source?.result?.policy?.objects : undefined) ?? policyObjects(p.catalog, p.options);
     return { generator: p.generator, written: p.written, objects };
   });
   return { policies, diagnostics: got.catalogs.diagnostics, notes: fromNote(got.catalogs.from) };

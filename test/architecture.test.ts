@@ -159,3 +159,43 @@ describe('the size of things', () => {
     expect({ unexplained, stale }).toEqual({ unexplained: [], stale: [] });
   });
 });
+
+describe('module-level memory (docs/design.md, "Decision: the memos that may stay")', () => {
+  /**
+   * The module-level Maps and Sets that a module fills at run time (memos; constant tables are not
+   * filled): each is a bounded memo of a pure function of a string, or a WeakMap keyed by the run's
+   * own objects. A new one is a decision: it is added here and to the design's list.
+   */
+  const ALLOWED = [
+    'emit/yaml-writer.ts quoted',
+    'emit/yaml-writer.ts plainKeys',
+    'expand/place.ts groupedCache',
+    'expand/place.ts keys',
+    'kubevirt/scheduler.ts scalarCache',
+    'kubevirt/scheduler.ts stateCache',
+    'kubevirt/spec-validation.ts globs',
+    'quantity.ts bytesCache',
+    'quantity.ts parsedCache',
+    'resolve/text.ts compiled',
+    'resolve/text.ts parsed',
+    'schema/hooks.ts tags',
+    'site/filter.ts counted',
+    'site/filter.ts decided',
+    'validate/rules-kubevirt.ts classCache',
+  ];
+
+  it('every memo is on the list; a Map or Set memo is bounded by its size', () => {
+    const found: string[] = [];
+    const unbounded: string[] = [];
+    for (const f of FILES) {
+      const text = readFileSync(f, 'utf8');
+      for (const m of text.matchAll(/^(?:export )?const (\w+)(?::[^=]+)? = new (Map|Set|WeakMap|WeakSet)\b/gm)) {
+        const [, name, kind] = m;
+        if (!new RegExp(`\\b${name}\\.(set|add)\\(`).test(text)) continue;
+        found.push(`${rel(f)} ${name}`);
+        if ((kind === 'Map' || kind === 'Set') && !new RegExp(`\\b${name}\\.size\\b`).test(text)) unbounded.push(`${rel(f)} ${name}`);
+      }
+    }
+    expect({ found: found.sort(), unbounded }).toEqual({ found: [...ALLOWED].sort(), unbounded: [] });
+  });
+});

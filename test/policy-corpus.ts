@@ -4,7 +4,8 @@
  * ValidatingAdmissionPolicy plugin and type checker) through `policyObjects` and `judgePolicies`.
  */
 import type { JsonObject } from '../src/json';
-import { judgePolicies, policyObjects, type PolicyCatalog, type PolicyOptions } from '../src/policy';
+import { policyObjects, type PolicyCatalog, type PolicyOptions } from '../src/policy';
+import { judgePolicies } from '../src/policy/judge';
 import { readJsonLines } from './preview-corpus';
 
 interface PolicySet {

@@ -21,7 +21,8 @@ import { corpusCommandLine, seeded } from './corpus-kit.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { policyCatalogOf, policyObjects, DEFAULT_POLICY_OPTIONS, PROFILE_LABEL } = require(path.join(repo, 'dist', 'policy', 'index.js'));
+const { policyObjects, DEFAULT_POLICY_OPTIONS, PROFILE_LABEL } = require(path.join(repo, 'dist', 'policy', 'index.js'));
+const { policyCatalogOf } = require(path.join(repo, 'dist', 'policy', 'catalog.js'));
 
 const { mode, dir, opt } = corpusCommandLine();
 

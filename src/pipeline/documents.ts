@@ -12,7 +12,7 @@ import { KUBEVIRT_DEFAULTS, type ClusterDefaults } from '../kubevirt/config';
 import type { JudgedMemo } from '../load/judged-cache';
 import { locate, type SourceDoc } from '../load/source';
 import { compatibilitySummary, formatMatrixMarkdown, GRID_MAX_FAMILIES, preferencesAdmittingNone, type CompatibilitySummary } from '../matrix';
-import { policyCatalogOf, policyOptionsOf, profileProblems } from '../policy';
+import { policyCatalogOf, policyOptionsOf, profileProblems } from '../policy/catalog';
 import { policyBase } from '../policy/base';
 import { DOCS_FILE, renderDocs } from '../render/docs';
 import { renderCatalog, type RenderedObject } from '../render/manifests';

@@ -10,7 +10,8 @@ import type { JsonObject } from '../json';
 import { printable } from '../printable';
 import { policySizeProblems } from './cel';
 import { checkPolicyCel, type CelProblem } from './check';
-import { policyCatalogOf, policyObjects, policyOptionsOf, PROFILE_LABEL, type PolicyCatalog, type PolicyOptions } from './index';
+import { policyObjects, PROFILE_LABEL, type PolicyCatalog, type PolicyOptions } from './index';
+import { policyCatalogOf, policyOptionsOf } from './catalog';
 
 export const POLICY_DIR = 'policy';
 export const POLICY_FILE = 'admission-policies.yaml';

@@ -15,7 +15,7 @@ import { manifestObjects } from '../expand/documents';
 import { withoutNulls } from '../expand/judge';
 import { isPlainObject, list, obj, type Json, type JsonObject } from '../json';
 import { locate, type SourceDoc } from '../load/source';
-import type { PolicyRequest } from './index';
+import type { PolicyRequest } from './judge';
 
 const LIMITS = { maxAstNodes: 1_000_000, maxDepth: 250, maxListElements: 100_000, maxMapEntries: 100_000, maxCallArguments: 32 };
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');

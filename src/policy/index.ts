@@ -18,12 +18,12 @@
  * accounts are never judged. The CEL is written from a few templates; every value from the catalog
  * enters it as a string literal (`celString`).
  *
- * Over 400 lines: The CEL policies and judgePolicies, which must decide as they do, are kept side
- * by side so that a change to one is seen beside the other.
+ * judge.ts decides as these policies do, in TypeScript (held to kube-apiserver's plugin by the
+ * policy corpus); catalog.ts makes the catalog they are written from.
  */
-import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';
+import { KINDS_OF } from '../schema/kubevirt-api';
 import type { JsonObject } from '../json';
-import { nearestName, removedNames, removedWords, SUGGEST_MAX, type RemovedName } from '../suggest';
+import { removedWords, SUGGEST_MAX, type RemovedName } from '../suggest';
 import { celString, chunkedMap, chunkedSet, suggestionVariables, wrapCel, type ChunkedMap } from './cel';
 
 export { celString, wrapCel } from './cel';
@@ -52,7 +52,7 @@ export interface PolicyCatalog {
 }
 
 /** The names a VM may give for one kind, and the prefixes (from `otherNames`). */
-function knownOf(catalog: PolicyCatalog, which: Which): { names: string[]; prefixes: string[] } {
+export function knownOf(catalog: PolicyCatalog, which: Which): { names: string[]; prefixes: string[] } {
   const others = catalog.otherNames ?? [];
   const own = (which === 'instancetype' ? catalog.instancetypes : catalog.preferences).map((e) => e.name);
   const names = [...new Set([...own, ...others.filter((o) => !o.endsWith('*'))])].sort();
@@ -60,7 +60,7 @@ function knownOf(catalog: PolicyCatalog, which: Which): { names: string[]; prefi
   return { names, prefixes };
 }
 
-const isKnown = (name: string, k: { names: readonly string[]; prefixes: readonly string[] }): boolean =>
+export const isKnown = (name: string, k: { names: readonly string[]; prefixes: readonly string[] }): boolean =>
   k.names.includes(name) || k.prefixes.some((p) => name.startsWith(p));
 
 export interface PolicyProfile {
@@ -92,12 +92,12 @@ export const DEFAULT_POLICY_OPTIONS: Omit<PolicyOptions, 'prefix'> = {
   paramsNamespace: 'kubevirt',
 };
 
-type Which = 'instancetype' | 'preference';
-const CLUSTER_KIND: Record<Which, string> = { instancetype: KINDS_OF.instancetype.cluster, preference: KINDS_OF.preference.cluster };
-const NOUN: Record<Which, string> = { instancetype: 'instance type', preference: 'preference' };
+export type Which = 'instancetype' | 'preference';
+export const CLUSTER_KIND: Record<Which, string> = { instancetype: KINDS_OF.instancetype.cluster, preference: KINDS_OF.preference.cluster };
+export const NOUN: Record<Which, string> = { instancetype: 'instance type', preference: 'preference' };
 
 /** What `required` says: short enough for one line of the policy's YAML. */
-const requiredMessage = (which: Which): string =>
+export const requiredMessage = (which: Which): string =>
   `VMs in this cluster name ${which === 'instancetype' ? 'an instance type (kubectl get virtualmachineclusterinstancetypes lists them)' : 'a preference (kubectl get virtualmachineclusterpreferences lists them)'}`;
 
 /** The matcher's name when it names the cluster-wide kind (KubeVirt: kind empty or the cluster kind, any case, singular or plural). */
@@ -118,7 +118,7 @@ function judgedCel(which: Which): JsonObject[] {
 const changed = (which: Which): string =>
   `variables.${which} != "" && variables.${which} != variables.old${which === 'instancetype' ? 'Instancetype' : 'Preference'}`;
 
-function policy(name: string, spec: JsonObject, extraLabels: Record<string, string> = {}): JsonObject {
+export function policy(name: string, spec: JsonObject, extraLabels: Record<string, string> = {}): JsonObject {
   return {
     apiVersion: POLICY_API_VERSION,
     kind: 'ValidatingAdmissionPolicy',
@@ -127,7 +127,7 @@ function policy(name: string, spec: JsonObject, extraLabels: Record<string, stri
   };
 }
 
-function binding(name: string, policyName: string, actions: readonly string[], extra: JsonObject = {}): JsonObject {
+export function binding(name: string, policyName: string, actions: readonly string[], extra: JsonObject = {}): JsonObject {
   return {
     apiVersion: POLICY_API_VERSION,
     kind: 'ValidatingAdmissionPolicyBinding',
@@ -359,229 +359,6 @@ function policyObjectsOnOneLine(catalog: PolicyCatalog, opts: PolicyOptions): Js
         },
       );
     }
-  }
-  return out;
-}
-
-export interface PolicyRequest {
-  readonly operation: 'CREATE' | 'UPDATE';
-  readonly username: string;
-  /** The VM's namespace and its labels (the profile label selects an allow-list). */
-  readonly namespace: string;
-  readonly namespaceLabels: Readonly<Record<string, string>>;
-  readonly object: JsonObject;
-  readonly oldObject?: JsonObject | null;
-}
-
-export interface PolicyVerdict {
-  /** Which of the policies decided. */
-  readonly rule: 'catalog' | 'deprecation' | 'required' | 'profile';
-  /** What the verdict is about. */
-  readonly which: 'instancetype' | 'preference';
-  readonly policy: string;
-  readonly binding: string;
-  readonly message: string;
-  readonly reason: 'Invalid' | 'Forbidden';
-}
-
-export interface PolicyJudgement {
-  /** What a Deny binding refuses the request with, in the policies' order. */
-  readonly denied: readonly PolicyVerdict[];
-  /** What a Warn binding says (kubectl prints it as `Warning: ...`). */
-  readonly warnings: readonly PolicyVerdict[];
-}
-
-const isObj = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** The name a matcher gives for the cluster-wide kind, '' when none (matcherCel's meaning). */
-function matcherName(vm: JsonObject | null | undefined, which: Which): string {
-  const spec = isObj(vm) ? vm['spec'] : undefined;
-  const m = isObj(spec) ? spec[which] : undefined;
-  if (!isObj(m) || typeof m['name'] !== 'string') return '';
-  const kind = m['kind'];
-  // Only a cluster-wide matcher is the policy's (the CEL tests the kind by the same rule).
-  if (typeof kind === 'string' ? matcherKind(which, kind) !== CLUSTER_KIND[which] : kind !== undefined) return '';
-  return m['name'];
-}
-
-/**
- * What the policies of `catalog` decide for one request, by the catalog's meaning (the corpus holds
- * kube-apiserver's verdict on the generated CEL to it).
- *
- * Over 80 lines: decides as the CEL of policyObjectsOnOneLine does, in the same order, to be read beside it.
- */
-export function judgePolicies(catalog: PolicyCatalog, opts: PolicyOptions, req: PolicyRequest): PolicyJudgement {
-  const denied: PolicyVerdict[] = [];
-  const warnings: PolicyVerdict[] = [];
-  if (req.username.startsWith(`system:serviceaccount:${opts.kubevirtNamespace}:kubevirt-`)) return { denied, warnings };
-  const current = { instancetype: matcherName(req.object, 'instancetype'), preference: matcherName(req.object, 'preference') };
-  const before = { instancetype: matcherName(req.oldObject, 'instancetype'), preference: matcherName(req.oldObject, 'preference') };
-  const judged = (which: Which): boolean => current[which] !== '' && current[which] !== before[which];
-  const entries = { instancetype: catalog.instancetypes, preference: catalog.preferences };
-  const knownNames = { instancetype: knownOf(catalog, 'instancetype'), preference: knownOf(catalog, 'preference') };
-  // known
-  const known = `${opts.prefix}.catalog`;
-  for (const which of ['instancetype', 'preference'] as const) {
-    const k = knownNames[which];
-    const name = current[which];
-    if (!judged(which) || isKnown(name, k)) continue;
-    const gone = catalog.removed?.[which].find((r) => r.name === name);
-    const s = gone ? '' : nearestName(name, k.names);
-    denied.push({
-      rule: 'catalog',
-      which,
-      policy: known,
-      binding: known,
-      message: `${name} is not ${which === 'instancetype' ? 'an' : 'a'} ${NOUN[which]} of this cluster${gone ? `; ${removedWords(gone)}` : s !== '' ? `; did you mean ${s}?` : `; kubectl get ${CLUSTER_KIND[which].toLowerCase()}s lists them`}`,
-      reason: 'Invalid',
-    });
-  }
-  // deprecated
-  if (entries.instancetype.some((e) => e.deprecated) || entries.preference.some((e) => e.deprecated)) {
-    const deprecated = `${opts.prefix}.deprecation`;
-    for (const which of ['instancetype', 'preference'] as const) {
-      const e = entries[which].find((x) => x.name === current[which] && x.deprecated);
-      if (!judged(which) || !e) continue;
-      const r = e.deprecated?.replacement ?? '';
-      const v: PolicyVerdict = {
-        rule: 'deprecation',
-        which,
-        policy: deprecated,
-        binding: deprecated,
-        message: `${e.name} is a deprecated ${NOUN[which]}${r !== '' ? `; use ${r} instead` : '; it will be removed'}`,
-        reason: 'Invalid',
-      };
-      (opts.deprecated === 'deny' ? denied : warnings).push(v);
-    }
-  }
-  // required
-  if (opts.requireInstancetype || opts.requirePreference) {
-    const required = `${opts.prefix}.required`;
-    const has = (vm: JsonObject | null | undefined, which: Which): boolean =>
-      isObj(vm) && isObj(vm['spec']) && vm['spec'][which] !== undefined && vm['spec'][which] !== null;
-    for (const which of ['instancetype', 'preference'] as const) {
-      if (which === 'instancetype' ? !opts.requireInstancetype : !opts.requirePreference) continue;
-      if (has(req.object, which) || (isObj(req.oldObject) && !has(req.oldObject, which))) continue;
-      denied.push({
-        rule: 'required',
-        which,
-        policy: required,
-        binding: required,
-        message: requiredMessage(which),
-        reason: 'Invalid',
-      });
-    }
-  }
-  // allowed
-  const profile = req.namespaceLabels[PROFILE_LABEL];
-  if (profile !== undefined && Object.hasOwn(opts.profiles, profile) && judged('instancetype')) {
-    const allowed = `${opts.prefix}.profile`;
-    const p = opts.profiles[profile]!;
-    const name = current.instancetype;
-    const e = entries.instancetype.find((x) => x.name === name);
-    const ok =
-      !isKnown(name, knownNames.instancetype) ||
-      (p.names ?? []).includes(name) ||
-      (e?.families ?? []).some((f) => (p.families ?? []).includes(f)) ||
-      (e?.class !== undefined && (p.classes ?? []).includes(e.class));
-    if (!ok) {
-      const parts = [
-        (p.classes ?? []).length > 0 ? `classes ${p.classes!.join(', ')}` : '',
-        (p.families ?? []).length > 0 ? `families ${p.families!.join(', ')}` : '',
-        (p.names ?? []).length > 0 ? `names ${p.names!.join(', ')}` : '',
-      ].filter((x) => x !== '');
-      denied.push({
-        rule: 'profile',
-        which: 'instancetype',
-        policy: allowed,
-        binding: `${allowed}.${profile}`,
-        message: `${name} is not allowed in namespace ${req.namespace} (profile ${profile} allows ${parts.length > 0 ? parts.join('; ') : 'no instance type'})`,
-        reason: 'Forbidden',
-      });
-    }
-  }
-  return { denied, warnings };
-}
-
-/** The policy's view of a generator's rendered objects: the cluster-wide ones, with family, class and deprecation. */
-export function policyCatalogOf(
-  objects: readonly {
-    readonly manifest: { readonly kind: string; readonly metadata: { readonly name: string } };
-    readonly source: {
-      readonly kind: string;
-      readonly deprecated?: { readonly replacement?: string | undefined } | undefined;
-      readonly family?: string;
-      readonly version?: string | undefined;
-      readonly class?: string;
-    };
-  }[],
-  otherNames: readonly string[] = [],
-  locked: Parameters<typeof removedNames>[0] = [],
-): PolicyCatalog {
-  const entry = (o: (typeof objects)[number]): PolicyEntry => {
-    const src = o.source;
-    const deprecated = src.deprecated ? { deprecated: src.deprecated.replacement !== undefined ? { replacement: src.deprecated.replacement } : {} } : {};
-    const families = src.family !== undefined ? [...new Set([src.family, `${src.family}${src.version ?? ''}`])] : undefined;
-    return { name: o.manifest.metadata.name, ...(families ? { families } : {}), ...(src.class !== undefined ? { class: src.class } : {}), ...deprecated };
-  };
-  const byName = (a: PolicyEntry, b: PolicyEntry): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  const catalog: PolicyCatalog = {
-    instancetypes: objects
-      .filter((o) => o.manifest.kind === CLUSTER_KIND.instancetype)
-      .map(entry)
-      .sort(byName),
-    preferences: objects
-      .filter((o) => o.manifest.kind === CLUSTER_KIND.preference)
-      .map(entry)
-      .sort(byName),
-    ...(otherNames.length > 0 ? { otherNames: [...otherNames] } : {}),
-  };
-  const removedOf = (which: Which): RemovedName[] => removedNames(locked, CLUSTER_KIND[which], new Set(knownOf(catalog, which).names));
-  const removed = { instancetype: removedOf('instancetype'), preference: removedOf('preference') };
-  return removed.instancetype.length + removed.preference.length > 0 ? { ...catalog, removed } : catalog;
-}
-
-/** A generator's `policy:` block as options (its defaults filled in by the schema). */
-export function policyOptionsOf(
-  generator: string,
-  written: {
-    readonly deprecated?: 'warn' | 'deny' | undefined;
-    readonly requireInstancetype?: boolean | undefined;
-    readonly requirePreference?: boolean | undefined;
-    readonly profiles?: Readonly<Record<string, PolicyProfile>> | undefined;
-    readonly kubevirtNamespace?: string | undefined;
-    readonly paramsNamespace?: string | undefined;
-  },
-): PolicyOptions {
-  const kubevirtNamespace = written.kubevirtNamespace ?? DEFAULT_POLICY_OPTIONS.kubevirtNamespace;
-  return {
-    prefix: `itgen.${generator}`,
-    kubevirtNamespace,
-    deprecated: written.deprecated ?? 'warn',
-    requireInstancetype: written.requireInstancetype ?? false,
-    requirePreference: written.requirePreference ?? false,
-    profiles: written.profiles ?? {},
-    paramsNamespace: written.paramsNamespace ?? kubevirtNamespace,
-  };
-}
-
-/** Profile entries the catalog has nothing for: a class or family no instance type has, a name it lacks. */
-export function profileProblems(
-  catalog: PolicyCatalog,
-  opts: PolicyOptions,
-): { profile: string; key: 'classes' | 'families' | 'names'; index: number; value: string }[] {
-  const out: { profile: string; key: 'classes' | 'families' | 'names'; index: number; value: string }[] = [];
-  const known = knownOf(catalog, 'instancetype');
-  for (const [profile, p] of Object.entries(opts.profiles)) {
-    (p.classes ?? []).forEach((v, index) => {
-      if (!catalog.instancetypes.some((e) => e.class === v)) out.push({ profile, key: 'classes', index, value: v });
-    });
-    (p.families ?? []).forEach((v, index) => {
-      if (!catalog.instancetypes.some((e) => (e.families ?? []).includes(v))) out.push({ profile, key: 'families', index, value: v });
-    });
-    (p.names ?? []).forEach((v, index) => {
-      if (!isKnown(v, known)) out.push({ profile, key: 'names', index, value: v });
-    });
   }
   return out;
 }

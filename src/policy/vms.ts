@@ -10,7 +10,8 @@ import { manifestObjects } from '../expand/documents';
 import { withoutNulls } from '../expand/judge';
 import { obj, type JsonObject } from '../json';
 import { locate, type SourceDoc } from '../load/source';
-import { judgePolicies, type PolicyCatalog, type PolicyOptions, type PolicyVerdict } from './index';
+import type { PolicyCatalog, PolicyOptions } from './index';
+import { judgePolicies, type PolicyVerdict } from './judge';
 
 export interface ProjectPolicy {
   readonly generator: string;

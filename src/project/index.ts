@@ -29,7 +29,7 @@ import { loadClusterDump, loadManifests } from '../load/manifests';
 import type { SourceDoc } from '../load/source';
 import type { CompileMode, CompileResult } from '../pipeline';
 import type { PolicyCatalog, PolicyOptions } from '../policy';
-import { policyCatalogOf, policyOptionsOf } from '../policy';
+import { policyCatalogOf, policyOptionsOf } from '../policy/catalog';
 import type { ProjectPolicy } from '../policy/vms';
 import { compileGenerators, type PublishedBase, type PublishedBundles } from './compile';
 export type { PublishedBase, PublishedBundles } from './compile';

@@ -1,7 +1,8 @@
 import { diag, hasErrors, type Diagnostic } from '../diagnostics';
 import { manifestObjects } from '../expand/documents';
 import { suggestionFor } from '../expand/references';
-import { matcherFromName, resizeOptions, resizePlan, type ResizePlan } from '../expand/resize';
+import { resizePlan, type ResizePlan } from '../expand/resize';
+import { matcherFromName, resizeOptions } from '../expand/resize-options';
 import type { JsonObject } from '../json';
 import type { Project } from '../project';
 import { KINDS_OF, matcherKind } from '../schema/kubevirt-api';

@@ -1,0 +1,54 @@
+/**
+ * Which instance types and preferences a resize may move to: a matcher named as the user writes it (`u1.large`, `VirtualMachinePreference/fedora`), and the options a VM has, each planned.
+ */
+import { obj, type JsonObject } from '../json';
+
+import { KINDS_OF } from '../schema/kubevirt-api';
+import { type ResizePlan, type ResizeContext, resizePlan } from './resize';
+
+export const KIND_NAMES: Readonly<Record<string, { which: 'instancetype' | 'preference'; kind: string }>> = {
+  virtualmachineinstancetype: { which: 'instancetype', kind: KINDS_OF.instancetype.namespaced },
+  virtualmachineinstancetypes: { which: 'instancetype', kind: KINDS_OF.instancetype.namespaced },
+  vmf: { which: 'instancetype', kind: KINDS_OF.instancetype.namespaced },
+  virtualmachineclusterinstancetype: { which: 'instancetype', kind: KINDS_OF.instancetype.cluster },
+  virtualmachineclusterinstancetypes: { which: 'instancetype', kind: KINDS_OF.instancetype.cluster },
+  vmcf: { which: 'instancetype', kind: KINDS_OF.instancetype.cluster },
+  virtualmachinepreference: { which: 'preference', kind: KINDS_OF.preference.namespaced },
+  virtualmachinepreferences: { which: 'preference', kind: KINDS_OF.preference.namespaced },
+  vmp: { which: 'preference', kind: KINDS_OF.preference.namespaced },
+  virtualmachineclusterpreference: { which: 'preference', kind: KINDS_OF.preference.cluster },
+  virtualmachineclusterpreferences: { which: 'preference', kind: KINDS_OF.preference.cluster },
+  vmcp: { which: 'preference', kind: KINDS_OF.preference.cluster },
+};
+
+/**
+ * A matcher from a command-line NAME: a cluster-wide object, or `KIND/NAME` with kubectl's
+ * resource names (`virtualmachineinstancetype/big`, `vmf/big`); an error for a kind of the other
+ * matcher or none KubeVirt knows.
+ */
+export function matcherFromName(text: string, which: 'instancetype' | 'preference'): JsonObject | { error: string } {
+  const slash = text.indexOf('/');
+  if (slash < 0) return { name: text };
+  const kindText = text.slice(0, slash).toLowerCase();
+  const name = text.slice(slash + 1);
+  const known = Object.hasOwn(KIND_NAMES, kindText) ? KIND_NAMES[kindText] : undefined;
+  if (!known)
+    return {
+      error: `unknown kind \`${text.slice(0, slash)}\`: one of ${Object.keys(KIND_NAMES)
+        .filter((k) => KIND_NAMES[k]!.which === which)
+        .join(', ')}`,
+    };
+  if (known.which !== which)
+    return { error: `\`${text.slice(0, slash)}\` names a ${known.which}, not a${which === 'instancetype' ? 'n instance type' : ' preference'}` };
+  return { name, kind: known.kind };
+}
+
+/** Every instance type of the store as a resize target of `stored`, grouped by outcome (`--plan`). */
+export function resizeOptions(stored: JsonObject, ctx: ResizeContext): { name: string; kind: string; plan: ResizePlan }[] {
+  const ns = String(obj(stored['metadata'])?.['namespace'] ?? 'default');
+  const seen = new Set<string>();
+  return ctx.store.specObjects
+    .filter((o) => o.kind === KINDS_OF.instancetype.cluster || (o.kind === KINDS_OF.instancetype.namespaced && (o.namespace ?? ns) === ns))
+    .filter((o) => (seen.has(`${o.kind}/${o.name}`) ? false : (seen.add(`${o.kind}/${o.name}`), true)))
+    .map((o) => ({ name: o.name, kind: o.kind, plan: resizePlan(stored, { instancetype: { name: o.name, kind: o.kind } }, ctx) }));
+}

@@ -172,7 +172,7 @@ describe('module-level memory (docs/design.md, "Decision: the memos that may sta
     'expand/place.ts groupedCache',
     'expand/place.ts keys',
     'kubevirt/scheduler.ts scalarCache',
-    'kubevirt/scheduler.ts stateCache',
+    'kubevirt/scheduler-filters.ts stateCache',
     'kubevirt/spec-validation.ts globs',
     'quantity.ts bytesCache',
     'quantity.ts parsedCache',
@@ -181,7 +181,7 @@ describe('module-level memory (docs/design.md, "Decision: the memos that may sta
     'schema/hooks.ts tags',
     'site/filter.ts counted',
     'site/filter.ts decided',
-    'validate/rules-kubevirt.ts classCache',
+    'validate/rules-kubevirt-support.ts classCache',
   ];
 
   it('every memo is on the list; a Map or Set memo is bounded by its size', () => {

@@ -4,7 +4,7 @@
  * `fitPod`.
  */
 import type { JsonObject } from '../src/json';
-import { fitPod } from '../src/kubevirt/scheduler';
+import { fitPod } from '../src/kubevirt/scheduler-filters';
 import { parseQ, value } from '../src/quantity';
 import { readJsonLines } from './preview-corpus';
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { JsonObject } from '../src/json';
-import { fitPod } from '../src/kubevirt/scheduler';
+import { fitPod } from '../src/kubevirt/scheduler-filters';
 import { runInProcess } from './e2e-helpers';
 
 const REPO = path.resolve(__dirname, '..');

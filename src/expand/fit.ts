@@ -1,13 +1,15 @@
 /**
  * Where VMs run and how many fit: each VM's launcher pod (expand/preview.ts, rendered
  * with the given nodes as the cluster, so a TSC frequency selector comes from their labels) through
- * kube-scheduler's filters (kubevirt/scheduler.ts) against a node dump and the pods already running.
+ * kube-scheduler's filters (kubevirt/scheduler.ts) against a node dump and the pods already
+ * running.
  */
 import type { JsonObject } from '../json';
 import { list, obj } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { capacityVm, quotasOf, quotaText, withQuota, type QuotaFields } from './fit-quota';
-import { fitPod, resourceText, type NodeFit, type Shortfall } from '../kubevirt/scheduler';
+import { type NodeFit, type Shortfall } from '../kubevirt/scheduler';
+import { fitPod, resourceText } from '../kubevirt/scheduler-filters';
 import { md } from '../printable';
 import { manifestObjects } from './documents';
 import { previewVm } from './judge';
@@ -173,7 +175,8 @@ export function nodeArchitectures(nodes: readonly JsonObject[]): string[] {
 
 /**
  * For every instance type of `store` in `scope`: how many more VMs of it alone (with a container
- * disk) fit on each node and in total, and why a node cannot take one, now or ever. An instance type
+ * disk) fit on each node and in total, and why a node cannot take one, now or ever. An instance
+ * type
  * is architecture-neutral (KubeVirt's preference, not the type, names an architecture): with nodes
  * of several architectures it gets a row per architecture, its VM asking for that one.
  */

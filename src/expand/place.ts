@@ -9,7 +9,8 @@ import { obj } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { hasPodAffinityTerms, placeInOrder } from '../kubevirt/placement-score';
 import { aaqUsage, admitToQuotas, type ResourceList } from '../kubevirt/quota';
-import { isScalar, nodeStates, resourceText, type NodeFit, type Shortfall } from '../kubevirt/scheduler';
+import { isScalar, nodeStates, type NodeFit, type Shortfall } from '../kubevirt/scheduler';
+import { resourceText } from '../kubevirt/scheduler-filters';
 import { md } from '../printable';
 import { manifestObjects } from './documents';
 import { capacity, capacityName, FIT_NOT_MODELLED, NO_PODS_NOTE, withNodes, type CapacityScope, type InstancetypeCapacity } from './fit';
@@ -172,9 +173,12 @@ function compact(t: InstancetypeCapacity): CompactCapacity {
 }
 
 /**
- * The VMs the namespaces' quotas hold back, with why: a launcher pod is admitted (and counts) before
- * it is scheduled, and one the quota refuses never reaches the scheduler; one admitted but not placed
- * still counts. With Application-Aware Quota, an admitted pod that its ApplicationAwareResourceQuotas
+ * The VMs the namespaces' quotas hold back, with why: a launcher pod is admitted (and counts)
+ * before
+ * it is scheduled, and one the quota refuses never reaches the scheduler; one admitted but not
+ * placed
+ * still counts. With Application-Aware Quota, an admitted pod that its
+ * ApplicationAwareResourceQuotas
  * cannot hold stays gated (Pending, never scheduled) until they can.
  */
 function quotaVerdicts(

@@ -13,27 +13,25 @@
  * no Service selects and no running pod names in an affinity term (their PreScore skips); when a
  * running pod carries affinity terms the report says their scores are not modelled.
  *
- * Two departures, both said in every answer: every feasible node is scored (percentageOfNodesToScore
+ * Two departures, both said in every answer: every feasible node is scored
+ * (percentageOfNodesToScore
  * 100; the scheduler's default samples once there are more than 100 nodes), and among nodes with
  * the highest score the first by name wins (the scheduler picks one of them at random).
  */
 import { list, obj, type JsonObject } from '../json';
 import {
   addPod,
-  placementVerdict,
-  resourceVerdict,
-  fitErrorMessage,
   NON_ZERO_DEFAULTS,
   nonZeroRequests,
   podInfo,
   podRequests,
-  termMatches,
   tolerates,
   type NodeFit,
   type NodeState,
   type PodInfo,
   type ResourceMap,
 } from './scheduler';
+import { placementVerdict, resourceVerdict, fitErrorMessage, termMatches } from './scheduler-filters';
 
 const MAX_SCORE = 100n;
 const MB = 1024n * 1024n;
@@ -204,9 +202,12 @@ function podKey(pod: JsonObject): string {
  * Places `pods` in their order on `states` (changed: each placed pod's requests are added to its
  * node). `nodes` are the node objects the states were made from (their images, in their order).
  *
- * A node's verdict and raw score for a pod change only when a pod is placed on that node, so they are
- * kept per kind of pod (`podKey`) and node, with the node's version: 2,000 VMs of a few kinds on 500
- * nodes filter and score each node again only where something landed (bench/expand.mjs measures it).
+ * A node's verdict and raw score for a pod change only when a pod is placed on that node, so they
+ * are
+ * kept per kind of pod (`podKey`) and node, with the node's version: 2,000 VMs of a few kinds on
+ * 500
+ * nodes filter and score each node again only where something landed (bench/expand.mjs measures
+ * it).
  *
  * Over 80 lines: one scheduling cycle per pod (filter, name the blockers of an unplaced pod, score,
  * bind) over the caches above, which the steps share.

@@ -13,7 +13,7 @@ import { bundleHistoryProblems, readPublishedBundles } from '../release/bundle';
 import { notesMarkdown, releaseNotes } from '../release/notes';
 import { CHANGELOG_FILE } from '../release/notes';
 import { lockFileFor } from '../release/lock';
-import { lockHistoryProblems } from '../validate/lock';
+import { lockHistoryProblems } from '../validate/lock-history';
 import type { ReleaseLock } from '../schema/lock';
 import { parseSource } from '../load/source';
 import { checkDocument } from '../schema/lazy';
@@ -76,7 +76,8 @@ function withChangelog(r: CompileResult): CompileResult {
 
 /**
  * Every generator of the project compiled (`objects`: to its validated objects; `files`: its output
- * files too), with the checks between generators (overlapping outputs), the release lock held to the
+ * files too), with the checks between generators (overlapping outputs), the release lock held to
+ * the
  * published base and bundles when given, and --strict. Project.compiled() is its one caller.
  */
 export function compileGenerators(root: string, opts: CompileOptions, mode: CompileMode): { results: CompileResult[]; diagnostics: Diagnostic[] } {

@@ -1,155 +1,44 @@
 /**
- * Over 400 lines: A list of small named rules transcribing KubeVirt's webhook checks (house rule
- * 11); each is short, the file is their list.
+ * KubeVirt's checks on instance types, each a small named rule (house rule 11); the preference
+ * rules are rules-kubevirt-preferences.ts and what the rules share rules-kubevirt-support.ts.
  */
 import { getPath as get, type JsonObject } from '../json';
 import { bytesProblem, formatBinary, MiB, parseQuantity } from '../quantity';
 import type { Diagnostic } from '../diagnostics';
 import { originOf } from '../resolve/leaves';
-import { DEPRECATED_FIELDS, DEPRECATED_TOPOLOGIES, targetRange, VIDEO_TYPES_BY_ARCHITECTURE, type Architecture } from '../schema/kubevirt-api';
-import { holds, releasesBetween } from '../kubevirt/releases';
-import { fieldDiag, fieldLocation, groupBy, type ObjectRuleContext, type Rule, type RuleInstancetype, type RulePreference } from './context';
+import { DEPRECATED_FIELDS, type Architecture } from '../schema/kubevirt-api';
+import { fieldDiag, fieldLocation, groupBy, type ObjectRuleContext, type Rule, type RuleInstancetype } from './context';
 import { dedicatedThreadsProblem, HUGEPAGE_SIZES_BY_ARCHITECTURE } from '../kubevirt/launch';
-import { preferencePairingKey } from '../kubevirt/pairing';
-import { meetsRequirements, requirementsOf } from '../kubevirt/requirements';
+import { KUBEVIRT_PREFERENCE_RULES } from './rules-kubevirt-preferences';
+
 import {
-  guestTopology as kubevirtTopology,
-  isSpread as isSpreadTopology,
-  preferredTopology,
-  spreadOptions,
-  spreadProblem,
-  type Topology,
-} from '../kubevirt/topology';
-
-/**
- * What KubeVirt's admission webhooks reject, and what makes a VM using the object fail to start.
- * (Over 400 lines on purpose: one rule per KubeVirt check, each short; they are read as one list
- * against KubeVirt's webhook code, and the list is the file.)
- * Messages quote KubeVirt's own wording where it has one (kubevirt-api.md, sections b and g).
- * Rules about one object look at that object; pairing rules look at each instance type together
- * with each preference whose requirements it meets, because that is what a user will combine.
- */
-
-function instancetypeRule(name: string, description: string, check: (it: RuleInstancetype) => Diagnostic[]): Rule<ObjectRuleContext> {
-  return { name, description, check: (ctx) => ctx.catalog.instancetypes.flatMap(check) };
-}
-
-function preferenceRule(name: string, description: string, check: (p: RulePreference, ctx: ObjectRuleContext) => Diagnostic[]): Rule<ObjectRuleContext> {
-  return { name, description, check: (ctx) => ctx.catalog.preferences.flatMap((p) => check(p, ctx)) };
-}
-
-const MiB2 = 2 ** 21;
-const GiB = 2 ** 30;
+  instancetypeRule,
+  MiB2,
+  GiB,
+  ALL_HUGEPAGE_SIZES,
+  guestTopology,
+  preferenceArchitecture,
+  type PairingClass,
+  pairingClasses,
+  classPairable,
+  names,
+  locKey,
+  asBytes,
+} from './rules-kubevirt-support';
+export {
+  spreadRatio,
+  isSpread,
+  guestTopology,
+  spreadDivides,
+  preferenceArchitecture,
+  pairable,
+  type PairingClass,
+  pairingClasses,
+  classPairable,
+} from './rules-kubevirt-support';
 
 export { HUGEPAGE_SIZES_BY_ARCHITECTURE } from '../kubevirt/launch';
 export type { Topology } from '../kubevirt/topology';
-
-const ALL_HUGEPAGE_SIZES = [...new Set(Object.values(HUGEPAGE_SIZES_BY_ARCHITECTURE).flat())];
-
-/** The effective spread ratio (GetSpreadOptions): spreadOptions.ratio, else a non-zero preferSpreadSocketToCoreRatio, else 2. */
-export function spreadRatio(spec: JsonObject): number {
-  return spreadOptions(spec).ratio;
-}
-
-export function isSpread(spec: JsonObject): boolean {
-  return isSpreadTopology(preferredTopology(spec));
-}
-
-/**
- * The topology KubeVirt derives from `guest` vCPUs and a preference: kubevirt/topology.ts, the one
- * implementation expand uses too. A ratio of 0 (IT4010 reports it) makes KubeVirt panic; the
- * catalog rules read it as the topology a ratio of 1 would give, so that they go on to the others.
- */
-export function guestTopology(guest: number, spec: JsonObject | undefined): Topology {
-  if (spec && isSpread(spec) && spreadRatio(spec) === 0)
-    return kubevirtTopology(guest, {
-      ...spec,
-      cpu: { ...(get(spec, ['cpu']) as JsonObject), spreadOptions: { ...((get(spec, ['cpu', 'spreadOptions']) as JsonObject | undefined) ?? {}), ratio: 1 } },
-    });
-  return kubevirtTopology(guest, spec);
-}
-
-/** Whether KubeVirt's spread check at VM admission accepts `guest` vCPUs with this preference (R 4.1, kubevirt/topology.ts). */
-export function spreadDivides(guest: number, spec: JsonObject): boolean {
-  if (!isSpread(spec)) return true;
-  if (spreadRatio(spec) === 0) return false;
-  return spreadProblem(guest, spec) === undefined;
-}
-
-/** Architecture a VM using the preference runs on, when the preference says. */
-export function preferenceArchitecture(p: RulePreference): Architecture | undefined {
-  const a = p.architecture ?? get(p.spec, ['requirements', 'architecture']) ?? get(p.spec, ['preferredArchitecture']);
-  return typeof a === 'string' ? (a as Architecture) : undefined;
-}
-
-/** The instance type meets the preference's requirements and its spread, so a user may combine them. */
-export function pairable(p: RulePreference, it: RuleInstancetype): boolean {
-  const met = meetsRequirements(requirementsOf(p.spec), it);
-  return met.cpu && met.memory && spreadDivides(it.cpu, p.spec);
-}
-
-/**
- * Preferences that pair with exactly the same instance types and yield the same topology: same
- * requirements, architecture and CPU topology settings. Rules that look at every (preference,
- * instance type) pair iterate over these classes, so a catalog with thousands of preferences stays
- * linear in its size.
- */
-export interface PairingClass {
-  readonly members: readonly RulePreference[];
-  /** Spec of the first member: the topology settings all members share. */
-  readonly spec: JsonObject;
-  readonly architecture: Architecture | undefined;
-  readonly reqCpu: number | undefined;
-  readonly reqMemBytes: number | undefined;
-}
-
-const classCache = new WeakMap<readonly RulePreference[], PairingClass[]>();
-
-export function pairingClasses(preferences: readonly RulePreference[]): PairingClass[] {
-  const cached = classCache.get(preferences);
-  if (cached) return cached;
-  const byKey = new Map<
-    string,
-    { members: RulePreference[]; spec: JsonObject; architecture: Architecture | undefined; reqCpu: number | undefined; reqMemBytes: number | undefined }
-  >();
-  for (const p of preferences) {
-    const { cpu: reqCpu, memoryBytes: reqMemBytes } = requirementsOf(p.spec);
-    const architecture = preferenceArchitecture(p);
-    // The pairing key (kubevirt/pairing.ts), with the architecture the preference resolved to.
-    const key = `${architecture ?? ''}|${preferencePairingKey(p.spec)}`;
-    const c = byKey.get(key);
-    if (c) c.members.push(p);
-    else byKey.set(key, { members: [p], spec: p.spec, architecture, reqCpu, reqMemBytes });
-  }
-  const classes = [...byKey.values()];
-  classCache.set(preferences, classes);
-  return classes;
-}
-
-/**
- * The instance type meets the class's requirements and spread, and is meant for its architecture
- * (a preference naming none runs on the catalog's default architecture).
- */
-export function classPairable(c: PairingClass, it: RuleInstancetype, defaultArchitecture: Architecture): boolean {
-  if (it.architectures !== undefined && !it.architectures.includes(c.architecture ?? defaultArchitecture)) return false;
-  if (c.reqCpu !== undefined && it.cpu < c.reqCpu) return false;
-  if (c.reqMemBytes !== undefined && it.memoryBytes < c.reqMemBytes) return false;
-  return spreadDivides(it.cpu, c.spec);
-}
-
-function names(list: readonly { name: string }[], max = 6): string {
-  const n = list.map((o) => `\`${o.name}\``);
-  return n.length > max ? `${n.slice(0, max).join(', ')} and ${n.length - max} more` : n.join(', ');
-}
-
-function locKey(it: RuleInstancetype, path: readonly string[]): string {
-  const l = fieldLocation(it, path);
-  return `${l.file}:${l.line}:${l.col}`;
-}
-
-function asBytes(v: unknown): number | undefined {
-  return typeof v === 'string' || typeof v === 'number' ? parseQuantity(v) : undefined;
-}
 
 export const KUBEVIRT_RULES: readonly Rule<ObjectRuleContext>[] = [
   instancetypeRule('cpu-guest-positive', 'an instance type gives the guest at least one vCPU', (it) =>
@@ -486,170 +375,5 @@ export const KUBEVIRT_RULES: readonly Rule<ObjectRuleContext>[] = [
       }),
     ),
   ),
-  preferenceRule('cpu-topology', 'preferredCPUTopology is one KubeVirt knows; long forms are deprecated', (p) => {
-    const t = get(p.spec, ['cpu', 'preferredCPUTopology']);
-    if (typeof t !== 'string') return [];
-    const dep = (DEPRECATED_TOPOLOGIES as Record<string, { replacement: string; serverWarning: string } | undefined>)[t];
-    return dep
-      ? [fieldDiag('IT4015', p, ['cpu', 'preferredCPUTopology'], dep.serverWarning, { severity: 'warning', hint: `write \`${dep.replacement}\`` })]
-      : [];
-  }),
-  preferenceRule('spread-options', 'spreadOptions rules of the preference webhook and VM admission', (p) => {
-    const out: Diagnostic[] = [];
-    const spread = isSpread(p.spec);
-    const ratio = get(p.spec, ['cpu', 'spreadOptions', 'ratio']);
-    const across = get(p.spec, ['cpu', 'spreadOptions', 'across']) ?? 'SocketsCores';
-    // preferSpreadSocketToCoreRatio: 0 falls back to 2; only spreadOptions.ratio: 0 reaches the division.
-    if (ratio === 0) {
-      out.push(
-        fieldDiag(
-          'IT4010',
-          p,
-          ['cpu', 'spreadOptions', 'ratio'],
-          'a spread ratio of 0 passes the preference webhook but divides by zero when a VM using it is admitted',
-          {
-            hint: 'use a ratio of at least 1 (the default is 2)',
-          },
-        ),
-      );
-    }
-    if (spread && across === 'CoresThreads' && spreadRatio(p.spec) !== 2) {
-      out.push(
-        fieldDiag(
-          'IT4004',
-          p,
-          typeof ratio === 'number' ? ['cpu', 'spreadOptions', 'ratio'] : ['cpu', 'spreadOptions', 'across'],
-          'only a ratio of 2 (1 core 2 threads) is allowed when spreading vCPUs over cores and threads',
-          {
-            hint: 'set `spreadOptions.ratio: 2`, or spread across SocketsCores',
-            // KubeVirt's preference webhook refuses this one itself (admission/index.ts keeps it an error).
-            reason: 'webhook-coresthreads-ratio',
-          },
-        ),
-      );
-    }
-    if (!spread && get(p.spec, ['cpu', 'spreadOptions']) !== undefined) {
-      out.push(
-        fieldDiag(
-          'IT4004',
-          p,
-          ['cpu', 'spreadOptions'],
-          `spreadOptions has no effect with preferredCPUTopology ${String(get(p.spec, ['cpu', 'preferredCPUTopology']) ?? 'sockets (the default)')}`,
-          {
-            severity: 'warning',
-            hint: 'set `preferredCPUTopology: spread`, or drop spreadOptions',
-          },
-        ),
-      );
-    }
-    return out;
-  }),
-  preferenceRule('secure-boot-architecture', 'UEFI Secure Boot where KubeVirt refuses it: s390x, and arm64 on the releases that still refuse it', (p, ctx) => {
-    const arch = preferenceArchitecture(p) ?? ctx.catalog.defaultArchitecture;
-    if (arch === 'amd64') return [];
-    // arm64: a rule of some releases only (kubevirt/releases.ts), checked on every targeted release.
-    let refusedBy = '';
-    if (arch === 'arm64') {
-      const range = targetRange(ctx.generator.targetKubevirt);
-      const refusing = releasesBetween(range.min, range.max).filter((r) => holds('arm64SecureBoot', r));
-      if (refusing.length === 0) return [];
-      refusedBy = `refused by KubeVirt ${refusing.length === 1 ? refusing[0]! : `${refusing.slice(0, -1).join(', ')} and ${refusing[refusing.length - 1]!}`}: `;
-    }
-    const out: Diagnostic[] = [];
-    if (get(p.spec, ['firmware', 'preferredEfi', 'secureBoot']) === true) {
-      out.push(
-        fieldDiag(
-          'IT4017',
-          p,
-          ['firmware', 'preferredEfi', 'secureBoot'],
-          `${refusedBy}UEFI secure boot is currently not supported on ${arch === 'arm64' ? 'aarch64' : arch} Arch`,
-          {
-            hint:
-              arch === 'arm64'
-                ? 'target only releases that start it (targetKubevirt: {min: v1.8.4}), or add Secure Boot for amd64 only (`architectureOverrides.amd64.include`)'
-                : 'add Secure Boot for amd64 only, e.g. through `architectureOverrides.amd64.include`',
-          },
-        ),
-      );
-    }
-    if (get(p.spec, ['firmware', 'preferredUseSecureBoot']) === true) {
-      out.push(
-        fieldDiag(
-          'IT4017',
-          p,
-          ['firmware', 'preferredUseSecureBoot'],
-          `${refusedBy}UEFI secure boot is currently not supported on ${arch === 'arm64' ? 'aarch64' : arch} Arch`,
-        ),
-      );
-    }
-    return out;
-  }),
-  preferenceRule('cdrom-bus', 'CD-ROMs cannot use the virtio bus', (p) =>
-    get(p.spec, ['devices', 'preferredCdromBus']) === 'virtio'
-      ? [fieldDiag('IT4011', p, ['devices', 'preferredCdromBus'], 'Bus type virtio is invalid for CD-ROM device', { hint: 'use sata or scsi' })]
-      : [],
-  ),
-  preferenceRule('input-device', 'input devices are tablets', (p) =>
-    get(p.spec, ['devices', 'preferredInputType']) === 'keyboard'
-      ? [fieldDiag('IT4014', p, ['devices', 'preferredInputType'], 'Input device can have only tablet type.', { hint: 'use `tablet`' })]
-      : [],
-  ),
-  preferenceRule('video-needs-graphics', 'a video type needs the graphics device', (p) =>
-    get(p.spec, ['devices', 'preferredVideoType']) !== undefined && get(p.spec, ['devices', 'preferredAutoattachGraphicsDevice']) === false
-      ? [fieldDiag('IT4014', p, ['devices', 'preferredVideoType'], 'Video configuration is not allowed when autoattachGraphicsDevice is set to false')]
-      : [],
-  ),
-  preferenceRule('video-type-architecture', 'the video type exists on the architecture of the VM', (p, ctx) => {
-    const t = get(p.spec, ['devices', 'preferredVideoType']);
-    if (typeof t !== 'string') return [];
-    const arch = preferenceArchitecture(p) ?? ctx.catalog.defaultArchitecture;
-    const allowed = VIDEO_TYPES_BY_ARCHITECTURE[arch];
-    return allowed.includes(t)
-      ? []
-      : [
-          fieldDiag('IT4014', p, ['devices', 'preferredVideoType'], `video model '${t}' is not supported on ${arch} architecture`, {
-            hint: `on ${arch}: ${allowed.join(', ')}`,
-          }),
-        ];
-  }),
-  preferenceRule('no-effect-devices', 'device preferences KubeVirt never applies in this combination', (p) => {
-    const out: Diagnostic[] = [];
-    if (get(p.spec, ['devices', 'preferredVirtualGPUOptions']) !== undefined) {
-      out.push(
-        fieldDiag('IT4014', p, ['devices', 'preferredVirtualGPUOptions'], 'preferredVirtualGPUOptions is declared by KubeVirt but never applied to a VM', {
-          severity: 'warning',
-          hint: 'set virtualGPUOptions on the GPU of the instance type instead',
-        }),
-      );
-    }
-    const bus = get(p.spec, ['devices', 'preferredDiskBus']);
-    if (get(p.spec, ['devices', 'preferredDiskDedicatedIoThread']) === true && typeof bus === 'string' && bus !== 'virtio') {
-      out.push(
-        fieldDiag(
-          'IT4014',
-          p,
-          ['devices', 'preferredDiskDedicatedIoThread'],
-          `preferredDiskDedicatedIoThread has no effect with preferredDiskBus ${bus}: KubeVirt gives dedicated IOThreads only to virtio disks`,
-          {
-            severity: 'warning',
-          },
-        ),
-      );
-    }
-    return out;
-  }),
-  preferenceRule('deprecated-preference-fields', 'fields KubeVirt deprecated', (p) =>
-    DEPRECATED_FIELDS.filter((f) => f.specKind === 'preference' && get(p.spec, f.path.split('.')) !== undefined).map((f) =>
-      fieldDiag('IT4015', p, f.path.split('.'), `${f.path} is deprecated since ${f.deprecatedIn}`, { severity: 'warning', hint: f.replacement }),
-    ),
-  ),
-  preferenceRule('preference-memory-whole-bytes', 'required memory is a whole number of bytes', (p) => {
-    const q = get(p.spec, ['requirements', 'memory', 'guest']);
-    if ((typeof q !== 'string' && typeof q !== 'number') || parseQuantity(q) !== undefined) return [];
-    return [
-      fieldDiag('IT1205', p, ['requirements', 'memory', 'guest'], `${JSON.stringify(q)} ${bytesProblem(q)}`, {
-        hint: typeof q === 'string' && /[0-9]m$/.test(q) ? `\`m\` means milli; did you mean \`${q.slice(0, -1)}Mi\`?` : 'use a binary suffix such as Mi or Gi',
-      }),
-    ];
-  }),
+  ...KUBEVIRT_PREFERENCE_RULES,
 ];

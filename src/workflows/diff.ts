@@ -19,13 +19,11 @@ import {
   impactOptions,
   judgeVms,
   problemsMarkdown,
-  resizeMarkdown,
   reviewedChanges,
   vmImpact,
-  vmResizes,
   type VmImpact,
-  type VmResize,
 } from '../release/review';
+import { resizeMarkdown, vmResizes, type VmResize } from '../release/review-resize';
 import { bundleSettings } from '../schema/names';
 import { type Report } from './report';
 

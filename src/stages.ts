@@ -2,7 +2,8 @@
  * `itgen/stages`: the compiler's stages, for tools built on itgen (a second entry point, its names
  * pinned by test/library.test.ts). Lower level than the workflows of `itgen` (src/index.ts): one
  * generator compiled, one catalog resolved or rendered, one VM expanded and admitted as KubeVirt's
- * expand-spec and webhooks do, a base laid out and written. These follow the compiler's shape and may
+ * expand-spec and webhooks do, a base laid out and written. These follow the compiler's shape and
+ * may
  * change with it more often than the workflows do.
  */
 export { closest, diag, didYouMean, sortDiagnostics, strictify, type DiagnosticCode, type SourceRange } from './diagnostics';
@@ -20,7 +21,8 @@ export {
 export { parseSource, locate, type SourceDoc } from './load/source';
 export { loadCatalogFiles } from './load/files';
 export { readDocuments, type WrittenModel } from './schema/documents';
-export { catalogJsonSchema, CATALOG_KINDS } from './schema/catalog';
+export { CATALOG_KINDS } from './schema/catalog';
+export { catalogJsonSchema } from './schema/catalog-json';
 export { resolveCatalog } from './resolve/catalog';
 export { selectCatalog, type SelectOptions } from './resolve/select';
 export type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from './resolve/types';

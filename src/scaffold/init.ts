@@ -5,21 +5,22 @@
  * exists is left as it was and said so. A generator or catalog of the same name is never touched:
  * that is another project, and init refuses.
  *
- * Over 400 lines: The templates init writes (generator, catalog, CI jobs for two forges, GitOps
- * objects) are text, kept with the merge rules that place them.
+ * The CI files it writes are init-templates.ts, its reads and edits of what exists init-files.ts.
  */
-import { lstatSync, realpathSync, statSync } from 'node:fs';
-import { ACTIONS } from './actions';
-import { readRegularFile } from '../load/limits';
+import { lstatSync } from 'node:fs';
+
 import path from 'node:path';
-import { isMap, isSeq, parseDocument, type YAMLSeq } from 'yaml';
-import { realLocation, within } from '../load/files';
+import { isMap, isSeq, parseDocument } from 'yaml';
 import type { OutputFile } from '../emit/layout';
 import { filesInTheWay } from '../emit/write';
 import { GITLAB_NOTE_SCRIPT } from './gitlab-note';
 import { scaffoldFiles, type ScaffoldOptions } from './index';
 import { loadProjectManifests, syncerName, syncersOf } from '../load/manifests';
 import { applies } from '../release/deploy';
+import { GITHUB_PAGES, GITLAB_PAGES, IGNORED, GITLAB_CI, gitlabStage, YAMLLINT, YAMLLINT_CONFIGS } from './init-templates';
+import { exists, read, blockedPath, withResource } from './init-files';
+export { read, blockedPath } from './init-files';
+export { gitlabStage } from './init-templates';
 
 export interface InitOptions extends ScaffoldOptions {
   /** The CI the repository uses: GitHub Actions (default), GitLab CI, or none. */
@@ -32,65 +33,6 @@ export interface InitOptions extends ScaffoldOptions {
   readonly pages?: boolean;
 }
 
-/** GitHub Pages: the explorer of the catalog at each release tag (and by hand), built from the tag. */
-const GITHUB_PAGES = `# The catalog explorer (itgen site) on GitHub Pages, for every release tag vX.Y.Z and by hand:
-# a self-contained page to filter, sort and compare the instance types. Settings > Pages > Source:
-# GitHub Actions. It builds from the tag's own files, with a token that can write only Pages.
-name: itgen-pages
-on:
-  push:
-    tags: ['v*']
-  workflow_dispatch:
-permissions:
-  contents: read
-concurrency:
-  group: itgen-pages
-  cancel-in-progress: false
-jobs:
-  build:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: ${ACTIONS.checkout}
-        with:
-          persist-credentials: false
-      - uses: ${ACTIONS.setupNode}
-        with:
-          node-version: 24
-      - run: npm ci
-      - run: node_modules/.bin/itgen site --out _site
-      - uses: ${ACTIONS.uploadPagesArtifact}
-        with:
-          path: _site
-  deploy:
-    needs: build
-    runs-on: ubuntu-latest
-    permissions:
-      pages: write
-      id-token: write
-    environment:
-      name: github-pages
-      url: \${{ steps.deployment.outputs.page_url }}
-    steps:
-      - id: deployment
-        uses: ${ACTIONS.deployPages}
-`;
-
-/** GitLab Pages: the explorer at each release tag; GitLab publishes the job named pages's public/. */
-const GITLAB_PAGES = (stage: string): string => `
-# The catalog explorer (itgen site) on GitLab Pages, for every release tag vX.Y.Z: a self-contained
-# page to filter, sort and compare the instance types.
-pages:
-  stage: ${stage}
-  image: node:24
-  rules:
-    - if: $CI_COMMIT_TAG =~ /^v[0-9]/
-  script:
-    - npm ci
-    - node_modules/.bin/itgen site --out public
-  artifacts:
-    paths: [public]
-`;
-
 export interface InitPlan {
   /** Files to write: new ones, and existing ones with itgen's lines merged in. */
   readonly files: OutputFile[];
@@ -102,107 +44,11 @@ export interface InitPlan {
   readonly refused?: string;
 }
 
-/** Lines a repository with itgen needs ignored: dependencies and the bundle directory of the README. */
-const IGNORED = ['node_modules/', '_build/'];
-
-const GITLAB_CI = (stage: string): string => `# itgen on every merge request and on the default branch: the catalog validates, every VM under
-# vms/ is judged against it, and the committed base is what it generates. Included from
-# .gitlab-ci.yml (include: [{local: ci/itgen.gitlab-ci.yml}]).
-itgen:
-  stage: ${stage}
-  image: node:24
-  rules:
-    - if: $CI_PIPELINE_SOURCE == "schedule"
-      when: never
-    - if: $CI_PIPELINE_SOURCE == "merge_request_event"
-    - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
-  script:
-    - npm ci
-    # The catalogs, and every VM kept under vms/ judged against them as KubeVirt would on apply;
-    # in a merge request the release lock is held to the one its target branch published.
-    - |
-      vms=""; if [ -d vms ]; then vms="--vms vms"; fi
-      base=""
-      if [ -n "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME" ]; then
-        git fetch -q origin "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"
-        base="--base origin/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"
-      fi
-      # The findings as a Code Quality report (shown on the merge request), and readable in the log.
-      if ! node_modules/.bin/itgen validate --format gitlab $base $vms > gl-code-quality-report.json; then
-        node_modules/.bin/itgen validate $base $vms
-        exit 1
-      fi
-    - node_modules/.bin/itgen check
-  after_script:
-    # What the merge request changes (objects, and the VMs under vms/ that use them), for review.
-    - |
-      if [ -n "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME" ]; then
-        git fetch -q origin "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"
-        vms=""; if [ -d vms ]; then vms="--vms vms"; fi
-        target="origin/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"
-        node_modules/.bin/itgen diff -o markdown --against "$target" $vms > itgen-review.md || true
-      fi
-  artifacts:
-    when: always
-    expose_as: itgen review
-    paths: [itgen-review.md]
-    reports:
-      codequality: gl-code-quality-report.json
-
-# The review as a note on each open merge request. A merge request's pipeline runs the merge
-# request's own CI files, so no job of it may hold a token that writes notes; this job runs only in
-# a pipeline schedule of the default branch (CI/CD > Schedules, with the variable
-# ITGEN_POST_REVIEW=1), its token ITGEN_GITLAB_TOKEN a protected, masked variable (a project access
-# token, role Reporter, scope api). A schedule runs every job whose rules match it: give jobs that
-# must not run on it \`if: $CI_PIPELINE_SOURCE == "schedule"\` with \`when: never\`.
-itgen-review-note:
-  stage: ${stage}
-  image: node:24
-  rules:
-    - if: $CI_PIPELINE_SOURCE == "schedule" && $ITGEN_POST_REVIEW == "1" && $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
-  script:
-    - node ci/itgen-gitlab-note.mjs
-`;
-
-/**
- * The stage the GitLab job runs in: GitLab refuses a job whose stage the pipeline does not declare,
- * and a repository that declares its own `stages:` may have no `test`. The default stages have
- * `test`; else a stage whose name says it checks, else the first one.
- */
-export function gitlabStage(gitlabCi: string | undefined): string {
-  if (gitlabCi === undefined) return 'test';
-  const doc = parseDocument(gitlabCi);
-  const stages = isMap(doc.contents) ? doc.contents.get('stages') : undefined;
-  const list = isSeq(stages) ? stages.items.map((i) => String((i as { value?: unknown }).value ?? i)).filter((x) => x !== '.pre' && x !== '.post') : [];
-  if (list.length === 0) return 'test';
-  return list.find((x) => x === 'test') ?? list.find((x) => /^(validate|verify|check|lint|test.*)$/i.test(x)) ?? list[0]!;
-}
-
-const YAMLLINT = `# yamllint for the files itgen adds (generated descriptions run past 80 characters); the
-# repository's other YAML is left to whoever lints it: everything else is ignored here.
-extends: default
-ignore: |
-  /*
-  !/catalogs/
-  !/generators/
-  !/output/
-  !/ci/
-  !/.github/
-  !/kustomization.yaml
-  node_modules/
-rules:
-  line-length: {max: 160}
-  truthy: {check-keys: false}
-  document-start: disable
-`;
-
-/** The names yamllint reads its configuration from, in its order: a repository with one keeps it. */
-const YAMLLINT_CONFIGS = ['.yamllint', '.yamllint.yaml', '.yamllint.yml'];
-
 /**
  * Why a repository URL cannot go into the GitOps objects, or undefined: it is written as a YAML
  * double-quoted string, and refused when it holds whitespace or control characters (a line break
- * would inject keys) or is not a URL Git and the GitOps tools read (scheme://..., or user@host:path).
+ * would inject keys) or is not a URL Git and the GitOps tools read (scheme://..., or
+ * user@host:path).
  */
 export function repoUrlProblem(url: string): string | undefined {
   if (/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(url)) return '--repo-url holds whitespace or a control character';
@@ -362,21 +208,6 @@ ${fluxKustomization(o, { kind: 'GitRepository', name: source.metadata!.name as s
   return out;
 }
 
-/** Whether anything (a file, a directory, a link) is at this path. */
-function exists(file: string): boolean {
-  try {
-    lstatSync(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** An existing file of the repository (a regular file, bounded like every read), or undefined. */
-export function read(file: string): string | undefined {
-  return readRegularFile(file)?.toString('utf8');
-}
-
 /**
  * What `itgen init` would do in `dir`.
  *
@@ -517,66 +348,4 @@ export function includedInGitlab(dir: string, file: string): { files: OutputFile
       : undefined;
   if (edited === undefined) return { files: [], merged: [], kept: [ask] };
   return { files: [{ path: '.gitlab-ci.yml', content: edited }], merged: [`.gitlab-ci.yml: included ${file}`], kept: [] };
-}
-
-/**
- * Why a path of the repository cannot be written where it is named: a link on the way that leads
- * out of the repository, or nowhere (dangling), or a file where a directory must be; undefined
- * when every existing part of the path is a directory (or, last, anything) inside it.
- */
-export function blockedPath(dir: string, rel: string): string | undefined {
-  const realDir = realLocation(dir);
-  const parts = rel.split('/');
-  for (let i = 1; i <= parts.length; i++) {
-    const shown = parts.slice(0, i).join('/');
-    const p = path.join(dir, ...parts.slice(0, i));
-    let st;
-    try {
-      st = lstatSync(p);
-    } catch {
-      return undefined; // absent from here on: created inside
-    }
-    if (st.isSymbolicLink()) {
-      let real: string;
-      try {
-        real = realpathSync.native(p);
-      } catch {
-        return `\`${shown}\` is a symbolic link that leads nowhere`;
-      }
-      if (!within(realDir, real)) return `\`${shown}\` leads out of the repository through a symbolic link`;
-      st = statSync(p);
-    }
-    if (i < parts.length && !st.isDirectory()) return `\`${shown}\` is a file, not a directory`;
-  }
-  return undefined;
-}
-
-/**
- * The kustomization text with one resource added, everything else byte for byte as the user wrote
- * it (comments, quotes, flow maps, line endings): a line after the last item of a block sequence,
- * an item before the `]` of a flow sequence, or a `resources:` block at the end. Undefined when the
- * sequence's layout is not one of those (the user is told to add it).
- */
-function withResource(text: string, resources: YAMLSeq | undefined, entry: string, key = 'resources'): string | undefined {
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  if (resources === undefined) return `${text}${text === '' || text.endsWith('\n') ? '' : eol}${key}:${eol}  - ${entry}${eol}`;
-  const range = resources.range;
-  if (!range) return undefined;
-  if (resources.flow) {
-    const close = text.lastIndexOf(']', range[1]);
-    if (close < range[0]) return undefined;
-    const inside = text.slice(range[0] + 1, close).trim();
-    return `${text.slice(0, close)}${inside === '' ? entry : `, ${entry}`}${text.slice(close)}`;
-  }
-  const last = resources.items[resources.items.length - 1] as { range?: [number, number, number] } | undefined;
-  if (!last?.range) return undefined;
-  // The item's `- ` starts its line: its indentation is the sequence's.
-  const lineStart = text.lastIndexOf('\n', range[0]) + 1;
-  const indent = /^[ ]*/.exec(text.slice(lineStart))![0];
-  if (text.slice(lineStart + indent.length, lineStart + indent.length + 2) !== '- ') return undefined;
-  // After the line that holds the end of the last item.
-  const endOfLast = text.indexOf('\n', Math.max(last.range[1] - 1, 0));
-  const at = endOfLast === -1 ? text.length : endOfLast + 1;
-  const before = text.slice(0, at);
-  return `${before}${before.endsWith('\n') ? '' : eol}${indent}- ${entry}${eol}${text.slice(at)}`;
 }

@@ -3,7 +3,8 @@
  * a value needs zod (one the fast parser does not answer for, the issues of a mistake, the JSON
  * Schemas, the library's exports). Nothing on the path of a sound catalog imports this file.
  */
-export { CATALOG_KINDS, catalogJsonSchema } from './catalog';
+export { CATALOG_KINDS } from './catalog';
+export { catalogJsonSchema } from './catalog-json';
 export { checkAgainst, misspeltKey } from './check';
 export { generatorJsonSchema, generatorSchema } from './generator';
 export { lockJsonSchema, lockSchema } from './lock';

@@ -87,67 +87,95 @@ export function withoutNulls(v: Json): Json {
 }
 
 /**
- * KubeVirt's verdict on `input` (not changed). Over 80 lines: KubeVirt's order for one VM, each
- * stage returning its refusal before the next runs, read beside the webhooks and the VM controller.
+ * KubeVirt's verdict on `input` (not changed): what the API server does with the request (decoding,
+ * the CRD's schema, KubeVirt's mutating webhook, pruning, the namespace), then KubeVirt's steps on
+ * what it stores (admission, lookup, expansion, the start).
  */
 export function judgeVm(input: JsonObject, store: ObjectStore, options: JudgeOptions): Verdict {
+  const received = apiServerReceives(input, store, options);
+  return 'verdict' in received ? received.verdict : kubevirtSteps(received, store, options);
+}
+
+/** What reaches KubeVirt's validating webhook: the VM as the API server and the mutating webhook made it. */
+interface Received {
+  readonly vm: JsonObject;
+  readonly namespace: string;
+  readonly inferred: Inference[];
+  /** Fields outside an enum the CRD lacks, which the validating webhook's schema check refuses. */
+  readonly outOfEnum: JudgeCause[];
+  readonly applied: boolean;
+}
+
+/**
+ * The API server's part, in its order: strict decoding (unknown fields, those of a later release)
+ * and the CRD's schema, the nulls it prunes (no field of a VM is nullable; without strict field
+ * validation, Go's decoding fills a field from a key equal to its name ignoring case), KubeVirt's
+ * mutating webhook on CREATE (instance type and preference inferred from a volume), and the
+ * request's namespace set on a VM that names none. A refusal is the verdict.
+ */
+function apiServerReceives(input: JsonObject, store: ObjectStore, options: JudgeOptions): Received | { verdict: Verdict } {
   const { config } = options;
   const namespace = options.namespace ?? 'default';
   const strictDecoding = (options.decoding ?? 'strict') === 'strict';
-  // The API server: strict decoding (unknown fields, and those of a later release) and the CRD's schema.
   const found = unknownVmFields(input, strictDecoding, strictDecoding ? config.release : undefined);
   const fields = found.filter((u) => u.outOfEnum === undefined && (strictDecoding || u.invalid !== undefined));
   if (fields.length > 0)
-    return refused(
-      'schema',
-      fields.map((u) => ({
-        type: u.invalid !== undefined ? 'FieldValueInvalid' : 'FieldValueNotSupported',
-        field: u.path.map(String).join('.'),
-        message: u.invalid ?? `unknown field`,
-        unknown: u,
-      })),
-    );
-  // The API server prunes the nulls the VM's CRD does not allow (no field is nullable).
-  // Without strict field validation, Go's decoding: a key equal to a field's name ignoring case fills it.
+    return {
+      verdict: refused(
+        'schema',
+        fields.map((u) => ({
+          type: u.invalid !== undefined ? 'FieldValueInvalid' : 'FieldValueNotSupported',
+          field: u.path.map(String).join('.'),
+          message: u.invalid ?? `unknown field`,
+          unknown: u,
+        })),
+      ),
+    };
   let vm = strictDecoding ? (withoutNulls(input) as JsonObject) : goDecodedVm(withoutNulls(input) as JsonObject, config.release);
   let inferred: Inference[] = [];
   const applied = (options.mutate ?? 'applied') === 'applied';
   if (applied || infersFromVolume(vm)) {
     const mutated = mutateOnCreate(vm, store, namespace, config.release);
     if ('causes' in mutated)
-      return refused(
-        'mutate',
-        mutated.causes.map((c) => ({ type: 'FieldValueInvalid', ...c })),
-      );
+      return {
+        verdict: refused(
+          'mutate',
+          mutated.causes.map((c) => ({ type: 'FieldValueInvalid', ...c })),
+        ),
+      };
     vm = mutated.vm;
     inferred = mutated.inferred;
   }
-  // The API server sets the request's namespace on a VM that names none.
   if (typeof obj(vm['metadata'])?.['namespace'] !== 'string') child(vm, 'metadata')['namespace'] = namespace;
-  const ns = String(obj(vm['metadata'])!['namespace']);
-  // The validating webhook checks the VM against KubeVirt's schema first (ValidateSchema): a value
-  // outside a Kubernetes enum the CRD lacks, and what the mutator's Go round trip on CREATE lost.
+  const outOfEnum = found.flatMap((u) =>
+    u.outOfEnum !== undefined ? [{ type: 'FieldValueInvalid' as const, field: fieldPath(u.path), message: u.outOfEnum, unknown: u }] : [],
+  );
+  return { vm, namespace: String(obj(vm['metadata'])!['namespace']), inferred, outOfEnum, applied };
+}
+
+/**
+ * KubeVirt's steps on the VM it received, each returning its refusal before the next runs: the
+ * validating webhook (its schema check: an enum the CRD lacks, what the mutator's Go round trip
+ * lost; then the instancetype admitter, which finds what it can and ignores lookup errors), the
+ * lookup the VM controller needs (a VM whose objects are missing is stored and never started), the
+ * expansion, and the start (the VMI, its webhooks and the launcher pod).
+ */
+function kubevirtSteps(received: Received, store: ObjectStore, options: JudgeOptions): Verdict {
+  const { config } = options;
+  const { vm, inferred } = received;
   if (options.admission !== false) {
-    const schema: JudgeCause[] = [
-      ...found.flatMap((u) =>
-        u.outOfEnum !== undefined ? [{ type: 'FieldValueInvalid' as const, field: fieldPath(u.path), message: u.outOfEnum, unknown: u }] : [],
-      ),
-      ...(applied ? mutatorRoundTripCauses(vm) : []),
-    ];
+    const schema: JudgeCause[] = [...received.outOfEnum, ...(received.applied ? mutatorRoundTripCauses(vm) : [])];
     if (schema.length > 0) return refused('admit', schema, { inferred });
   }
-  const resolved = resolveReferences(vm, store, ns, options.revisionsInCluster ?? false, config.release);
+  const resolved = resolveReferences(vm, store, received.namespace, options.revisionsInCluster ?? false, config.release);
   const { references } = resolved;
   const base = { references, referenceErrors: resolved.errors, inferred };
-  // The instancetype admitter finds what it can and ignores lookup errors, so a VM whose instance
-  // type is missing is still judged against its preference's requirements.
   let admittedVm: JsonObject | undefined;
   if (options.admission !== false) {
     const admitted = admit(vm, references, { cluster: config });
     if (admitted.causes.length > 0) return refused('admit', admitted.causes, base);
     admittedVm = admitted.vm;
   }
-  // KubeVirt stores a VM whose objects are missing, and its VM controller never starts it.
   if (resolved.errors.length > 0) return refused('lookup', [], base);
   const expanded = expand(vm, references, { cluster: config });
   if ('error' in expanded)

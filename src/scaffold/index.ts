@@ -33,13 +33,16 @@ export function scaffoldProblem(o: ScaffoldOptions): string | undefined {
 const SCHEMA = (kind: 'catalog' | 'generator', depth: number): string =>
   `# yaml-language-server: $schema=${'../'.repeat(depth)}node_modules/itgen/schema/${kind}.schema.json`;
 
-/** Over 80 lines: the files init writes, as text templates. */
+/** The files init writes, each a text template of its own. */
 export function scaffoldFiles(o: ScaffoldOptions): OutputFile[] {
-  const { name, vendor } = o;
-  return [
-    {
-      path: `generators/${name}.yaml`,
-      content: `${SCHEMA('generator', 1)}
+  return [generatorFile(o), catalogFile(o), familiesFile(o), preferencesFile(o), ...rootKustomization(o), checkWorkflow(), commentWorkflow()];
+}
+
+/** The generator: which catalog, where to, for which vendor. */
+function generatorFile({ name, vendor }: ScaffoldOptions): OutputFile {
+  return {
+    path: `generators/${name}.yaml`,
+    content: `${SCHEMA('generator', 1)}
 # What itgen generates from the catalog, for whom (itgen schema generator lists every key).
 apiVersion: itgen.dev/v1alpha1
 kind: Generator
@@ -52,10 +55,14 @@ vendor: ${vendor}
 # are counted as <other>. Accepted knowingly here; remove the line to see the warning (IT5007).
 suppressWarnings: [IT5007]
 `,
-    },
-    {
-      path: `catalogs/${name}/catalog.yaml`,
-      content: `${SCHEMA('catalog', 2)}
+  };
+}
+
+/** The Catalog document: naming, and the sizes every family offers. */
+function catalogFile({ name }: ScaffoldOptions): OutputFile {
+  return {
+    path: `catalogs/${name}/catalog.yaml`,
+    content: `${SCHEMA('catalog', 2)}
 # The catalog: naming, then the sizes every family offers.
 kind: Catalog
 name: ${name}
@@ -70,10 +77,14 @@ sizes:
   - {name: medium, cpu: 2}
   - {name: large, cpu: 4}
 `,
-    },
-    {
-      path: `catalogs/${name}/families.yaml`,
-      content: `${SCHEMA('catalog', 2)}
+  };
+}
+
+/** Two families over the sizes. */
+function familiesFile({ name }: ScaffoldOptions): OutputFile {
+  return {
+    path: `catalogs/${name}/families.yaml`,
+    content: `${SCHEMA('catalog', 2)}
 # Families: one instance type per size; guest memory is vCPUs x memoryPerCPU.
 kind: Family
 name: g
@@ -91,10 +102,14 @@ description: Compute heavy, 2Gi of memory per vCPU.
 class: compute
 memoryPerCPU: 2Gi
 `,
-    },
-    {
-      path: `catalogs/${name}/preferences.yaml`,
-      content: `${SCHEMA('catalog', 2)}
+  };
+}
+
+/** A common base and the Linux and Windows preferences inheriting it. */
+function preferencesFile({ name }: ScaffoldOptions): OutputFile {
+  return {
+    path: `catalogs/${name}/preferences.yaml`,
+    content: `${SCHEMA('catalog', 2)}
 # Preferences: what a guest OS needs. Both inherit the common base.
 kind: Preference
 name: common
@@ -142,15 +157,25 @@ spec:
     cpu: {guest: 2}
     memory: {guest: 4Gi}
 `,
-    },
+  };
+}
+
+/** The root kustomization deploying the generated base, and what git leaves out. */
+function rootKustomization({ name }: ScaffoldOptions): OutputFile[] {
+  return [
     {
       path: 'kustomization.yaml',
       content: `# What a GitOps tool syncs: the generated base (itgen generate writes it; commit it).\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - output/${name}\n`,
     },
     { path: '.gitignore', content: 'node_modules/\n_build/\n' },
-    {
-      path: '.github/workflows/itgen.yaml',
-      content: `# Every pull request: the catalog validates, every VM under vms/ is judged against it, the
+  ];
+}
+
+/** The GitHub workflow that validates and checks on every pull request. */
+function checkWorkflow(): OutputFile {
+  return {
+    path: '.github/workflows/itgen.yaml',
+    content: `# Every pull request: the catalog validates, every VM under vms/ is judged against it, the
 # committed base is what it generates, and what the change does (objects, and the VMs under vms/
 # that use them) becomes a comment, posted by itgen-comment.yaml: this workflow runs the pull
 # request's code with a read-only token.
@@ -199,10 +224,14 @@ jobs:
           name: itgen-review
           path: itgen-review/
 `,
-    },
-    {
-      path: '.github/workflows/itgen-comment.yaml',
-      content: `# Posts the review of itgen.yaml as one comment per pull request, updated on every push. It runs
+  };
+}
+
+/** The GitHub workflow that posts the review comment from the check's artifact. */
+function commentWorkflow(): OutputFile {
+  return {
+    path: '.github/workflows/itgen-comment.yaml',
+    content: `# Posts the review of itgen.yaml as one comment per pull request, updated on every push. It runs
 # with a token that may comment, so it never checks out or runs the pull request's code, and it
 # trusts nothing the artifact says: the pull request wrote it (its own workflow, package.json and
 # lockfile decide what runs), so this job finds the pull request by the commit, reads at most
@@ -277,6 +306,5 @@ jobs:
             if (mine) await github.rest.issues.updateComment({ owner, repo, comment_id: mine.id, body });
             else await github.rest.issues.createComment({ owner, repo, issue_number: pull.number, body });
 `,
-    },
-  ];
+  };
 }

@@ -4,7 +4,7 @@
  * through a linked operand directory are named from the operand, and kinds named after
  * Object.prototype's members print as themselves.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runInProcess, type CliRun } from './e2e-helpers';
@@ -48,6 +48,22 @@ describe('failures in --format json are JSON diagnostics', () => {
     try {
       const r = itgen(dir, ['explain', 'c1.smal', '--format', 'json']);
       expect(JSON.parse(r.out)).toMatchObject({ diagnostics: [{ code: 'IT1011', hint: 'did you mean `c1.small`?' }] });
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('diff --against FILE', () => {
+  it('reads the file bounded, as every input: a 300 MB file is refused before it is read', () => {
+    const dir = project();
+    try {
+      writeFileSync(path.join(dir, 'huge.yaml'), '');
+      // Sparse: no disk is written, and an unbounded reader would still read 300 MB.
+      truncateSync(path.join(dir, 'huge.yaml'), 300 * 1024 * 1024);
+      const r = itgen(dir, ['diff', '--against', 'huge.yaml']);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/IT7301 cannot read huge\.yaml: it is larger than/);
     } finally {
       removeDir(dir);
     }

@@ -1,9 +1,9 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics';
 import { committedObjects, readCommittedBase } from '../emit/committed';
 import type { OutputFile } from '../emit/layout';
-import { relativePath } from '../load/files';
+import { readNamedFile, relativePath } from '../load/files';
 import { parseSource, type SourceDoc } from '../load/source';
 import type { CompileResult } from '../pipeline';
 import { withPolicyVerdicts } from '../policy/vms';
@@ -172,8 +172,11 @@ function bundleSection(root: string, results: readonly CompileResult[], bundleFi
   if (results.length !== 1)
     return { failure: diag('IT1009', `diff --against FILE works on one generator at a time; pass -g generators/<name>.yaml (found ${results.length})`) };
   const r = results[0]!;
-  const parsed = parseObjects(readFileSync(bundleFile, 'utf8'));
   const shown = relativePath(root, bundleFile);
+  // The file the operator names, read bounded like every input (load/files.ts readNamedFile).
+  const read = readNamedFile(bundleFile);
+  if ('error' in read) return { failure: diag('IT7301', `cannot read ${shown}: ${read.error}`) };
+  const parsed = parseObjects(read.bytes.toString('utf8'));
   if (parsed.error !== undefined) return { failure: diag('IT7301', `cannot read ${shown}: ${parsed.error}`) };
   // Comparing with a file that holds no instance types or preferences would list every object as added.
   if (parsed.objects.length === 0)

@@ -34,7 +34,7 @@ import type { ProjectPolicy } from '../policy/vms';
 import { compileGenerators, type PublishedBase, type PublishedBundles } from './compile';
 export type { PublishedBase, PublishedBundles } from './compile';
 import type { RenderedObject } from '../render/manifests';
-import { catalogOfObjects } from '../render/objects';
+import { catalogOfObjects, removedNamesOf } from '../render/objects';
 import type { ResolvedCatalog } from '../resolve/types';
 
 /** Where a run's inputs are: the project, and the files the operator names. */
@@ -329,7 +329,7 @@ function catalogsOf(files: 'instead' | 'besides', inputs: ProjectInputs, read: P
       ...sources.filter((s) => s.origin === 'generator').flatMap((s) => s.objects.map((o) => o.manifest as unknown as JsonObject)),
       ...fileObjects,
     ]),
-    sources.flatMap((s) => s.result?.lock?.lock.objects ?? []),
+    [...sources.flatMap((s) => s.result?.lock?.lock.objects ?? []), ...removedNamesOf(fileObjects)],
   );
   return {
     sources,

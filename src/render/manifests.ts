@@ -112,6 +112,9 @@ export function renderInstancetype(it: ResolvedInstancetype, opts: RenderOptions
   const annotations: Record<string, string> = { ...(opts.annotations ?? {}), ...it.annotations };
   annotations[`${LABEL_PREFIX}displayName`] = it.displayName;
   annotations[`${LABEL_PREFIX}description`] = it.description;
+  // A deprecated object names its replacement on itself, so that a bundle or a cluster's objects
+  // tell a VM owner what to use instead (render/objects.ts reads it back).
+  if (it.deprecated?.replacement !== undefined) annotations[`${LABEL_PREFIX}replacement`] = it.deprecated.replacement;
   return { labels, annotations };
 }
 
@@ -123,6 +126,7 @@ export function renderPreference(p: ResolvedPreference, opts: RenderOptions): { 
   const annotations: Record<string, string> = { ...(opts.annotations ?? {}), ...p.annotations };
   annotations['openshift.io/display-name'] = p.displayName;
   if (p.icon !== undefined) annotations['iconClass'] = p.icon;
+  if (p.deprecated?.replacement !== undefined) annotations[`${LABEL_PREFIX}replacement`] = p.deprecated.replacement;
   return { labels, annotations };
 }
 

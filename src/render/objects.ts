@@ -13,6 +13,29 @@ import type { RenderedObject } from './manifests';
 /** The annotation itgen writes on a deprecated object naming what replaces it (read back from bundles). */
 export const REPLACEMENT_ANNOTATION = 'instancetype.kubevirt.io/replacement';
 const DEPRECATED_LABEL = 'instancetype.kubevirt.io/deprecated';
+/**
+ * The annotation itgen writes on an object that replaces names the release lock records removed:
+ * `name@release` of each, comma-separated (`db1.medium@v2.0.0`), so that a VM still naming one is
+ * told what to use from a bundle or a cluster's objects alone.
+ */
+export const REPLACES_ANNOTATION = 'instancetype.kubevirt.io/replaces';
+
+/** Names the objects read from files record as removed and replaced by them (REPLACES_ANNOTATION), as the release lock writes them. */
+export function removedNamesOf(objects: readonly JsonObject[]): { kind: string; name: string; removed: string; replacement: string }[] {
+  return objects.flatMap((o) => {
+    const m = o['metadata'];
+    const meta = m !== null && typeof m === 'object' && !Array.isArray(m) ? (m as JsonObject) : {};
+    const value = record(meta['annotations'])[REPLACES_ANNOTATION];
+    if (value === undefined || typeof meta['name'] !== 'string' || !isManifestKind(o['kind'])) return [];
+    return value
+      .split(',')
+      .slice(0, 1000)
+      .flatMap((entry) => {
+        const at = /^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?)@(v\d+\.\d+\.\d+)$/.exec(entry.trim());
+        return at ? [{ kind: String(o['kind']), name: at[1]!, removed: at[3]!, replacement: meta['name'] as string }] : [];
+      });
+  });
+}
 
 const record = (v: unknown): Record<string, string> => {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return {};

@@ -3,7 +3,7 @@
  * the generators, the catalog, .git, the project itself, a folder of someone else's files, a path
  * through a symlink out of the project, or another generator's output.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -179,6 +179,20 @@ describe('interrupted writes', () => {
     expect(readDirTree(dir)).toEqual([{ path: 'out/kustomization.yaml', content: 'old\n' }]);
     writeTree(path.join(dir, 'out'), [{ path: 'kustomization.yaml', content: 'new\n' }]);
     expect(readDirTree(dir)).toEqual([{ path: 'out/kustomization.yaml', content: 'new\n' }]);
+    removeDir(dir);
+  });
+
+  it('also drops the scratch directory of a removal cut short (a run killed while removing the tree it replaced)', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'itgen-interrupted-'));
+    writeTree(path.join(dir, 'out'), [{ path: 'kustomization.yaml', content: 'current\n' }]);
+    // removeTree moves what it removes into a scratch directory named after it, then empties that.
+    mkdirSync(path.join(dir, '..out.itgen-old-2-b.itgen-rm-2-c', '0'), { recursive: true });
+    writeFileSync(path.join(dir, '..out.itgen-old-2-b.itgen-rm-2-c', '0', 'kustomization.yaml'), 'old\n');
+    // Someone else's dot-directory beside it stays.
+    mkdirSync(path.join(dir, '.keep'));
+    recoverInterruptedWrite(path.join(dir, 'out'));
+    expect(readdirSync(dir).sort()).toEqual(['.keep', 'out']);
+    expect(readDirTree(path.join(dir, 'out'))).toEqual([{ path: 'kustomization.yaml', content: 'current\n' }]);
     removeDir(dir);
   });
 });

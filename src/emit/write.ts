@@ -28,9 +28,16 @@ export function findDuplicatePaths(files: readonly OutputFile[]): string[] {
   return [...dups].sort();
 }
 
+/** A name beside the output directory `base` that a killed writer left: its new tree, its old one, or the scratch of removing either (removeTree). */
+function isLeftover(name: string, base: string): boolean {
+  const prefix = `.${base}.itgen-`;
+  return name.startsWith(`${prefix}old-`) || name.startsWith(`${prefix}new-`) || (name.startsWith(`.${prefix}`) && name.includes('.itgen-rm-'));
+}
+
 /**
- * Leftovers of a run that was killed while writing: a fresh tree not yet moved into place (dropped)
- * and the previous tree set aside just before the swap (moved back when nothing replaced it).
+ * Leftovers of a run that was killed while writing: a fresh tree not yet moved into place (dropped),
+ * the previous tree set aside just before the swap (moved back when nothing replaced it) and the
+ * scratch directory of a removal cut short (dropped). Called under the output lock.
  */
 export function recoverInterruptedWrite(outDir: string): void {
   const abs = path.resolve(outDir);
@@ -38,7 +45,7 @@ export function recoverInterruptedWrite(outDir: string): void {
   if (!existsSync(parent)) return;
   const prefix = `.${path.basename(abs)}.itgen-`;
   const leftovers = readdirSync(parent)
-    .filter((n) => n.startsWith(`${prefix}old-`) || n.startsWith(`${prefix}new-`))
+    .filter((n) => isLeftover(n, path.basename(abs)))
     .sort();
   for (const name of leftovers) {
     const p = path.join(parent, name);
@@ -57,7 +64,7 @@ export function cleanLeftovers(outDir: string): void {
   const parent = path.dirname(abs);
   if (!existsSync(parent)) return;
   const prefix = `.${path.basename(abs)}.itgen-`;
-  const left = readdirSync(parent).some((n) => n.startsWith(`${prefix}old-`) || n.startsWith(`${prefix}new-`) || n === `${prefix}lock`);
+  const left = readdirSync(parent).some((n) => isLeftover(n, path.basename(abs)) || n === `${prefix}lock`);
   if (left) withOutputLock(abs, () => recoverInterruptedWrite(abs));
 }
 

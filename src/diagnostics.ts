@@ -85,6 +85,7 @@ export const DIAGNOSTIC_CODES = {
   // IT6xxx: target KubeVirt version
   IT6001: 'field newer than the target KubeVirt release',
   IT6002: 'unknown target KubeVirt release',
+  IT6003: 'a KubeVirt release itgen does not model is answered as a modelled one',
   // IT7xxx: release workflow
   IT7001: 'output differs from what the catalogs generate',
   IT7101: 'published object changed in place',
@@ -141,6 +142,7 @@ export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
  * name. test/validation-codes.test.ts checks that every warning the fixtures produce is listed.
  */
 export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
+  'IT6003',
   'IT1207',
   'IT2023',
   'IT4004',

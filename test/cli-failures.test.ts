@@ -70,6 +70,28 @@ describe('diff --against FILE', () => {
   });
 });
 
+describe('--kubevirt-version', () => {
+  it('takes a minor release as its line; a release it does not model is answered as one, and says which', () => {
+    const dir = project();
+    try {
+      writeFileSync(
+        path.join(dir, 'vm.yaml'),
+        'apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: web, namespace: apps}\nspec:\n  runStrategy: Always\n  instancetype: {name: c1.small}\n  template: {spec: {domain: {devices: {}}}}\n',
+      );
+      const minor = itgen(dir, ['validate', 'vm.yaml', '--kubevirt-version', 'v1.7']);
+      expect([minor.code, minor.err]).toEqual([0, '']);
+      const patch = itgen(dir, ['validate', 'vm.yaml', '--kubevirt-version', 'v1.7.0']);
+      expect(patch.code).toBe(0);
+      expect(patch.err).toMatch(/warning IT6003 KubeVirt v1\.7\.0 is not among the modelled releases \([^)]*\): answered as v1\.7\.4/);
+      expect(itgen(dir, ['validate', 'vm.yaml', '--kubevirt-version', 'v1']).err).toMatch(
+        /--kubevirt-version is a KubeVirt release like v1\.8\.4, or a minor release like v1\.8/,
+      );
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
 describe('operands', () => {
   it('files found through a linked operand directory are named from the operand, never by absolute path', () => {
     const dir = project();

@@ -7,17 +7,30 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runInProcess } from './e2e-helpers';
 import { DEFAULT_GENERATOR, removeDir, scratchProject } from './helpers';
-import { holds, modelledRelease, releasesBetween } from '../src/kubevirt/releases';
+import { holds, modelledRelease, releaseNote, releasesBetween } from '../src/kubevirt/releases';
 import { DEPLOYED_COMMON_INSTANCETYPES, DEPLOYED_NAMES } from '../src/kubevirt/deployed-catalog';
 
 describe('the release table', () => {
-  it('answers a release as the newest modelled one not newer than it', () => {
+  it("answers a release as its line's modelled patch not newer than it, else the line's oldest, else the newest modelled line before it", () => {
     expect([modelledRelease('v1.8.2'), modelledRelease('v1.10.0'), modelledRelease('v1.5.0'), modelledRelease(undefined)]).toEqual([
       'v1.8.0',
       'v1.9.0',
       undefined,
       'v1.9.0',
     ]);
+    // v1.7.0 is v1.7's webhooks and controller: answered as v1.7.4, not as v1.6.6.
+    expect([modelledRelease('v1.7.0'), modelledRelease('v1.7'), modelledRelease('v1.8'), modelledRelease('v1.10')]).toEqual([
+      'v1.7.4',
+      'v1.7.4',
+      'v1.8.4',
+      'v1.9.0',
+    ]);
+  });
+
+  it('says which release answers for one it does not model, and nothing for one it does or for a minor line', () => {
+    expect(releaseNote('v1.7.0')).toBe('KubeVirt v1.7.0 is not among the modelled releases (v1.6.6, v1.7.4, v1.8.0, v1.8.4, v1.9.0): answered as v1.7.4');
+    expect([releaseNote('v1.7.4'), releaseNote('v1.7'), releaseNote(undefined)]).toEqual([undefined, undefined, undefined]);
+    expect(releaseNote('v1.10')).toMatch(/answered as v1\.9\.0$/);
   });
 
   it('takes a range of patch releases, a minor bound its whole line', () => {

@@ -236,7 +236,7 @@ export const POLICIES_OPTION = {
 
 export const KUBEVIRT_VERSION_OPTION = {
   flag: '--kubevirt-version',
-  value: 'vX.Y.Z',
+  value: 'vX.Y[.Z]',
   help: "the KubeVirt release the cluster runs (default: the KubeVirt CR's status.observedKubeVirtVersion, else v1.9.0): answers as that release does",
-  check: (v: string) => (/^v\d+\.\d+\.\d+$/.test(v) ? undefined : '--kubevirt-version is a KubeVirt release like v1.8.4'),
+  check: (v: string) => (/^v\d+\.\d+(\.\d+)?$/.test(v) ? undefined : '--kubevirt-version is a KubeVirt release like v1.8.4, or a minor release like v1.8'),
 } as const satisfies OptionSpec;

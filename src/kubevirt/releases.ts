@@ -1,14 +1,5 @@
-/**
- * KubeVirt releases as data: the patch releases itgen answers as, and each rule that differs
- * between them, written once with the releases it holds for. A rule is read through `holds`; no
- * version comparison lives anywhere else. Releases are patch releases, not minor lines: a check can
- * leave a patch line (the arm64 Secure Boot refusal is in v1.8.0 and gone in v1.8.4).
- */
-
-/** The releases itgen models, oldest first; the newest is the default answer. */
-export const MODELLED_RELEASES = ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4', 'v1.9.0'] as const;
-export type ModelledRelease = (typeof MODELLED_RELEASES)[number];
-export const NEWEST_RELEASE: ModelledRelease = 'v1.9.0';
+import { type ModelledRelease, NEWEST_RELEASE, parts, compare, modelledRelease } from './release-names';
+export { MODELLED_RELEASES, type ModelledRelease, NEWEST_RELEASE, modelledRelease, releaseNote, releasesBetween } from './release-names';
 
 export interface ReleaseRule {
   /** KubeVirt's words. */
@@ -341,48 +332,6 @@ export function kubevirtSchemeName(release: string | undefined): string {
 export function gateOffByDefault(gate: string, release: string | undefined): boolean {
   const m = modelledRelease(release);
   return m !== undefined && Object.hasOwn(GATES_OFF_BY_DEFAULT, gate) && GATES_OFF_BY_DEFAULT[gate]!.includes(m);
-}
-
-/** `v1.8.4` as numbers; a minor release (`v1.8`) as its `.0`. */
-function parts(release: string): [number, number, number] | undefined {
-  const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?$/.exec(release);
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : undefined;
-}
-
-function compare(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < 3; i++) if (a[i]! !== b[i]!) return a[i]! - b[i]!;
-  return 0;
-}
-
-/**
- * The modelled release a cluster of `release` answers as: the newest modelled one not newer than
- * it (v1.8.2 answers as v1.8.0; v1.10 as v1.9.0); undefined for one older than every modelled release.
- */
-export function modelledRelease(release: string | undefined): ModelledRelease | undefined {
-  if (release === undefined) return NEWEST_RELEASE;
-  const r = parts(release);
-  if (!r) return undefined;
-  let found: ModelledRelease | undefined;
-  for (const m of MODELLED_RELEASES) if (compare(parts(m)!, r) <= 0) found = m;
-  return found;
-}
-
-/**
- * The modelled releases from `min` to `max` (a minor release as a bound takes its whole patch line:
- * max v1.8 includes v1.8.4).
- */
-export function releasesBetween(min: string, max: string | undefined): ModelledRelease[] {
-  const lo = parts(min);
-  const hiWritten = max !== undefined ? parts(max) : undefined;
-  if (!lo) return [];
-  const minorOnly = max !== undefined && !/^v?\d+\.\d+\.\d+$/.test(max);
-  return MODELLED_RELEASES.filter((m) => {
-    const p = parts(m)!;
-    // A patch-less minimum is the whole minor line too (min v1.8 includes v1.8.0).
-    if (compare(p, lo) < 0) return false;
-    if (!hiWritten) return true;
-    return minorOnly ? p[0] < hiWritten[0] || (p[0] === hiWritten[0] && p[1] <= hiWritten[1]) : compare(p, hiWritten) <= 0;
-  });
 }
 
 /** Whether the release a cluster answers as has what arrived in `since` (`v1.9.0`): the one place versions compare. */

@@ -16,7 +16,6 @@ import { policyCatalogOf, policyOptionsOf, profileProblems } from '../policy/cat
 import { policyBase } from '../policy/base';
 import { DOCS_FILE, renderDocs } from '../render/docs';
 import { renderCatalog, type RenderedObject } from '../render/manifests';
-import { REPLACES_ANNOTATION } from '../render/objects';
 import { applyNamespace } from '../render/namespace';
 import { resolveCatalog } from '../resolve/catalog';
 import { selectCatalog, selectOptions } from '../resolve/select';
@@ -68,12 +67,9 @@ export function compileObjects(generator: LoadedGenerator, docs: readonly Source
   const selected = selectCatalog(resolved, { ...selectOptions(config), catalogHasErrors: hasErrors(diagnostics) }, generator.src);
   diagnostics.push(...selected.diagnostics);
   const catalog = selected.catalog;
-  const objects = withReplacedNames(
-    applyNamespace(
-      renderCatalog(catalog, { vendor: config.vendor, scopes: config.scopes, labels: config.labels, annotations: config.annotations }),
-      config.namespace,
-    ),
-    lock,
+  const objects = applyNamespace(
+    renderCatalog(catalog, { vendor: config.vendor, scopes: config.scopes, labels: config.labels, annotations: config.annotations }),
+    config.namespace,
   );
   // Semantic rules run on whatever resolved, even with earlier errors, so that one run reports
   // everything it can.
@@ -307,25 +303,4 @@ function launcherSection(
   if (memo && !kept) memo.setFacts(key, facts as unknown as Record<string, unknown>[]);
   const seen = new Set<string>();
   return { markdown: factsMarkdown(facts), refused: facts.filter((f) => f.refused !== undefined && !seen.has(f.name) && (seen.add(f.name), true)) };
-}
-
-/**
- * Each object that replaces names the release lock records removed says so (REPLACES_ANNOTATION,
- * `name@release` of each): the output, the bundles and a cluster's objects then tell a VM still
- * naming one what to use, without the lock.
- */
-function withReplacedNames(objects: RenderedObject[], lock: LoadedLock | undefined): RenderedObject[] {
-  const replaced = new Map<string, string[]>();
-  for (const o of lock?.lock.objects ?? [])
-    if (o.removed !== undefined && o.replacement !== undefined) {
-      const key = `${o.kind}/${o.replacement}`;
-      replaced.set(key, [...(replaced.get(key) ?? []), `${o.name}@${o.removed}`]);
-    }
-  if (replaced.size === 0) return objects;
-  return objects.map((o) => {
-    const names = replaced.get(`${o.manifest.kind}/${o.manifest.metadata.name}`);
-    if (!names) return o;
-    const metadata = { ...o.manifest.metadata, annotations: { ...(o.manifest.metadata.annotations ?? {}), [REPLACES_ANNOTATION]: names.sort().join(',') } };
-    return { ...o, manifest: { ...o.manifest, metadata } };
-  });
 }

@@ -8,23 +8,21 @@
  * A `Project` owns its memory: every read is memoised on the object `openProject` returns, never in
  * a module, so a library caller working on two projects in one process gets two answers.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
-import { diag, hasErrors, strictify, type Diagnostic, type SourceRange } from '../diagnostics';
+import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
 import { objectStore, type ObjectStore } from '../expand';
 import { withRemovedNames } from '../expand/references';
 import { kubevirtFromDocuments, manifestObjects } from '../expand/documents';
-import { obj, type Json, type JsonObject } from '../json';
-import { isQuantity } from '../quantity';
+import { obj, type JsonObject } from '../json';
+
 import { apiServerErrors } from '../kubevirt/crd';
-import { MODELLED_RELEASES, modelledRelease, releasesBetween } from '../kubevirt/releases';
+import { MODELLED_RELEASES, modelledRelease, releaseNote, releasesBetween } from '../kubevirt/releases';
 import { targetRange } from '../schema/kubevirt-api';
 import { locate } from '../load/source';
 import { isManifestKind } from '../schema/kubevirt-api';
 import { KUBEVIRT_DEFAULTS, type ClusterDefaults } from '../kubevirt/config';
-import { readNamedFile } from '../load/files';
-import { MAX_INPUT_BYTES } from '../load/limits';
-import { readFileAt } from './git';
+
 import { loadClusterDump, loadManifests } from '../load/manifests';
 import type { SourceDoc } from '../load/source';
 import type { CompileMode, CompileResult } from '../pipeline';
@@ -36,6 +34,8 @@ export type { PublishedBase, PublishedBundles } from './compile';
 import type { RenderedObject } from '../render/manifests';
 import { catalogOfObjects, removedNamesOf } from '../render/objects';
 import type { ResolvedCatalog } from '../resolve/types';
+import { nodeQuantityProblems } from './inputs';
+export { baseRevision, bundlesDirectory } from './inputs';
 
 /** Where a run's inputs are: the project, and the files the operator names. */
 export interface ProjectInputs {
@@ -168,16 +168,7 @@ export function openProject(inputs: ProjectInputs): Project {
       );
     return { objects, diagnostics };
   });
-  const kubevirt = once((): { config?: ClusterDefaults; diagnostics: Diagnostic[] } => {
-    if (inputs.kubevirtVersion !== undefined && modelledRelease(inputs.kubevirtVersion) === undefined)
-      return {
-        diagnostics: [diag('IT1011', `--kubevirt-version ${inputs.kubevirtVersion} is older than the releases itgen models (${MODELLED_RELEASES.join(', ')})`)],
-      };
-    if (inputs.kubevirt === undefined) return { diagnostics: [] };
-    const read = manifests([inputs.kubevirt]);
-    if (hasErrors(read.diagnostics)) return { diagnostics: read.diagnostics };
-    return kubevirtFromDocuments(read.docs, inputs.kubevirt);
-  });
+  const kubevirt = once(() => kubevirtOf(inputs, manifests));
   const besides = once(() => catalogsOf('besides', inputs, { hasGenerators, compiled, withDocuments }));
   const instead = once(() => catalogsOf('instead', inputs, { hasGenerators, compiled, withDocuments }));
   const catalogs = (files: 'instead' | 'besides' = 'besides'): Catalogs => (files === 'instead' ? instead() : besides());
@@ -231,41 +222,6 @@ export function judgedConfigs(config: ClusterDefaults, given: boolean, results: 
 /** The release a VM is judged at was given (`--kubevirt-version`, or the CR's own), or there are no generators to ask. */
 export function releaseGiven(project: Project): boolean {
   return project.inputs.kubevirtVersion !== undefined || project.kubevirt().config?.release !== undefined || !project.hasGenerators();
-}
-
-/**
- * A node's allocatable and capacity as the API server holds them: quantities (a string as Kubernetes
- * writes one, or a finite number), never negative. Anything else (`NaN`, `.inf`, `0x10`, `abc`, `""`,
- * `"64Gi "` with a blank) is said at its place: read as 0 or trimmed, it would give wrong answers.
- */
-function nodeQuantityProblems(
-  objects: readonly Record<string, unknown>[],
-  shown: string,
-  at: ((index: number, path: readonly (string | number)[]) => SourceRange | undefined) | undefined,
-): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  objects.forEach((o, i) => {
-    if (o['kind'] !== 'Node' || out.length >= 20) return;
-    const status = obj(o['status'] as Json);
-    for (const field of ['allocatable', 'capacity'])
-      for (const [k, v] of Object.entries(obj(status?.[field]) ?? {})) {
-        const ok = typeof v === 'string' ? isQuantity(v) && !v.startsWith('-') : typeof v === 'number' && Number.isFinite(v) && v >= 0;
-        if (ok) continue;
-        const name = String(obj(o['metadata'] as Json)?.['name'] ?? '(unnamed)');
-        const path = ['status', field, k];
-        out.push(
-          diag(
-            'IT8004',
-            `Node \`${name}\`: status.${field}.${k} is ${typeof v === 'number' ? String(v) : (JSON.stringify(v) ?? String(v))}, not a quantity a node can offer`,
-            at?.(i, path) ?? { file: shown, line: 1, col: 1 },
-            {
-              hint: 'a quantity as Kubernetes writes one (`64Gi`, `8`, `7500m`); a dump from `kubectl get nodes -o yaml` has them',
-            },
-          ),
-        );
-      }
-  });
-  return out;
 }
 
 /** The catalogs of a run (Project.catalogs), from what the project has read. */
@@ -357,34 +313,31 @@ function dirExists(p: string): boolean {
   }
 }
 
-/** `--base REF` as the release workflows take it: the release lock files as committed at REF in the project's repository. */
-export function baseRevision(root: string, ref: string): PublishedBase {
+/**
+ * The cluster's KubeVirt configuration (Project.kubevirt): the CR named, read as KubeVirt takes it;
+ * a release older than every modelled one refused; one itgen does not model answered as a modelled
+ * one, with a warning that says which (IT6003), never in silence.
+ */
+function kubevirtOf(inputs: ProjectInputs, manifests: Project['manifests']): { config?: ClusterDefaults; diagnostics: Diagnostic[] } {
+  const read = ((): { config?: ClusterDefaults; diagnostics: Diagnostic[] } => {
+    if (inputs.kubevirtVersion !== undefined && modelledRelease(inputs.kubevirtVersion) === undefined)
+      return {
+        diagnostics: [diag('IT1011', `--kubevirt-version ${inputs.kubevirtVersion} is older than the releases itgen models (${MODELLED_RELEASES.join(', ')})`)],
+      };
+    if (inputs.kubevirt === undefined) return { diagnostics: [] };
+    const cr = manifests([inputs.kubevirt]);
+    if (hasErrors(cr.diagnostics)) return { diagnostics: cr.diagnostics };
+    return kubevirtFromDocuments(cr.docs, inputs.kubevirt);
+  })();
+  const release = inputs.kubevirtVersion ?? read.config?.release;
+  const note = hasErrors(read.diagnostics) ? undefined : releaseNote(release);
+  if (note === undefined) return read;
+  const given = inputs.kubevirtVersion !== undefined ? '--kubevirt-version' : `${inputs.kubevirt ?? 'the KubeVirt CR'} (status.observedKubeVirtVersion)`;
   return {
-    name: ref,
-    read: (file) => readFileAt(root, ref, file, MAX_INPUT_BYTES),
-    atTag: (version, file) => {
-      const r = readFileAt(root, `refs/tags/${version}`, file, MAX_INPUT_BYTES);
-      return r && 'text' in r ? r : undefined;
-    },
-  };
-}
-
-/** `--bundles DIR` as the release workflows take it: the regular files of the directory, each read bounded. */
-export function bundlesDirectory(cwd: string, dir: string): PublishedBundles {
-  const abs = path.resolve(cwd, dir);
-  return {
-    shown: dir.replace(/\/+$/, ''),
-    files: () => {
-      let names: string[];
-      try {
-        names = readdirSync(abs).sort();
-      } catch {
-        names = [];
-      }
-      return names.flatMap((name) => {
-        const read = readNamedFile(path.join(abs, name));
-        return 'bytes' in read ? [{ name, bytes: read.bytes }] : [];
-      });
-    },
+    ...read,
+    diagnostics: [
+      ...read.diagnostics,
+      diag('IT6003', note, undefined, { severity: 'warning', hint: `${given} names ${release}; itgen models ${MODELLED_RELEASES.join(', ')}` }),
+    ],
   };
 }

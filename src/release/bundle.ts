@@ -12,6 +12,7 @@ import type { OutputFile } from '../emit/layout';
 import { serializeObjects } from '../emit/layout';
 import { serializeStream } from '../emit/serialize';
 import type { RenderedObject } from '../render/manifests';
+import { REPLACES_ANNOTATION } from '../render/objects';
 import type { ManifestKind } from '../schema/manifest';
 import { sha256Hex, specDigest } from '../digest';
 import { byText, compareText } from '../order';
@@ -270,4 +271,26 @@ export function readPublishedBundles(
     bundles.push({ version: m[1]!, file: f.name, objects: objectsInText(f.name, f.bytes.toString('utf8')) });
   }
   return { bundles: bundles.sort((a, b) => compareVersions(a.version, b.version)), diagnostics };
+}
+
+/**
+ * Each object of a bundle that replaces names the release lock records removed says so
+ * (REPLACES_ANNOTATION, `name@release` of each): a VM owner holding only the bundle is then told
+ * what to use for a removed name. Bundles only: the committed base stays what the catalog
+ * generates, whatever the lock records since.
+ */
+export function withReplacedNames(objects: readonly RenderedObject[], lock: LoadedLock | undefined): readonly RenderedObject[] {
+  const replaced = new Map<string, string[]>();
+  for (const o of lock?.lock.objects ?? [])
+    if (o.removed !== undefined && o.replacement !== undefined) {
+      const key = `${o.kind}/${o.replacement}`;
+      replaced.set(key, [...(replaced.get(key) ?? []), `${o.name}@${o.removed}`]);
+    }
+  if (replaced.size === 0) return objects;
+  return objects.map((o) => {
+    const names = replaced.get(`${o.manifest.kind}/${o.manifest.metadata.name}`);
+    if (!names) return o;
+    const metadata = { ...o.manifest.metadata, annotations: { ...(o.manifest.metadata.annotations ?? {}), [REPLACES_ANNOTATION]: names.sort().join(',') } };
+    return { ...o, manifest: { ...o.manifest, metadata } };
+  });
 }

@@ -15,6 +15,10 @@ import {
   targetRange,
 } from '../schema/kubevirt-api';
 import { locate, type SourceDoc } from '../load/source';
+import { MODELLED_RELEASES, NEWEST_RELEASE } from '../kubevirt/releases';
+
+/** Two releases of the same minor line (`v1.9` and `v1.9.3`). */
+const sameLine = (a: string, b: string): boolean => /^v?(\d+\.\d+)/.exec(a)?.[1] === /^v?(\d+\.\d+)/.exec(b)?.[1];
 import { getPath as get, type Json } from '../json';
 import { fieldDiag, memoized, objectDiag, type ObjectRuleContext, type Rule, type RuleObject } from './context';
 
@@ -180,14 +184,27 @@ export const API_RULES: readonly Rule<ObjectRuleContext>[] = [
     name: 'target-release',
     description: 'no field or value newer than the KubeVirt release the generator targets',
     check: (ctx) => {
-      const target = targetRange(ctx.generator.targetKubevirt).min;
+      const range = targetRange(ctx.generator.targetKubevirt);
+      const target = range.min;
       const parsed = parseRelease(target.startsWith('v') ? target : `v${target}`);
       if (!parsed) return [];
+      // A maximum past the releases itgen models is judged as the newest one: said, never clamped in
+      // silence (a minimum past them is IT6002, below).
+      const beyond = [range.max].filter((b): b is string => b !== undefined && compareRelease(b, NEWEST_RELEASE) > 0 && !sameLine(b, NEWEST_RELEASE));
+      const unmodelled = beyond.map((b) =>
+        diag(
+          'IT6003',
+          `target KubeVirt ${b} is newer than the releases itgen models (${MODELLED_RELEASES.join(', ')}): its VMs are judged as ${NEWEST_RELEASE}'s`,
+          ctx.generatorSrc ? locate(ctx.generatorSrc, ['targetKubevirt', 'max']) : undefined,
+          { severity: 'warning', hint: `a newer itgen models newer releases; until then, ${NEWEST_RELEASE}'s rules stand in for ${b}'s` },
+        ),
+      );
       // Fields arrive with minor releases: a patch release (v1.9.1) serves what its minor serves.
       const t = `v${parsed.major}.${parsed.minor}`;
       const newest = KUBEVIRT_RELEASES[KUBEVIRT_RELEASES.length - 1]!;
       if (compareRelease(t, KUBEVIRT_RELEASES[0]) < 0 || compareRelease(t, newest) > 0) {
         return [
+          ...unmodelled,
           diag(
             'IT6002',
             `target KubeVirt ${target} is outside the releases itgen knows (${KUBEVIRT_RELEASES[0]} to ${newest})`,
@@ -195,7 +212,7 @@ export const API_RULES: readonly Rule<ObjectRuleContext>[] = [
           ),
         ];
       }
-      const out: Diagnostic[] = [];
+      const out: Diagnostic[] = [...unmodelled];
       // A target no field or value is newer than (the newest release, as most catalogs target): nothing to walk.
       if (compareRelease(t, NEWEST_SINCE) >= 0) return out;
       const objects = [...ctx.catalog.instancetypes, ...ctx.catalog.preferences];

@@ -11,7 +11,7 @@ import { loadGenerator } from '../pipeline';
 import { printable } from '../printable';
 import { projectGenerators } from '../project/compile';
 import type { Project } from '../project';
-import { buildBundles, bundleOutProblem, CHECKSUMS_FILE, mergedChecksums } from '../release/bundle';
+import { buildBundles, bundleOutProblem, CHECKSUMS_FILE, mergedChecksums, withReplacedNames } from '../release/bundle';
 import { outputDrift } from '../release/drift';
 import { checkBundleAgainstLock, currentObjects, lockFileFor, recordRelease, serializeLock } from '../release/lock';
 import { CHANGELOG_FILE, notesMarkdown, releaseNotes } from '../release/notes';
@@ -94,7 +94,7 @@ export function bundleProject(project: Project, version: string, out: string): B
   const misplaced = bundleOutProblem(root, outDir, shown, generators);
   if (misplaced) return { diagnostics: [...all, misplaced], bundles: 0, notes: [] };
   const cfg = bundleSettings(r.generator!.name, r.generator!.config);
-  const built = buildBundles(r.objects, { version, versionLabel: cfg.versionLabel, filePrefix: cfg.filePrefix });
+  const built = buildBundles(withReplacedNames(r.objects, r.lock), { version, versionLabel: cfg.versionLabel, filePrefix: cfg.filePrefix });
   // Bundles of earlier releases in the same directory stay covered by CHECKSUMS.sha256.
   const { files, changed } = mergedChecksums(readRegularFile(path.join(outDir, CHECKSUMS_FILE), MAX_BUNDLE_BYTES)?.toString('utf8'), built, (name) => {
     const bytes = readRegularFile(path.join(outDir, name), MAX_BUNDLE_BYTES);

@@ -41,6 +41,7 @@ export const DIAGNOSTIC_CODES = {
   IT2023: 'an import whose Catalog defaults its objects lose',
   IT2024: 'a package import pinned to another version than the one installed',
   IT2025: 'a patch on an imported document that patches nothing, or changes what it targets',
+  IT2026: 'a display name that names its architecture already (the architecture pattern would add it again)',
   IT2021: 'catalog import leads outside the project',
   // IT3xxx: rendered manifests against the KubeVirt API model
   IT3001: 'manifest does not match the KubeVirt API',
@@ -142,6 +143,7 @@ export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
  * name. test/validation-codes.test.ts checks that every warning the fixtures produce is listed.
  */
 export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
+  'IT2026',
   'IT6003',
   'IT1207',
   'IT2023',

@@ -272,7 +272,10 @@ describe('one mistake, one report', () => {
     try {
       const r = itgen(dir, ['validate']);
       expect(r.err.match(/ warning IT5006 /g)).toHaveLength(1);
-      expect(r.err).toMatch(/warning IT5006 \d+ objects keep the names of common-instancetypes objects/);
+      // Each of the five named, with the count (a count of 0 and no name was once all it said).
+      expect(r.err).toMatch(/warning IT5006 5 objects keep the names of common-instancetypes objects \(`[^`]+`(, `[^`]+`){4}\)/);
+      for (const n of ['fedora', 'rhel.9', 'ubuntu', 'windows.11', 'centos.stream9'])
+        expect(r.err.split('\n').find((l) => l.includes('IT5006'))).toContain(`\`${n}\``);
     } finally {
       removeDir(dir);
     }

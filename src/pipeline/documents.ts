@@ -242,14 +242,28 @@ function oneReportPerCause(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const kept = diagnostics.filter((d) => !causes.has(`${place(d)}|${d.code}`));
   const upstream = kept.filter((d) => d.code === 'IT5006');
   if (upstream.length <= 3) return kept;
-  const names = upstream.flatMap((d) => ((d as Finding).subject ? [(d as Finding).subject!.name] : []));
+  // The rules merged their findings per message already (validate/index.ts mergeSubjects): the
+  // names are the ones each message lists before its colon, with the count of those it folded.
+  const names: string[] = [];
+  let folded = 0;
+  for (const d of upstream) {
+    const subject = (d as Finding).subject;
+    if (subject) {
+      names.push(subject.name);
+      continue;
+    }
+    const listed = d.message.slice(0, d.message.indexOf(': '));
+    names.push(...[...listed.matchAll(/`([^`]+)`/g)].map((m) => m[1]!));
+    folded += Number(/ and (\d+) more$/.exec(listed)?.[1] ?? 0);
+  }
+  const total = names.length + folded;
   const first = upstream[0]!;
   const merged = diag(
     'IT5006',
-    `${names.length} objects keep the names of common-instancetypes objects (${names
+    `${total} objects keep the names of common-instancetypes objects (${names
       .slice(0, 6)
       .map((n) => `\`${n}\``)
-      .join(', ')}${names.length > 6 ? ` and ${names.length - 6} more` : ''}): virt-operator deploys cluster-scoped objects of these names and reverts yours`,
+      .join(', ')}${total > 6 ? ` and ${total - 6} more` : ''}): virt-operator deploys cluster-scoped objects of these names and reverts yours`,
     first.location,
     {
       severity: 'warning',

@@ -205,7 +205,25 @@ function preferenceObject(scope: PreferenceScope, level: ArchitectureLevel, v: V
     displayName = renderOr(ov.displayName, textCtx(displayName), out, decl.src, ['architectureOverrides', level.overrideArch, 'displayName']);
   } else {
     const pattern = architectureDisplayPattern(model.catalog!, arch, v);
-    if (pattern) displayName = renderOr(pattern.template, textCtx(displayName), out, pattern.src, pattern.path);
+    if (pattern) {
+      const withArch = renderOr(pattern.template, textCtx(displayName), out, pattern.src, pattern.path);
+      // A display name that names its architecture already would name it twice (`Fedora (arm64) (arm64)`): kept as written, and said.
+      const marker = `(${arch})`;
+      if (arch !== undefined && displayName.includes(marker) && withArch.split(marker).length > displayName.split(marker).length) {
+        const written = (decl.src.value as { displayName?: unknown } | null)?.displayName !== undefined;
+        out.push(
+          diag(
+            'IT2026',
+            `display name \`${displayName}\` names its architecture already; the pattern \`${pattern.template}\` would add \`${marker}\` again, so it is kept as written`,
+            locate(written ? decl.src : pattern.src, written ? ['displayName'] : pattern.path),
+            {
+              severity: 'warning',
+              hint: `leave the architecture out of the display name (the pattern adds it), or give this preference the display name of each architecture in architectureOverrides.${arch}.displayName`,
+            },
+          ),
+        );
+      } else displayName = withArch;
+    }
   }
 
   let objectLeaves: Leaves = level.leaves;

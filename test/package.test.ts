@@ -4,7 +4,7 @@
  * `kubectl kustomize .`; and init refusing to overwrite. The true end-to-end run of the package.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO } from './helpers';
@@ -56,6 +56,24 @@ describe('the npm package', () => {
       "const i = require('itgen'); const s = require('itgen/stages'); console.log(typeof i.generate, typeof i.openProject, typeof s.expand, typeof s.admit, typeof i.expand)",
     ]);
     expect(lib.stdout.trim()).toBe('function function function function undefined');
+    // The documentation ships with the package: every relative link of the README and of docs/
+    // leads to a file of the installed package, where users read them.
+    const pkg = path.join(repo, 'node_modules', 'itgen');
+    const pages = [
+      'README.md',
+      ...readdirSync(path.join(pkg, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
+    expect(pages.length).toBeGreaterThan(15);
+    const dead = pages.flatMap((page) =>
+      [...readFileSync(path.join(pkg, page), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)]
+        .map((m) => m[1]!.split('#')[0]!)
+        .filter((link) => link !== '' && !/^[a-z]+:/.test(link))
+        .filter((link) => !existsSync(path.join(pkg, path.dirname(page), link)))
+        .map((link) => `${page} -> ${link}`),
+    );
+    expect(dead).toEqual([]);
     // The Argo CD and Flux examples ship with the package.
     expect(readdirSync(path.join(repo, 'node_modules', 'itgen', 'examples')).sort()).toEqual(['argocd', 'flux']);
     const again = itgen('init');

@@ -253,7 +253,14 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   let best: string | undefined;
   let bestScore = Infinity;
   const lw = word.toLowerCase();
-  for (const c of candidates) {
+  // Names differ most often by their separators (`rhel9` for `rhel.9`, `centos-stream9`): a
+  // candidate that is the word but for them is the one meant, before any edit distance (which
+  // ties `rhel9` with `rhel` and `rhel.9`).
+  const bare = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const list = [...candidates];
+  const same = list.filter((c) => bare(c) === bare(word) && bare(c) !== '');
+  if (same.length > 0) return same.sort()[0];
+  for (const c of list) {
     const d = editDistance(lw, c.toLowerCase());
     if (d < bestScore) {
       bestScore = d;

@@ -261,6 +261,44 @@ describe('one mistake, one report', () => {
     }
   });
 
+  it('decimal memory that hugepages then refuse is one error at its line, naming every size, with the unit as the hint', () => {
+    const dir = scratchProject({
+      'generators/t.yaml': DEFAULT_GENERATOR,
+      'catalog/catalog.yaml': `kind: Catalog
+name: t
+---
+kind: SizeLadder
+name: ladder
+sizes: [{name: small, cpu: 1}, {name: medium, cpu: 2}, {name: large, cpu: 4}, {name: xlarge, cpu: 8}]
+---
+kind: Family
+name: db
+version: 1
+displayName: DB
+description: "{{family}} {{size}}"
+class: database
+memoryPerCPU: 8G
+spec: {memory: {hugepages: {pageSize: 2Mi}}}
+---
+kind: Preference
+name: acme.linux
+displayName: Linux
+spec: {devices: {preferredDiskBus: virtio}}
+`,
+    });
+    try {
+      const r = itgen(dir, ['validate']);
+      // Was: the decimal-units warning and four errors, one per size, all at the same line.
+      expect(r.err.match(/ (error|warning) IT\d+ /g)).toEqual([' error IT4005 ']);
+      expect(r.err).toContain(
+        "error IT4005 instance types `db1.large`, `db1.medium`, `db1.small`, `db1.xlarge` `spec.memory.guest`: guest memory is not a multiple of the page size '2Mi', because 8G is 7.45Gi, not 8Gi",
+      );
+      expect(r.err).toContain('hint: did you mean `8Gi`?');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('keeping many upstream names is one warning with the count', () => {
     const prefs = ['fedora', 'rhel.9', 'ubuntu', 'windows.11', 'centos.stream9']
       .map((n) => `---\nkind: Preference\nname: ${n}\ndisplayName: ${n}\nspec: {devices: {preferredDiskBus: virtio}}\n`)

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import os from 'node:os';
 import path from 'node:path';
 import { exitCodeFor } from '../src/cli/command';
+import { closest } from '../src/diagnostics';
 import { writeProblem } from '../src/emit/write';
 import { run } from '../src/cli/main';
 import { RULES, type Rule } from '../src/validate';
@@ -344,5 +345,14 @@ describe('exit codes, --strict and formats', () => {
     } finally {
       removeDir(dir);
     }
+  });
+});
+
+describe('did you mean', () => {
+  it('takes the name that differs only by its separators before one an edit away (rhel9: rhel.9, not the abstract rhel)', () => {
+    expect(closest('rhel9', ['rhel', 'rhel.9'])).toBe('rhel.9');
+    expect(closest('rhel9', new Set(['rhel.9', 'rhel']).values())).toBe('rhel.9');
+    expect(closest('centos-stream9', ['centos.stream9', 'centos.stream10'])).toBe('centos.stream9');
+    expect(closest('fedoar', ['fedora', 'rhel'])).toBe('fedora');
   });
 });

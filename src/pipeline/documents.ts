@@ -231,6 +231,56 @@ function suppressionProblems(generator: LoadedGenerator): Diagnostic[] {
 const CONSEQUENCES: Readonly<Record<string, readonly string[]>> = { IT1205: ['IT4005', 'IT4013', 'IT5002'] };
 
 /**
+ * Memory written in decimal units (IT1207, a warning) that hugepages then refuse (IT4005, an error
+ * for each size of the family, at the same line): one mistake, one report. The sizes' errors become
+ * one error naming them all, whose hint is the unit's; the warning goes.
+ */
+function misalignedByDecimalUnits(diagnostics: Diagnostic[], place: (d: Diagnostic) => string): Diagnostic[] {
+  const units = new Map(diagnostics.filter((d) => d.code === 'IT1207').map((d) => [place(d), d] as const));
+  const misaligned = new Map<string, Diagnostic[]>();
+  for (const d of diagnostics) if (d.code === 'IT4005' && units.has(place(d))) misaligned.set(place(d), [...(misaligned.get(place(d)) ?? []), d]);
+  if (misaligned.size === 0) return diagnostics;
+  const merged = new Map<string, Diagnostic>();
+  for (const [at, list] of misaligned) {
+    const unit = units.get(at)!;
+    const names = list.flatMap((d) => [...(/instance types? ((?:`[^`]+`(?:, )?)+)/.exec(d.message)?.[1]?.matchAll(/`([^`]+)`/g) ?? [])].map((m) => m[1]!));
+    const page = /page size '([^']+)'/.exec(list[0]!.message)?.[1];
+    const shown =
+      names.length > 6
+        ? `${names
+            .slice(0, 6)
+            .map((n) => `\`${n}\``)
+            .join(', ')} and ${names.length - 6} more`
+        : names.map((n) => `\`${n}\``).join(', ');
+    const decimal = unit.message.slice(unit.message.lastIndexOf(': ') + 2);
+    merged.set(
+      at,
+      diag(
+        'IT4005',
+        `instance type${names.length === 1 ? '' : 's'} ${shown} \`spec.memory.guest\`: guest memory is not a multiple of the page size${page ? ` '${page}'` : ''}, because ${decimal}`,
+        list[0]!.location,
+        { ...(unit.hint !== undefined ? { hint: unit.hint } : {}) },
+      ),
+    );
+  }
+  const out: Diagnostic[] = [];
+  const said = new Set<string>();
+  for (const d of diagnostics) {
+    const at = place(d);
+    if ((d.code === 'IT1207' || d.code === 'IT4005') && merged.has(at)) {
+      // The merged error takes the place of the first of them.
+      if (d.code === 'IT4005' && !said.has(at)) {
+        out.push(merged.get(at)!);
+        said.add(at);
+      }
+      continue;
+    }
+    out.push(d);
+  }
+  return out;
+}
+
+/**
  * One mistake, one report: a cause's consequences at the same place are dropped (see CONSEQUENCES),
  * and the names kept from common-instancetypes (IT5006, one per family or preference) become one
  * warning with the count.
@@ -239,7 +289,10 @@ function oneReportPerCause(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const place = (d: Diagnostic): string => (d.location ? `${d.location.file}:${d.location.line}:${d.location.col}` : '');
   const causes = new Map<string, Set<string>>();
   for (const d of diagnostics) for (const c of CONSEQUENCES[d.code] ?? []) causes.set(`${place(d)}|${c}`, new Set());
-  const kept = diagnostics.filter((d) => !causes.has(`${place(d)}|${d.code}`));
+  const kept = misalignedByDecimalUnits(
+    diagnostics.filter((d) => !causes.has(`${place(d)}|${d.code}`)),
+    place,
+  );
   const upstream = kept.filter((d) => d.code === 'IT5006');
   if (upstream.length <= 3) return kept;
   // The rules merged their findings per message already (validate/index.ts mergeSubjects): the

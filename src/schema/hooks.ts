@@ -59,9 +59,20 @@ function derivedKeys(reserved: ReadonlySet<string>, what: string): (map: Record<
           path: [key],
           message: `${what} \`${key}\` is derived by itgen (from the spec, the family or the preference); it cannot be written by hand`,
         });
+      } else if (kubevirtOwned(key)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `${what} \`${key}\` is KubeVirt's own (virt-operator and KubeVirt set the \`kubevirt.io/\` keys and the common-instancetypes version on what they deploy); written by hand it makes these objects pass for theirs`,
+        });
       }
     }
   };
+}
+
+/** Keys KubeVirt owns on the objects it deploys: its `kubevirt.io/` namespace, and the version label virt-operator puts on common-instancetypes (a bundle's version label is set by `bundle.versionLabel`, never by hand). */
+function kubevirtOwned(key: string): boolean {
+  return key.startsWith('kubevirt.io/') || key === 'instancetype.kubevirt.io/common-instancetypes-version';
 }
 
 /** Every such function, by the name schema/model.ts records for it. */

@@ -117,6 +117,7 @@ export const DIAGNOSTIC_CODES = {
   IT8012: 'a VM memory in decimal units (8G is 7.45Gi, not 8Gi)',
   IT8013: "a VM field changes its instance type's class (dedicated CPUs, an isolated emulator thread, hugepages)",
   IT8014: "a VM's root volume names another default instance type or preference than the VM",
+  IT8015: "a stored VM's ControllerRevision is not among the files: judged with the object its matcher names",
   // IT81xx: the compatibility matrix
   IT8101: 'KubeVirt starts no VM with a preference and any instance type of the catalog',
   // IT83xx: what a catalog change does to the VMs that use it (--vms)
@@ -143,6 +144,7 @@ export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
  * name. test/validation-codes.test.ts checks that every warning the fixtures produce is listed.
  */
 export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
+  'IT8015',
   'IT2026',
   'IT6003',
   'IT1207',

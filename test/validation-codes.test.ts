@@ -59,6 +59,7 @@ const SHOWN_ELSEWHERE: Readonly<Partial<Record<DiagnosticCode, { readonly test: 
   IT8012: { test: 'test/vm-owner.test.ts', why: 'raised by `itgen validate FILE` on VirtualMachine manifests' },
   IT8013: { test: 'test/vm-owner.test.ts', why: 'raised by `itgen validate FILE` on VirtualMachine manifests, against the instance types given' },
   IT8014: { test: 'test/vm-owner.test.ts', why: 'raised by `itgen validate FILE` on VirtualMachine manifests, against the DataSources given' },
+  IT8015: { test: 'test/vm-owner.test.ts', why: 'raised by `itgen validate FILE` on a stored VirtualMachine whose ControllerRevision is not among the files' },
   IT8301: { test: 'test/review.test.ts', why: 'raised by `itgen diff --vms` on VirtualMachines kept in Git' },
   IT8302: { test: 'test/review.test.ts', why: 'raised by `itgen diff --vms` on VirtualMachines kept in Git' },
   IT8303: { test: 'test/review.test.ts', why: 'raised by `itgen diff --vms` on VirtualMachines kept in Git' },

@@ -68,6 +68,32 @@ describe('a repository with only VMs, a bundle, a KubeVirt CR and a node dump', 
   });
 });
 
+describe('a stored VM (kubectl get vm -o yaml), which runs on ControllerRevisions', () => {
+  const stored = vm('stored', '', '  instancetype: {name: u1.medium, revisionName: stored-u1.medium-1}\n  preference: {name: fedora}\n').replace(
+    'metadata:\n  name: stored\n',
+    'metadata:\n  name: stored\n  namespace: apps\n',
+  );
+  it('without its revision: judged with the object the matcher names, as --vms does, and said with the command that exports the revision', () => {
+    const dir = repository({ 'vms/stored.yaml': stored });
+    try {
+      const file = runInProcess(dir, ['validate', 'vms/stored.yaml', '--with', 'platform/bundle.yaml']);
+      expect(file.code).toBe(0);
+      expect(file.err).toContain(
+        'warning IT8015 VirtualMachine `stored` runs on ControllerRevision `stored-u1.medium-1`, which the files do not hold: judged with the instance type `u1.medium` as it is now',
+      );
+      expect(file.err).toContain('kubectl get controllerrevisions -n apps stored-u1.medium-1 -o yaml');
+      // expand answers as KubeVirt would on that start: its NotFound, with where to get the revision.
+      const expanded = runInProcess(dir, ['expand', 'vms/stored.yaml', '--with', 'platform/bundle.yaml']);
+      expect(expanded.code).toBe(1);
+      expect(expanded.err).toMatch(
+        /controllerrevisions\.apps "stored-u1\.medium-1" not found[^]*hint: a stored VM runs on the ControllerRevision its matcher names: export it with the VM \(kubectl get controllerrevisions stored-u1\.medium-1 -o yaml/,
+      );
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
 describe('the start, under the cluster configuration', () => {
   let dir: string;
   beforeAll(() => {

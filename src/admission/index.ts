@@ -228,6 +228,9 @@ export function validateManifests(
         store,
         {
           admission: true,
+          // A stored VM's ControllerRevision not among the files is the cluster's: judged as
+          // `--vms` judges it, with the object its matcher names, and said (IT8015).
+          revisionsInCluster: 'said',
           ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
           ...(options.mutate ? { mutate: options.mutate } : {}),
         },

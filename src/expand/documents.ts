@@ -12,7 +12,7 @@ import { type Inference } from './mutate';
 import { fieldPath } from './unknown-fields';
 import { judgeVm, type JudgeCause, type Verdict } from './judge';
 import { type References } from './model';
-import { ARCH_LABEL as ARCH_LABEL_OF_OBJECT, mergeStores, objectStore, type ObjectStore, type ReferenceError } from './references';
+import { ARCH_LABEL as ARCH_LABEL_OF_OBJECT, findRevision, mergeStores, objectStore, type ObjectStore, type ReferenceError } from './references';
 import { ARCH_LABEL, architectureSelectorConflict, vmApiVersionProblem } from '../kubevirt/placement';
 import { readKubevirtCr, type ClusterDefaults } from '../kubevirt/config';
 import { biggerSizeHint, referenceHint } from './hints';
@@ -141,9 +141,37 @@ export function expandDocuments(
         ]
       : [];
     const outcome = judgeOne(f, file, name, namespace);
-    return versionWarning.length > 0 ? { ...outcome, diagnostics: [...versionWarning, ...outcome.diagnostics] } : outcome;
+    const notes = [...versionWarning, ...(options.revisionsInCluster === 'said' ? revisionsNotGiven(f, name, namespace) : [])];
+    return notes.length > 0 ? { ...outcome, diagnostics: [...notes, ...outcome.diagnostics] } : outcome;
   });
   return { outcomes, diagnostics };
+
+  /**
+   * A stored VM (`kubectl get vm -o yaml`) runs on the ControllerRevisions its matchers name; one the
+   * files do not hold is taken to be in the cluster, and the VM is judged with the object the matcher
+   * names, as at a start with the revision cleared: said, with how to judge it with the revision.
+   */
+  function revisionsNotGiven(f: FoundObject, name: string, requestNamespace: string): Diagnostic[] {
+    // The VM's own namespace, else the request's: where KubeVirt looks the revision up.
+    const own = obj(f.value['metadata'])?.['namespace'];
+    const namespace = typeof own === 'string' && own !== '' ? own : requestNamespace;
+    return (['instancetype', 'preference'] as const).flatMap((which) => {
+      const matcher = obj(obj(f.value['spec'])?.[which]);
+      const revision = matcher?.['revisionName'];
+      if (typeof revision !== 'string' || revision === '' || findRevision(all, revision, namespace)) return [];
+      return [
+        diag(
+          'IT8015',
+          `VirtualMachine \`${name}\` runs on ControllerRevision \`${revision}\`, which the files do not hold: judged with the ${which === 'instancetype' ? 'instance type' : 'preference'} \`${String(matcher?.['name'] ?? '')}\` as it is now, as at a start with the revision cleared`,
+          locate(f.src, [...f.path, 'spec', which, 'revisionName']),
+          {
+            severity: 'warning',
+            hint: `to judge it with what it runs on, export the revision and pass it with --with: kubectl get controllerrevisions -n ${namespace} ${revision} -o yaml`,
+          },
+        ),
+      ];
+    });
+  }
 
   /** One VM's verdict (judge.ts), each cause placed at the VM field it names, in the words of its stage. */
   function judgeOne(f: FoundObject, file: string, name: string, namespace: string): ExpandOutcome {
@@ -152,7 +180,7 @@ export function expandDocuments(
       config: options.kubevirt ?? clusterOf(options),
       namespace,
       mutate: options.mutate ?? 'applied',
-      revisionsInCluster: options.revisionsInCluster ?? false,
+      revisionsInCluster: options.revisionsInCluster !== undefined && options.revisionsInCluster !== false,
       admission: options.admission,
     });
     const release = options.kubevirt?.release ?? options.cluster?.release;

@@ -31,9 +31,10 @@ export interface ExpandOptions {
   readonly mutate?: 'applied' | 'stored';
   /**
    * ControllerRevisions a VM names that the input lacks are in the cluster (VMs kept in Git): the
-   * VM is judged against the object its matcher names. Default: KubeVirt's NotFound.
+   * VM is judged against the object its matcher names (`said`: and a warning says so, IT8015).
+   * Default: KubeVirt's NotFound.
    */
-  readonly revisionsInCluster?: boolean;
+  readonly revisionsInCluster?: boolean | 'said';
   /** The cluster's release and configuration the VM is judged under (KubeVirt's defaults of the newest release without one). */
   readonly kubevirt?: ClusterDefaults;
 }

@@ -16,6 +16,9 @@ import { suggestionFor, type ObjectStore, type ReferenceError } from './referenc
  * the VM names, else where objects come from.
  */
 export function referenceHint(e: ReferenceError, store: ObjectStore): string {
+  const revision = /^controllerrevisions\.apps "([^"]+)" not found$/.exec(e.message)?.[1];
+  if (revision !== undefined)
+    return `a stored VM runs on the ControllerRevision its matcher names: export it with the VM (kubectl get controllerrevisions ${revision} -o yaml, in the VM's namespace) and pass it with --with FILE`;
   const which = e.field.startsWith('spec.preference') ? 'preference' : 'instancetype';
   const plural = which === 'preference' ? 'preferences' : 'instance types';
   const ofWhich = store.specObjects.filter((o) => (which === 'preference' ? /Preference$/ : /Instancetype$/).test(o.kind));

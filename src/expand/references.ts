@@ -175,7 +175,7 @@ const REVISION_KINDS: Readonly<Record<Which, readonly string[]>> = {
 };
 
 /** The ControllerRevision `name` in `namespace`, or the API server's NotFound. */
-function findRevision(store: ObjectStore, name: string, namespace: string): JsonObject | undefined {
+export function findRevision(store: ObjectStore, name: string, namespace: string): JsonObject | undefined {
   return (store.revisions ?? []).find((r) => obj(r['metadata'])?.['name'] === name && (obj(r['metadata'])?.['namespace'] ?? namespace) === namespace);
 }
 

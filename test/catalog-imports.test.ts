@@ -203,6 +203,32 @@ describe('inheriting an imported preference with architecture overrides', () => 
   });
 });
 
+describe('an import taken as a base only (base: true)', () => {
+  it('ships none of its families or preferences, lends its ladders, fragments and preferences to inherit from, and asks nothing of its Catalog defaults', () => {
+    const base = {
+      ...BASE,
+      'catalog.yaml': `${BASE['catalog.yaml'].replace('name: base\n', 'name: base\nnaming: {defaultArchitectureDisplayName: "{{displayName}}"}\n')}---\nkind: PreferenceFragment\nname: efi\nspec: {firmware: {preferredEfi: {secureBoot: false}}}\n`,
+    };
+    const own = `kind: Catalog\nname: acme\nnaming:\n  preference: "acme.{name}"\nimports:\n  - {path: ../base, base: true}\n---\nkind: Family\nname: db\nversion: 1\ndisplayName: Database\ndescription: Database\nclass: memory\nmemoryPerCPU: 8Gi\n---\nkind: Preference\nname: appliance\ndisplayName: Acme Appliance\ninherits: mylinux\ninclude: [efi]\n`;
+    const dir = scratchProject({ ...GENERATOR, ...files('catalogs/base', base), 'catalogs/acme/catalog.yaml': own });
+    try {
+      const r = compile(dir, 'generators/acme.yaml');
+      expect(r.diagnostics).toEqual([]);
+      // Only the catalog's own: db1 over the imported ladder, and the appliance inheriting the imported mylinux.
+      expect([...new Set(r.objects.map((o) => o.manifest.metadata.name))].sort()).toEqual(['acme.appliance', 'db1.large', 'db1.small']);
+      const appliance = r.objects.find((o) => o.manifest.metadata.name === 'acme.appliance')!.manifest as unknown as { spec: Record<string, unknown> };
+      expect(appliance.spec).toMatchObject({ devices: { preferredDiskBus: 'virtio' }, firmware: { preferredEfi: { secureBoot: false } } });
+      // Without base: true, the same import ships upstream's objects and says what its Catalog's defaults lose.
+      writeFileSync(path.join(dir, 'catalogs/acme/catalog.yaml'), own.replace('{path: ../base, base: true}', '{path: ../base}'));
+      const all = compile(dir, 'generators/acme.yaml');
+      expect(all.diagnostics.map((d) => d.code)).toContain('IT2023');
+      expect(all.objects.map((o) => o.manifest.metadata.name)).toContain('u1.small');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
 describe("an import's Catalog defaults", () => {
   it('are named when the importing catalog does not set them (IT2023, a warning), and not when it does', () => {
     const base = {

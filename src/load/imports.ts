@@ -20,6 +20,7 @@ interface ImportEntry {
   readonly catalog?: unknown;
   readonly version?: unknown;
   readonly exclude?: { readonly families?: unknown; readonly preferences?: unknown };
+  readonly base?: unknown;
   readonly patches?: unknown;
 }
 
@@ -253,6 +254,7 @@ function patcher(
  */
 function takeDocuments(walk: ImportWalk, entry: ImportEntry, i: number, shown: string, at: SourceRange, imported: LoadedFiles): void {
   const { catalogDoc, own, docs, diagnostics } = walk;
+  const asBase = entry.base === true;
   const excluded = new Set([
     ...(Array.isArray(entry.exclude?.families) ? entry.exclude!.families : []).map((f) => `Family:${String(f)}`),
     ...(Array.isArray(entry.exclude?.preferences) ? entry.exclude!.preferences : []).map((p) => `Preference:${String(p)}`),
@@ -270,20 +272,8 @@ function takeDocuments(walk: ImportWalk, entry: ImportEntry, i: number, shown: s
     const v = d.value as { kind?: unknown; name?: unknown; version?: unknown } | null;
     const key = declared(d);
     if (v?.kind === 'Catalog') {
-      // Its defaults stay behind with it: say which, so that nothing is lost in silence.
-      const dropped = droppedDefaults(v as Record<string, unknown>, (catalogDoc.value ?? {}) as Record<string, unknown>);
-      if (dropped.length > 0)
-        diagnostics.push(
-          diag(
-            'IT2023',
-            `import \`${shown}\`: its Catalog's defaults do not come with it, so its objects lose ${dropped.slice(0, 6).join(', ')}${dropped.length > 6 ? ` and ${dropped.length - 6} more` : ''}`,
-            at,
-            {
-              severity: 'warning',
-              hint: `set them in this catalog's Catalog document (${locate(catalogDoc, []).file}) to keep them, or suppress IT2023 in the generator if dropping them is meant`,
-            },
-          ),
-        );
+      // A base ships none of its objects, so its defaults have nothing to lose.
+      if (!asBase) diagnostics.push(...lostDefaults(v as Record<string, unknown>, catalogDoc, shown, at));
       continue;
     }
     if ((v?.kind === 'Family' || v?.kind === 'Preference') && typeof v.name === 'string') {
@@ -303,7 +293,9 @@ function takeDocuments(walk: ImportWalk, entry: ImportEntry, i: number, shown: s
       refusePatches(d, 'the import excludes it');
       continue;
     }
-    docs.push(patch(d));
+    // A base import: its families stay behind, its preferences are bases to inherit from.
+    if (asBase && v?.kind === 'Family') continue;
+    docs.push(asBase && v?.kind === 'Preference' ? patchedDoc(patch(d), { abstract: true }, catalogDoc, ['imports', i, 'base']) : patch(d));
   }
   diagnostics.push(
     ...unusedPatches(walk.catalogDoc, patches, patchedTargets, i, shown, imported),
@@ -380,4 +372,21 @@ function unusedExcludes(
     });
   }
   return diagnostics;
+}
+
+/** An import's Catalog defaults the importing catalog does not set: its objects lose them, said once at the import (IT2023). */
+function lostDefaults(imported: Record<string, unknown>, catalogDoc: SourceDoc, shown: string, at: SourceRange): Diagnostic[] {
+  const dropped = droppedDefaults(imported, (catalogDoc.value ?? {}) as Record<string, unknown>);
+  if (dropped.length === 0) return [];
+  return [
+    diag(
+      'IT2023',
+      `import \`${shown}\`: its Catalog's defaults do not come with it, so its objects lose ${dropped.slice(0, 6).join(', ')}${dropped.length > 6 ? ` and ${dropped.length - 6} more` : ''}`,
+      at,
+      {
+        severity: 'warning',
+        hint: `set them in this catalog's Catalog document (${locate(catalogDoc, []).file}) to keep them, suppress IT2023 in the generator if dropping them is meant, or import it with \`base: true\` when none of its objects is to ship`,
+      },
+    ),
+  ];
 }

@@ -112,6 +112,12 @@ export const catalogDocSchema = z
             .describe(
               'With package: the package version the import is pinned to; when another version is installed (an upgrade moved the catalog), it is an error until the pin is updated after review',
             ),
+          base: z
+            .boolean()
+            .optional()
+            .describe(
+              'Take the import as a base only: its size ladders and fragments, and its preferences as abstract ones to inherit from; none of its families or preferences ships (nor do its Catalog defaults matter)',
+            ),
           exclude: z
             .strictObject({
               families: z.array(z.string()).optional().describe('Families not to take (name, or name and version like `u1`)'),

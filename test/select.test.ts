@@ -2,13 +2,14 @@
  * `itgen select`: the explorer's filters in the terminal (the page is held to the same answers by
  * test/site-browser.test.ts).
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { kubevirtConfig } from '../src/kubevirt/config';
 import { compatibilityMatrix } from '../src/matrix';
 import { openProject } from '../src/project';
 import { instancetypesCsv, pairsOf, parseRange, projectSiteData } from '../src/site';
+import { removeDir, scratchProject, TINY_CATALOG } from './helpers';
 import { runInProcess } from './e2e-helpers';
 
 const REPO = path.resolve(__dirname, '..');
@@ -105,6 +106,32 @@ describe('itgen select --with', () => {
       ['--class', 'general.purpose'],
     ])
       expect([args.join(' '), fromFiles(...args)]).toEqual([args.join(' '), names(select(...args, '-o', 'json').out)]);
+  });
+
+  it("a bundle carries each single-architecture family's architecture: --arch arm64 on it lists no amd64-only type", () => {
+    const dir = scratchProject({
+      'generators/t.yaml': 'catalog: ../catalog\noutput: ../output\nvendor: acme.example\nsuppressWarnings: [IT5007]\n',
+      'catalog/catalog.yaml':
+        `${TINY_CATALOG}---\nkind: Family\nname: arm\nversion: 1\ndisplayName: Arm\ndescription: Arm\nclass: general.purpose\nmemoryPerCPU: 4Gi\narchitectures: [arm64]\n`.replace(
+          'class: compute\n',
+          'class: compute\narchitectures: [amd64]\n',
+        ),
+    });
+    try {
+      expect(runInProcess(dir, ['generate']).code).toBe(0);
+      expect(runInProcess(dir, ['bundle', '--version', 'v1.0.0', '--out', 'bundles']).code).toBe(0);
+      // A VM owner's repository beside it, holding only the bundle.
+      const bundle = ['--with', '../bundles/t-instancetypes-all-bundle-v1.0.0.yaml', '-o', 'json'];
+      const owner = path.join(dir, 'owner');
+      mkdirSync(owner);
+      const arm = names(runInProcess(owner, ['select', '--arch', 'arm64', ...bundle]).out);
+      const amd = names(runInProcess(owner, ['select', '--arch', 'amd64', ...bundle]).out);
+      expect(arm.length).toBeGreaterThan(0);
+      expect(arm.every((n) => n.startsWith('arm1.'))).toBe(true);
+      expect(amd.some((n) => n.startsWith('arm1.'))).toBe(false);
+    } finally {
+      removeDir(dir);
+    }
   });
 });
 

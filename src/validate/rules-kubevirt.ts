@@ -171,6 +171,22 @@ export const KUBEVIRT_RULES: readonly Rule<ObjectRuleContext>[] = [
           );
           continue;
         }
+        // A family meant only for architectures that have no such page size can never run: an error, at its line.
+        const meantFor = first.architectures;
+        if (meantFor !== undefined && meantFor.length > 0 && meantFor.every((a) => !HUGEPAGE_SIZES_BY_ARCHITECTURE[a].includes(pageSize))) {
+          out.push(
+            fieldDiag(
+              'IT4016',
+              first,
+              ['memory', 'hugepages', 'pageSize'],
+              `${pageSize} hugepages do not exist on ${meantFor.join(' or ')} (${meantFor.map((a) => HUGEPAGE_SIZES_BY_ARCHITECTURE[a].join(', ')).join('; ')} there), the only architecture${meantFor.length === 1 ? '' : 's'} the family is meant for: ${names(group)} can never run`,
+              {
+                hint: `use a page size of ${meantFor.join(' or ')} (${[...new Set(meantFor.flatMap((a) => HUGEPAGE_SIZES_BY_ARCHITECTURE[a]))].join(', ')}), or add the architecture that has ${pageSize} to the family's \`architectures\``,
+              },
+            ),
+          );
+          continue;
+        }
         // Architectures the catalog pairs these instance types with: each preference's, or the catalog default for those that name none.
         const arches = new Map<Architecture, string[]>();
         for (const c of pairingClasses(ctx.catalog.preferences)) {

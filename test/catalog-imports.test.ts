@@ -229,6 +229,33 @@ describe('an import taken as a base only (base: true)', () => {
   });
 });
 
+describe('a mistake through an imported fragment', () => {
+  it("is reported at the user's include line (where a pull request's annotation lands), with the fragment's line as a note, and not at other families' includes", () => {
+    const base = {
+      ...BASE,
+      'catalog.yaml': `${BASE['catalog.yaml']}---\nkind: InstancetypeFragment\nname: numa\nspec:\n  cpu: {numa: {guestMappingPassthrough: {}}}\n`,
+    };
+    const own = ACME('  - path: ../base\n').replace(
+      'memoryPerCPU: 8Gi\n',
+      'memoryPerCPU: 8Gi\ninclude: [numa]\n---\nkind: Family\nname: d\nversion: 1\ndisplayName: Dedicated\ndescription: Dedicated\nclass: dedicated\nmemoryPerCPU: 4Gi\ninclude: [numa]\nspec: {cpu: {dedicatedCPUPlacement: true}, memory: {hugepages: {pageSize: 2Mi}}}\n',
+    );
+    const dir = scratchProject({ ...GENERATOR, ...files('catalogs/base', base), 'catalogs/acme/catalog.yaml': own });
+    try {
+      const errors = compile(dir, 'generators/acme.yaml').diagnostics.filter((d) => d.severity === 'error');
+      expect(errors.length).toBeGreaterThan(0);
+      // Family m (no dedicated CPUs, no hugepages) is the mistake; family d includes numa soundly.
+      const includeLine = own.split('\n').indexOf('include: [numa]') + 1;
+      for (const e of errors) {
+        expect([e.code, e.location?.file, e.location?.line]).toEqual(['IT4006', 'catalogs/acme/catalog.yaml', includeLine]);
+        expect(e.message).toMatch(/instance types `m1\.large`, `m1\.small`/);
+        expect(e.related).toEqual([expect.objectContaining({ location: expect.objectContaining({ file: 'catalogs/base/catalog.yaml' }) })]);
+      }
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
 describe("an import's Catalog defaults", () => {
   it('are named when the importing catalog does not set them (IT2023, a warning), and not when it does', () => {
     const base = {

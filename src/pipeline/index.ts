@@ -85,8 +85,11 @@ export function compileGenerator(root: string, generator: LoadedGenerator, mode:
 }
 
 /**
- * A diagnostic inside an imported catalog (node_modules/itgen/...) also points at the user's own
- * line that brought it in: the import entry of their catalog.
+ * A diagnostic inside an imported catalog (node_modules/itgen/...) is about the user's own line that
+ * brought it in. When it is in an imported fragment that the user's own families include, and names
+ * their instance types, it is placed at that `include` entry (the line the user wrote, where a pull
+ * request's annotation lands), with the fragment's line as a note; otherwise it keeps its place and
+ * points at the includes and the import entry.
  */
 function pointAtImports(diagnostics: readonly Diagnostic[], imports: readonly { dir: string; at: SourceRange }[], docs: readonly SourceDoc[]): Diagnostic[] {
   if (imports.length === 0) return [...diagnostics];
@@ -98,24 +101,37 @@ function pointAtImports(diagnostics: readonly Diagnostic[], imports: readonly { 
     if ((v?.kind === 'InstancetypeFragment' || v?.kind === 'PreferenceFragment') && typeof v.name === 'string' && imported(d.file))
       fragmentsIn.set(d.file, (fragmentsIn.get(d.file) ?? new Set()).add(v.name));
   }
-  const includes: { name: string; at: SourceRange }[] = [];
+  const includes: { name: string; at: SourceRange; family?: string }[] = [];
   for (const d of docs) {
-    const list = (d.value as { include?: unknown } | null)?.include;
-    if (imported(d.file) || !Array.isArray(list)) continue;
-    list.forEach((n, i) => {
-      if (typeof n === 'string') includes.push({ name: n, at: locate(d, ['include', i]) });
+    const v = d.value as { include?: unknown; kind?: unknown; name?: unknown; version?: unknown } | null;
+    if (imported(d.file) || !Array.isArray(v?.include)) continue;
+    // A family's instance types are named `<name><version>.<size>` by default: what a message names them by.
+    const family = v.kind === 'Family' && typeof v.name === 'string' ? `${v.name}${v.version === undefined ? '' : String(v.version)}.` : undefined;
+    v.include.forEach((n, i) => {
+      if (typeof n === 'string') includes.push({ name: n, at: locate(d, ['include', i]), ...(family ? { family } : {}) });
     });
   }
   return diagnostics.map((d) => {
     const from = d.location ? imports.find((i) => d.location!.file.startsWith(`${i.dir}/`)) : undefined;
     if (!from) return d;
     const fragments = fragmentsIn.get(d.location!.file);
-    const including = fragments ? includes.filter((x) => fragments.has(x.name)).slice(0, 3) : [];
+    const including = fragments ? includes.filter((x) => fragments.has(x.name)) : [];
+    const named = [...d.message.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+    const theirs = including.filter((x) => x.family !== undefined && named.some((n) => n.startsWith(x.family!)));
+    if (theirs.length > 0)
+      return {
+        ...d,
+        location: theirs[0]!.at,
+        related: [
+          ...(d.related ?? []),
+          { message: `\`${theirs[0]!.name}\` (imported through ${from.at.file}:${from.at.line}) sets it here`, location: d.location! },
+        ],
+      };
     return {
       ...d,
       related: [
         ...(d.related ?? []),
-        ...including.map((x) => ({ message: `\`${x.name}\` is included here`, location: x.at })),
+        ...including.slice(0, 3).map((x) => ({ message: `\`${x.name}\` is included here`, location: x.at })),
         { message: 'in the catalog imported here', location: from.at },
       ],
     };

@@ -27,7 +27,7 @@ export { checkOutputs as check, driftText, type CheckReport } from './workflows/
 export { diff, diffJson, diffMarkdownComment, diffText, type DiffOptions, type DiffReport, type DiffSection } from './workflows/diff';
 export { diffBundles } from './workflows/diff-bundles';
 export { releaseProject as release, bundleProject as bundle, type BundleReport, type ReleaseRecord, type ReleaseReport } from './workflows/release';
-export { notes, notesText, type NotesReport } from './workflows/notes';
+export { notes, notesJson, notesText, type NotesReport } from './workflows/notes';
 export { build, type BuildReport } from './workflows/build';
 export { docs, type DocsReport } from './workflows/docs';
 export { krmFunction, type FunctionReport } from './workflows/fn';
@@ -35,13 +35,24 @@ export { jsonSchema, type SchemaName } from './workflows/schema';
 export { matrixOutput as matrix } from './workflows/matrix';
 export { explain, type ExplainReport } from './workflows/explain';
 export { expandText, expandVms, type ExpandVmsOptions, type ExpandVmsReport } from './workflows/expand';
-export { facts, factsCsv, factsText, type FactsReport } from './workflows/facts';
-export { fit, fitMarkdown, fitText, togetherJson, togetherMarkdown, togetherText, type CapacityScope, type FitOptions, type FitRun } from './workflows/fit';
+export { facts, factsCsv, factsJson, factsText, type FactsReport } from './workflows/facts';
+export {
+  fit,
+  fitJson,
+  fitMarkdown,
+  fitText,
+  togetherJson,
+  togetherMarkdown,
+  togetherText,
+  type CapacityScope,
+  type FitOptions,
+  type FitRun,
+} from './workflows/fit';
 export type { FitReport } from './expand/fit';
 export type { TogetherReport } from './expand/place';
 export { policy, policyJson, policyYaml, type PolicyReport } from './workflows/policy';
 export { resize, resizeJson, resizeText, type ResizeOptions, type ResizeReport } from './workflows/resize';
-export { select, selectCsv, selectText, type SelectQuery, type SelectReport } from './workflows/select';
+export { select, selectCsv, selectJson, selectText, type SelectQuery, type SelectReport } from './workflows/select';
 export { site, type SiteReport } from './workflows/site';
 export { init, type InitOptions, type InitReport } from './workflows/init';
 export { migratePresets, type MigrateOptions, type MigrateReport } from './workflows/migrate';

@@ -95,6 +95,11 @@ describe('the import graph', () => {
     expect(outside).toEqual([]);
   });
 
+  it("a command's file renders through its workflow's renderers: no JSON written in it", () => {
+    const inline = FILES.filter((f) => rel(f).startsWith('cli/commands/') && /JSON\.stringify\(/.test(readFileSync(f, 'utf8'))).map(rel);
+    expect(inline).toEqual([]);
+  });
+
   it('the kubevirt/ floor imports only json.ts and quantity.ts besides itself', () => {
     const outside = FILES.filter((f) => rel(f).startsWith('kubevirt/')).flatMap((f) =>
       GRAPH.get(f)!

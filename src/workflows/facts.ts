@@ -44,3 +44,8 @@ export function factsText(report: FactsReport): string {
 }
 
 export { factsCsv } from '../expand/facts';
+
+/** The facts as JSON: each generator's (or the files') catalog and its facts. */
+export function factsJson(report: FactsReport): string {
+  return JSON.stringify({ generators: report.catalogs }, null, 2);
+}

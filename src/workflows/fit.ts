@@ -66,3 +66,8 @@ export function fit(project: Project, opts: FitOptions): FitRun {
 
 export { fitMarkdown, fitText, type CapacityScope } from '../expand/fit';
 export { togetherJson, togetherMarkdown, togetherText } from '../expand/place';
+
+/** A fit's report as JSON (the capacity table, or each VM's nodes). */
+export function fitJson(report: FitReport): string {
+  return JSON.stringify(report, null, 2);
+}

@@ -40,3 +40,8 @@ export function notesText(report: NotesReport): string {
 
 /** The version the preview of the next release is recorded under; shown as `unreleased`. */
 const UNRELEASED = 'v999999999.0.0';
+
+/** The notes as JSON: each generator's sections. */
+export function notesJson(report: NotesReport): string {
+  return JSON.stringify({ generators: report.generators }, null, 2);
+}

@@ -13,3 +13,8 @@ export const SCHEMA_NAMES = Object.keys(SCHEMAS) as SchemaName[];
 export function jsonSchema(which: SchemaName): object {
   return SCHEMAS[which]();
 }
+
+/** A schema as the JSON `itgen schema` prints. */
+export function jsonSchemaText(which: SchemaName): string {
+  return JSON.stringify(jsonSchema(which), null, 2);
+}

@@ -109,3 +109,8 @@ export function selectText(report: SelectReport): string {
 }
 
 export { instancetypesCsv as selectCsv };
+
+/** The instance types chosen, as JSON. */
+export function selectJson(report: SelectReport): string {
+  return JSON.stringify({ instancetypes: report.instancetypes }, null, 2);
+}

@@ -1,5 +1,5 @@
 import { KUBEVIRT_OPTION, outputOption, WITH_OPTION, type CommandSpec } from '../parse';
-import { facts as factsOf, factsText, factsCsv } from '../../workflows/facts';
+import { facts as factsOf, factsCsv, factsJson, factsText } from '../../workflows/facts';
 import { finish, outputOf, projectOf, type Command } from '../command';
 
 export const OUTPUT = outputOption(['text', 'json', 'csv'], 'text (default), json (per generator) or csv (a row per object)');
@@ -26,14 +26,7 @@ export const facts: Command = {
   run(ctx) {
     const r = factsOf(projectOf(ctx));
     const format = outputOf(ctx, OUTPUT);
-    const text =
-      r.catalogs.length === 0
-        ? undefined
-        : format === 'json'
-          ? JSON.stringify({ generators: r.catalogs }, null, 2)
-          : format === 'csv'
-            ? factsCsv(r.catalogs)
-            : factsText(r);
+    const text = r.catalogs.length === 0 ? undefined : format === 'json' ? factsJson(r) : format === 'csv' ? factsCsv(r.catalogs) : factsText(r);
     return finish(ctx, r, text);
   },
 };

@@ -1,5 +1,5 @@
 import { optionValue, KUBEVIRT_VERSION_OPTION, KUBEVIRT_OPTION, NAMESPACE_OPTION, outputOption, WITH_OPTION, optionSet, type CommandSpec } from '../parse';
-import { fit as fitOf, fitMarkdown, fitText, togetherJson, togetherMarkdown, togetherText, type CapacityScope } from '../../workflows/fit';
+import { fit as fitOf, fitMarkdown, fitText, togetherJson, togetherMarkdown, togetherText, fitJson, type CapacityScope } from '../../workflows/fit';
 import { EXIT_OK, EXIT_USER, finish, outputOf, projectOf, type Command } from '../command';
 
 export const OUTPUT = outputOption(['text', 'json', 'markdown']);
@@ -71,7 +71,7 @@ export const fit: Command = {
       : r.fit === undefined
         ? undefined
         : format === 'json'
-          ? JSON.stringify(r.fit, null, 2)
+          ? fitJson(r.fit)
           : format === 'markdown'
             ? fitMarkdown(r.fit)
             : fitText(r.fit);

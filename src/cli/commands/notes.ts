@@ -1,5 +1,5 @@
 import { optionSet, optionValue, type CommandSpec } from '../parse';
-import { notes as notesOf, notesText } from '../../workflows/notes';
+import { notes as notesOf, notesJson, notesText } from '../../workflows/notes';
 import { RELEASE_VERSION } from '../../workflows/release';
 import { finish, writeText, projectOf, type Command } from '../command';
 
@@ -37,7 +37,7 @@ export const notes: Command = {
     // Past releases are the lock's: they print even while the working tree has errors (a lock error
     // included), which the exit code still reports.
     if (r.generators.length === 0) return finish(ctx, r, undefined);
-    if (optionValue(line, '--output') === 'json') io.out(JSON.stringify({ generators: r.generators }, null, 2));
+    if (optionValue(line, '--output') === 'json') io.out(notesJson(r));
     else writeText(io, notesText(r));
     return finish(ctx, r, undefined);
   },

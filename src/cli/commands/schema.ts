@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../parse';
-import { jsonSchema, SCHEMA_NAMES, type SchemaName } from '../../workflows/schema';
+import { jsonSchemaText, SCHEMA_NAMES, type SchemaName } from '../../workflows/schema';
 import { EXIT_OK, type Command } from '../command';
 
 export const SCHEMA_COMMAND: CommandSpec = {
@@ -17,7 +17,7 @@ export const SCHEMA_COMMAND: CommandSpec = {
 export const schema: Command = {
   ...SCHEMA_COMMAND,
   run({ io, line }) {
-    io.out(JSON.stringify(jsonSchema((line.positionals[0] ?? 'catalog') as SchemaName), null, 2));
+    io.out(jsonSchemaText((line.positionals[0] ?? 'catalog') as SchemaName));
     return EXIT_OK;
   },
 };

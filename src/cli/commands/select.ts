@@ -1,5 +1,5 @@
 import { outputOption, WITH_OPTION, optionSet, optionValue, optionValues, type CommandSpec } from '../parse';
-import { select as selectOf, selectCsv, selectText } from '../../workflows/select';
+import { select as selectOf, selectCsv, selectJson, selectText } from '../../workflows/select';
 import { finish, outputOf, projectOf, type Command } from '../command';
 
 export const OUTPUT = outputOption(['text', 'json', 'csv']);
@@ -59,10 +59,6 @@ export const select: Command = {
     });
     if (r.diagnostics.some((d) => d.severity === 'error')) return finish(ctx, r, undefined);
     const format = outputOf(ctx, OUTPUT);
-    return finish(
-      ctx,
-      r,
-      format === 'json' ? JSON.stringify({ instancetypes: r.instancetypes }, null, 2) : format === 'csv' ? selectCsv(r.instancetypes) : selectText(r),
-    );
+    return finish(ctx, r, format === 'json' ? selectJson(r) : format === 'csv' ? selectCsv(r.instancetypes) : selectText(r));
   },
 };

@@ -83,6 +83,7 @@ export const DIAGNOSTIC_CODES = {
   IT5018: 'a generated admission policy does not type-check',
   IT5019: 'a generated admission policy kube-apiserver would refuse for its size',
   IT5020: 'dedicated CPUs with overcommitted memory',
+  IT5021: 'vendor kubevirt.io on a catalog built on upstream, labelling objects KubeVirt does not ship as its own',
   // IT6xxx: target KubeVirt version
   IT6001: 'field newer than the target KubeVirt release',
   IT6002: 'unknown target KubeVirt release',
@@ -144,6 +145,7 @@ export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
  * name. test/validation-codes.test.ts checks that every warning the fixtures produce is listed.
  */
 export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
+  'IT5021',
   'IT8015',
   'IT2026',
   'IT6003',

@@ -19,6 +19,7 @@ export function resolveCatalog(model: WrittenModel): { catalog: ResolvedCatalog 
     catalog: {
       name: cat.value.name,
       ...(cat.value.follows !== undefined ? { follows: cat.value.follows } : {}),
+      ...((cat.value.imports ?? []).length > 0 ? { imports: true } : {}),
       defaultArchitecture: cat.value.defaultArchitecture,
       instancetypes: [...instancetypes].sort(byText((x) => x.name)),
       preferences: [...preferences].sort(byText((x) => x.name)),

@@ -60,6 +60,8 @@ export interface ResolvedCatalog {
   readonly name: string;
   /** The common-instancetypes release the catalog says it reproduces (`Catalog.follows`). */
   readonly follows?: string;
+  /** The catalog builds on other catalogs (`Catalog.imports`). */
+  readonly imports?: boolean;
   readonly defaultArchitecture: Architecture;
   readonly instancetypes: readonly ResolvedInstancetype[];
   readonly preferences: readonly ResolvedPreference[];

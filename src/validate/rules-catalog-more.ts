@@ -176,6 +176,31 @@ export const CATALOG_RULES_MORE: readonly Rule[] = [
     },
   },
   {
+    name: 'vendor-kubevirt',
+    description: 'a catalog built on upstream labels its own objects with its own vendor, not kubevirt.io',
+    check: (ctx) => {
+      // `init` refuses kubevirt.io; in a file it would pass in silence. A catalog that builds on
+      // another (an ISV on common-instancetypes) and does not say it reproduces upstream (`follows:`)
+      // labels its own objects as KubeVirt's.
+      if (ctx.generator.vendor !== 'kubevirt.io' || ctx.catalog.follows !== undefined || ctx.catalog.imports !== true) return [];
+      const upstream = new Set(Object.values(DEPLOYED_NAMES).flatMap((n) => [...n.instancetypes, ...n.preferences]));
+      const theirs = [...ctx.catalog.instancetypes, ...ctx.catalog.preferences].map((o) => o.name).filter((n) => !upstream.has(n));
+      if (theirs.length === 0) return [];
+      const shown = theirs.slice(0, 6).map((n) => `\`${n}\``);
+      return [
+        diag(
+          'IT5021',
+          `vendor \`kubevirt.io\` labels ${theirs.length} object${theirs.length === 1 ? '' : 's'} KubeVirt does not ship (${shown.join(', ')}${theirs.length > 6 ? ` and ${theirs.length - 6} more` : ''}) as KubeVirt's own common-instancetypes`,
+          ctx.generatorSrc ? locate(ctx.generatorSrc, ['vendor']) : undefined,
+          {
+            severity: 'warning',
+            hint: 'name a vendor of your own (a domain of yours, as `itgen init --vendor` asks); kubevirt.io is for a catalog that reproduces upstream, which says so with `follows:` in its Catalog',
+          },
+        ),
+      ];
+    },
+  },
+  {
     name: 'vendor-metrics-allow-list',
     description: "a vendor label outside KubeVirt's metrics allow-list makes per-type metrics read <other>",
     check: (ctx) =>

@@ -298,6 +298,15 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
 }
 
 /** `--strict`: every warning becomes an error, saying so. */
+/** Names as a message lists them: each in a code span, the first `max`, then how many more of `total` there are. */
+export function shownNames(names: readonly string[], total = names.length, max = 6): string {
+  const shown = names
+    .slice(0, max)
+    .map((n) => `\`${n}\``)
+    .join(', ');
+  return total > max ? `${shown} and ${total - max} more` : shown;
+}
+
 export function strictify(diagnostics: readonly Diagnostic[], strict: boolean): Diagnostic[] {
   return strict
     ? diagnostics.map((d) => (d.severity === 'warning' ? { ...d, severity: 'error' as const, message: `${d.message} (--strict)` } : d))

@@ -4,7 +4,17 @@
  * the output files made from them (README, the admission-policy base, the layout). `compileDocuments`
  * chains them; an `objects` compilation stops after the first.
  */
-import { diag, DIAGNOSTIC_CODES, didYouMean, hasErrors, sortDiagnostics, WARNING_CODES, type Diagnostic, type DiagnosticCode } from '../diagnostics';
+import {
+  diag,
+  DIAGNOSTIC_CODES,
+  didYouMean,
+  hasErrors,
+  shownNames,
+  sortDiagnostics,
+  WARNING_CODES,
+  type Diagnostic,
+  type DiagnosticCode,
+} from '../diagnostics';
 import { layoutBase, type OutputFile } from '../emit/layout';
 import { catalogFacts, factsMarkdown, type LauncherFacts } from '../expand/facts';
 import { obj, type JsonObject } from '../json';
@@ -245,13 +255,7 @@ function misalignedByDecimalUnits(diagnostics: Diagnostic[], place: (d: Diagnost
     const unit = units.get(at)!;
     const names = list.flatMap((d) => [...(/instance types? ((?:`[^`]+`(?:, )?)+)/.exec(d.message)?.[1]?.matchAll(/`([^`]+)`/g) ?? [])].map((m) => m[1]!));
     const page = /page size '([^']+)'/.exec(list[0]!.message)?.[1];
-    const shown =
-      names.length > 6
-        ? `${names
-            .slice(0, 6)
-            .map((n) => `\`${n}\``)
-            .join(', ')} and ${names.length - 6} more`
-        : names.map((n) => `\`${n}\``).join(', ');
+    const shown = shownNames(names);
     const decimal = unit.message.slice(unit.message.lastIndexOf(': ') + 2);
     merged.set(
       at,
@@ -313,10 +317,7 @@ function oneReportPerCause(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const first = upstream[0]!;
   const merged = diag(
     'IT5006',
-    `${total} objects keep the names of common-instancetypes objects (${names
-      .slice(0, 6)
-      .map((n) => `\`${n}\``)
-      .join(', ')}${total > 6 ? ` and ${total - 6} more` : ''}): virt-operator deploys cluster-scoped objects of these names and reverts yours`,
+    `${total} objects keep the names of common-instancetypes objects (${shownNames(names, total)}): virt-operator deploys cluster-scoped objects of these names and reverts yours`,
     first.location,
     {
       severity: 'warning',

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../diagnostics';
-import { diag } from '../diagnostics';
+import { diag, shownNames } from '../diagnostics';
 import { API_RULES } from './rules-api';
 import { CATALOG_RULES } from './rules-catalog';
 import { KUBEVIRT_RULES } from './rules-kubevirt';
@@ -47,14 +47,7 @@ export function mergeSubjects(findings: readonly Finding[]): Diagnostic[] {
     const list = groups.get(entry)!;
     const { diagnostic: first, subject: s } = list[0]!;
     if (list.length === 1) return first;
-    const names = [...new Set(list.map((f) => f.subject.name))].sort();
-    const shown =
-      names.length > 6
-        ? `${names
-            .slice(0, 6)
-            .map((n) => `\`${n}\``)
-            .join(', ')} and ${names.length - 6} more`
-        : names.map((n) => `\`${n}\``).join(', ');
+    const shown = shownNames([...new Set(list.map((f) => f.subject.name))].sort());
     return { ...first, message: `${s.what === 'instance type' ? 'instance types' : 'preferences'} ${shown}${s.rest}` };
   });
 }

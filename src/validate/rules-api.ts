@@ -1,7 +1,7 @@
 import { onePerSource } from '../render/manifests';
 import { manifestIssues } from '../schema/lazy';
 import type { Diagnostic, SourceRange } from '../diagnostics';
-import { diag } from '../diagnostics';
+import { diag, shownNames } from '../diagnostics';
 import { originOf } from '../resolve/leaves';
 import {
   DNS_SUBDOMAIN,
@@ -171,10 +171,7 @@ export const API_RULES: readonly Rule<ObjectRuleContext>[] = [
       const out: Diagnostic[] = [];
       for (const { objs, message, location, hint: h } of found.values()) {
         const first = objs[0]!;
-        const what = `${first.kind === 'instancetype' ? 'instance type' : 'preference'}${objs.length > 1 ? 's' : ''} ${objs
-          .slice(0, 6)
-          .map((x) => `\`${x.name}\``)
-          .join(', ')}${objs.length > 6 ? ` and ${objs.length - 6} more` : ''}`;
+        const what = `${first.kind === 'instancetype' ? 'instance type' : 'preference'}${objs.length > 1 ? 's' : ''} ${shownNames(objs.map((x) => x.name))}`;
         out.push(location ? diag('IT3001', `${what}: ${message}`, location, { hint: h }) : objectDiag('IT3001', first, message, { hint: h }));
       }
       return out;

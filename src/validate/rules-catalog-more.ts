@@ -4,7 +4,7 @@
  * satisfies, spread pairs, upstream names, the metrics allow-list, URL annotations.
  */
 import { onePerSource } from '../render/manifests';
-import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
+import { diag, shownNames, type Diagnostic, type SourceRange } from '../diagnostics';
 import { locate } from '../load/source';
 
 import { getPath as get } from '../json';
@@ -186,11 +186,10 @@ export const CATALOG_RULES_MORE: readonly Rule[] = [
       const upstream = new Set(Object.values(DEPLOYED_NAMES).flatMap((n) => [...n.instancetypes, ...n.preferences]));
       const theirs = [...ctx.catalog.instancetypes, ...ctx.catalog.preferences].map((o) => o.name).filter((n) => !upstream.has(n));
       if (theirs.length === 0) return [];
-      const shown = theirs.slice(0, 6).map((n) => `\`${n}\``);
       return [
         diag(
           'IT5021',
-          `vendor \`kubevirt.io\` labels ${theirs.length} object${theirs.length === 1 ? '' : 's'} KubeVirt does not ship (${shown.join(', ')}${theirs.length > 6 ? ` and ${theirs.length - 6} more` : ''}) as KubeVirt's own common-instancetypes`,
+          `vendor \`kubevirt.io\` labels ${theirs.length} object${theirs.length === 1 ? '' : 's'} KubeVirt does not ship (${shownNames(theirs)}) as KubeVirt's own common-instancetypes`,
           ctx.generatorSrc ? locate(ctx.generatorSrc, ['vendor']) : undefined,
           {
             severity: 'warning',

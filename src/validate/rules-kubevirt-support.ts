@@ -5,7 +5,7 @@
  */
 import { getPath as get, type JsonObject } from '../json';
 import { parseQuantity } from '../quantity';
-import type { Diagnostic } from '../diagnostics';
+import { shownNames, type Diagnostic } from '../diagnostics';
 
 import { type Architecture } from '../schema/kubevirt-api';
 import { fieldLocation, type ObjectRuleContext, type Rule, type RuleInstancetype, type RulePreference } from './context';
@@ -136,8 +136,11 @@ export function classPairable(c: PairingClass, it: RuleInstancetype, defaultArch
 }
 
 export function names(list: readonly { name: string }[], max = 6): string {
-  const n = list.map((o) => `\`${o.name}\``);
-  return n.length > max ? `${n.slice(0, max).join(', ')} and ${n.length - max} more` : n.join(', ');
+  return shownNames(
+    list.map((o) => o.name),
+    list.length,
+    max,
+  );
 }
 
 export function locKey(it: RuleInstancetype, path: readonly string[]): string {

@@ -12,7 +12,7 @@ import { type Inference } from './mutate';
 import { fieldPath } from './unknown-fields';
 import { judgeVm, type JudgeCause, type Verdict } from './judge';
 import { type References } from './model';
-import { ARCH_LABEL as ARCH_LABEL_OF_OBJECT, findRevision, mergeStores, objectStore, type ObjectStore, type ReferenceError } from './references';
+import { ARCH_LABEL as ARCH_LABEL_OF_OBJECT, mergeStores, namedRevision, objectStore, type ObjectStore, type ReferenceError } from './references';
 import { ARCH_LABEL, architectureSelectorConflict, vmApiVersionProblem } from '../kubevirt/placement';
 import { readKubevirtCr, type ClusterDefaults } from '../kubevirt/config';
 import { biggerSizeHint, referenceHint } from './hints';
@@ -152,13 +152,12 @@ export function expandDocuments(
    * names, as at a start with the revision cleared: said, with how to judge it with the revision.
    */
   function revisionsNotGiven(f: FoundObject, name: string, requestNamespace: string): Diagnostic[] {
-    // The VM's own namespace, else the request's: where KubeVirt looks the revision up.
-    const own = obj(f.value['metadata'])?.['namespace'];
-    const namespace = typeof own === 'string' && own !== '' ? own : requestNamespace;
     return (['instancetype', 'preference'] as const).flatMap((which) => {
+      // The lookup the judge's resolver makes (references.ts): a revision the store lacks is the cluster's.
+      const named = namedRevision(all, f.value, which, requestNamespace);
+      if (!named || named.revision) return [];
+      const { name: revision, namespace } = named;
       const matcher = obj(obj(f.value['spec'])?.[which]);
-      const revision = matcher?.['revisionName'];
-      if (typeof revision !== 'string' || revision === '' || findRevision(all, revision, namespace)) return [];
       return [
         diag(
           'IT8015',

@@ -175,7 +175,7 @@ const REVISION_KINDS: Readonly<Record<Which, readonly string[]>> = {
 };
 
 /** The ControllerRevision `name` in `namespace`, or the API server's NotFound. */
-export function findRevision(store: ObjectStore, name: string, namespace: string): JsonObject | undefined {
+function findRevision(store: ObjectStore, name: string, namespace: string): JsonObject | undefined {
   return (store.revisions ?? []).find((r) => obj(r['metadata'])?.['name'] === name && (obj(r['metadata'])?.['namespace'] ?? namespace) === namespace);
 }
 
@@ -211,6 +211,25 @@ function revisionSpec(revision: JsonObject, which: Which, field: string, release
   return { kind, name: String(obj(revision['metadata'])?.['name'] ?? ''), namespace: undefined, spec: obj(data['spec']) ?? {} };
 }
 
+/** The namespace KubeVirt looks a VM's objects up in: its own, else the request's (kubectl's context, `default`). */
+export function vmNamespace(vm: JsonObject, requestNamespace: string): string {
+  const namespace = obj(vm['metadata'])?.['namespace'];
+  return typeof namespace === 'string' && namespace !== '' ? namespace : requestNamespace;
+}
+
+/** The ControllerRevision a VM's matcher names (`revisionName`), and the store's object of that name in the VM's namespace, if it has one. */
+export function namedRevision(
+  store: ObjectStore,
+  vm: JsonObject,
+  which: Which,
+  requestNamespace: string,
+): { name: string; namespace: string; revision: JsonObject | undefined } | undefined {
+  const name = obj(obj(vm['spec'])?.[which])?.['revisionName'];
+  if (typeof name !== 'string' || name === '') return undefined;
+  const namespace = vmNamespace(vm, requestNamespace);
+  return { name, namespace, revision: findRevision(store, name, namespace) };
+}
+
 /**
  * What a matcher resolves to (pkg/instancetype/find spec.go, revision.go; preference/find alike):
  * the ControllerRevision its `revisionName` names, else the one the VM's status records when it
@@ -227,12 +246,10 @@ function resolveMatcher(
 ): { object?: SpecObject; error?: ReferenceError } {
   const matcher = obj(obj(vm['spec'])?.[which]);
   if (!matcher) return {};
-  const namespace = obj(vm['metadata'])?.['namespace'];
-  // A VM without a namespace is in the namespace of the request (kubectl's context, `default`).
-  const ns = typeof namespace === 'string' && namespace !== '' ? namespace : requestNamespace;
-  const revisionName = typeof matcher['revisionName'] === 'string' ? matcher['revisionName'] : '';
-  if (revisionName !== '') {
-    const revision = findRevision(store, revisionName, ns);
+  const ns = vmNamespace(vm, requestNamespace);
+  const named = namedRevision(store, vm, which, requestNamespace);
+  if (named) {
+    const { name: revisionName, revision } = named;
     if (revision) {
       const found = revisionSpec(revision, which, `spec.${which}.revisionName`, release);
       return 'message' in found ? { error: found } : { object: found };

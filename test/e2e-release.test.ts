@@ -385,24 +385,23 @@ describe('release lock', () => {
         path.join(owner, 'vm.yaml'),
         'apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: old, namespace: apps}\nspec:\n  runStrategy: Always\n  preference: {name: legacy}\n  template: {spec: {domain: {devices: {}, resources: {requests: {memory: 2Gi}}}}}\n',
       );
+      // The catalog changed, generated, committed, released and bundled: the bundle a VM owner receives.
+      const shipped = (change: string, version: string): string => {
+        expect(itgen(dir, 'generate').code).toBe(0);
+        commitAll(dir, change);
+        expect(itgen(dir, 'release', '--version', version).code).toBe(0);
+        commitAll(dir, `release ${version}`);
+        expect(itgen(dir, 'bundle', '--version', version, '--out', bundles).code).toBe(0);
+        return path.join(bundles, `small-instancetypes-all-bundle-${version}.yaml`);
+      };
       edit(dir, 'catalogs/small/preferences.yaml', 'displayName: Legacy Linux', 'displayName: Legacy Linux\ndeprecated: {replacement: linux}');
-      expect(itgen(dir, 'generate').code).toBe(0);
-      commitAll(dir, 'deprecate legacy');
-      expect(itgen(dir, 'release', '--version', 'v1.1.0').code).toBe(0);
-      commitAll(dir, 'release v1.1.0');
-      expect(itgen(dir, 'bundle', '--version', 'v1.1.0', '--out', bundles).code).toBe(0);
-      const v11 = path.join(bundles, 'small-instancetypes-all-bundle-v1.1.0.yaml');
+      const v11 = shipped('deprecate legacy', 'v1.1.0');
       expect(readFileSync(v11, 'utf8')).toContain('instancetype.kubevirt.io/replacement: linux');
       const deprecated = itgen(owner, 'validate', 'vm.yaml', '--with', v11);
       expect(deprecated.stderr).toMatch(/IT8302 .*`legacy`, which is deprecated[^]*switch to `linux`, its replacement/);
 
       edit(dir, 'catalogs/small/preferences.yaml', /---\nkind: Preference\nname: legacy[^]*$/, '');
-      expect(itgen(dir, 'generate').code).toBe(0);
-      commitAll(dir, 'remove legacy');
-      expect(itgen(dir, 'release', '--version', 'v1.2.0').code).toBe(0);
-      commitAll(dir, 'release v1.2.0');
-      expect(itgen(dir, 'bundle', '--version', 'v1.2.0', '--out', bundles).code).toBe(0);
-      const v12 = path.join(bundles, 'small-instancetypes-all-bundle-v1.2.0.yaml');
+      const v12 = shipped('remove legacy', 'v1.2.0');
       // The replacement records what it replaces; the bundle alone says what became of the name.
       expect(readFileSync(v12, 'utf8')).toContain('instancetype.kubevirt.io/replaces: legacy@v1.2.0');
       const removed = itgen(owner, 'validate', 'vm.yaml', '--with', v12);

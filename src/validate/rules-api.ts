@@ -15,10 +15,8 @@ import {
   targetRange,
 } from '../schema/kubevirt-api';
 import { locate, type SourceDoc } from '../load/source';
-import { MODELLED_RELEASES, NEWEST_RELEASE } from '../kubevirt/releases';
+import { MODELLED_RELEASES, NEWEST_RELEASE, sameMinor } from '../kubevirt/release-names';
 
-/** Two releases of the same minor line (`v1.9` and `v1.9.3`). */
-const sameLine = (a: string, b: string): boolean => /^v?(\d+\.\d+)/.exec(a)?.[1] === /^v?(\d+\.\d+)/.exec(b)?.[1];
 import { getPath as get, type Json } from '../json';
 import { fieldDiag, memoized, objectDiag, type ObjectRuleContext, type Rule, type RuleObject } from './context';
 
@@ -187,7 +185,7 @@ export const API_RULES: readonly Rule<ObjectRuleContext>[] = [
       if (!parsed) return [];
       // A maximum past the releases itgen models is judged as the newest one: said, never clamped in
       // silence (a minimum past them is IT6002, below).
-      const beyond = [range.max].filter((b): b is string => b !== undefined && compareRelease(b, NEWEST_RELEASE) > 0 && !sameLine(b, NEWEST_RELEASE));
+      const beyond = [range.max].filter((b): b is string => b !== undefined && compareRelease(b, NEWEST_RELEASE) > 0 && !sameMinor(b, NEWEST_RELEASE));
       const unmodelled = beyond.map((b) =>
         diag(
           'IT6003',

@@ -133,6 +133,10 @@ export const DIAGNOSTIC_CODES = {
   IT8205: 'a preset or VM field no instance type or preference can carry',
   IT8206: 'a migrated VM would start differently',
   IT8207: 'a VirtualMachineInstance selected by presets cannot be migrated',
+  // IT84xx: VirtualMachineTemplates
+  IT8401: 'virt-template-engine would refuse the VirtualMachineTemplate (decoding, parameters, references, processing)',
+  IT8402: 'a template parameter is declared and never referenced',
+  IT8403: "a template's VM field that is not KubeVirt's: the engine drops it in silence",
   // IT9xxx: internal
   IT9001: 'internal error',
   IT9002: 'output cannot be written',
@@ -178,6 +182,8 @@ export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode
   'IT8204',
   'IT8302',
   'IT8303',
+  'IT8402',
+  'IT8403',
   'IT8205',
   'IT8206',
   'IT8207',

@@ -20,6 +20,7 @@ import { release } from './release';
 import { schema } from './schema';
 import { select } from './select';
 import { site } from './site';
+import { template } from './template';
 import { validate } from './validate';
 
 /** Every command, in the order `itgen help` lists them. A new command is a file here and a line below. */
@@ -45,5 +46,6 @@ export const COMMANDS: readonly Command[] = [
   select,
   site,
   migrate,
+  template,
   schema,
 ];

@@ -38,7 +38,14 @@ export function mergeParameters(params: readonly TemplateParameter[], given: Rea
   const out = params.map((p) => ({ ...p }));
   for (const [k, v] of given) {
     const i = out.findIndex((p) => p.name === k);
-    if (i < 0) throw new Fail({ stage: 'merge', message: `error merging template parameters: parameter ${k} not found in template`, parameter: k });
+    if (i < 0)
+      throw new Fail({
+        stage: 'merge',
+        message: `error merging template parameters: parameter ${k} not found in template`,
+        parameter: k,
+        declared: params.map((p) => p.name),
+        path: ['spec', 'parameters'],
+      });
     out[i] = { ...out[i]!, value: v };
   }
   return out;

@@ -30,6 +30,8 @@ export interface TemplateProblem {
   readonly path?: Path;
   /** A parameter given on the command line or in the params file that the template does not declare. */
   readonly parameter?: string;
+  /** With `parameter`: the names the template declares. */
+  readonly declared?: readonly string[];
 }
 
 export interface TemplateWarning {

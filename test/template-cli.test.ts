@@ -4,6 +4,8 @@
  * fields it drops in silence (IT8403).
  */
 import { itgen } from './e2e-helpers';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { removeDir, scratchProject } from './helpers';
 
 const TEMPLATE = `apiVersion: template.kubevirt.io/v1beta1
@@ -73,6 +75,71 @@ describe('itgen template process', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
       'tpl.yaml:23:15 error IT8401 error validating template parameters: spec.virtualMachine: Invalid value: "SIZE": references undefined parameter SIZE',
+    );
+  });
+});
+
+// The common-templates port's draft defaults every template to u1.medium (1 vCPU), Windows 11 too,
+// whose preference requires 2 vCPUs and 4Gi.
+const WINDOWS_11 = `apiVersion: template.kubevirt.io/v1beta1
+kind: VirtualMachineTemplate
+metadata:
+  name: windows11
+spec:
+  parameters:
+    - name: NAME
+      generate: expression
+      from: "win11-[a-z0-9]{5}"
+    - name: INSTANCETYPE
+      value: u1.medium
+  virtualMachine:
+    apiVersion: kubevirt.io/v1
+    kind: VirtualMachine
+    metadata:
+      name: \${NAME}
+    spec:
+      runStrategy: Halted
+      instancetype:
+        name: \${INSTANCETYPE}
+      preference:
+        name: windows.11
+      template:
+        spec:
+          domain:
+            devices: {}
+`;
+const BUNDLE = readFileSync(path.join(__dirname, 'reference', 'common-instancetypes', 'common-instancetypes-all-bundle.yaml'), 'utf8');
+
+describe('a template judged by the one judge (validate) and swept (template sweep)', () => {
+  it("refuses a Windows 11 template defaulting to u1.medium in KubeVirt's words at the template's line, and suggests u1.2xmedium", () => {
+    const dir = project({ 'windows11.yaml': WINDOWS_11, 'bundle.yaml': BUNDLE });
+    const r = itgen(dir, 'validate', 'windows11.yaml', '--with', 'bundle.yaml');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'windows11.yaml:20:9 error IT8003 VirtualMachine `win11-00000` would be refused: failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by instance type, preference requires 2 vCPU',
+    );
+    expect(r.stderr).toContain('`u1.2xmedium`');
+  });
+
+  it('passes the same template with a default the preference admits', () => {
+    const dir = project({ 'windows11.yaml': WINDOWS_11.replace('value: u1.medium', 'value: u1.2xmedium'), 'bundle.yaml': BUNDLE });
+    const r = itgen(dir, 'validate', 'windows11.yaml', '--with', 'bundle.yaml');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+
+  it("sweeps the instance type: every value's verdict, the default refused, u1.2xmedium suggested", () => {
+    const dir = project({ 'windows11.yaml': WINDOWS_11, 'bundle.yaml': BUNDLE });
+    const r = itgen(dir, 'template', 'sweep', 'windows11.yaml', '--with', 'bundle.yaml', '-o', 'json');
+    expect(r.code).toBe(0);
+    const [sweep] = JSON.parse(r.stdout) as { parameter: string; suggestion: string; rows: { value: string; admitted: boolean; isDefault: boolean }[] }[];
+    expect(sweep!.parameter).toBe('INSTANCETYPE');
+    expect(sweep!.suggestion).toBe('u1.2xmedium');
+    expect(sweep!.rows.find((x) => x.isDefault)).toEqual(expect.objectContaining({ value: 'u1.medium', admitted: false }));
+    expect(sweep!.rows.filter((x) => x.value.startsWith('u1.') && x.admitted).map((x) => x.value)).toContain('u1.large');
+    const text = itgen(dir, 'template', 'sweep', 'windows11.yaml', '--with', 'bundle.yaml');
+    expect(text.stdout).toMatch(
+      /^INSTANCETYPE \(spec\.instancetype\.name\): \d+ of \d+ values admitted; default u1\.medium: refused; suggested: u1\.2xmedium$/m,
     );
   });
 });

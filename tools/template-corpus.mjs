@@ -10,12 +10,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
-import { answerWithKubevirtOracle, corpusCommandLine, seeded } from './corpus-kit.mjs';
+import { createRequire } from 'node:module';
+import { gunzipSync } from 'node:zlib';
+import { answerWithKubevirtOracle, corpusCommandLine, runOracle, seeded } from './corpus-kit.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { mode, dir, opt } = corpusCommandLine();
-if (!dir || !['gen', 'answer'].includes(mode)) {
-  console.error('usage: template-corpus.mjs gen|answer DIR [--seed N] [--count N]');
+if (!dir || !['gen', 'answer', 'judged'].includes(mode)) {
+  console.error('usage: template-corpus.mjs gen|answer|judged DIR [--seed N] [--count N]');
   process.exit(1);
 }
 if (mode === 'answer') {
@@ -419,6 +421,10 @@ const MUTATIONS = [
   ],
 ];
 
+if (mode === 'judged') {
+  judgedCorpus();
+  process.exit(0);
+}
 const cases = [];
 const weights = MUTATIONS.map(([cat]) => (cat.startsWith('sound') ? 3 : 1));
 const total = weights.reduce((a, b) => a + b, 0);
@@ -470,3 +476,44 @@ for (const t of ENGINE_TESTS.templates)
 mkdirSync(dir, { recursive: true });
 writeFileSync(path.join(dir, 'cases.jsonl'), cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
 console.log(`${cases.length} cases`);
+
+// `judged DIR`: templates over the upstream catalog (a preference, a default instance type and a
+// few VM fields), each processed by itgen's engine with the fixed draw the judge uses, and its VM
+// sent to the oracle's `preview` mode (KubeVirt's VM webhooks, start path, VMI webhooks and render)
+// with the upstream bundle: DIR/judged-cases.jsonl; `ORACLE=... node tools/template-corpus.mjs answer`
+// style answering is done here too when ORACLE is set (DIR/judged-answers.jsonl).
+function judgedCorpus() {
+  const require = createRequire(import.meta.url);
+  const { processTemplateDocument } = require(path.join(repo, 'dist', 'kubevirt', 'template', 'index.js'));
+  const bundleLine = gunzipSync(readFileSync(path.join(repo, 'test/fixtures/admission-corpus/cases.jsonl.gz')))
+    .toString('utf8')
+    .split('\n')[0];
+  const lines = [bundleLine];
+  const cases = [];
+  for (let i = 0; i < count; i++) {
+    const t = baseTemplate();
+    // Half the templates take the preference as a parameter, half name it.
+    if (chance(0.5)) {
+      t.spec.virtualMachine.spec.preference.name = pick(preferences);
+      t.spec.parameters = t.spec.parameters.filter((p) => p.name !== 'PREFERENCE');
+    }
+    if (t.spec.message?.includes('PREFERENCE') && !t.spec.parameters.some((p) => p.name === 'PREFERENCE')) delete t.spec.message;
+    const spec = t.spec.virtualMachine.spec.template.spec;
+    if (chance(0.2)) spec.domain.cpu = { sockets: pick([1, 2]) };
+    if (chance(0.15)) spec.domain.resources = { requests: { memory: pick(['1Gi', '8Gi']) } };
+    if (chance(0.1)) spec.domain.devices.disks = [{ name: 'rootdisk', disk: { bus: pick(['virtio', 'sata', 'scsi']) } }];
+    delete t.spec.virtualMachine.metadata.namespace;
+    declareUsed(t);
+    const text = toText(t, false);
+    const r = processTemplateDocument(YAML.parse(text), { pick: () => 0 });
+    if (!r.vm) continue;
+    const id = `j${String(i).padStart(5, '0')}`;
+    cases.push({ id, template: text });
+    lines.push(JSON.stringify({ id, mode: 'preview', vm: r.vm, objectSets: ['bundle'] }));
+  }
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'judged-cases.jsonl'), lines.join('\n') + '\n');
+  writeFileSync(path.join(dir, 'judged-templates.jsonl'), cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
+  if (process.env.ORACLE) writeFileSync(path.join(dir, 'judged-answers.jsonl'), runOracle(process.env.ORACLE, lines.join('\n') + '\n'));
+  console.log(`${cases.length} judged cases`);
+}

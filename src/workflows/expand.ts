@@ -3,6 +3,7 @@ import { objectStore } from '../expand';
 import { mergeStores } from '../expand/references';
 import { expandDocuments, manifestObjects, type ExpandOutcome } from '../expand/documents';
 import { mappingToYaml } from '../emit/serialize';
+import { templatesAsVms } from '../expand/templates';
 import type { Project } from '../project';
 import { type Report } from './report';
 
@@ -40,13 +41,18 @@ export function expandVms(project: Project, opts: ExpandVmsOptions): ExpandVmsRe
   if (catalogs.blocking || hasErrors(strictify(nodes.diagnostics, false))) return { as, outcomes: [], diagnostics: problems, notes: [] };
   const cr = project.kubevirt();
   if (hasErrors(cr.diagnostics)) return { as, outcomes: [], diagnostics: [...problems, ...cr.diagnostics], notes: [] };
-  const { outcomes, diagnostics } = expandDocuments(input.docs, store, {
+  // A VirtualMachineTemplate expands as the VM its defaults make (virt-template-engine's processing).
+  const templated = templatesAsVms(input.docs);
+  const { outcomes, diagnostics } = expandDocuments(templated.docs, store, {
     admission: !opts.skipAdmission,
     namespace: opts.namespace ?? 'default',
     mutate: opts.stored ? 'stored' : 'applied',
     kubevirt: project.config(),
   });
-  const all = strictify([...problems, ...cr.diagnostics, ...diagnostics, ...outcomes.flatMap((o) => o.diagnostics)], project.inputs.strict ?? false);
+  const all = strictify(
+    [...problems, ...cr.diagnostics, ...templated.diagnostics, ...diagnostics, ...outcomes.flatMap((o) => o.diagnostics)],
+    project.inputs.strict ?? false,
+  );
   return { as, outcomes, diagnostics: all, notes: [] };
 }
 

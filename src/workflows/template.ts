@@ -1,6 +1,7 @@
 import { closest, diag, shownNames, type Diagnostic } from '../diagnostics';
+import { sweepTemplate, templateDiagnostics, templatesAsVms, type Sweep } from '../expand/templates';
 import type { Json, JsonObject } from '../json';
-import { locate, type SourceDoc } from '../load/source';
+import { locate } from '../load/source';
 import { paramsFromFile, processTemplateDocument, type ProcessedTemplate } from '../kubevirt/template';
 import { mappingToYaml } from '../emit/serialize';
 import type { Project } from '../project';
@@ -43,32 +44,15 @@ export function processTemplate(project: Project, opts: ProcessTemplateOptions):
     for (const [k, v] of read.params) params.set(k, v);
   }
   const processed = processTemplateDocument(doc.value as Json, { params, json: /\.json$/i.test(doc.file) });
-  return { processed, diagnostics: [...diagnostics, ...templateDiagnostics(doc, processed)], notes: [] };
-}
-
-/** The engine's answer as diagnostics at the template's lines. */
-export function templateDiagnostics(doc: SourceDoc, r: ProcessedTemplate): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  for (const w of r.warnings)
-    out.push(diag(w.kind === 'unused' ? 'IT8402' : 'IT8403', w.message, locate(doc, w.path, { key: w.kind === 'dropped' }), { severity: 'warning' }));
-  if (r.error) {
-    const declared = r.error.declared ?? [];
-    const meant = r.error.parameter !== undefined ? closest(r.error.parameter, declared) : undefined;
-    const hint =
-      r.error.parameter === undefined
-        ? undefined
-        : `${meant !== undefined ? `did you mean ${meant}? ` : ''}the template declares ${declared.length > 0 ? shownNames(declared) : 'no parameters'}`;
-    const path = r.error.path ?? [];
-    out.push(
-      diag(
-        'IT8401',
-        r.error.message,
-        locate(doc, path, { key: r.error.stage === 'process' && typeof path[path.length - 1] === 'string' }),
-        hint !== undefined ? { hint } : {},
-      ),
-    );
-  }
-  return out;
+  const found = templateDiagnostics(doc, processed);
+  // A parameter the template does not declare: the names it does, and the one probably meant.
+  const declared = processed.error?.declared ?? [];
+  const meant = processed.error?.parameter !== undefined ? closest(processed.error.parameter, declared) : undefined;
+  const hint =
+    processed.error?.parameter === undefined
+      ? undefined
+      : `${meant !== undefined ? `did you mean ${meant}? ` : ''}the template declares ${declared.length > 0 ? shownNames(declared) : 'no parameters'}`;
+  return { processed, diagnostics: [...diagnostics, ...found.map((d) => (d.code === 'IT8401' && hint !== undefined ? { ...d, hint } : d))], notes: [] };
 }
 
 /** The processed VM as virtctl prints it (YAML, or JSON), with the generated values and the message as comments. */
@@ -86,4 +70,51 @@ export function templateText(r: ProcessTemplateReport, output: 'yaml' | 'json'):
     ...(p.message ? [`# message: ${JSON.stringify(p.message)}`] : []),
   ];
   return [...comments, mappingToYaml(p.vm as JsonObject)].join('\n');
+}
+
+export interface SweepTemplateReport extends Report {
+  readonly sweeps: readonly Sweep[];
+}
+
+/**
+ * `itgen template sweep`: each value a template's instance type or preference parameter can take
+ * among the project's and `--with` objects, its VM judged by the one judge: the template x value
+ * matrix, the default's verdict, and the least specialised admitted value when the default is refused.
+ */
+export function sweepTemplateFile(project: Project, file: string): SweepTemplateReport {
+  const input = project.manifests([file]);
+  const catalogs = project.catalogs('besides');
+  const problems = [...catalogs.diagnostics, ...input.diagnostics];
+  if (catalogs.blocking) return { sweeps: [], diagnostics: problems, notes: [] };
+  const templated = templatesAsVms(input.docs);
+  const cr = project.kubevirt();
+  const judging = { configs: project.configs(), defaultsOnly: !cr.config };
+  const sweeps = templated.templates.flatMap((t) => (t.processed.vm ? sweepTemplate(t.src, t.processed, catalogs.store, judging) : []));
+  const none =
+    templated.templates.length > 0 && sweeps.length === 0
+      ? [
+          diag('IT8004', `${file}: no parameter names the instance type or preference (\`name: \${PARAMETER}\`): nothing to sweep`, undefined, {
+            severity: 'warning',
+          }),
+        ]
+      : templated.templates.length === 0
+        ? [diag('IT8004', `${file}: no VirtualMachineTemplate`)]
+        : [];
+  return { sweeps, diagnostics: [...problems, ...cr.diagnostics, ...templated.diagnostics, ...none], notes: [] };
+}
+
+/** The sweep as a table (text) or JSON. */
+export function sweepText(r: SweepTemplateReport, output: 'text' | 'json'): string | undefined {
+  if (output === 'json') return JSON.stringify(r.sweeps, null, 2);
+  if (r.sweeps.length === 0) return undefined;
+  return r.sweeps
+    .map((s) => {
+      const admitted = s.rows.filter((x) => x.admitted).length;
+      const head = `${s.parameter} (spec.${s.matcher}.name): ${admitted} of ${s.rows.length} values admitted; default ${s.defaultValue}: ${s.rows.find((x) => x.isDefault)?.admitted ? 'admitted' : 'refused'}${s.suggestion !== undefined ? `; suggested: ${s.suggestion}` : ''}`;
+      const rows = s.rows.map(
+        (x) => `  ${x.admitted ? 'admitted' : 'refused '}  ${x.value}${x.isDefault ? ' (default)' : ''}${x.refusal !== undefined ? `: ${x.refusal}` : ''}`,
+      );
+      return [head, ...rows].join('\n');
+    })
+    .join('\n\n');
 }

@@ -5,6 +5,9 @@ import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
 import type { Project } from '../project';
 import { NEWEST_RELEASE } from '../kubevirt/releases';
 import { checkProject } from './generate';
+import { sweepTemplate, templatesAsVms, withSweepHints, type Sweep, type TemplateVms } from '../expand/templates';
+import type { Judging } from '../expand/judging';
+import type { ObjectStore } from '../expand/references';
 import type { CompileResult } from '../pipeline';
 import { fromNote, type Report } from './report';
 
@@ -59,16 +62,20 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
   if (catalogs.blocking && (project.hasGenerators() || (inputs.with ?? []).length > 0)) return { results: [], diagnostics: problems, notes: [] };
   const cr = project.kubevirt();
   if (hasErrors(cr.diagnostics)) return { results: [], diagnostics: [...problems, ...cr.diagnostics], notes: [] };
+  // VirtualMachineTemplates: processed as virt-template-engine does, their VMs judged like VM files.
+  const templated = templatesAsVms(input.docs);
   // The one judge (expand/judge.ts) for each VM, under each configuration the project targets.
-  const verdict = validateManifests(input.docs, catalogs.store, { configs: project.configs(), defaultsOnly: !cr.config });
+  const judging = { configs: project.configs(), defaultsOnly: !cr.config };
+  const judged = validateManifests(templated.docs, catalogs.store, judging);
+  const verdict = [...templated.diagnostics, ...withSweepHints(judged, sweepsOfRefused(templated, judged, catalogs.store, judging))];
   const intent = ownerIntent(
-    input.docs,
+    templated.docs,
     catalogs.store,
     catalogs.sources.flatMap((c) => c.objects),
   );
   // The platform's admission policies (--policies, or among the --with files): applied, never ignored.
   const policies = project.admissionPolicies();
-  const policyVerdicts = [...policies.diagnostics, ...admissionPolicyVerdicts(policies.objects, input.docs)];
+  const policyVerdicts = [...policies.diagnostics, ...admissionPolicyVerdicts(policies.objects, templated.docs)];
   const all = strictify([...problems, ...cr.diagnostics, ...verdict, ...intent, ...policyVerdicts], inputs.strict ?? false);
   return {
     results: [],
@@ -93,4 +100,12 @@ export function configurationNote(project: Project): string[] {
       ? `judged at ${at} with the cluster's configuration (--kubevirt)`
       : `judged at ${at} with KubeVirt's default configuration of each (no --kubevirt)`,
   ];
+}
+
+/** The sweep of each template whose VM the judge refused: the values its instance type or preference parameter can take. */
+function sweepsOfRefused(templated: TemplateVms, judged: readonly Diagnostic[], store: ObjectStore, judging: Judging): { file: string; sweep: Sweep }[] {
+  const refused = new Set(judged.filter((d) => d.severity === 'error' && /^IT800[238]$/.test(d.code)).map((d) => d.location?.file));
+  return templated.templates
+    .filter((t) => t.processed.vm !== undefined && refused.has(t.src.file))
+    .flatMap((t) => sweepTemplate(t.src, t.processed, store, judging).map((sweep) => ({ file: t.src.file, sweep })));
 }

@@ -1,13 +1,13 @@
-import { optionValue, optionValues, outputOption, type CommandSpec } from '../parse';
-import { processTemplate, templateText } from '../../workflows/template';
+import { optionValue, optionValues, outputOption, WITH_OPTION, type CommandSpec } from '../parse';
+import { processTemplate, sweepTemplateFile, sweepText, templateText } from '../../workflows/template';
 import { finish, outputOf, projectOf, type Command } from '../command';
 
-export const TEMPLATE_OUTPUT = outputOption(['yaml', 'json'], 'output format (json: the VM, the message and the generated values)');
+export const TEMPLATE_OUTPUT = outputOption(['yaml', 'json', 'text'], 'output format (process: yaml or json; sweep: text or json)');
 
 export const TEMPLATE_COMMAND: CommandSpec = {
   name: 'template',
-  synopsis: 'template process FILE|- [-p NAME=VALUE]... [--params-file FILE] [-o yaml|json]',
-  summary: 'process a VirtualMachineTemplate as virtctl template process --local does',
+  synopsis: 'template process|sweep FILE|- [-p NAME=VALUE]... [--params-file FILE] [--with FILE]... [-o yaml|json|text]',
+  summary: 'process a VirtualMachineTemplate as virtctl template process --local does, or sweep its instance type',
   details: [
     'Processes the first document of FILE, a template.kubevirt.io VirtualMachineTemplate (v1beta1 or',
     'v1alpha1), exactly as virt-template-engine v0.2.0 does (KubeVirt v1.9): parameters given with -p or',
@@ -19,15 +19,23 @@ export const TEMPLATE_COMMAND: CommandSpec = {
     'refused in its words, one inside it dropped in silence by the engine (itgen warns, IT8403). Each',
     "error is the engine's text (IT8401) at the line of the parameter or field. Unlike virtctl, each -p",
     'is taken whole (virtctl splits a value at commas).',
+    '',
+    "sweep FILE: a parameter that is the whole name of the VM's instance type or preference",
+    '(`name: ${INSTANCETYPE}`) is tried with every value the project and the --with files offer, each VM',
+    'judged by the one judge (admission, start) for the targeted releases: which values KubeVirt admits,',
+    "the default's verdict, and, when the default is refused, the least specialised admitted value",
+    "(no dedicated CPUs, hugepages, GPUs or host devices; the default's family first; then fewest",
+    'vCPUs, least memory, name). `itgen validate` judges template files too and gives that suggestion.',
   ].join('\n'),
   options: [
     { flag: '--param', short: '-p', value: 'NAME=VALUE', repeatable: true, help: 'a parameter value' },
     { flag: '--params-file', value: 'FILE', help: 'a YAML or JSON map of parameter values' },
+    WITH_OPTION,
     TEMPLATE_OUTPUT,
   ],
   accept: (line) =>
-    line.positionals[0] !== 'process' || line.positionals.length !== 2
-      ? 'template takes: process FILE (a VirtualMachineTemplate file, or - for standard input)'
+    (line.positionals[0] !== 'process' && line.positionals[0] !== 'sweep') || line.positionals.length !== 2
+      ? 'template takes: process FILE or sweep FILE (a VirtualMachineTemplate file, or - for standard input)'
       : undefined,
 };
 
@@ -35,12 +43,18 @@ export const template: Command = {
   ...TEMPLATE_COMMAND,
   run(ctx) {
     const { line } = ctx;
+    if (line.positionals[0] === 'sweep') {
+      const r = sweepTemplateFile(projectOf(ctx), line.positionals[1]!);
+      const output = optionValue(line, '--output');
+      return finish(ctx, r, sweepText(r, output === 'json' ? 'json' : 'text'));
+    }
     const paramsFile = optionValue(line, '--params-file');
     const r = processTemplate(projectOf(ctx), {
       file: line.positionals[1]!,
       params: optionValues(line, '--param'),
       ...(paramsFile !== undefined ? { paramsFile } : {}),
     });
-    return finish(ctx, r, templateText(r, outputOf(ctx, TEMPLATE_OUTPUT)));
+    const output = outputOf(ctx, TEMPLATE_OUTPUT);
+    return finish(ctx, r, templateText(r, output === 'json' ? 'json' : 'yaml'));
   },
 };

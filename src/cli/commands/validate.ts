@@ -22,6 +22,9 @@ export const VALIDATE_COMMAND: CommandSpec = {
     'With files: hand-written instance types and preferences get the KubeVirt API model and the same',
     'KubeVirt rules the catalogs get; VirtualMachines get the VM webhook checks of their matchers and',
     'admission against the objects of the files, --with files and the project (when it has generators).',
+    'A VirtualMachineTemplate (template.kubevirt.io) is processed with its defaults as virt-template-engine',
+    "processes it (itgen template process) and its VM judged like a VM file, at the template's lines; when",
+    'KubeVirt refuses the default instance type, the least specialised value it admits is suggested.',
   ].join('\n'),
   options: [
     BASE_OPTION,

@@ -1,0 +1,172 @@
+/**
+ * VirtualMachineTemplates among the VM inputs: each processed as virt-template-engine processes it
+ * (src/kubevirt/template/) and its VM judged by the one judge like a VM file, every finding at the
+ * template's own lines. The template webhook never resolves the instance type or preference and
+ * never runs KubeVirt's VM admission (only `/create` does): a template whose defaults KubeVirt
+ * refuses is accepted and published. The sweep tries each value a parameter that names the
+ * instance type or preference can take, and suggests the least specialised one KubeVirt admits.
+ */
+import { diag, type Diagnostic } from '../diagnostics';
+import { isPlainObject, type Json, type JsonObject } from '../json';
+import { locate, type SourceDoc } from '../load/source';
+import { isTemplateDocument, processTemplateDocument, type ProcessedTemplate } from '../kubevirt/template';
+import { judgeDocuments, type Judging } from './judging';
+import type { ObjectStore } from './references';
+import type { SpecObject } from './model';
+import { parseQuantity } from '../quantity';
+
+/** Generated values are drawn at random by the engine; judging draws the alphabet's first character, so that its words are the same on every run. */
+const FIXED_DRAW = (): number => 0;
+
+const VM_PATH = ['spec', 'virtualMachine'];
+
+/** A template's VM as a document of its own, whose every path is located in the template. */
+function vmDocument(src: SourceDoc, vm: JsonObject): SourceDoc {
+  return { ...src, value: vm, patched: [{ path: [], to: src, at: VM_PATH }] };
+}
+
+export interface TemplateVms {
+  /** The documents, each template replaced by its VM (when the engine made one). */
+  readonly docs: SourceDoc[];
+  /** The engine's findings (IT8401, IT8402, IT8403) at the templates' lines. */
+  readonly diagnostics: Diagnostic[];
+  /** Each template processed: its document and what the engine answered. */
+  readonly templates: readonly { readonly src: SourceDoc; readonly processed: ProcessedTemplate }[];
+}
+
+/** The engine's answer as diagnostics at the template's lines. */
+export function templateDiagnostics(doc: SourceDoc, r: ProcessedTemplate): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const w of r.warnings)
+    out.push(diag(w.kind === 'unused' ? 'IT8402' : 'IT8403', w.message, locate(doc, w.path, { key: w.kind === 'dropped' }), { severity: 'warning' }));
+  if (r.error) {
+    const path = r.error.path ?? [];
+    out.push(diag('IT8401', r.error.message, locate(doc, path, { key: r.error.stage === 'process' && typeof path[path.length - 1] === 'string' })));
+  }
+  return out;
+}
+
+/** The templates of `docs` processed with their defaults, each replaced by the VM it makes. */
+export function templatesAsVms(docs: readonly SourceDoc[]): TemplateVms {
+  const out: SourceDoc[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const templates: { src: SourceDoc; processed: ProcessedTemplate }[] = [];
+  for (const src of docs) {
+    if (!isTemplateDocument(src.value)) {
+      out.push(src);
+      continue;
+    }
+    const processed = processTemplateDocument(src.value as Json, { pick: FIXED_DRAW, json: /\.json$/i.test(src.file) });
+    templates.push({ src, processed });
+    diagnostics.push(...templateDiagnostics(src, processed));
+    if (processed.vm) out.push(vmDocument(src, processed.vm));
+  }
+  return { docs: out, diagnostics, templates };
+}
+
+/** The matcher a parameter fills: `instancetype` or `preference`, when a parameter is the whole name. */
+export interface SweptParameter {
+  readonly parameter: string;
+  readonly matcher: 'instancetype' | 'preference';
+  /** The kind the VM's matcher names (cluster-wide unless it says otherwise). */
+  readonly kind: string;
+  readonly defaultValue: string;
+}
+
+/** The parameters whose whole value is a matcher's name (`name: ${INSTANCETYPE}`). */
+export function sweptParameters(src: SourceDoc, processed: ProcessedTemplate): SweptParameter[] {
+  const out: SweptParameter[] = [];
+  const vm = isPlainObject(src.value) && isPlainObject(src.value['spec']) ? src.value['spec']['virtualMachine'] : undefined;
+  const spec = isPlainObject(vm) && isPlainObject(vm['spec']) ? vm['spec'] : undefined;
+  for (const matcher of ['instancetype', 'preference'] as const) {
+    const m = spec?.[matcher];
+    const name = isPlainObject(m) ? m['name'] : undefined;
+    const whole = typeof name === 'string' ? /^\$\{([a-zA-Z0-9_]+)\}$/.exec(name) : null;
+    if (!whole || !Object.hasOwn(processed.values, whole[1]!)) continue;
+    const written = isPlainObject(m) && typeof m['kind'] === 'string' ? m['kind'].toLowerCase() : '';
+    const cluster = matcher === 'instancetype' ? 'virtualmachineclusterinstancetype' : 'virtualmachineclusterpreference';
+    const namespaced = matcher === 'instancetype' ? 'virtualmachineinstancetype' : 'virtualmachinepreference';
+    const kind = written === namespaced ? namespaced : cluster;
+    out.push({ parameter: whole[1]!, matcher, kind, defaultValue: processed.values[whole[1]!]! });
+  }
+  return out;
+}
+
+export interface SweepRow {
+  readonly value: string;
+  readonly admitted: boolean;
+  /** KubeVirt's words for the first refusal. */
+  readonly refusal?: string;
+  readonly isDefault: boolean;
+}
+
+export interface Sweep extends SweptParameter {
+  readonly rows: readonly SweepRow[];
+  /** The least specialised admitted value, when the default is refused. */
+  readonly suggestion?: string;
+}
+
+/** Dedicated CPUs, an isolated emulator thread, hugepages, GPUs, host devices or NUMA: what a general VM does not ask for. */
+function specialised(o: SpecObject): number {
+  const cpu = isPlainObject(o.spec['cpu']) ? o.spec['cpu'] : {};
+  const memory = isPlainObject(o.spec['memory']) ? o.spec['memory'] : {};
+  let n = 0;
+  if (cpu['dedicatedCPUPlacement'] === true || cpu['isolateEmulatorThread'] === true || isPlainObject(cpu['numa']) || isPlainObject(cpu['realtime'])) n++;
+  if (isPlainObject(memory['hugepages'])) n++;
+  if (Array.isArray(o.spec['gpus']) && o.spec['gpus'].length > 0) n++;
+  if (Array.isArray(o.spec['hostDevices']) && o.spec['hostDevices'].length > 0) n++;
+  return n;
+}
+
+const family = (name: string): string => name.split('.')[0] ?? name;
+
+/** Every value a swept parameter can take among the objects, each judged as the template's VM with it. */
+export function sweepTemplate(src: SourceDoc, processed: ProcessedTemplate, store: ObjectStore, judging: Judging): Sweep[] {
+  const out: Sweep[] = [];
+  for (const p of sweptParameters(src, processed)) {
+    const candidates = store.specObjects.filter((o) => o.kind.toLowerCase() === p.kind);
+    const byName = new Map(candidates.map((o) => [o.name, o]));
+    const rows: SweepRow[] = [...new Set([p.defaultValue, ...candidates.map((o) => o.name)])].map((value) => {
+      const r = processTemplateDocument(src.value as Json, { pick: FIXED_DRAW, params: new Map([[p.parameter, value]]), json: /\.json$/i.test(src.file) });
+      if (!r.vm) return { value, admitted: false, refusal: r.error?.message ?? 'the engine made no VM', isDefault: value === p.defaultValue };
+      const found = judgeDocuments([vmDocument(src, r.vm)], store, { admission: true, revisionsInCluster: 'said' }, judging).filter(
+        (d) => d.severity === 'error',
+      );
+      return { value, admitted: found.length === 0, ...(found[0] ? { refusal: found[0].message } : {}), isDefault: value === p.defaultValue };
+    });
+    const def = rows.find((r) => r.isDefault);
+    const admitted = rows.filter((r) => r.admitted && byName.has(r.value));
+    const objectOf = (v: string): SpecObject => byName.get(v)!;
+    const cpuOf = (o: SpecObject): number => Number((isPlainObject(o.spec['cpu']) ? o.spec['cpu']['guest'] : 0) ?? 0);
+    const memOf = (o: SpecObject): string => String((isPlainObject(o.spec['memory']) ? o.spec['memory']['guest'] : '') ?? '');
+    const order = (a: SweepRow, b: SweepRow): number => {
+      const x = objectOf(a.value);
+      const y = objectOf(b.value);
+      return (
+        specialised(x) - specialised(y) ||
+        Number(family(y.name) === family(p.defaultValue)) - Number(family(x.name) === family(p.defaultValue)) ||
+        cpuOf(x) - cpuOf(y) ||
+        (parseQuantity(memOf(x)) ?? 0) - (parseQuantity(memOf(y)) ?? 0) ||
+        (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)
+      );
+    };
+    const suggestion =
+      def && !def.admitted && p.matcher === 'instancetype' ? [...admitted].sort(order)[0]?.value : def && !def.admitted ? admitted[0]?.value : undefined;
+    out.push({ ...p, rows, ...(suggestion !== undefined ? { suggestion } : {}) });
+  }
+  return out;
+}
+
+/** The judge's refusals of a template's VM with the sweep's suggestion as their hint. */
+export function withSweepHints(diagnostics: readonly Diagnostic[], sweeps: readonly { readonly file: string; readonly sweep: Sweep }[]): Diagnostic[] {
+  return diagnostics.map((d) => {
+    if (d.severity !== 'error' || !/^IT800[238]$/.test(d.code)) return d;
+    const s = sweeps.find((x) => x.file === d.location?.file && x.sweep.suggestion !== undefined);
+    if (!s) return d;
+    const { parameter, defaultValue, suggestion } = s.sweep;
+    // The judge's own hint may already name it (the smallest size of the family that meets the preference).
+    if (d.hint?.includes(`\`${suggestion}\``)) return d;
+    const hint = `the template's default ${parameter}=${defaultValue} is refused; ${suggestion} is the least specialised value of the catalog KubeVirt admits with this template (itgen template sweep ${s.file} lists every value)`;
+    return { ...d, hint: d.hint ? `${d.hint}; ${hint}` : hint };
+  });
+}

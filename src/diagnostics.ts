@@ -137,6 +137,7 @@ export const DIAGNOSTIC_CODES = {
   IT8401: 'virt-template-engine would refuse the VirtualMachineTemplate (decoding, parameters, references, processing)',
   IT8402: 'a template parameter is declared and never referenced',
   IT8403: "a template's VM field that is not KubeVirt's: the engine drops it in silence",
+  IT8404: 'a VirtualMachineTemplate apiVersion a targeted KubeVirt release does not serve, deprecates, or serves only behind an Alpha gate',
   // IT9xxx: internal
   IT9001: 'internal error',
   IT9002: 'output cannot be written',

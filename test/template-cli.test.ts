@@ -143,3 +143,26 @@ describe('a template judged by the one judge (validate) and swept (template swee
     );
   });
 });
+
+describe('the template API versions each KubeVirt release serves (IT8404)', () => {
+  it('v1beta1 at v1.8 is not served; v1alpha1 at v1.9 is deprecated; before v1.8 there is no template API', () => {
+    const dir = project({
+      'v1beta1.yaml': WINDOWS_11,
+      'v1alpha1.yaml': WINDOWS_11.replace('template.kubevirt.io/v1beta1', 'template.kubevirt.io/v1alpha1'),
+      'bundle.yaml': BUNDLE,
+    });
+    const at18 = itgen(dir, 'validate', 'v1beta1.yaml', '--with', 'bundle.yaml', '--kubevirt-version', 'v1.8.4');
+    expect(at18.stderr).toContain(
+      'v1beta1.yaml:1:13 error IT8404 no matches for kind "VirtualMachineTemplate" in version "template.kubevirt.io/v1beta1": KubeVirt v1.8.4 serves template.kubevirt.io/v1alpha1',
+    );
+    const alpha18 = itgen(dir, 'validate', 'v1alpha1.yaml', '--with', 'bundle.yaml', '--kubevirt-version', 'v1.8.4');
+    expect(alpha18.stderr).toContain('warning IT8404 KubeVirt v1.8.4 deploys virt-template only when its KubeVirt CR enables the Alpha Template feature gate');
+    const alpha19 = itgen(dir, 'validate', 'v1alpha1.yaml', '--with', 'bundle.yaml');
+    expect(alpha19.stderr).toContain(
+      'warning IT8404 template.kubevirt.io/v1alpha1 VirtualMachineTemplate is deprecated at KubeVirt v1.9.0: write template.kubevirt.io/v1beta1',
+    );
+    const at17 = itgen(dir, 'validate', 'v1alpha1.yaml', '--with', 'bundle.yaml', '--kubevirt-version', 'v1.7.4');
+    expect(at17.stderr).toContain('error IT8404 KubeVirt v1.7.4 deploys no template.kubevirt.io API');
+    expect(at17.code).toBe(1);
+  });
+});

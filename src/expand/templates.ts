@@ -9,7 +9,8 @@
 import { diag, type Diagnostic } from '../diagnostics';
 import { isPlainObject, type Json, type JsonObject } from '../json';
 import { locate, type SourceDoc } from '../load/source';
-import { isTemplateDocument, processTemplateDocument, type ProcessedTemplate } from '../kubevirt/template';
+import { isTemplateDocument, processTemplateDocument, templateApiVersionProblem, type ProcessedTemplate } from '../kubevirt/template';
+import { NEWEST_RELEASE } from '../kubevirt/releases';
 import { judgeDocuments, type Judging } from './judging';
 import type { ObjectStore } from './references';
 import type { SpecObject } from './model';
@@ -46,8 +47,11 @@ export function templateDiagnostics(doc: SourceDoc, r: ProcessedTemplate): Diagn
   return out;
 }
 
-/** The templates of `docs` processed with their defaults, each replaced by the VM it makes. */
-export function templatesAsVms(docs: readonly SourceDoc[]): TemplateVms {
+/**
+ * The templates of `docs` processed with their defaults, each replaced by the VM it makes; each
+ * template's apiVersion said of the `releases` judged (IT8404, a finding every release gives said once).
+ */
+export function templatesAsVms(docs: readonly SourceDoc[], releases: readonly string[] = [NEWEST_RELEASE]): TemplateVms {
   const out: SourceDoc[] = [];
   const diagnostics: Diagnostic[] = [];
   const templates: { src: SourceDoc; processed: ProcessedTemplate }[] = [];
@@ -56,6 +60,25 @@ export function templatesAsVms(docs: readonly SourceDoc[]): TemplateVms {
       out.push(src);
       continue;
     }
+    const apiVersion = (src.value as JsonObject)['apiVersion'];
+    const said = new Map<string, { severity: 'error' | 'warning'; releases: string[] }>();
+    for (const release of releases) {
+      const problem = templateApiVersionProblem(apiVersion, release);
+      if (!problem) continue;
+      const key = `${problem.severity}|${problem.message.replaceAll(release, '{release}')}`;
+      const entry = said.get(key) ?? { severity: problem.severity, releases: [] };
+      entry.releases.push(release);
+      said.set(key, entry);
+    }
+    for (const [key, { severity, releases: at }] of said)
+      diagnostics.push(
+        diag(
+          'IT8404',
+          key.slice(key.indexOf('|') + 1).replaceAll('{release}', at.join(', ')),
+          locate(src, ['apiVersion']),
+          severity === 'warning' ? { severity } : {},
+        ),
+      );
     const processed = processTemplateDocument(src.value as Json, { pick: FIXED_DRAW, json: /\.json$/i.test(src.file) });
     templates.push({ src, processed });
     diagnostics.push(...templateDiagnostics(src, processed));

@@ -4,6 +4,7 @@ import { mergeStores } from '../expand/references';
 import { expandDocuments, manifestObjects, type ExpandOutcome } from '../expand/documents';
 import { mappingToYaml } from '../emit/serialize';
 import { templatesAsVms } from '../expand/templates';
+import { NEWEST_RELEASE } from '../kubevirt/releases';
 import type { Project } from '../project';
 import { type Report } from './report';
 
@@ -42,7 +43,7 @@ export function expandVms(project: Project, opts: ExpandVmsOptions): ExpandVmsRe
   const cr = project.kubevirt();
   if (hasErrors(cr.diagnostics)) return { as, outcomes: [], diagnostics: [...problems, ...cr.diagnostics], notes: [] };
   // A VirtualMachineTemplate expands as the VM its defaults make (virt-template-engine's processing).
-  const templated = templatesAsVms(input.docs);
+  const templated = templatesAsVms(input.docs, [project.config().release ?? NEWEST_RELEASE]);
   const { outcomes, diagnostics } = expandDocuments(templated.docs, store, {
     admission: !opts.skipAdmission,
     namespace: opts.namespace ?? 'default',

@@ -5,6 +5,7 @@ import { locate } from '../load/source';
 import { paramsFromFile, processTemplateDocument, type ProcessedTemplate } from '../kubevirt/template';
 import { mappingToYaml } from '../emit/serialize';
 import type { Project } from '../project';
+import { NEWEST_RELEASE } from '../kubevirt/releases';
 import type { Report } from './report';
 
 export interface ProcessTemplateOptions {
@@ -86,8 +87,11 @@ export function sweepTemplateFile(project: Project, file: string): SweepTemplate
   const catalogs = project.catalogs('besides');
   const problems = [...catalogs.diagnostics, ...input.diagnostics];
   if (catalogs.blocking) return { sweeps: [], diagnostics: problems, notes: [] };
-  const templated = templatesAsVms(input.docs);
   const cr = project.kubevirt();
+  const templated = templatesAsVms(
+    input.docs,
+    project.configs().map((c) => c.release ?? NEWEST_RELEASE),
+  );
   const judging = { configs: project.configs(), defaultsOnly: !cr.config };
   const sweeps = templated.templates.flatMap((t) => (t.processed.vm ? sweepTemplate(t.src, t.processed, catalogs.store, judging) : []));
   const none =

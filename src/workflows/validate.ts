@@ -63,7 +63,10 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
   const cr = project.kubevirt();
   if (hasErrors(cr.diagnostics)) return { results: [], diagnostics: [...problems, ...cr.diagnostics], notes: [] };
   // VirtualMachineTemplates: processed as virt-template-engine does, their VMs judged like VM files.
-  const templated = templatesAsVms(input.docs);
+  const templated = templatesAsVms(
+    input.docs,
+    project.configs().map((c) => c.release ?? NEWEST_RELEASE),
+  );
   // The one judge (expand/judge.ts) for each VM, under each configuration the project targets.
   const judging = { configs: project.configs(), defaultsOnly: !cr.config };
   const judged = validateManifests(templated.docs, catalogs.store, judging);

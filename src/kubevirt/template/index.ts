@@ -6,6 +6,7 @@
 import { isPlainObject, type Json } from '../../json';
 import { jsonKind, yamlScalarAsString } from './go-values';
 import type { TemplateProblem } from './types';
+import { hasSince } from '../releases';
 
 export { processTemplateDocument } from './engine';
 export { generateValue, generatedPattern, alphabetOf, rangesAndLength, GeneratorError } from './generator';
@@ -59,24 +60,51 @@ function readParams(doc: Json | undefined, json: boolean): { params: Map<string,
 }
 
 /**
- * The API versions of template.kubevirt.io a KubeVirt release serves (virt-template as its
- * operator deploys it): none before v1.8; v1.8 serves v1alpha1 behind the Alpha `Template` gate
- * (virt-template v0.1.x); v1.9 deploys it by default (Beta gate) and serves v1beta1, with v1alpha1
- * still served, stored and deprecated (virt-template v0.2.x).
+ * The versions of template.kubevirt.io/VirtualMachineTemplate each KubeVirt release's virt-operator
+ * deploys (pkg/virt-operator/resource/generate/components/data/virt-template/install-virt-operator.yaml):
+ * none before v1.8; v1.8.x (virt-template v0.1.7) serves v1alpha1, deployed only when the KubeVirt CR
+ * enables the Alpha `Template` gate; v1.9 (v0.2.x, the Beta gate on by default) serves v1beta1 and
+ * v1alpha1, which is the storage version and deprecated.
  */
 export const TEMPLATE_API_VERSIONS: readonly {
   readonly since: string;
   readonly served: readonly string[];
   readonly deprecated: readonly string[];
-  readonly gate: string;
+  readonly gate: 'Alpha' | 'Beta';
   readonly engine: string;
 }[] = [
-  {
-    since: '1.8',
-    served: ['v1alpha1'],
-    deprecated: [],
-    gate: 'Template (Alpha: off unless the KubeVirt CR enables it)',
-    engine: 'virt-template-engine v0.1.7',
-  },
-  { since: '1.9', served: ['v1beta1', 'v1alpha1'], deprecated: ['v1alpha1'], gate: 'Template (Beta: on by default)', engine: 'virt-template-engine v0.2.0' },
+  { since: 'v1.8.0', served: ['v1alpha1'], deprecated: [], gate: 'Alpha', engine: 'virt-template-engine v0.1.7' },
+  { since: 'v1.9.0', served: ['v1beta1', 'v1alpha1'], deprecated: ['v1alpha1'], gate: 'Beta', engine: 'virt-template-engine v0.2.0' },
 ];
+
+/**
+ * What a KubeVirt release says of a template's apiVersion: an error when it serves no such version
+ * (kubectl: no matches for kind), a warning when the version is deprecated or deployed only behind
+ * an Alpha feature gate; undefined when it is served.
+ */
+export function templateApiVersionProblem(apiVersion: unknown, release: string): { severity: 'error' | 'warning'; message: string } | undefined {
+  const at = [...TEMPLATE_API_VERSIONS].reverse().find((v) => hasSince(v.since, release));
+  const version =
+    typeof apiVersion === 'string' && apiVersion.startsWith(`${TEMPLATE_GROUP}/`) ? apiVersion.slice(TEMPLATE_GROUP.length + 1) : String(apiVersion);
+  if (!at)
+    return {
+      severity: 'error',
+      message: `KubeVirt ${release} deploys no template.kubevirt.io API (virt-template arrives in v1.8, behind the Template feature gate)`,
+    };
+  if (!at.served.includes(version))
+    return {
+      severity: 'error',
+      message: `no matches for kind "VirtualMachineTemplate" in version "${String(apiVersion)}": KubeVirt ${release} serves ${at.served.map((v) => `${TEMPLATE_GROUP}/${v}`).join(' and ')}`,
+    };
+  if (at.deprecated.includes(version))
+    return {
+      severity: 'warning',
+      message: `${TEMPLATE_GROUP}/${version} VirtualMachineTemplate is deprecated at KubeVirt ${release}: write ${TEMPLATE_GROUP}/${at.served[0]}`,
+    };
+  if (at.gate === 'Alpha')
+    return {
+      severity: 'warning',
+      message: `KubeVirt ${release} deploys virt-template only when its KubeVirt CR enables the Alpha Template feature gate (spec.configuration.developerConfiguration.featureGates)`,
+    };
+  return undefined;
+}

@@ -84,6 +84,8 @@ export const DIAGNOSTIC_CODES = {
   IT5019: 'a generated admission policy kube-apiserver would refuse for its size',
   IT5020: 'dedicated CPUs with overcommitted memory',
   IT5021: 'vendor kubevirt.io on a catalog built on upstream, labelling objects KubeVirt does not ship as its own',
+  IT5022: "the generator's templates name a preference the catalog does not emit",
+  IT5023: 'a preference no instance type of the catalog starts with: it gets no template',
   // IT6xxx: target KubeVirt version
   IT6001: 'field newer than the target KubeVirt release',
   IT6002: 'unknown target KubeVirt release',
@@ -151,6 +153,7 @@ export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
  */
 export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
   'IT5021',
+  'IT5023',
   'IT8015',
   'IT2026',
   'IT6003',

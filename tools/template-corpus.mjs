@@ -511,6 +511,28 @@ function judgedCorpus() {
     cases.push({ id, template: text });
     lines.push(JSON.stringify({ id, mode: 'preview', vm: r.vm, objectSets: ['bundle'] }));
   }
+  // Templates a generator's `templates:` emitted (--templates FILE): each as itgen ships it.
+  const shipped = opt('--templates');
+  if (shipped)
+    YAML.parseAllDocuments(readFileSync(shipped, 'utf8'))
+      .map((d) => d.toJS())
+      .filter((t) => t?.kind === 'VirtualMachineTemplate')
+      .forEach((t, i) => {
+        const text = toText(t, false);
+        const r = processTemplateDocument(YAML.parse(text), { pick: () => 0 });
+        if (!r.vm) return;
+        const id = `s${String(i).padStart(5, '0')}`;
+        cases.push({ id, template: text });
+        // The DataVolume's claim, as CDI makes it (KubeVirt's render reads the claim of each volume).
+        const claims = (r.vm.spec.dataVolumeTemplates ?? []).map((dv) => ({
+          apiVersion: 'v1',
+          kind: 'PersistentVolumeClaim',
+          metadata: { name: dv.metadata.name, namespace: 'default' },
+          spec: { accessModes: ['ReadWriteOnce'], resources: { requests: dv.spec.storage.resources.requests } },
+          status: { phase: 'Bound' },
+        }));
+        lines.push(JSON.stringify({ id, mode: 'preview', vm: r.vm, objectSets: ['bundle'], objects: claims }));
+      });
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'judged-cases.jsonl'), lines.join('\n') + '\n');
   writeFileSync(path.join(dir, 'judged-templates.jsonl'), cases.map((c) => JSON.stringify(c)).join('\n') + '\n');

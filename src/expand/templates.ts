@@ -125,7 +125,9 @@ export interface SweepRow {
 
 export interface Sweep extends SweptParameter {
   readonly rows: readonly SweepRow[];
-  /** The least specialised admitted value, when the default is refused. */
+  /** The least specialised admitted value of the objects (the instance types' order: unspecialised, fewest vCPUs, least memory, name). */
+  readonly best?: string;
+  /** `best`, when the default is refused. */
   readonly suggestion?: string;
 }
 
@@ -136,6 +138,8 @@ function specialised(o: SpecObject): number {
   let n = 0;
   if (cpu['dedicatedCPUPlacement'] === true || cpu['isolateEmulatorThread'] === true || isPlainObject(cpu['numa']) || isPlainObject(cpu['realtime'])) n++;
   if (isPlainObject(memory['hugepages'])) n++;
+  // Overcommitted memory: the guest is promised more than the pod requests.
+  if (typeof memory['overcommitPercent'] === 'number' && memory['overcommitPercent'] > 0) n++;
   if (Array.isArray(o.spec['gpus']) && o.spec['gpus'].length > 0) n++;
   if (Array.isArray(o.spec['hostDevices']) && o.spec['hostDevices'].length > 0) n++;
   return n;
@@ -144,7 +148,14 @@ function specialised(o: SpecObject): number {
 const family = (name: string): string => name.split('.')[0] ?? name;
 
 /** Every value a swept parameter can take among the objects, each judged as the template's VM with it. */
-export function sweepTemplate(src: SourceDoc, processed: ProcessedTemplate, store: ObjectStore, judging: Judging): Sweep[] {
+export function sweepTemplate(
+  src: SourceDoc,
+  processed: ProcessedTemplate,
+  store: ObjectStore,
+  judging: Judging,
+  /** Prefer the default's family among equally specialised instance types (validate's suggestion); a catalog's own choice does not. */
+  preferDefaultFamily = true,
+): Sweep[] {
   const out: Sweep[] = [];
   for (const p of sweptParameters(src, processed)) {
     const candidates = store.specObjects.filter((o) => o.kind.toLowerCase() === p.kind);
@@ -167,15 +178,15 @@ export function sweepTemplate(src: SourceDoc, processed: ProcessedTemplate, stor
       const y = objectOf(b.value);
       return (
         specialised(x) - specialised(y) ||
-        Number(family(y.name) === family(p.defaultValue)) - Number(family(x.name) === family(p.defaultValue)) ||
+        (preferDefaultFamily ? Number(family(y.name) === family(p.defaultValue)) - Number(family(x.name) === family(p.defaultValue)) : 0) ||
         cpuOf(x) - cpuOf(y) ||
         (parseQuantity(memOf(x)) ?? 0) - (parseQuantity(memOf(y)) ?? 0) ||
         (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)
       );
     };
-    const suggestion =
-      def && !def.admitted && p.matcher === 'instancetype' ? [...admitted].sort(order)[0]?.value : def && !def.admitted ? admitted[0]?.value : undefined;
-    out.push({ ...p, rows, ...(suggestion !== undefined ? { suggestion } : {}) });
+    const best = p.matcher === 'instancetype' ? [...admitted].sort(order)[0]?.value : admitted[0]?.value;
+    const suggestion = def && !def.admitted ? best : undefined;
+    out.push({ ...p, rows, ...(best !== undefined ? { best } : {}), ...(suggestion !== undefined ? { suggestion } : {}) });
   }
   return out;
 }

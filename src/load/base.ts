@@ -79,6 +79,8 @@ function foreignInKindDir(abs: string, dir: string): string[] {
 }
 
 /** The policy directory holds exactly the three files policy/base.ts writes. */
+/** What the generator's `templates:` writes to <output>/templates/ (src/templates/). */
+const TEMPLATE_FILES: ReadonlySet<string> = new Set(['kustomization.yaml', 'virtualmachinetemplates.yaml']);
 const POLICY_FILES = new Set(['kustomization.yaml', 'admission-policies.yaml', 'README.md']);
 
 function isRegularFile(abs: string): boolean {
@@ -115,6 +117,7 @@ export function foreignEntries(absolute: string): string[] {
     if (!proved) out.push(st.isDirectory() ? `${name}/` : name);
     else if (st.isDirectory() && KIND_DIR.test(name)) out.push(...foreignInKindDir(p, name));
     else if (st.isDirectory() && name === 'policy') out.push(...foreignIn(p, 'policy', (n) => POLICY_FILES.has(n)));
+    else if (st.isDirectory() && name === 'templates') out.push(...foreignIn(p, 'templates', (n) => TEMPLATE_FILES.has(n)));
     else if (!((name === 'kustomization.yaml' || name === 'README.md' || name === 'CHANGELOG.md') && st.isFile()))
       out.push(st.isDirectory() ? `${name}/` : name);
   }

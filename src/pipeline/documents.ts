@@ -32,6 +32,7 @@ import { selectCatalog, selectOptions } from '../resolve/select';
 import type { ResolvedCatalog } from '../resolve/types';
 import { readDocuments } from '../schema/documents';
 import { KIND_ORDER } from '../schema/kubevirt-api';
+import { generatorTemplates, templatesBase } from '../templates';
 import { runRules } from '../validate';
 import { objectDiag, type Finding } from '../validate/context';
 import { checkLock, currentObjects, type LoadedLock } from '../validate/lock';
@@ -61,6 +62,8 @@ interface CompiledObjects {
   readonly matrix?: CompatibilitySummary;
   readonly launcher?: { markdown: string; refused: LauncherFacts[] };
   readonly policy?: NonNullable<CompileResult['policy']>;
+  /** The VirtualMachineTemplates the generator's `templates:` asks for (written to `<output>/templates/`). */
+  readonly templates?: readonly JsonObject[];
   readonly diagnostics: Diagnostic[];
 }
 
@@ -115,24 +118,46 @@ export function compileObjects(generator: LoadedGenerator, docs: readonly Source
           },
         ),
       );
-  let policy: CompiledObjects['policy'];
-  if (config.policy) {
-    const policyCatalog = policyCatalogOf(objects, config.policy.otherNames ?? [], lock?.lock.objects ?? []);
-    policy = { catalog: policyCatalog, options: policyOptionsOf(generator.name, config.policy) };
-    for (const p of profileProblems(policyCatalog, policy.options))
-      diagnostics.push(
-        diag(
-          'IT5017',
-          `policy profile \`${p.profile}\`: no instance type of the catalog has the ${p.key === 'classes' ? 'class' : p.key === 'families' ? 'family' : 'name'} \`${p.value}\``,
-          locate(generator.src, ['policy', 'profiles', p.profile, p.key, p.index]),
-          {
-            severity: 'warning',
-            hint: 'the profile allows nothing by it; check the spelling against `itgen explain` or the generated README',
-          },
-        ),
-      );
-  }
-  return { catalog, objects, diagnostics, ...(matrix ? { matrix } : {}), ...(launcher ? { launcher } : {}), ...(policy ? { policy } : {}) };
+  const policy = config.policy ? policyProfiles(generator, objects, lock, diagnostics) : undefined;
+  // Templates: each named preference with the least specialised instance type KubeVirt starts it with, at every release targeted.
+  const made = config.templates ? generatorTemplates(objects, config, kubevirt, generator.src) : undefined;
+  if (made) diagnostics.push(...made.diagnostics);
+  const templates = made?.objects;
+  return {
+    catalog,
+    objects,
+    diagnostics,
+    ...(matrix ? { matrix } : {}),
+    ...(launcher ? { launcher } : {}),
+    ...(policy ? { policy } : {}),
+    ...(templates ? { templates } : {}),
+  };
+}
+
+/** The policy catalog of a generator's `policy:` (its profiles checked against the catalog: IT5017 into `diagnostics`). */
+function policyProfiles(
+  generator: LoadedGenerator,
+  objects: readonly RenderedObject[],
+  lock: LoadedLock | undefined,
+  diagnostics: Diagnostic[],
+): CompiledObjects['policy'] {
+  const config = generator.config;
+  if (!config.policy) return undefined;
+  const policyCatalog = policyCatalogOf(objects, config.policy.otherNames ?? [], lock?.lock.objects ?? []);
+  const policy = { catalog: policyCatalog, options: policyOptionsOf(generator.name, config.policy) };
+  for (const p of profileProblems(policyCatalog, policy.options))
+    diagnostics.push(
+      diag(
+        'IT5017',
+        `policy profile \`${p.profile}\`: no instance type of the catalog has the ${p.key === 'classes' ? 'class' : p.key === 'families' ? 'family' : 'name'} \`${p.value}\``,
+        locate(generator.src, ['policy', 'profiles', p.profile, p.key, p.index]),
+        {
+          severity: 'warning',
+          hint: 'the profile allows nothing by it; check the spelling against `itgen explain` or the generated README',
+        },
+      ),
+    );
+  return policy;
 }
 
 /** The output files of a sound catalog's objects: README, the admission-policy base (type-checked and sized as kube-apiserver would), the layout. */
@@ -184,6 +209,7 @@ export function compileOutputs(
         }),
       );
   }
+  if (built.templates) extra.push(...templatesBase(built.templates));
   return { files: layoutBase(objects, KIND_ORDER, extra), diagnostics, ...(policy ? { policy } : {}) };
 }
 

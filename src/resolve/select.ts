@@ -9,7 +9,8 @@ import type { ResolvedCatalog, ResolvedInstancetype, ResolvedPreference } from '
 
 type Dimension = keyof WrittenSelection;
 
-function matcher(pattern: string): (s: string) => boolean {
+/** A name or a pattern with `*` as a test of names. */
+export function matcher(pattern: string): (s: string) => boolean {
   if (!pattern.includes('*')) return (s) => s === pattern;
   const re = new RegExp(
     `^${pattern
@@ -21,7 +22,7 @@ function matcher(pattern: string): (s: string) => boolean {
 }
 
 /** The names an object answers to in each dimension. */
-function keys(o: ResolvedInstancetype | ResolvedPreference, dim: Dimension): readonly string[] | undefined {
+export function keys(o: ResolvedInstancetype | ResolvedPreference, dim: Dimension): readonly string[] | undefined {
   if (o.kind === 'instancetype') {
     if (dim === 'families') return [o.family, `${o.family}${o.version ?? ''}`];
     if (dim === 'sizes') return [o.ladderSize, o.size];

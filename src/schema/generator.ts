@@ -109,6 +109,34 @@ const policySchema = z
 
 export type WrittenPolicy = z.infer<typeof policySchema>;
 
+const templatesSchema = z
+  .strictObject({
+    preferences: z
+      .array(patternSchema)
+      .min(1)
+      .describe('The preferences that get a VirtualMachineTemplate, as emitted or declared (`windows.*`, `rhel.9`); one template each'),
+    families: z
+      .array(patternSchema)
+      .optional()
+      .describe("Instance type families the INSTANCETYPE parameter's default is chosen from (default: every family, least specialised first)"),
+    namespace: namespaceSchema
+      .optional()
+      .describe("The templates' namespace (VirtualMachineTemplates are namespaced); default the generator's namespace, else `default`"),
+    dataSourceNamespace: namespaceSchema
+      .default('kubevirt-os-images')
+      .describe("DATA_SOURCE_NAMESPACE's default: where the boot images' DataSources are (openshift-virtualization-os-images on OpenShift)"),
+    storage: z
+      .string()
+      .regex(/^[0-9]+(\.[0-9]+)?(Ki|Mi|Gi|Ti)$/, 'a size like `30Gi`')
+      .default('30Gi')
+      .describe("The root disk's size, cloned from the DataSource"),
+  })
+  .describe(
+    'VirtualMachineTemplates (template.kubevirt.io) shipped with the catalog, written to <output>/templates/ as a kustomize base of its own: one per preference, its instance type a parameter whose default KubeVirt admits with the preference',
+  );
+
+export type WrittenTemplates = z.infer<typeof templatesSchema>;
+
 const releaseSchema = z.string().regex(/^v?(0|[1-9]\d*)\.(0|[1-9]\d*)(\.(0|[1-9]\d*))?$/, 'a KubeVirt release like `v1.9`');
 
 export const generatorSchema = z
@@ -166,6 +194,7 @@ export const generatorSchema = z
         "The KubeVirt CR of the clusters this catalog ships to (`kubectl get kubevirt -n kubevirt kubevirt -o yaml`), relative to this file: the README's launcher table, `itgen facts` and the check that every instance type starts use its configuration",
       ),
     policy: policySchema.optional(),
+    templates: templatesSchema.optional(),
     suppressWarnings: z
       .array(z.string().regex(/^IT\d{4}$/, 'a diagnostic code like `IT5007`'))
       .optional()

@@ -49,6 +49,31 @@ describe("a generator's templates", () => {
     expect(itgen(dir, 'check').code).toBe(0);
   });
 
+  it('records the templates in the release lock, ships them in a bundle of their own, and holds them to the lock', () => {
+    const dir = project('templates:\n  preferences: [windows.11]\n  families: [u1]\n');
+    expect(itgen(dir, 'generate').code).toBe(0);
+    expect(itgen(dir, 'release', '--version', 'v1.0.0').code).toBe(0);
+    const lock = YAML.parse(readFileSync(path.join(dir, 'generators', 'common-instancetypes.lock.yaml'), 'utf8')) as {
+      objects: { kind: string; name: string }[];
+    };
+    expect(lock.objects.filter((o) => o.kind === 'VirtualMachineTemplate').map((o) => o.name)).toEqual(['windows.11', 'windows.11.virtio']);
+    expect(itgen(dir, 'notes').stdout).toContain('- VirtualMachineTemplate (2):');
+    const b = itgen(dir, 'bundle', '--version', 'v1.0.0', '--out', 'bundles');
+    expect(b.code).toBe(0);
+    const bundle = readFileSync(path.join(dir, 'bundles', 'common-templates-bundle-v1.0.0.yaml'), 'utf8');
+    expect(bundle).toContain('kind: VirtualMachineTemplate');
+    expect(bundle).toContain('instancetype.kubevirt.io/common-instancetypes-version: v1.0.0');
+    expect(readFileSync(path.join(dir, 'bundles', 'common-instancetypes-all-bundle-v1.0.0.yaml'), 'utf8')).not.toContain('VirtualMachineTemplate');
+    // A published template never changes in place: a bigger disk is a change the lock refuses.
+    const gen = path.join(dir, 'generators', 'common-instancetypes.yaml');
+    writeFileSync(gen, `${readFileSync(gen, 'utf8')}  storage: 40Gi\n`);
+    const r = itgen(dir, 'generate');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /error IT7101 2 objects published in v1\.0\.0 changed their spec: `windows\.11`, `windows\.11\.virtio` \(VirtualMachineTemplate\)/,
+    );
+  });
+
   it('v1alpha1 when a targeted release predates v1beta1 (v1.8)', () => {
     // The upstream catalog's secex and virtio preferences use fields of v1.9.
     const dir = project('templates:\n  preferences: [fedora]\n  families: [u1]\nexclude:\n  preferences: ["*.secex", "*.virtio"]\n');

@@ -22,7 +22,7 @@ import { KUBEVIRT_DEFAULTS, type ClusterDefaults } from '../kubevirt/config';
 import type { JudgedMemo } from '../load/judged-cache';
 import { locate, type SourceDoc } from '../load/source';
 import { compatibilitySummary, formatMatrixMarkdown, GRID_MAX_FAMILIES, preferencesAdmittingNone, type CompatibilitySummary } from '../matrix';
-import { policyCatalogOf, policyOptionsOf, profileProblems } from '../policy/catalog';
+import { policyCatalogOf, policyOptionsOf, profileDiagnostics } from '../policy/catalog';
 import { policyBase } from '../policy/base';
 import { DOCS_FILE, renderDocs } from '../render/docs';
 import { renderCatalog, type RenderedObject } from '../render/manifests';
@@ -35,7 +35,7 @@ import { KIND_ORDER } from '../schema/kubevirt-api';
 import { generatorTemplates, templatesBase } from '../templates';
 import { runRules } from '../validate';
 import { objectDiag, type Finding } from '../validate/context';
-import { checkLock, currentObjects, type LoadedLock } from '../validate/lock';
+import { checkLock, currentObjects, currentTemplates, type LoadedLock } from '../validate/lock';
 import type { CompileMode, CompileResult, LoadedGenerator } from './types';
 
 /** What compiling a generator's documents takes besides them. */
@@ -87,9 +87,18 @@ export function compileObjects(generator: LoadedGenerator, docs: readonly Source
   // Semantic rules run on whatever resolved, even with earlier errors, so that one run reports
   // everything it can.
   diagnostics.push(...runRules({ catalog, objects, generator: config, generatorSrc: generator.src }));
+  // Templates: each named preference with the least specialised instance type KubeVirt starts it
+  // with, at every release targeted; made once the catalog is sound (the lock records them too).
+  const made = config.templates && !hasErrors(diagnostics) ? generatorTemplates(objects, config, kubevirt, generator.src) : undefined;
+  if (made) diagnostics.push(...made.diagnostics);
+  const templates = made?.objects;
   // On a catalog with errors, objects that failed to resolve would read as removed or changed:
   // the lock is checked once the catalog is sound. One mistake, one report.
-  if (lock && !hasErrors(diagnostics)) diagnostics.push(...checkLock(lock, generator.name, currentObjects(objects, previous)).diagnostics);
+  if (lock && !hasErrors(diagnostics))
+    diagnostics.push(
+      ...checkLock(lock, generator.name, [...currentObjects(objects, previous), ...currentTemplates(templates, () => locate(generator.src, ['templates']))])
+        .diagnostics,
+    );
   // The compatibility matrix admits every pair through src/expand; on a catalog with errors it
   // would only restate them.
   const matrix =
@@ -119,10 +128,6 @@ export function compileObjects(generator: LoadedGenerator, docs: readonly Source
         ),
       );
   const policy = config.policy ? policyProfiles(generator, objects, lock, diagnostics) : undefined;
-  // Templates: each named preference with the least specialised instance type KubeVirt starts it with, at every release targeted.
-  const made = config.templates ? generatorTemplates(objects, config, kubevirt, generator.src) : undefined;
-  if (made) diagnostics.push(...made.diagnostics);
-  const templates = made?.objects;
   return {
     catalog,
     objects,
@@ -145,18 +150,7 @@ function policyProfiles(
   if (!config.policy) return undefined;
   const policyCatalog = policyCatalogOf(objects, config.policy.otherNames ?? [], lock?.lock.objects ?? []);
   const policy = { catalog: policyCatalog, options: policyOptionsOf(generator.name, config.policy) };
-  for (const p of profileProblems(policyCatalog, policy.options))
-    diagnostics.push(
-      diag(
-        'IT5017',
-        `policy profile \`${p.profile}\`: no instance type of the catalog has the ${p.key === 'classes' ? 'class' : p.key === 'families' ? 'family' : 'name'} \`${p.value}\``,
-        locate(generator.src, ['policy', 'profiles', p.profile, p.key, p.index]),
-        {
-          severity: 'warning',
-          hint: 'the profile allows nothing by it; check the spelling against `itgen explain` or the generated README',
-        },
-      ),
-    );
+  diagnostics.push(...profileDiagnostics(policyCatalog, policy.options, generator.src));
   return policy;
 }
 
@@ -235,6 +229,7 @@ export function compileDocuments(generator: LoadedGenerator, docs: readonly Sour
     lock: opts.lock,
     ...(opts.kubevirt ? { kubevirt: opts.kubevirt } : {}),
     ...(policy ? { policy } : {}),
+    ...(sound && built.templates ? { templates: built.templates } : {}),
   };
 }
 

@@ -35,6 +35,8 @@ export interface CompileResult {
   readonly lock?: LoadedLock | undefined;
   /** The npm packages its catalog imports from, with the installed version (for the release lock). */
   readonly packages?: readonly { readonly package: string; readonly version: string }[];
+  /** The VirtualMachineTemplates the generator's `templates:` ships (written to `<output>/templates/`, recorded in the lock). */
+  readonly templates?: readonly JsonObject[];
   /** The admission policies the generator's `policy:` asks for (written to `<output>/policy/`). */
   readonly policy?: {
     readonly catalog: PolicyCatalog;

@@ -3,6 +3,8 @@
  */
 
 import { removedNames, type RemovedName } from '../suggest';
+import { diag, type Diagnostic } from '../diagnostics';
+import { locate, type SourceDoc } from '../load/source';
 import {
   type PolicyEntry,
   type PolicyCatalog,
@@ -96,4 +98,19 @@ export function profileProblems(
     });
   }
   return out;
+}
+
+/** IT5017 for each profile entry the catalog has nothing for, at the generator's `policy.profiles` entry. */
+export function profileDiagnostics(catalog: PolicyCatalog, opts: PolicyOptions, generatorSrc: SourceDoc): Diagnostic[] {
+  return profileProblems(catalog, opts).map((p) =>
+    diag(
+      'IT5017',
+      `policy profile \`${p.profile}\`: no instance type of the catalog has the ${p.key === 'classes' ? 'class' : p.key === 'families' ? 'family' : 'name'} \`${p.value}\``,
+      locate(generatorSrc, ['policy', 'profiles', p.profile, p.key, p.index]),
+      {
+        severity: 'warning',
+        hint: 'the profile allows nothing by it; check the spelling against `itgen explain` or the generated README',
+      },
+    ),
+  );
 }

@@ -10,7 +10,7 @@ import type { LoadedGenerator } from '../pipeline';
 import { sortKeysDeep } from '../resolve/leaves';
 import type { OutputFile } from '../emit/layout';
 import { serializeObjects } from '../emit/layout';
-import { serializeStream } from '../emit/serialize';
+import { mappingToYaml, serializeStream } from '../emit/serialize';
 import type { RenderedObject } from '../render/manifests';
 import { REPLACES_ANNOTATION } from '../render/objects';
 import type { ManifestKind } from '../schema/manifest';
@@ -19,7 +19,7 @@ import { byText, compareText } from '../order';
 import { objectsInText, type KubeObject } from '../emit/committed';
 import { locate } from '../load/source';
 import { LABEL_PREFIX } from '../render/manifests';
-import type { Json } from '../json';
+import type { Json, JsonObject } from '../json';
 import type { LockedObject } from '../schema/lock';
 import type { LoadedLock } from '../validate/lock';
 import { compareVersions } from '../version';
@@ -67,13 +67,23 @@ export function stampVersion(objects: readonly RenderedObject[], label: string, 
  * The bundle files and their checksums. A bundle whose kinds this generator does not emit (a
  * cluster-only vendor has no namespaced bundles) is left out rather than shipped empty.
  */
-export function buildBundles(objects: readonly RenderedObject[], opts: BundleOptions): OutputFile[] {
+export function buildBundles(objects: readonly RenderedObject[], opts: BundleOptions & { readonly templates?: readonly JsonObject[] }): OutputFile[] {
   const docs = serializeObjects(stampVersion(objects, opts.versionLabel, opts.version));
   const files: OutputFile[] = [];
   for (const b of bundleNames(opts.filePrefix)) {
     const selected = docs.filter(([kind]) => b.kinds === 'all' || b.kinds.includes(kind)).map(([, doc]) => doc);
     if (selected.length === 0) continue;
     files.push({ path: `${b.name}-${opts.version}.yaml`, content: serializeStream(selected) });
+  }
+  // The templates a generator ships: a bundle of their own, stamped like the rest (never in the
+  // instance types' bundles, which consumers read as upstream's).
+  if ((opts.templates ?? []).length > 0) {
+    const stamped = opts.templates!.map((t) => {
+      const meta = (t['metadata'] ?? {}) as JsonObject;
+      const labels = sortKeysDeep({ ...((meta['labels'] as JsonObject | undefined) ?? {}), [opts.versionLabel]: opts.version }) as JsonObject;
+      return mappingToYaml({ ...t, metadata: { ...meta, labels } });
+    });
+    files.push({ path: `${opts.filePrefix}-templates-bundle-${opts.version}.yaml`, content: serializeStream(stamped) });
   }
   const sorted = [...files].sort(byText((x) => x.path));
   const checksums = sorted.map((f) => `${sha256Hex(f.content)}  ${f.path}\n`).join('');

@@ -16,7 +16,7 @@ import { key, overrideFor, type CurrentObject, type LoadedLock } from '../valida
 import { locate } from '../load/source';
 import { compareText } from '../order';
 
-export { checkLock, currentObjects, lockFileFor, type CurrentObject, type LoadedLock, type LockCheck } from '../validate/lock';
+export { checkLock, currentObjects, currentTemplates, lockFileFor, type CurrentObject, type LoadedLock, type LockCheck } from '../validate/lock';
 
 import { compareVersions } from '../version';
 export { compareVersions };
@@ -113,7 +113,8 @@ export function recordRelease(
     }
     summary.removed++;
   }
-  const rank = new Map(KIND_ORDER.map((k, i) => [k, i] as const));
+  // The catalog's kinds in their order, then the templates.
+  const rank = new Map<string, number>([...KIND_ORDER, 'VirtualMachineTemplate'].map((k, i) => [k, i] as const));
   const objects = [...byKey.values()].sort((a, b) => rank.get(a.kind)! - rank.get(b.kind)! || compareText(a.name, b.name));
   return {
     lock: {

@@ -14,7 +14,7 @@ import { KIND_ORDER } from '../schema/kubevirt-api';
 import type { ReleaseLock } from '../schema/lock';
 import { compareText } from '../order';
 import { md } from './review';
-import { MANIFEST_KINDS } from '../schema/kubevirt-api';
+import { LOCK_KINDS } from '../schema/lock';
 import { compareVersions } from './lock';
 
 export interface NoteEntry {
@@ -48,8 +48,9 @@ function describe(o: RenderedObject | undefined): string | undefined {
 
 /** The sections of the lock's releases, newest first; with `since`, only the releases after it. */
 export function releaseNotes(lock: ReleaseLock, objects: readonly RenderedObject[], since?: string): ReleaseSection[] {
-  const byKey = new Map(objects.map((o) => [`${o.manifest.kind}/${o.manifest.metadata.name}`, o] as const));
-  const rank = (kind: string): number => (KIND_ORDER as readonly string[]).indexOf(kind);
+  const byKey = new Map<string, RenderedObject>(objects.map((o) => [`${o.manifest.kind}/${o.manifest.metadata.name}`, o] as const));
+  // The catalog's kinds in their order, then the templates.
+  const rank = (kind: string): number => [...KIND_ORDER, 'VirtualMachineTemplate'].indexOf(kind);
   const order = (a: NoteEntry, b: NoteEntry): number => rank(a.kind) - rank(b.kind) || compareText(a.name, b.name);
   const versions = [...lock.releases].filter((v) => since === undefined || compareVersions(v, since) > 0).reverse();
   return versions.map((version) => {
@@ -115,7 +116,7 @@ export function notesMarkdown(generator: string, sections: readonly ReleaseSecti
       for (const kind of kinds) {
         const mine = entries.filter((e) => e.kind === kind);
         // A kind the lock's schema admits is one of four fixed words; anything else is input text.
-        out.push(`- ${(MANIFEST_KINDS as readonly string[]).includes(kind) ? kind : md(kind, { table: false })} (${mine.length}):`);
+        out.push(`- ${(LOCK_KINDS as readonly string[]).includes(kind) ? kind : md(kind, { table: false })} (${mine.length}):`);
         for (const e of mine)
           out.push(`  - ${md(e.name, { table: false })}${e.detail !== undefined && e.detail !== '' ? `: ${md(e.detail, { table: false, max: 300 })}` : ''}`);
       }

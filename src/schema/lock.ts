@@ -11,7 +11,10 @@ export const digestSchema = z
   .regex(/^sha256:[0-9a-f]{64}$/, 'a digest like `sha256:` and 64 hex digits')
   .describe('sha256 of the canonical JSON of the object spec');
 
-const kindSchema = z.enum(MANIFEST_KINDS);
+/** The kinds a lock records: the catalog's four, and the VirtualMachineTemplates a generator's `templates:` ships. */
+export const LOCK_KINDS = [...MANIFEST_KINDS, 'VirtualMachineTemplate'] as const;
+export type LockKind = (typeof LOCK_KINDS)[number];
+const kindSchema = z.enum(LOCK_KINDS);
 
 export const lockedObjectSchema = z.strictObject({
   kind: kindSchema,

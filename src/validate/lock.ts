@@ -11,7 +11,8 @@ import { specDigest } from '../digest';
 import { locate, type SourceDoc } from '../load/source';
 import { LABEL_PREFIX, type RenderedObject } from '../render/manifests';
 import { originOf } from '../resolve/leaves';
-import type { ManifestKind } from '../schema/kubevirt-api';
+import type { LockKind } from '../schema/lock';
+import type { JsonObject } from '../json';
 import type { LockOverride, LockedObject, ReleaseLock } from '../schema/lock';
 import { groupBy } from './context';
 import { compareVersions } from '../version';
@@ -25,7 +26,7 @@ export interface LoadedLock {
 
 /** One object as the lock sees it. */
 export interface CurrentObject {
-  readonly kind: ManifestKind;
+  readonly kind: LockKind;
   readonly name: string;
   readonly digest: string;
   readonly deprecated: boolean;
@@ -67,6 +68,17 @@ export function currentObjects(objects: readonly RenderedObject[], previous?: Pi
       },
     };
   });
+}
+
+/** A generator's shipped VirtualMachineTemplates as the lock sees them (located at the generator's `templates`). */
+export function currentTemplates(templates: readonly JsonObject[] | undefined, location: () => SourceRange | undefined): CurrentObject[] {
+  return (templates ?? []).map((t) => ({
+    kind: 'VirtualMachineTemplate',
+    name: String((t['metadata'] as JsonObject | undefined)?.['name'] ?? ''),
+    digest: specDigest(t['spec'] as never),
+    deprecated: false,
+    location,
+  }));
 }
 
 /** How the lock keys an object: kind and name. */

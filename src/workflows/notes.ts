@@ -1,6 +1,7 @@
 import { diag, hasErrors } from '../diagnostics';
 import type { Project } from '../project';
-import { currentObjects, recordRelease } from '../release/lock';
+import { recordRelease } from '../release/lock';
+import { shippedObjects } from './shipped';
 import { notesMarkdown, releaseNotes, type ReleaseSection } from '../release/notes';
 import type { Report } from './report';
 
@@ -14,8 +15,7 @@ export function notes(project: Project, opts: { readonly since?: string; readonl
   const generators = results.flatMap((r) => {
     if (!r.generator || (!r.lock && !opts.unreleased)) return [];
     // What the next `itgen release` would record, as a section named `unreleased` above the rest.
-    const next =
-      opts.unreleased && r.files.length > 0 ? recordRelease(r.lock, r.generator.name, currentObjects(r.objects), UNRELEASED, r.packages ?? []) : undefined;
+    const next = opts.unreleased && r.files.length > 0 ? recordRelease(r.lock, r.generator.name, shippedObjects(r), UNRELEASED, r.packages ?? []) : undefined;
     const last = r.lock?.lock.releases[r.lock.lock.releases.length - 1];
     const preview = next?.lock ? releaseNotes(next.lock, r.objects, last).map((x) => (x.version === UNRELEASED ? { ...x, version: 'unreleased' } : x)) : [];
     const past = r.lock ? releaseNotes(r.lock.lock, r.objects, opts.since) : [];

@@ -13,7 +13,8 @@ import { projectGenerators } from '../project/compile';
 import type { Project } from '../project';
 import { buildBundles, bundleOutProblem, CHECKSUMS_FILE, mergedChecksums, withReplacedNames } from '../release/bundle';
 import { outputDrift } from '../release/drift';
-import { checkBundleAgainstLock, currentObjects, lockFileFor, recordRelease, serializeLock } from '../release/lock';
+import { checkBundleAgainstLock, lockFileFor, recordRelease, serializeLock } from '../release/lock';
+import { shippedObjects } from './shipped';
 import { CHANGELOG_FILE, notesMarkdown, releaseNotes } from '../release/notes';
 import { bundleSettings } from '../schema/names';
 import type { Report } from './report';
@@ -49,7 +50,7 @@ export function releaseProject(project: Project, version: string): ReleaseReport
   if (!hasErrors(all)) {
     for (const r of results) {
       const g = r.generator!;
-      const rec = recordRelease(r.lock, g.name, currentObjects(r.objects), version, r.packages ?? []);
+      const rec = recordRelease(r.lock, g.name, shippedObjects(r), version, r.packages ?? []);
       all.push(...rec.diagnostics);
       if (rec.lock)
         updates.push({
@@ -88,13 +89,18 @@ export function bundleProject(project: Project, version: string, out: string): B
   if (results.length !== 1 && !hasErrors(all))
     all.push(diag('IT1009', `bundle works on one generator at a time; pass -g generators/<name>.yaml (found ${results.length})`));
   const r = results.length === 1 ? results[0]! : undefined;
-  if (r && !hasErrors(all) && r.lock) all.push(...checkBundleAgainstLock(r.lock, currentObjects(r.objects), version));
+  if (r && !hasErrors(all) && r.lock) all.push(...checkBundleAgainstLock(r.lock, shippedObjects(r), version));
   if (!r || hasErrors(all)) return { diagnostics: all, bundles: 0, notes: [] };
   const generators = projectGenerators(root).flatMap((f) => loadGenerator(root, f).generator ?? []);
   const misplaced = bundleOutProblem(root, outDir, shown, generators);
   if (misplaced) return { diagnostics: [...all, misplaced], bundles: 0, notes: [] };
   const cfg = bundleSettings(r.generator!.name, r.generator!.config);
-  const built = buildBundles(withReplacedNames(r.objects, r.lock), { version, versionLabel: cfg.versionLabel, filePrefix: cfg.filePrefix });
+  const built = buildBundles(withReplacedNames(r.objects, r.lock), {
+    version,
+    versionLabel: cfg.versionLabel,
+    filePrefix: cfg.filePrefix,
+    templates: r.templates ?? [],
+  });
   // Bundles of earlier releases in the same directory stay covered by CHECKSUMS.sha256.
   const { files, changed } = mergedChecksums(readRegularFile(path.join(outDir, CHECKSUMS_FILE), MAX_BUNDLE_BYTES)?.toString('utf8'), built, (name) => {
     const bytes = readRegularFile(path.join(outDir, name), MAX_BUNDLE_BYTES);

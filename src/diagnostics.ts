@@ -135,6 +135,11 @@ export const DIAGNOSTIC_CODES = {
   IT8205: 'a preset or VM field no instance type or preference can carry',
   IT8206: 'a migrated VM would start differently',
   IT8207: 'a VirtualMachineInstance selected by presets cannot be migrated',
+  IT8208: 'an OpenShift Template that cannot become a VirtualMachineTemplate (not one VirtualMachine, or the engine refuses it)',
+  IT8209: "no preference of the catalog for a template's OS",
+  IT8210: "no instance type of the catalog holds a template's size and minimums",
+  IT8211: "a migrated template's VM starts differently (each VMI field that differs), or not at all",
+  IT8212: "a template's validation minimums are more than its preference requires",
   // IT84xx: VirtualMachineTemplates
   IT8401: 'virt-template-engine would refuse the VirtualMachineTemplate (decoding, parameters, references, processing)',
   IT8402: 'a template parameter is declared and never referenced',
@@ -191,6 +196,8 @@ export const WARNING_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode
   'IT8205',
   'IT8206',
   'IT8207',
+  'IT8211',
+  'IT8212',
 ]);
 export type Severity = 'error' | 'warning';
 

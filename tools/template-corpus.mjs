@@ -6,7 +6,7 @@
 // v0.2.0), answered by itgen-oracle's `template` and `generate` modes.
 //   node tools/template-corpus.mjs gen DIR [--seed 21] [--count 1200]
 //   ORACLE=.../itgen-oracle node tools/template-corpus.mjs answer DIR
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
@@ -16,8 +16,8 @@ import { answerWithKubevirtOracle, corpusCommandLine, runOracle, seeded } from '
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { mode, dir, opt } = corpusCommandLine();
-if (!dir || !['gen', 'answer', 'judged'].includes(mode)) {
-  console.error('usage: template-corpus.mjs gen|answer|judged DIR [--seed N] [--count N]');
+if (!dir || !['gen', 'answer', 'judged', 'migrated'].includes(mode)) {
+  console.error('usage: template-corpus.mjs gen|answer|judged|migrated DIR [--seed N] [--count N] [--templates FILE] [--rendered DIR]');
   process.exit(1);
 }
 if (mode === 'answer') {
@@ -425,6 +425,10 @@ if (mode === 'judged') {
   judgedCorpus();
   process.exit(0);
 }
+if (mode === 'migrated') {
+  migratedCorpus();
+  process.exit(0);
+}
 const cases = [];
 const weights = MUTATIONS.map(([cat]) => (cat.startsWith('sound') ? 3 : 1));
 const total = weights.reduce((a, b) => a + b, 0);
@@ -538,4 +542,57 @@ function judgedCorpus() {
   writeFileSync(path.join(dir, 'judged-templates.jsonl'), cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
   if (process.env.ORACLE) writeFileSync(path.join(dir, 'judged-answers.jsonl'), runOracle(process.env.ORACLE, lines.join('\n') + '\n'));
   console.log(`${cases.length} judged cases`);
+}
+
+/** The cluster the migration proof runs in: each DataVolume's claim, bound, and a default StorageClass (persistent TPM and EFI state need one). */
+export function migrationCluster(vm) {
+  return [
+    ...(vm.spec?.dataVolumeTemplates ?? []).map((dv) => ({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: dv.metadata.name, namespace: 'default' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: dv.spec.storage?.resources?.requests ?? { storage: '30Gi' } } },
+      status: { phase: 'Bound' },
+    })),
+    {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: 'standard', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+      provisioner: 'example.com/csi',
+    },
+  ];
+}
+
+// `migrated DIR --rendered RENDERED`: each rendered OpenShift Template migrated by itgen against the
+// upstream bundle; the old template's VM and the new one's sent to the oracle's `preview` mode in a
+// cluster with their claims and a default StorageClass: DIR/cases.jsonl and, with ORACLE, DIR/answers.jsonl.
+function migratedCorpus() {
+  const require = createRequire(import.meta.url);
+  const { processTemplateDocument } = require(path.join(repo, 'dist', 'kubevirt', 'template', 'index.js'));
+  const { convertTemplate, migrateTemplates } = require(path.join(repo, 'dist', 'migrate', 'templates.js'));
+  const { objectStore } = require(path.join(repo, 'dist', 'expand', 'index.js'));
+  const { parseSource } = require(path.join(repo, 'dist', 'load', 'source.js'));
+  const { KUBEVIRT_DEFAULTS } = require(path.join(repo, 'dist', 'kubevirt', 'config.js'));
+  const bundleLine = gunzipSync(readFileSync(path.join(repo, 'test/fixtures/admission-corpus/cases.jsonl.gz')))
+    .toString('utf8')
+    .split('\n')[0];
+  const store = objectStore(JSON.parse(bundleLine).objects);
+  const rendered = opt('--rendered');
+  const lines = [bundleLine];
+  for (const file of readdirSync(rendered).sort()) {
+    const text = readFileSync(path.join(rendered, file), 'utf8');
+    const t = YAML.parse(text);
+    const old = processTemplateDocument(convertTemplate(t).template, { pick: () => 0 });
+    const docs = parseSource(file, Buffer.from(text)).docs;
+    const m = migrateTemplates(docs, { store, judging: { configs: [KUBEVIRT_DEFAULTS], defaultsOnly: true }, config: KUBEVIRT_DEFAULTS }).migrated[0];
+    if (!old.vm || !m?.template) continue;
+    const made = processTemplateDocument(m.template, { pick: () => 0 });
+    const id = file.replace(/\.yaml$/, '');
+    lines.push(JSON.stringify({ id: `${id}/before`, mode: 'preview', vm: old.vm, objectSets: ['bundle'], objects: migrationCluster(old.vm) }));
+    lines.push(JSON.stringify({ id: `${id}/after`, mode: 'preview', vm: made.vm, objectSets: ['bundle'], objects: migrationCluster(made.vm) }));
+  }
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'cases.jsonl'), lines.join('\n') + '\n');
+  if (process.env.ORACLE) writeFileSync(path.join(dir, 'answers.jsonl'), runOracle(process.env.ORACLE, lines.join('\n') + '\n'));
+  console.log(`${lines.length - 1} migration cases`);
 }

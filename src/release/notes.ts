@@ -14,7 +14,7 @@ import { KIND_ORDER } from '../schema/kubevirt-api';
 import type { ReleaseLock } from '../schema/lock';
 import { compareText } from '../order';
 import { md } from './review';
-import { LOCK_KINDS } from '../schema/lock';
+import { LOCK_KINDS } from '../schema/kubevirt-api';
 import { compareVersions } from './lock';
 
 export interface NoteEntry {

@@ -106,6 +106,10 @@ export const MANIFEST_KINDS = [
 ] as const;
 export type ManifestKind = (typeof MANIFEST_KINDS)[number];
 
+/** The kinds a release lock records: the catalog's four, and the VirtualMachineTemplates a generator's `templates:` ships. */
+export const LOCK_KINDS = [...MANIFEST_KINDS, 'VirtualMachineTemplate'] as const;
+export type LockKind = (typeof LOCK_KINDS)[number];
+
 /** The order output is grouped in: instance types before preferences, cluster-wide first. */
 export const KIND_ORDER: readonly ManifestKind[] = [
   'VirtualMachineClusterInstancetype',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MANIFEST_KINDS } from './kubevirt-api';
+import { LOCK_KINDS, type LockKind } from './kubevirt-api';
 import { GENERATOR_API_VERSION, LOCK_KIND, RELEASE_VERSION } from './names';
 export { LOCK_KIND };
 
@@ -11,9 +11,7 @@ export const digestSchema = z
   .regex(/^sha256:[0-9a-f]{64}$/, 'a digest like `sha256:` and 64 hex digits')
   .describe('sha256 of the canonical JSON of the object spec');
 
-/** The kinds a lock records: the catalog's four, and the VirtualMachineTemplates a generator's `templates:` ships. */
-export const LOCK_KINDS = [...MANIFEST_KINDS, 'VirtualMachineTemplate'] as const;
-export type LockKind = (typeof LOCK_KINDS)[number];
+export { LOCK_KINDS, type LockKind };
 const kindSchema = z.enum(LOCK_KINDS);
 
 export const lockedObjectSchema = z.strictObject({

@@ -11,7 +11,7 @@ import { specDigest } from '../digest';
 import { locate, type SourceDoc } from '../load/source';
 import { LABEL_PREFIX, type RenderedObject } from '../render/manifests';
 import { originOf } from '../resolve/leaves';
-import type { LockKind } from '../schema/lock';
+import type { LockKind } from '../schema/kubevirt-api';
 import type { JsonObject } from '../json';
 import type { LockOverride, LockedObject, ReleaseLock } from '../schema/lock';
 import { groupBy } from './context';

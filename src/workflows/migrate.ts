@@ -5,6 +5,8 @@ import { relativePath } from '../load/files';
 import type * as Migrate from '../migrate';
 import type { Project } from '../project';
 import type { Report } from './report';
+import { migrateTemplates, type MigratedTemplate } from '../migrate/templates';
+import { mappingToYaml, serializeStream } from '../emit/serialize';
 
 export interface MigrateOptions {
   /** Preset and VM manifests: files, directories, `-`. */
@@ -61,3 +63,52 @@ export function migratePresets(project: Project, opts: MigrateOptions): MigrateR
 
 export { SCAFFOLD_NAME } from '../scaffold';
 export { relativePath } from '../load/files';
+
+export interface MigrateTemplatesReport extends Report {
+  readonly migrated: readonly MigratedTemplate[];
+}
+
+/**
+ * `itgen migrate templates`: OpenShift Templates (common-templates') as VirtualMachineTemplates that
+ * name the instance types and preferences of the project's and `--with` catalogs (src/migrate/templates.ts).
+ */
+export function migrateOpenShiftTemplates(project: Project, files: readonly string[]): MigrateTemplatesReport {
+  const input = project.manifests(files);
+  const catalogs = project.catalogs('besides');
+  const problems = [...catalogs.diagnostics, ...input.diagnostics];
+  if (catalogs.blocking || hasErrors(input.diagnostics)) return { migrated: [], diagnostics: problems, notes: [] };
+  const cr = project.kubevirt();
+  const config = project.config();
+  const r = migrateTemplates(input.docs, {
+    store: catalogs.store,
+    judging: { configs: project.configs(), defaultsOnly: !cr.config },
+    config,
+  });
+  return { migrated: r.migrated, diagnostics: [...problems, ...cr.diagnostics, ...r.diagnostics], notes: [] };
+}
+
+/** The migrated templates as a YAML stream (or JSON with each template's mapping and differences). */
+export function migratedTemplatesText(r: MigrateTemplatesReport, output: 'yaml' | 'json'): string | undefined {
+  if (output === 'json')
+    return JSON.stringify(
+      r.migrated.map((m) => ({
+        name: m.name,
+        file: m.file,
+        preference: m.preference ?? null,
+        instancetype: m.instancetype ?? null,
+        minimums: m.minimums,
+        differences: m.differences.map((d) => ({ field: `spec.${d.field}`, before: d.before ?? null, after: d.after ?? null })),
+        template: m.template ?? null,
+      })),
+      null,
+      2,
+    );
+  const made = r.migrated.filter((m) => m.template);
+  if (made.length === 0) return undefined;
+  return serializeStream(
+    made.map(
+      (m) =>
+        `# ${m.name}: ${m.preference} with ${m.instancetype}; ${m.differences.length === 0 ? 'the VMI it starts is the same' : `the VMI it starts differs at ${m.differences.length} field(s)`}\n${mappingToYaml(m.template!)}`,
+    ),
+  );
+}

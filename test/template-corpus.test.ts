@@ -54,11 +54,17 @@ describe("virt-template-engine's own tests, as itgen answers them", () => {
 
   it.each(tests.templates.map((t) => [t.test, t] as const))('%s', (_name, t) => {
     const r = processTemplateDocument(t.template, { params: new Map(Object.entries(t.params ?? {})), json: true });
+    if (t.expect.warnings !== undefined) {
+      const warned = r.warnings.filter((w) => w.kind === 'unused').map((w) => w.message);
+      expect(warned).toHaveLength(t.expect.warnings.length);
+      for (const w of t.expect.warnings) expect(warned.some((x) => x.includes(w))).toBe(true);
+    }
     if (t.expect.error !== undefined) {
       expect(r.error?.message).toContain(t.expect.error);
       return;
     }
     expect(r.error).toBeUndefined();
+    if (t.expect.values === undefined && t.expect.path === undefined) return;
     const at = (p: readonly string[]): Json | undefined =>
       p.reduce<Json | undefined>((o, k) => (o && typeof o === 'object' && !Array.isArray(o) ? o[k] : undefined), r.vm);
     const pairs: [string[], Json][] = t.expect.values ?? [[t.expect.path!, t.expect.value!]];

@@ -477,6 +477,19 @@ for (const t of ENGINE_TESTS.templates)
     ...(t.params ? { params: t.params } : {}),
   });
 
+// common-templates' VM templates (test/fixtures/common-templates/rendered/), as `virtctl template
+// convert` makes VirtualMachineTemplates of them (dist/: `npm run build` first).
+{
+  const require = createRequire(import.meta.url);
+  const { convertTemplate } = require(path.join(repo, 'dist', 'migrate', 'templates.js'));
+  const rendered = path.join(repo, 'test', 'fixtures', 'common-templates', 'rendered');
+  for (const file of readdirSync(rendered).sort()) {
+    const converted = convertTemplate(YAML.parse(readFileSync(path.join(rendered, file), 'utf8')));
+    if (converted.template)
+      cases.push({ id: `c${String(++n).padStart(5, '0')}`, mode: 'template', category: 'common-templates', template: toText(converted.template, false) });
+  }
+}
+
 mkdirSync(dir, { recursive: true });
 writeFileSync(path.join(dir, 'cases.jsonl'), cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
 console.log(`${cases.length} cases`);

@@ -38,7 +38,7 @@ interface EngineTests {
     test: string;
     template: Json;
     params?: Record<string, string>;
-    expect: { error?: string; path?: string[]; value?: Json; values?: [string[], Json][] };
+    expect: { error?: string; warnings?: string[]; path?: string[]; value?: Json; values?: [string[], Json][] };
   }[];
 }
 const tests = JSON.parse(readFileSync(path.join(dir, 'engine-tests.json'), 'utf8')) as EngineTests;

@@ -4,6 +4,7 @@
  * the preference, written to <output>/templates/ as a base of its own, and each template passing
  * `validate` against the base it ships with.
  */
+import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
@@ -71,6 +72,23 @@ describe("a generator's templates", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /error IT7101 2 objects published in v1\.0\.0 changed their spec: `windows\.11`, `windows\.11\.virtio` \(VirtualMachineTemplate\)/,
+    );
+  });
+
+  it("the review's semantic diff shows a template's change field by field", () => {
+    const dir = project('templates:\n  preferences: [windows.11]\n  families: [u1]\n');
+    expect(itgen(dir, 'generate').code).toBe(0);
+    const git = (...args: string[]): string =>
+      execFileSync('git', ['-C', dir, '-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { encoding: 'utf8' });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'base');
+    const gen = path.join(dir, 'generators', 'common-instancetypes.yaml');
+    writeFileSync(gen, `${readFileSync(gen, 'utf8')}  storage: 40Gi\n`);
+    expect(itgen(dir, 'generate').code).toBe(0);
+    const d = itgen(dir, 'diff', '--against', 'HEAD');
+    expect(d.stdout).toContain(
+      'VirtualMachineTemplate:\n  ~ windows.11\n      spec.virtualMachine.spec.dataVolumeTemplates[0].spec.storage.resources.requests.storage: "30Gi" -> "40Gi"',
     );
   });
 

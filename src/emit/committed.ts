@@ -23,7 +23,7 @@ export interface KubeObject {
   readonly [k: string]: Json;
 }
 
-/** The instancetype objects of one YAML text; documents that are not (or do not parse) are skipped. */
+/** The instancetype objects of one YAML text, and the VirtualMachineTemplates a generator ships; documents that are not (or do not parse) are skipped. */
 export function objectsInText(file: string, text: string): KubeObject[] {
   const out: KubeObject[] = [];
   for (const d of parseSource(file, Buffer.from(text)).docs) {
@@ -31,7 +31,8 @@ export function objectsInText(file: string, text: string): KubeObject[] {
     if (!isPlainObject(v as Json)) continue;
     const o = v as Record<string, Json>;
     const meta = o['metadata'];
-    if (typeof o['apiVersion'] !== 'string' || !o['apiVersion'].startsWith(INSTANCETYPE_GROUP)) continue;
+    const template = o['kind'] === 'VirtualMachineTemplate' && typeof o['apiVersion'] === 'string' && o['apiVersion'].startsWith('template.kubevirt.io/');
+    if (!template && (typeof o['apiVersion'] !== 'string' || !o['apiVersion'].startsWith(INSTANCETYPE_GROUP))) continue;
     if (typeof o['kind'] !== 'string' || !isPlainObject(meta) || typeof (meta as Record<string, Json>)['name'] !== 'string') continue;
     out.push(o as unknown as KubeObject);
   }

@@ -1,3 +1,4 @@
+import { mappingToYaml } from '../emit/serialize';
 import { diag, type Diagnostic } from '../diagnostics';
 import { diffTrees } from '../emit/drift';
 import { objectsInText, readCommittedBase, type CommittedBase } from '../emit/committed';
@@ -8,7 +9,11 @@ import { diffObjects, type KubeObject, type ObjectDiff } from './diff';
 
 /** The objects a compiled generator produces, as the base serializes them. */
 export function generatedObjects(r: CompileResult): KubeObject[] {
-  return serializeObjects(r.objects).flatMap(([kind, doc]) => objectsInText(kind, doc));
+  return [
+    ...serializeObjects(r.objects).flatMap(([kind, doc]) => objectsInText(kind, doc)),
+    // The templates a generator's `templates:` ships are objects of its base too.
+    ...(r.templates ?? []).flatMap((t) => objectsInText('VirtualMachineTemplate', mappingToYaml(t))),
+  ];
 }
 
 /**

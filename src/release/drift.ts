@@ -70,10 +70,10 @@ export function droppedObjects(committed: readonly Identified[], generated: read
 export function removalsWithoutLock(r: CompileResult, committed: (outputDir: string) => CommittedBase): Diagnostic[] {
   if (r.lock || !r.generator) return [];
   // Only files that differ from what is generated can hold an object that is gone.
-  const dropped = droppedObjects(
-    committed(r.generator.outputDir).objectsNotIn(r.files),
-    r.objects.map((o) => o.manifest),
-  );
+  const dropped = droppedObjects(committed(r.generator.outputDir).objectsNotIn(r.files), [
+    ...r.objects.map((o) => o.manifest),
+    ...(r.templates ?? []).map((t) => ({ kind: 'VirtualMachineTemplate', metadata: t['metadata'] as { readonly name: string; readonly namespace?: unknown } })),
+  ]);
   if (dropped.length === 0) return [];
   const shown =
     dropped

@@ -12,6 +12,7 @@ import { fn } from './fn';
 import { generate } from './generate';
 import { init } from './init';
 import { matrix } from './matrix';
+import { mcp } from './mcp';
 import { policy } from './policy';
 import { resize } from './resize';
 import { migrate } from './migrate';
@@ -47,5 +48,6 @@ export const COMMANDS: readonly Command[] = [
   site,
   migrate,
   template,
+  mcp,
   schema,
 ];

@@ -1,5 +1,6 @@
 import { outputOption, WITH_OPTION, optionSet, optionValue, optionValues, type CommandSpec } from '../parse';
 import { select as selectOf, selectCsv, selectJson, selectText } from '../../workflows/select';
+import { choose, chooseJsonText, chooseText } from '../../workflows/choose';
 import { finish, outputOf, projectOf, type Command } from '../command';
 
 export const OUTPUT = outputOption(['text', 'json', 'csv']);
@@ -7,7 +8,7 @@ export const OUTPUT = outputOption(['text', 'json', 'csv']);
 export const SELECT_COMMAND: CommandSpec = {
   name: 'select',
   synopsis:
-    'select [--cpu 4..16] [--memory 8Gi..] [--arch ARCH] [--dedicated] [--hugepages SIZE] [--gpu NAME] [--preference NAME] [--family F] [--class C] [--text WORDS] [--deprecated] [-o text|json|csv]',
+    'select [--os WORD|--preference NAME] [--intent WORD] [--size WORD] [--cpu 4..16] [--memory 8Gi..] [--arch ARCH] [--dedicated] [--hugepages SIZE] [--gpu NAME] [--family F] [--class C] [--text WORDS] [--deprecated] [-o text|json|csv]',
   summary: "the instance types that fit your needs: the explorer's filters in the terminal",
   details: [
     'Filters the instance types of the project (or of the GENERATOR files given): vCPUs and memory as',
@@ -17,9 +18,21 @@ export const SELECT_COMMAND: CommandSpec = {
     'KubeVirt admits that preference with. Deprecated ones are left out unless --deprecated. --with FILE',
     'takes the instance types and preferences of files instead (kubectl get virtualmachineclusterinstancetypes',
     '-o yaml, a release bundle): their family is read off the name, their class off the class label.',
+    '',
+    'With --os (a guest OS as people say it: windows 11, rhel, fedora) or --intent (general, compute,',
+    'memory, network, realtime, overcommitted, gpu, or a class of the catalog) or --size (large), select',
+    "decides: one instance type and preference, the pair the one judge admits at the cluster's release,",
+    'least specialised first (no dedicated CPUs, hugepages or GPUs unless asked; general purpose unless',
+    'another intent is given), then the smallest, then the name; it says why, which smaller candidates',
+    "were passed over in KubeVirt's words, and prints a VM to apply. An ask nothing meets (Windows 11 with",
+    'one vCPU) is refused with the nearest admitted pairs, never answered with another in silence. An',
+    'unknown word is refused with the known ones. `itgen mcp` answers the same through its select tool.',
   ].join('\n'),
   generatorArguments: true,
   options: [
+    { flag: '--os', value: 'WORD', help: 'decide for this guest OS (windows 11, win11, rhel, fedora): its preference' },
+    { flag: '--intent', value: 'WORD', help: 'decide within this intent: general, compute, memory, network, realtime, overcommitted, gpu, or a class' },
+    { flag: '--size', value: 'WORD', help: 'decide among this size (small, large, 2xlarge)' },
     { flag: '--cpu', value: 'RANGE', help: 'vCPUs: 4..16, 4.., ..16 or 8' },
     { flag: '--memory', value: 'RANGE', help: 'guest memory: 8Gi.., 4Gi..32Gi (a bare number is GiB, up to 65536; larger ones need their unit)' },
     { flag: '--arch', value: 'ARCH', help: 'amd64, arm64 or s390x (x86_64 and aarch64 are taken as Kubernetes names them)' },
@@ -44,6 +57,21 @@ export const select: Command = {
       const v = optionValue(line, `--${flag}`);
       return v === undefined ? {} : { [flag]: v };
     };
+    if (['--os', '--intent', '--size'].some((f) => optionValue(line, f) !== undefined)) {
+      const c = choose(projectOf(ctx), {
+        ...text('os'),
+        ...text('intent'),
+        ...text('size'),
+        ...text('cpu'),
+        ...text('memory'),
+        ...text('arch'),
+        ...text('hugepages'),
+        ...text('gpu'),
+        ...text('preference'),
+        ...(optionSet(line, '--dedicated') ? { dedicated: true } : {}),
+      });
+      return finish(ctx, c, outputOf(ctx, OUTPUT) === 'json' ? chooseJsonText(c) : chooseText(c));
+    }
     const r = selectOf(projectOf(ctx), {
       ...text('cpu'),
       ...text('memory'),

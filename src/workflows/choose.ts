@@ -1,0 +1,264 @@
+/**
+ * `itgen select --intent/--os/--size`: one answer, explained, or a refusal with alternatives. The
+ * candidates are the catalog's instance types that meet the ask (vCPUs, memory, architecture, GPU,
+ * hugepages, the intent's classes); only the pairs the one judge admits with the preference count
+ * (the explorer's pair verdicts, matrix/index.ts); ordered least specialised first (no dedicated
+ * CPUs, hugepages, GPUs or host devices unless asked), then the smallest (vCPUs, memory), then the
+ * name. An impossible ask is refused with the nearest admitted pairs, never substituted in silence.
+ */
+import { closest, diag, type Diagnostic } from '../diagnostics';
+import type { JsonObject } from '../json';
+import type { Project } from '../project';
+import { parseRange, pairOf, type SiteData, type SiteInstancetype, type SitePreference } from '../site';
+import { catalogsSiteData } from './select';
+import { catalogsOrReport, fromNote, type Report } from './report';
+import { mappingToYaml } from '../emit/serialize';
+
+/** What is asked, as typed (by a person on the command line, or an agent through `itgen mcp`). */
+export interface ChooseAsk {
+  readonly intent?: string;
+  readonly os?: string;
+  readonly preference?: string;
+  readonly size?: string;
+  readonly cpu?: string;
+  readonly memory?: string;
+  readonly arch?: string;
+  readonly gpu?: string;
+  readonly hugepages?: string;
+  readonly dedicated?: boolean;
+}
+
+export interface ChosenInstancetype {
+  readonly name: string;
+  readonly kind: string;
+  readonly cpu: number;
+  readonly memory: string;
+  readonly class: string;
+}
+
+export interface PassedOver {
+  readonly instancetype: string;
+  /** Why not: KubeVirt's words for the pair, or what the ask excludes. */
+  readonly reason: string;
+}
+
+export interface ChooseReport extends Report {
+  /** The intent and OS words as the catalog reads them. */
+  readonly understood?: { readonly intent: string; readonly classes: readonly string[]; readonly preference: string };
+  readonly answer?: { readonly instancetype: ChosenInstancetype; readonly preference: string; readonly why: readonly string[]; readonly vm: JsonObject };
+  readonly passedOver: readonly PassedOver[];
+  readonly refusal?: { readonly message: string; readonly alternatives: readonly { readonly instancetype: ChosenInstancetype; readonly preference: string }[] };
+}
+
+/** The words people use for a need, and the catalog classes each means (those of the catalog that exist). */
+const INTENT_CLASSES: Readonly<Record<string, readonly string[]>> = {
+  general: ['general.purpose'],
+  'general-purpose': ['general.purpose'],
+  overcommitted: ['overcommitted'],
+  compute: ['compute.exclusive', 'dedicated.vcpu'],
+  'dedicated-compute': ['compute.exclusive', 'dedicated.vcpu'],
+  memory: ['memory.intensive'],
+  'memory-intensive': ['memory.intensive'],
+  network: ['network'],
+  realtime: ['realtime'],
+  gpu: ['gpu'],
+};
+
+const norm = (w: string): string =>
+  w
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
+
+/** The intents this catalog answers to: the words whose classes it has, and each class by its own name. */
+export function knownIntents(data: SiteData): Map<string, string[]> {
+  const classes = new Set(data.instancetypes.map((i) => i.class).filter((c) => c !== ''));
+  const hasGpus = data.instancetypes.some((i) => i.gpus.length > 0);
+  const out = new Map<string, string[]>();
+  for (const [word, cs] of Object.entries(INTENT_CLASSES)) {
+    const present = cs.filter((c) => classes.has(c) || (c === 'gpu' && hasGpus));
+    if (present.length > 0) out.set(word, present);
+  }
+  for (const c of classes) if (!out.has(c)) out.set(c, [c]);
+  return out;
+}
+
+/** The preference an OS word names (`windows 11`, `win11`, `rhel` for the newest RHEL), on an architecture. */
+export function preferenceForWord(word: string, arch: string | undefined, prefs: readonly SitePreference[]): string | undefined {
+  const names = new Set(prefs.filter((p) => !p.deprecated).map((p) => p.name));
+  let w = word.trim().toLowerCase().replace(/\s+/g, '.').replace(/_/g, '.');
+  w = w.replace(/^win(?:dows)?\.?(\d|2k)/, 'windows.$1').replace(/^(rhel|centos\.stream|ubuntu|debian|fedora)(\d)/, '$1.$2');
+  if (w.startsWith('centos.stream.')) w = w.replace('centos.stream.', 'centos.stream');
+  const suffix = arch === undefined || arch === 'amd64' ? '' : `.${arch}`;
+  if (names.has(`${w}${suffix}`)) return `${w}${suffix}`;
+  // A family word: its newest version (`rhel` -> rhel.10).
+  const versions = [...names]
+    .map((n) => new RegExp(`^${w.replace(/[.]/g, '\\.')}\\.?(\\d+)${suffix.replace('.', '\\.')}$`).exec(n))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .sort((a, b) => Number(b[1]) - Number(a[1]));
+  return versions[0]?.[0];
+}
+
+const specialised = (it: SiteInstancetype): number =>
+  Number(it.dedicatedCpu) + Number(it.hugepages !== '') + Number(it.gpus.length + it.hostDevices.length > 0) + Number(it.class === 'overcommitted');
+
+const order = (a: SiteInstancetype, b: SiteInstancetype): number =>
+  specialised(a) - specialised(b) || a.cpu - b.cpu || a.memoryBytes - b.memoryBytes || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+const chosen = (it: SiteInstancetype): ChosenInstancetype => ({
+  name: it.name,
+  kind: it.scopes.includes('cluster') ? 'VirtualMachineClusterInstancetype' : 'VirtualMachineInstancetype',
+  cpu: it.cpu,
+  memory: it.memory,
+  class: it.class,
+});
+
+/** A VM naming the pair, ready to apply (its disks and networks are the user's). */
+function vmSnippet(it: ChosenInstancetype, preference: SitePreference): JsonObject {
+  return {
+    apiVersion: 'kubevirt.io/v1',
+    kind: 'VirtualMachine',
+    metadata: { name: 'my-vm' },
+    spec: {
+      runStrategy: 'Halted',
+      instancetype: { kind: it.kind, name: it.name },
+      preference: { kind: 'VirtualMachineClusterPreference', name: preference.name },
+      template: { spec: { domain: { devices: {} } } },
+    },
+  };
+}
+
+/** The decision: the ask read, the candidates judged, one answer or a refusal with alternatives. */
+// Over 80 lines: each step of the decision with the words it says (the ask refused, then the candidates, then the answer or the refusal).
+export function choose(project: Project, ask: ChooseAsk): ChooseReport {
+  const fail = (message: string, hint?: string): ChooseReport => ({
+    diagnostics: [diag('IT1011', message, undefined, hint ? { hint } : {})],
+    notes: [],
+    passedOver: [],
+  });
+  const got = catalogsOrReport(project);
+  if (!got.ok) return { ...got.report, passedOver: [] };
+  const data = catalogsSiteData(got.catalogs, project.config());
+  const intents = knownIntents(data);
+  const intentWord = norm(ask.intent ?? (intents.has('general') ? 'general' : ''));
+  const classes = intentWord === '' ? [] : intents.get(intentWord);
+  if (classes === undefined) {
+    const known = [...intents.keys()];
+    const meant = closest(intentWord, known);
+    return fail(`--intent: \`${ask.intent}\` is not an intent of ${got.catalogs.from}`, `${meant ? `did you mean ${meant}? ` : ''}known: ${known.join(', ')}`);
+  }
+  const arch = ask.arch;
+  const osWord = ask.preference ?? ask.os;
+  if (osWord === undefined) return fail('select chooses a pair: give the guest OS (--os windows.11, --os rhel) or --preference NAME');
+  const prefName = ask.preference ?? preferenceForWord(osWord, arch, data.preferences);
+  const preference = data.preferences.find((p) => p.name === prefName);
+  if (!preference) {
+    const words = [...new Set(data.preferences.filter((p) => !p.deprecated).map((p) => p.name))];
+    const meant = closest(osWord.toLowerCase().replace(/\s+/g, '.'), words);
+    return fail(
+      `--os: \`${osWord}\` names no preference of ${got.catalogs.from}`,
+      `${meant ? `did you mean ${meant}? ` : ''}preferences: ${words.slice(0, 12).join(', ')}${words.length > 12 ? ', ...' : ''}`,
+    );
+  }
+  const cpu = ask.cpu !== undefined ? parseRange(ask.cpu, 'count') : undefined;
+  const memory = ask.memory !== undefined ? parseRange(ask.memory, 'bytes') : undefined;
+  if (cpu && 'error' in cpu) return fail(`--cpu: ${cpu.error}`);
+  if (memory && 'error' in memory) return fail(`--memory: ${memory.error}`);
+  const within = (v: number, r: readonly [number | undefined, number | undefined] | undefined): boolean =>
+    r === undefined || ((r[0] === undefined || v >= r[0]) && (r[1] === undefined || v <= r[1]));
+  const askedSpecial = ask.dedicated === true || ask.hugepages !== undefined || ask.gpu !== undefined || classes.some((c) => c !== 'general.purpose');
+  const fitsArch = (it: SiteInstancetype): boolean =>
+    preference.architecture === '' || it.architectures.length === 0 || it.architectures.includes(preference.architecture);
+  const inIntent = (it: SiteInstancetype): boolean => classes.length === 0 || classes.includes(it.class) || (classes.includes('gpu') && it.gpus.length > 0);
+  const usable = data.instancetypes.filter(
+    (it) =>
+      !it.deprecated &&
+      fitsArch(it) &&
+      inIntent(it) &&
+      (ask.dedicated !== true || it.dedicatedCpu) &&
+      (ask.hugepages === undefined || (ask.hugepages === 'any' ? it.hugepages !== '' : it.hugepages === ask.hugepages)) &&
+      (ask.gpu === undefined || [...it.gpus, ...it.hostDevices].some((g) => g.toLowerCase() === ask.gpu!.toLowerCase())) &&
+      (askedSpecial || specialised(it) === 0),
+  );
+  const candidates = usable
+    .filter((it) => within(it.cpu, cpu) && within(it.memoryBytes, memory) && (ask.size === undefined || it.size === ask.size))
+    .sort(order);
+  const verdict = (it: SiteInstancetype): { admitted: boolean; reason?: string } => {
+    const o = pairOf(data, preference, it);
+    return o === undefined ? { admitted: false, reason: `not for ${preference.architecture || 'this architecture'}` } : o;
+  };
+  const passedOver: PassedOver[] = [];
+  const understood = { intent: intentWord, classes, preference: preference.name };
+  for (const it of candidates) {
+    const v = verdict(it);
+    if (!v.admitted) {
+      passedOver.push({ instancetype: it.name, reason: v.reason ?? 'KubeVirt refuses the pair' });
+      continue;
+    }
+    const answer = chosen(it);
+    const why = [
+      `${it.name}: ${it.cpu} vCPU${it.cpu === 1 ? '' : 's'}, ${it.memory}, ${it.class || 'no class'}`,
+      `the ${specialised(it) === 0 ? 'least specialised, ' : ''}smallest of ${candidates.length} candidate${candidates.length === 1 ? '' : 's'} that KubeVirt admits with ${preference.name}`,
+      ...(preference.requiredCpu > 1 || preference.requiredMemory !== ''
+        ? [
+            `${preference.name} requires ${preference.requiredCpu} vCPU${preference.requiredCpu === 1 ? '' : 's'}${preference.requiredMemory ? ` and ${preference.requiredMemory}` : ''}`,
+          ]
+        : []),
+    ];
+    return {
+      understood,
+      answer: { instancetype: answer, preference: preference.name, why, vm: vmSnippet(answer, preference) },
+      passedOver,
+      diagnostics: got.catalogs.diagnostics,
+      notes: fromNote(got.catalogs.from),
+    };
+  }
+  // Nothing to answer: say why, and what is nearest that KubeVirt admits.
+  const alternatives = usable
+    .filter((it) => verdict(it).admitted)
+    .sort((a, b) => Math.abs(a.cpu - (cpu?.[0] ?? a.cpu)) - Math.abs(b.cpu - (cpu?.[0] ?? b.cpu)) || order(a, b))
+    .slice(0, 3)
+    .map((it) => ({ instancetype: chosen(it), preference: preference.name }));
+  const first = passedOver[0];
+  const message =
+    candidates.length === 0
+      ? `no instance type of ${got.catalogs.from} meets the ask${ask.size ? ` (size ${ask.size})` : ''}${cpu ? ` (${ask.cpu} vCPUs)` : ''}${memory ? ` (memory ${ask.memory})` : ''} for ${preference.name}`
+      : `KubeVirt admits none of the ${candidates.length} instance type${candidates.length === 1 ? '' : 's'} that meet the ask with ${preference.name}: ${first!.instancetype}: ${first!.reason}`;
+  const d: Diagnostic = diag('IT1011', message, undefined, {
+    hint:
+      alternatives.length > 0
+        ? `nearest that KubeVirt admits: ${alternatives.map((a) => `${a.instancetype.name} (${a.instancetype.cpu} vCPUs, ${a.instancetype.memory})`).join(', ')}`
+        : 'nothing of the catalog is admitted with it',
+  });
+  return { understood, refusal: { message, alternatives }, passedOver, diagnostics: [...got.catalogs.diagnostics, d], notes: fromNote(got.catalogs.from) };
+}
+
+/** The decision as JSON (what `itgen mcp`'s select tool returns as structured content). */
+export function chooseJson(r: ChooseReport): JsonObject {
+  return {
+    ...(r.understood ? { understood: { intent: r.understood.intent, classes: [...r.understood.classes], preference: r.understood.preference } } : {}),
+    ...(r.answer ? { answer: { instancetype: { ...r.answer.instancetype }, preference: r.answer.preference, why: [...r.answer.why], vm: r.answer.vm } } : {}),
+    passedOver: r.passedOver.map((p) => ({ ...p })),
+    ...(r.refusal
+      ? {
+          refusal: {
+            message: r.refusal.message,
+            alternatives: r.refusal.alternatives.map((a) => ({ instancetype: { ...a.instancetype }, preference: a.preference })),
+          },
+        }
+      : {}),
+  };
+}
+
+/** The decision for a person: the answer and why, what was passed over, the VM to apply. */
+export function chooseText(r: ChooseReport): string | undefined {
+  if (!r.answer) return undefined;
+  const lines = [`${r.answer.instancetype.name} with ${r.answer.preference}`, ...r.answer.why.map((w) => `  ${w}`)];
+  if (r.passedOver.length > 0) lines.push('not chosen:', ...r.passedOver.slice(0, 5).map((p) => `  ${p.instancetype}: ${p.reason}`));
+  return `${lines.join('\n')}\n---\n${mappingToYaml(r.answer.vm)}`;
+}
+
+/** `-o json`: the decision, indented. */
+export function chooseJsonText(r: ChooseReport): string {
+  return JSON.stringify(chooseJson(r), null, 2);
+}

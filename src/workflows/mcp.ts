@@ -1,0 +1,234 @@
+/**
+ * `itgen mcp`: a Model Context Protocol server over stdio (the official TypeScript SDK), read-only,
+ * for agents that create VMs for people. Each tool is a workflow of itgen with an input and an output
+ * schema; its answer is `structuredContent` that conforms (the SDK checks it) plus a short text, and a
+ * refusal is an `isError` result with the actionable words. The catalogs are those of the project and
+ * the `--with` files given when the server starts; a client sends text (a VM, a template), never paths.
+ */
+import type { z as zod } from 'zod';
+import type { Diagnostic } from '../diagnostics';
+import type { Json, JsonObject } from '../json';
+import type { Project } from '../project';
+import { VERSION } from '../version';
+import { choose, chooseJson, type ChooseAsk } from './choose';
+import { expandVms } from './expand';
+import { processTemplate } from './template';
+import { validate } from './validate';
+
+/** A project whose standard input is `stdin` (what a tool's text becomes: the file `-`). */
+export type ProjectFor = (stdin: string) => Project;
+
+type Zod = typeof zod;
+
+/**
+ * The tools' output schemas (zod 4, handed to the SDK, which publishes them as JSON Schema). Made on
+ * demand: zod stays out of every other command's start (the startup snapshot refuses to hold it).
+ */
+export function mcpOutputSchemas(z: Zod) {
+  const diagnosticSchema = z.object({
+    code: z.string(),
+    severity: z.enum(['error', 'warning']),
+    message: z.string(),
+    line: z.number().optional(),
+    col: z.number().optional(),
+    hint: z.string().optional(),
+  });
+
+  const chosenSchema = z.object({ name: z.string(), kind: z.string(), cpu: z.number(), memory: z.string(), class: z.string() });
+
+  return {
+    select: {
+      understood: z.object({ intent: z.string(), classes: z.array(z.string()), preference: z.string() }).optional(),
+      answer: z
+        .object({ instancetype: chosenSchema, preference: z.string(), why: z.array(z.string()), vm: z.record(z.string(), z.unknown()) })
+        .optional()
+        .describe('the pair KubeVirt admits, why, and a VM that names it'),
+      passedOver: z
+        .array(z.object({ instancetype: z.string(), reason: z.string() }))
+        .describe('smaller candidates KubeVirt refuses with the preference, in its words'),
+      refusal: z
+        .object({ message: z.string(), alternatives: z.array(z.object({ instancetype: chosenSchema, preference: z.string() })) })
+        .optional()
+        .describe('why nothing answers the ask, and the nearest pairs KubeVirt admits'),
+    },
+    validate: {
+      admitted: z.boolean().describe('no error: KubeVirt stores and starts it at the releases judged'),
+      diagnostics: z.array(diagnosticSchema),
+    },
+    expand: {
+      vms: z.array(z.record(z.string(), z.unknown())).describe('each VirtualMachine as the expand-spec subresource returns it'),
+      diagnostics: z.array(diagnosticSchema),
+    },
+    template_process: {
+      vm: z.record(z.string(), z.unknown()).optional(),
+      message: z.string(),
+      generated: z.record(z.string(), z.object({ value: z.string(), from: z.string() })),
+      diagnostics: z.array(diagnosticSchema),
+    },
+  } as const;
+}
+
+const MAX_TEXT = 1024 * 1024;
+
+interface DiagnosticOut {
+  readonly code: string;
+  readonly severity: 'error' | 'warning';
+  readonly message: string;
+  readonly line?: number;
+  readonly col?: number;
+  readonly hint?: string;
+}
+
+function diagnosticsOf(ds: readonly Diagnostic[]): DiagnosticOut[] {
+  return ds.map((d) => ({
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+    ...(d.location ? { line: d.location.line, col: d.location.col } : {}),
+    ...(d.hint !== undefined ? { hint: d.hint } : {}),
+  }));
+}
+
+const errorsOf = (ds: readonly Diagnostic[]): string =>
+  ds
+    .filter((d) => d.severity === 'error')
+    .map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ''}`)
+    .join('\n');
+
+type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+
+const result = (text: string, structured: Record<string, unknown>, isError = false): ToolResult => ({
+  content: [{ type: 'text', text }],
+  structuredContent: structured,
+  ...(isError ? { isError: true } : {}),
+});
+
+const refused = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
+
+/** Each tool's answer, without the transport (tests call these too). */
+export const MCP_TOOLS = {
+  select(projectFor: ProjectFor, ask: ChooseAsk): ToolResult {
+    const r = choose(projectFor(''), ask);
+    if (!r.answer) return refused(errorsOf(r.diagnostics) || 'no answer');
+    const j = chooseJson(r) as Record<string, unknown>;
+    return result(`${r.answer.instancetype.name} with ${r.answer.preference}: ${r.answer.why.join('; ')}`, j);
+  },
+  validate(projectFor: ProjectFor, vm: string): ToolResult {
+    if (vm.length > MAX_TEXT) return refused(`the VM text is over ${MAX_TEXT} bytes`);
+    const r = validate(projectFor(vm), { files: ['-'] });
+    const admitted = !r.diagnostics.some((d) => d.severity === 'error');
+    return result(admitted ? 'KubeVirt stores and starts it' : errorsOf(r.diagnostics), { admitted, diagnostics: diagnosticsOf(r.diagnostics) });
+  },
+  expand(projectFor: ProjectFor, vm: string): ToolResult {
+    if (vm.length > MAX_TEXT) return refused(`the VM text is over ${MAX_TEXT} bytes`);
+    const r = expandVms(projectFor(vm), { files: ['-'] });
+    const vms = r.outcomes.flatMap((o) => (o.vm ? [o.vm as unknown as Record<string, unknown>] : []));
+    const failed = r.diagnostics.some((d) => d.severity === 'error');
+    return result(
+      failed ? errorsOf(r.diagnostics) : `${vms.length} VM${vms.length === 1 ? '' : 's'} expanded`,
+      { vms, diagnostics: diagnosticsOf(r.diagnostics) },
+      failed,
+    );
+  },
+  template_process(projectFor: ProjectFor, template: string, params: Readonly<Record<string, string>>): ToolResult {
+    if (template.length > MAX_TEXT) return refused(`the template text is over ${MAX_TEXT} bytes`);
+    const r = processTemplate(projectFor(template), { file: '-', params: Object.entries(params).map(([k, v]) => `${k}=${v}`) });
+    const p = r.processed;
+    const structured = {
+      ...(p?.vm ? { vm: p.vm as unknown as Record<string, unknown> } : {}),
+      message: p?.message ?? '',
+      generated: Object.fromEntries(Object.entries(p?.generated ?? {}).map(([k, g]) => [k, { value: g.value, from: g.from }])),
+      diagnostics: diagnosticsOf(r.diagnostics),
+    };
+    return p?.vm ? result(p.message || 'processed', structured) : result(errorsOf(r.diagnostics), structured, true);
+  },
+};
+
+const askShapeOf = (z: Zod) => ({
+  os: z.string().max(100).optional().describe('the guest OS as people say it: windows 11, rhel, fedora'),
+  preference: z.string().max(253).optional().describe('a preference name instead of an OS word'),
+  intent: z.string().max(100).optional().describe('general, compute, memory, network, realtime, overcommitted, gpu, or a class of the catalog'),
+  size: z.string().max(63).optional().describe('a size name: small, large, 2xlarge'),
+  cpu: z.string().max(40).optional().describe('vCPUs: 4, 4..16, 4.., ..16'),
+  memory: z.string().max(40).optional().describe('guest memory: 8Gi, 8Gi..32Gi'),
+  arch: z.string().max(20).optional().describe('amd64, arm64 or s390x'),
+  gpu: z.string().max(253).optional(),
+  hugepages: z.string().max(20).optional(),
+  dedicated: z.boolean().optional(),
+});
+
+/** Serves the tools over stdio until the client closes the stream. */
+export async function serveMcp(projectFor: ProjectFor): Promise<void> {
+  const { z } = await import('zod');
+  const schemas = mcpOutputSchemas(z);
+  const askShape = askShapeOf(z);
+  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const server = new McpServer({ name: 'itgen', version: VERSION });
+  const noUndefined = <T extends Record<string, unknown>>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  server.registerTool(
+    'select',
+    {
+      title: 'Choose an instance type and preference',
+      description:
+        "One instance type and preference KubeVirt admits for the ask (least specialised, then smallest), why, the smaller ones passed over in KubeVirt's words, and a VM to apply; an impossible ask is refused with the nearest admitted pairs.",
+      inputSchema: askShape,
+      outputSchema: schemas.select,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (args) => MCP_TOOLS.select(projectFor, noUndefined(args) as ChooseAsk),
+  );
+  server.registerTool(
+    'validate',
+    {
+      title: 'Judge a VirtualMachine',
+      description:
+        "Whether KubeVirt stores and starts the VirtualMachine (YAML or JSON text), in KubeVirt's words at its lines, against the catalogs the server was started with.",
+      inputSchema: { vm: z.string().max(MAX_TEXT).describe('the VirtualMachine manifest (YAML or JSON)') },
+      outputSchema: schemas.validate,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ vm }) => MCP_TOOLS.validate(projectFor, vm),
+  );
+  server.registerTool(
+    'expand',
+    {
+      title: 'Expand a VirtualMachine',
+      description: 'The VirtualMachine with its instance type and preference applied, as the expand-spec subresource returns it.',
+      inputSchema: { vm: z.string().max(MAX_TEXT).describe('the VirtualMachine manifest (YAML or JSON)') },
+      outputSchema: schemas.expand,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ vm }) => MCP_TOOLS.expand(projectFor, vm),
+  );
+  server.registerTool(
+    'template_process',
+    {
+      title: 'Process a VirtualMachineTemplate',
+      description: 'The VirtualMachine a VirtualMachineTemplate makes with the parameters given, as virtctl template process --local does.',
+      inputSchema: {
+        template: z.string().max(MAX_TEXT).describe('the VirtualMachineTemplate (YAML or JSON)'),
+        params: z.record(z.string(), z.string()).optional().describe('parameter values'),
+      },
+      outputSchema: schemas.template_process,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ template, params }) => MCP_TOOLS.template_process(projectFor, template, params ?? {}),
+  );
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  await new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.on('end', () => resolve());
+  });
+}
+
+export type { Json, JsonObject };
+
+/** Starts the server; a failure of the transport is said on standard error and exits 2. */
+export function startMcp(projectFor: ProjectFor, err: (s: string) => void): void {
+  serveMcp(projectFor).catch((e: unknown) => {
+    err(`itgen mcp: ${String((e as Error | undefined)?.message ?? e).slice(0, 300)}`);
+    process.exitCode = 2;
+  });
+}

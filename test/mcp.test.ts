@@ -1,0 +1,152 @@
+/**
+ * `itgen mcp` driven by the Model Context Protocol SDK's own client over stdio: initialize, list the
+ * tools, call each; every structuredContent checked against the tool's published outputSchema (by
+ * the SDK client itself, and again here with Ajv's JSON Schema 2020-12 validator); refusals are
+ * isError results with the actionable words; the select tool answers as `itgen select` does. The
+ * other MCP server's KubeVirt evaluation tasks, replayed with common-instancetypes' names.
+ */
+import { copyFileSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import Ajv2020 from 'ajv/dist/2020';
+import { itgen } from './e2e-helpers';
+import { removeDir, scratchProject } from './helpers';
+
+const REPO = path.join(__dirname, '..');
+const BUNDLE = path.join(__dirname, 'reference', 'common-instancetypes', 'common-instancetypes-all-bundle.yaml');
+
+const VM = `apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  name: win
+spec:
+  runStrategy: Halted
+  instancetype:
+    name: u1.medium
+  preference:
+    name: windows.11
+  template:
+    spec:
+      domain:
+        devices: {}
+`;
+
+const TEMPLATE = `apiVersion: template.kubevirt.io/v1beta1
+kind: VirtualMachineTemplate
+metadata:
+  name: t
+spec:
+  parameters:
+    - name: NAME
+      value: app
+  virtualMachine:
+    apiVersion: kubevirt.io/v1
+    kind: VirtualMachine
+    metadata:
+      name: \${NAME}
+    spec:
+      runStrategy: Halted
+      template:
+        spec:
+          domain:
+            devices: {}
+            memory:
+              guest: 1Gi
+`;
+
+type Tool = { name: string; inputSchema: object; outputSchema?: object };
+type Called = { content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+
+describe('itgen mcp, driven by the SDK client', () => {
+  let dir: string;
+  let client: Client;
+  let tools: Tool[];
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+
+  beforeAll(async () => {
+    dir = scratchProject({});
+    copyFileSync(BUNDLE, path.join(dir, 'bundle.yaml'));
+    client = new Client({ name: 'itgen-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({ command: path.join(REPO, 'bin', 'itgen'), args: ['-C', dir, 'mcp', '--with', 'bundle.yaml'], stderr: 'pipe' }),
+    );
+    tools = (await client.listTools()).tools as Tool[];
+  }, 30_000);
+
+  afterAll(async () => {
+    await client.close();
+    removeDir(dir);
+  });
+
+  const call = async (name: string, args: Record<string, unknown>): Promise<Called> => (await client.callTool({ name, arguments: args })) as Called;
+
+  /** The structured content, validated against the tool's outputSchema as JSON Schema 2020-12. */
+  const conforming = (name: string, r: Called): Record<string, unknown> => {
+    const { $schema: _s, ...schema } = tools.find((t) => t.name === name)!.outputSchema as Record<string, unknown>;
+    const check = ajv.compile(schema);
+    expect(r.isError).toBeFalsy();
+    expect(check(r.structuredContent)).toBe(true);
+    return r.structuredContent!;
+  };
+
+  it('lists select, validate, expand and template_process, each with an input and an output schema', () => {
+    expect(tools.map((t) => t.name).sort()).toEqual(['expand', 'select', 'template_process', 'validate']);
+    for (const t of tools) {
+      expect(t.inputSchema).toEqual(expect.objectContaining({ type: 'object' }));
+      expect(t.outputSchema).toEqual(expect.objectContaining({ type: 'object' }));
+    }
+  });
+
+  it('select: "large" gives u1.large; "compute" a dedicated-CPU family; the same answer as itgen select', async () => {
+    const large = conforming('select', await call('select', { os: 'fedora', size: 'large' }));
+    expect(large['answer']).toEqual(expect.objectContaining({ preference: 'fedora', instancetype: expect.objectContaining({ name: 'u1.large' }) }));
+    const compute = conforming('select', await call('select', { os: 'rhel 9', intent: 'compute' }));
+    const it = (compute['answer'] as { instancetype: { name: string; class: string } }).instancetype;
+    expect(['compute.exclusive', 'dedicated.vcpu']).toContain(it.class);
+    const cli = JSON.parse(itgen(dir, 'select', '--with', 'bundle.yaml', '--os', 'rhel 9', '--intent', 'compute', '-o', 'json').stdout);
+    expect(cli).toEqual(compute);
+  });
+
+  it('select: a small Windows 11 VM is refused with the nearest admitted pairs, never substituted', async () => {
+    const r = await call('select', { os: 'windows 11', size: 'small' });
+    expect(r.isError).toBe(true);
+    const text = r.content.map((c) => c.text ?? '').join('\n');
+    expect(text).toContain('insufficient CPU resources of 1 vCPU provided by instance type, preference requires 2 vCPU');
+    expect(text).toContain('u1.2xmedium');
+  });
+
+  it('select: an unknown intent is refused with the known ones', async () => {
+    const r = await call('select', { os: 'fedora', intent: 'c1' });
+    expect(r.isError).toBe(true);
+    expect(r.content[0]!.text).toContain('known: general');
+  });
+
+  it("validate: KubeVirt's words for a Windows 11 VM on u1.medium", async () => {
+    const v = conforming('validate', await call('validate', { vm: VM }));
+    expect(v['admitted']).toBe(false);
+    expect(JSON.stringify(v['diagnostics'])).toContain('preference requires 2 vCPU');
+    const ok = conforming('validate', await call('validate', { vm: VM.replace('u1.medium', 'u1.2xmedium') }));
+    expect(ok['admitted']).toBe(true);
+  });
+
+  it('expand: the VM with its instance type applied', async () => {
+    const e = conforming('expand', await call('expand', { vm: VM.replace('u1.medium', 'u1.2xmedium') }));
+    const vm = (e['vms'] as { spec: { template: { spec: { domain: { cpu: { sockets?: number; cores?: number; threads?: number } } } } } }[])[0]!;
+    const cpu = vm.spec.template.spec.domain.cpu;
+    expect((cpu.sockets ?? 1) * (cpu.cores ?? 1) * (cpu.threads ?? 1)).toBe(2);
+  });
+
+  it('template_process: the VM a template makes, and an undeclared parameter refused', async () => {
+    const t = conforming('template_process', await call('template_process', { template: TEMPLATE, params: { NAME: 'db' } }));
+    expect((t['vm'] as { metadata: { name: string } }).metadata.name).toBe('db');
+    const bad = await call('template_process', { template: TEMPLATE, params: { NAMES: 'db' } });
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0]!.text).toContain('parameter NAMES not found in template');
+  });
+
+  it('reads no path a client sends: the tools take text', () => {
+    for (const t of tools) expect(JSON.stringify(t.inputSchema)).not.toMatch(/"(file|path)"/);
+    expect(readFileSync(path.join(dir, 'bundle.yaml'), 'utf8').length).toBeGreaterThan(0);
+  });
+});

@@ -129,16 +129,38 @@ function vmSnippet(it: ChosenInstancetype, preference: SitePreference): JsonObje
 }
 
 /** The decision: the ask read, the candidates judged, one answer or a refusal with alternatives. */
-// Over 80 lines: each step of the decision with the words it says (the ask refused, then the candidates, then the answer or the refusal).
 export function choose(project: Project, ask: ChooseAsk): ChooseReport {
+  const got = catalogsOrReport(project);
+  if (!got.ok) return { ...got.report, passedOver: [] };
+  return chooseIn(
+    { data: catalogsSiteData(got.catalogs, project.config()), catalogs: { from: got.catalogs.from, diagnostics: got.catalogs.diagnostics } },
+    ask,
+  );
+}
+
+/** What deciding reads of a project's catalogs: the explorer's data, read once for many asks. */
+export interface ChooseData {
+  readonly data: SiteData;
+  readonly catalogs: { readonly from: string; readonly diagnostics: readonly Diagnostic[] };
+}
+
+/** The catalogs' data for `chooseIn`, or the report that says why they cannot be read. */
+export function chooseData(project: Project): ChooseData | ChooseReport {
+  const got = catalogsOrReport(project);
+  if (!got.ok) return { ...got.report, passedOver: [] };
+  return { data: catalogsSiteData(got.catalogs, project.config()), catalogs: { from: got.catalogs.from, diagnostics: got.catalogs.diagnostics } };
+}
+
+/** The decision over data read once (the corpus's asks, an agent's session). */
+// Over 80 lines: each step of the decision with the words it says (the ask refused, then the candidates, then the answer or the refusal).
+export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
   const fail = (message: string, hint?: string): ChooseReport => ({
     diagnostics: [diag('IT1011', message, undefined, hint ? { hint } : {})],
     notes: [],
     passedOver: [],
   });
-  const got = catalogsOrReport(project);
-  if (!got.ok) return { ...got.report, passedOver: [] };
-  const data = catalogsSiteData(got.catalogs, project.config());
+  const { data } = input;
+  const got = { catalogs: input.catalogs };
   const intents = knownIntents(data);
   const intentWord = norm(ask.intent ?? (intents.has('general') ? 'general' : ''));
   const classes = intentWord === '' ? [] : intents.get(intentWord);
@@ -153,6 +175,17 @@ export function choose(project: Project, ask: ChooseAsk): ChooseReport {
   const prefName = ask.preference ?? preferenceForWord(osWord, arch, data.preferences);
   const preference = data.preferences.find((p) => p.name === prefName);
   if (!preference) {
+    // The OS is there, for other architectures: say which.
+    const elsewhere = arch !== undefined ? preferenceForWord(osWord, undefined, data.preferences) : undefined;
+    if (elsewhere !== undefined) {
+      const variants = data.preferences
+        .filter((p) => p.name === elsewhere || p.name.startsWith(`${elsewhere}.`))
+        .filter((p) => /\.(arm64|s390x)$/.test(p.name) || p.name === elsewhere);
+      return fail(
+        `--os: \`${osWord}\` has no preference for ${arch} in ${got.catalogs.from}`,
+        `its preferences: ${variants.map((p) => `${p.name} (${p.architecture || 'amd64'})`).join(', ')}`,
+      );
+    }
     const words = [...new Set(data.preferences.filter((p) => !p.deprecated).map((p) => p.name))];
     const meant = closest(osWord.toLowerCase().replace(/\s+/g, '.'), words);
     return fail(
@@ -209,13 +242,17 @@ export function choose(project: Project, ask: ChooseAsk): ChooseReport {
       understood,
       answer: { instancetype: answer, preference: preference.name, why, vm: vmSnippet(answer, preference) },
       passedOver,
-      diagnostics: got.catalogs.diagnostics,
+      diagnostics: [...got.catalogs.diagnostics],
       notes: fromNote(got.catalogs.from),
     };
   }
   // Nothing to answer: say why, and what is nearest that KubeVirt admits.
-  const alternatives = usable
-    .filter((it) => verdict(it).admitted)
+  // The nearest admitted pairs of the intent; when it has none, of any class.
+  const admittedOf = (xs: readonly SiteInstancetype[]): SiteInstancetype[] => xs.filter((it) => verdict(it).admitted);
+  const within_ = admittedOf(usable);
+  const pool =
+    within_.length > 0 ? within_ : admittedOf(data.instancetypes.filter((it) => !it.deprecated && fitsArch(it) && (askedSpecial || specialised(it) === 0)));
+  const alternatives = pool
     .sort((a, b) => Math.abs(a.cpu - (cpu?.[0] ?? a.cpu)) - Math.abs(b.cpu - (cpu?.[0] ?? b.cpu)) || order(a, b))
     .slice(0, 3)
     .map((it) => ({ instancetype: chosen(it), preference: preference.name }));

@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// The intent corpus: what people and agents ask `itgen select` for (an OS as they say it, an intent,
+// a size, vCPUs, memory, an architecture, and impossible asks), answered by itgen over the upstream
+// common-instancetypes bundle, and every pair itgen answers or offers as an alternative sent to
+// KubeVirt's admission (itgen-oracle `admit`, VMs naming both, with the bundle).
+//   npm run build && node tools/intent-corpus.mjs gen DIR [--seed 31] [--count 600]
+//   ORACLE=.../itgen-oracle node tools/intent-corpus.mjs answer DIR
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { answerWithKubevirtOracle, corpusCommandLine, seeded } from './corpus-kit.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { mode, dir, opt } = corpusCommandLine();
+if (!dir || !['gen', 'answer'].includes(mode)) {
+  console.error('usage: intent-corpus.mjs gen|answer DIR [--seed N] [--count N]');
+  process.exit(1);
+}
+if (mode === 'answer') {
+  answerWithKubevirtOracle(dir);
+  process.exit(0);
+}
+
+const require = createRequire(import.meta.url);
+const { openProject } = require(path.join(repo, 'dist', 'itgen.cjs'));
+const { choose } = require(path.join(repo, 'dist', 'workflows', 'choose.js'));
+const { pick, chance } = seeded(Number(opt('--seed', '31')));
+const count = Number(opt('--count', '600'));
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'itgen-intents-'));
+copyFileSync(path.join(repo, 'test/reference/common-instancetypes/common-instancetypes-all-bundle.yaml'), path.join(work, 'bundle.yaml'));
+const project = openProject({ root: work, cwd: work, with: ['bundle.yaml'] });
+
+const OS_WORDS = [
+  'windows 11',
+  'win11',
+  'windows.11',
+  'windows 10',
+  'windows 2k22',
+  'windows.2k25',
+  'rhel',
+  'rhel 9',
+  'rhel 10',
+  'rhel8',
+  'fedora',
+  'centos stream 9',
+  'centos.stream10',
+  'ubuntu',
+  'debian',
+  'alpine',
+  'opensuse.leap',
+  'oraclelinux',
+  'sles',
+  'windows 2k3',
+  'freebsd',
+  'plan9',
+];
+const INTENTS = [
+  undefined,
+  undefined,
+  'general',
+  'compute',
+  'dedicated-compute',
+  'memory',
+  'network',
+  'realtime',
+  'overcommitted',
+  'gpu',
+  'c1',
+  'general.purpose',
+];
+const SIZES = [undefined, undefined, 'nano', 'micro', 'small', 'medium', '2xmedium', 'large', 'xlarge', '2xlarge', '4xlarge', '8xlarge', 'huge'];
+const CPUS = [undefined, undefined, undefined, '1', '2', '4', '8', '2..4', '16..', '..2', '1000'];
+const MEMORY = [undefined, undefined, undefined, '4Gi', '8Gi..', '..2Gi', '16Gi..64Gi', '1Ti..'];
+const ARCHES = [undefined, undefined, undefined, 'amd64', 'arm64', 's390x'];
+
+const cases = [];
+const pairs = new Map();
+const bundleLine = gunzipSync(readFileSync(path.join(repo, 'test/fixtures/admission-corpus/cases.jsonl.gz')))
+  .toString('utf8')
+  .split('\n')[0];
+const lines = [bundleLine];
+const vmFor = (it, pref) => ({
+  apiVersion: 'kubevirt.io/v1',
+  kind: 'VirtualMachine',
+  metadata: { name: 'vm', namespace: 'default' },
+  spec: {
+    runStrategy: 'Halted',
+    instancetype: { kind: it.kind, name: it.name },
+    preference: { kind: 'VirtualMachineClusterPreference', name: pref },
+    template: { spec: { domain: { devices: {} } } },
+  },
+});
+const note = (it, pref) => {
+  const key = `${it.name}/${pref}`;
+  if (!pairs.has(key)) {
+    const id = `p${String(pairs.size).padStart(5, '0')}`;
+    pairs.set(key, id);
+    lines.push(JSON.stringify({ id, mode: 'admit', vm: vmFor(it, pref), objectSets: ['bundle'] }));
+  }
+  return pairs.get(key);
+};
+
+for (let i = 0; i < count; i++) {
+  const ask = {};
+  const osWord = pick(OS_WORDS);
+  if (chance(0.1)) ask.preference = osWord.replace(/ /g, '.');
+  else ask.os = osWord;
+  // Most asks name one or two things; some name many (and nothing meets them).
+  for (const [k, list, p] of [
+    ['intent', INTENTS, 0.4],
+    ['size', SIZES, 0.5],
+    ['cpu', CPUS, 0.25],
+    ['memory', MEMORY, 0.2],
+    ['arch', ARCHES, 0.3],
+  ]) {
+    const v = chance(p) ? pick(list.filter((x) => x !== undefined)) : undefined;
+    if (v !== undefined) ask[k] = v;
+  }
+  // The impossible ask of the evaluation: a small Windows 11.
+  if (i % 25 === 0) Object.assign(ask, { os: 'windows 11', cpu: '1' });
+  const r = choose(project, ask);
+  const answer = r.answer
+    ? { instancetype: r.answer.instancetype.name, preference: r.answer.preference, pair: note(r.answer.instancetype, r.answer.preference) }
+    : undefined;
+  const alternatives = (r.refusal?.alternatives ?? []).map((a) => ({
+    instancetype: a.instancetype.name,
+    preference: a.preference,
+    pair: note(a.instancetype, a.preference),
+  }));
+  const refused = r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message)[0];
+  cases.push({
+    id: `i${String(i).padStart(5, '0')}`,
+    ask,
+    ...(answer ? { answer } : {}),
+    ...(alternatives.length > 0 ? { alternatives } : {}),
+    ...(refused ? { refused } : {}),
+  });
+}
+rmSync(work, { recursive: true, force: true });
+mkdirSync(dir, { recursive: true });
+writeFileSync(path.join(dir, 'asks.jsonl'), cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
+writeFileSync(path.join(dir, 'cases.jsonl'), lines.join('\n') + '\n');
+console.log(`${cases.length} asks, ${cases.filter((c) => c.answer).length} answered, ${pairs.size} pairs to judge`);

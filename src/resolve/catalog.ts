@@ -21,6 +21,7 @@ export function resolveCatalog(model: WrittenModel): { catalog: ResolvedCatalog 
       ...(cat.value.follows !== undefined ? { follows: cat.value.follows } : {}),
       ...((cat.value.imports ?? []).length > 0 ? { imports: true } : {}),
       defaultArchitecture: cat.value.defaultArchitecture,
+      ...(cat.value.words !== undefined ? { words: cat.value.words } : {}),
       instancetypes: [...instancetypes].sort(byText((x) => x.name)),
       preferences: [...preferences].sort(byText((x) => x.name)),
     },

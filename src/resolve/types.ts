@@ -56,6 +56,12 @@ export interface ResolvedPreference extends ResolvedObjectBase {
 
 export type ResolvedObject = ResolvedInstancetype | ResolvedPreference;
 
+export interface CatalogWords {
+  readonly intents?:
+    Readonly<Record<string, { readonly classes?: readonly string[] | undefined; readonly families?: readonly string[] | undefined }>> | undefined;
+  readonly os?: Readonly<Record<string, string>> | undefined;
+}
+
 export interface ResolvedCatalog {
   readonly name: string;
   /** The common-instancetypes release the catalog says it reproduces (`Catalog.follows`). */
@@ -63,6 +69,8 @@ export interface ResolvedCatalog {
   /** The catalog builds on other catalogs (`Catalog.imports`). */
   readonly imports?: boolean;
   readonly defaultArchitecture: Architecture;
+  /** The words people use (`Catalog.words`): intents and OS names. */
+  readonly words?: CatalogWords;
   readonly instancetypes: readonly ResolvedInstancetype[];
   readonly preferences: readonly ResolvedPreference[];
 }

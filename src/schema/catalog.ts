@@ -95,6 +95,30 @@ export const catalogDocSchema = z
       .prefault({})
       .describe('How object names are formed'),
     defaultArchitecture: architectureSchema.default('amd64'),
+    words: z
+      .strictObject({
+        intents: z
+          .record(
+            z.string().regex(/^[a-z][a-z0-9-]*$/, 'an intent word: lowercase letters, digits and `-`, like `web` or `dedicated-compute`'),
+            z
+              .strictObject({
+                classes: z.array(z.string().min(1)).optional().describe('Instance type classes it means (`general.purpose`)'),
+                families: z.array(z.string().min(1)).optional().describe('Families it means (`u1`, or `u`)'),
+              })
+              .describe('What the word means'),
+          )
+          .optional()
+          .describe('Needs people name (general, compute, memory...) and the classes or families they mean'),
+        os: z
+          .record(
+            z.string().regex(/^[a-z0-9][a-z0-9 .-]*$/, 'an OS word: lowercase letters, digits, spaces, `.` and `-`, like `windows 11`'),
+            objectNameSchema.describe('The preference it names (without an architecture suffix)'),
+          )
+          .optional()
+          .describe('Guest OS names people use (`rhel`, `windows 11`) and the preference each names'),
+      })
+      .optional()
+      .describe('`itgen select` and `itgen mcp`: the words people and agents use for needs and guest OSes; an unknown word is refused with these'),
     imports: z
       .array(
         z.strictObject({

@@ -12,6 +12,8 @@ import type { Project } from '../project';
 import { parseRange, pairOf, type SiteData, type SiteInstancetype, type SitePreference } from '../site';
 import { catalogsSiteData } from './select';
 import { catalogsOrReport, fromNote, type Report } from './report';
+import type { Catalogs } from '../project';
+import type { CatalogWords } from '../resolve/types';
 import { mappingToYaml } from '../emit/serialize';
 
 /** What is asked, as typed (by a person on the command line, or an agent through `itgen mcp`). */
@@ -70,23 +72,42 @@ const norm = (w: string): string =>
     .toLowerCase()
     .replace(/[\s_]+/g, '-');
 
-/** The intents this catalog answers to: the words whose classes it has, and each class by its own name. */
-export function knownIntents(data: SiteData): Map<string, string[]> {
+/** What an intent means: classes (`gpu`: any instance type with a GPU) and families. */
+export interface IntentMeaning {
+  readonly classes: readonly string[];
+  readonly families: readonly string[];
+}
+
+/**
+ * The intents the catalogs answer to: the words they declare (`Catalog.words.intents`), else the
+ * built-in words whose classes they have; and each class by its own name.
+ */
+export function knownIntents(data: SiteData, words: CatalogWords = {}): Map<string, IntentMeaning> {
   const classes = new Set(data.instancetypes.map((i) => i.class).filter((c) => c !== ''));
   const hasGpus = data.instancetypes.some((i) => i.gpus.length > 0);
-  const out = new Map<string, string[]>();
-  for (const [word, cs] of Object.entries(INTENT_CLASSES)) {
-    const present = cs.filter((c) => classes.has(c) || (c === 'gpu' && hasGpus));
-    if (present.length > 0) out.set(word, present);
-  }
-  for (const c of classes) if (!out.has(c)) out.set(c, [c]);
+  const out = new Map<string, IntentMeaning>();
+  if (words.intents !== undefined)
+    for (const [word, m] of Object.entries(words.intents)) out.set(word, { classes: [...(m.classes ?? [])], families: [...(m.families ?? [])] });
+  else
+    for (const [word, cs] of Object.entries(INTENT_CLASSES)) {
+      const present = cs.filter((c) => classes.has(c) || (c === 'gpu' && hasGpus));
+      if (present.length > 0) out.set(word, { classes: present, families: [] });
+    }
+  for (const c of classes) if (!out.has(c)) out.set(c, { classes: [c], families: [] });
   return out;
 }
 
 /** The preference an OS word names (`windows 11`, `win11`, `rhel` for the newest RHEL), on an architecture. */
-export function preferenceForWord(word: string, arch: string | undefined, prefs: readonly SitePreference[]): string | undefined {
+export function preferenceForWord(
+  word: string,
+  arch: string | undefined,
+  prefs: readonly SitePreference[],
+  aliases: Readonly<Record<string, string>> = {},
+): string | undefined {
   const names = new Set(prefs.filter((p) => !p.deprecated).map((p) => p.name));
-  let w = word.trim().toLowerCase().replace(/\s+/g, '.').replace(/_/g, '.');
+  const said = word.trim().toLowerCase().replace(/\s+/g, ' ');
+  const aliased = Object.hasOwn(aliases, said) ? aliases[said] : undefined;
+  let w = (aliased ?? word).trim().toLowerCase().replace(/\s+/g, '.').replace(/_/g, '.');
   w = w.replace(/^win(?:dows)?\.?(\d|2k)/, 'windows.$1').replace(/^(rhel|centos\.stream|ubuntu|debian|fedora)(\d)/, '$1.$2');
   if (w.startsWith('centos.stream.')) w = w.replace('centos.stream.', 'centos.stream');
   const suffix = arch === undefined || arch === 'amd64' ? '' : `.${arch}`;
@@ -132,15 +153,14 @@ function vmSnippet(it: ChosenInstancetype, preference: SitePreference): JsonObje
 export function choose(project: Project, ask: ChooseAsk): ChooseReport {
   const got = catalogsOrReport(project);
   if (!got.ok) return { ...got.report, passedOver: [] };
-  return chooseIn(
-    { data: catalogsSiteData(got.catalogs, project.config()), catalogs: { from: got.catalogs.from, diagnostics: got.catalogs.diagnostics } },
-    ask,
-  );
+  return chooseIn(dataOf(got.catalogs, project), ask);
 }
 
 /** What deciding reads of a project's catalogs: the explorer's data, read once for many asks. */
 export interface ChooseData {
   readonly data: SiteData;
+  /** The words the catalogs declare (`Catalog.words`), merged; none: the built-in ones. */
+  readonly words: CatalogWords;
   readonly catalogs: { readonly from: string; readonly diagnostics: readonly Diagnostic[] };
 }
 
@@ -148,7 +168,22 @@ export interface ChooseData {
 export function chooseData(project: Project): ChooseData | ChooseReport {
   const got = catalogsOrReport(project);
   if (!got.ok) return { ...got.report, passedOver: [] };
-  return { data: catalogsSiteData(got.catalogs, project.config()), catalogs: { from: got.catalogs.from, diagnostics: got.catalogs.diagnostics } };
+  return dataOf(got.catalogs, project);
+}
+
+function dataOf(catalogs: Catalogs, project: Project): ChooseData {
+  // The words of every catalog read, merged (a later catalog's word wins).
+  const intents: Record<string, { classes?: readonly string[] | undefined; families?: readonly string[] | undefined }> = {};
+  const oses: Record<string, string> = {};
+  for (const s of catalogs.sources) {
+    Object.assign(intents, s.catalog.words?.intents ?? {});
+    Object.assign(oses, s.catalog.words?.os ?? {});
+  }
+  return {
+    data: catalogsSiteData(catalogs, project.config()),
+    words: { ...(Object.keys(intents).length > 0 ? { intents } : {}), ...(Object.keys(oses).length > 0 ? { os: oses } : {}) },
+    catalogs: { from: catalogs.from, diagnostics: catalogs.diagnostics },
+  };
 }
 
 /** The decision over data read once (the corpus's asks, an agent's session). */
@@ -161,10 +196,10 @@ export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
   });
   const { data } = input;
   const got = { catalogs: input.catalogs };
-  const intents = knownIntents(data);
+  const intents = knownIntents(data, input.words);
   const intentWord = norm(ask.intent ?? (intents.has('general') ? 'general' : ''));
-  const classes = intentWord === '' ? [] : intents.get(intentWord);
-  if (classes === undefined) {
+  const meaning = intentWord === '' ? { classes: [], families: [] } : intents.get(intentWord);
+  if (meaning === undefined) {
     const known = [...intents.keys()];
     const meant = closest(intentWord, known);
     return fail(`--intent: \`${ask.intent}\` is not an intent of ${got.catalogs.from}`, `${meant ? `did you mean ${meant}? ` : ''}known: ${known.join(', ')}`);
@@ -172,11 +207,12 @@ export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
   const arch = ask.arch;
   const osWord = ask.preference ?? ask.os;
   if (osWord === undefined) return fail('select chooses a pair: give the guest OS (--os windows.11, --os rhel) or --preference NAME');
-  const prefName = ask.preference ?? preferenceForWord(osWord, arch, data.preferences);
+  const classes = meaning.classes;
+  const prefName = ask.preference ?? preferenceForWord(osWord, arch, data.preferences, input.words.os);
   const preference = data.preferences.find((p) => p.name === prefName);
   if (!preference) {
     // The OS is there, for other architectures: say which.
-    const elsewhere = arch !== undefined ? preferenceForWord(osWord, undefined, data.preferences) : undefined;
+    const elsewhere = arch !== undefined ? preferenceForWord(osWord, undefined, data.preferences, input.words.os) : undefined;
     if (elsewhere !== undefined) {
       const variants = data.preferences
         .filter((p) => p.name === elsewhere || p.name.startsWith(`${elsewhere}.`))
@@ -199,10 +235,19 @@ export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
   if (memory && 'error' in memory) return fail(`--memory: ${memory.error}`);
   const within = (v: number, r: readonly [number | undefined, number | undefined] | undefined): boolean =>
     r === undefined || ((r[0] === undefined || v >= r[0]) && (r[1] === undefined || v <= r[1]));
-  const askedSpecial = ask.dedicated === true || ask.hugepages !== undefined || ask.gpu !== undefined || classes.some((c) => c !== 'general.purpose');
+  const askedSpecial =
+    ask.dedicated === true ||
+    ask.hugepages !== undefined ||
+    ask.gpu !== undefined ||
+    classes.some((c) => c !== 'general.purpose') ||
+    meaning.families.length > 0;
   const fitsArch = (it: SiteInstancetype): boolean =>
     preference.architecture === '' || it.architectures.length === 0 || it.architectures.includes(preference.architecture);
-  const inIntent = (it: SiteInstancetype): boolean => classes.length === 0 || classes.includes(it.class) || (classes.includes('gpu') && it.gpus.length > 0);
+  const inIntent = (it: SiteInstancetype): boolean =>
+    (classes.length === 0 && meaning.families.length === 0) ||
+    classes.includes(it.class) ||
+    (classes.includes('gpu') && it.gpus.length > 0) ||
+    meaning.families.some((f) => f === it.family || f === it.family.replace(/\d+$/, ''));
   const usable = data.instancetypes.filter(
     (it) =>
       !it.deprecated &&

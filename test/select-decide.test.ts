@@ -1,0 +1,89 @@
+/**
+ * `itgen select` deciding with the words a catalog declares (`Catalog.words`): the packaged
+ * common-instancetypes catalog's intents and OS names, an unknown word refused with the known ones,
+ * and a catalog of one's own whose word means a family.
+ */
+import { itgen } from './e2e-helpers';
+import { removeDir, scratchProject } from './helpers';
+
+const REPO = `${__dirname}/..`;
+
+describe("select decides with the catalog's words", () => {
+  it("common-instancetypes' words: `red hat enterprise linux` is rhel.10, `compute` a dedicated-CPU class, `gpu` unknown", () => {
+    const r = itgen(REPO, 'select', '-g', 'generators/common-instancetypes.yaml', '--os', 'red hat enterprise linux', '--intent', 'compute', '-o', 'json');
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as {
+      understood: { preference: string; classes: string[] };
+      answer: { instancetype: { class: string }; vm: { spec: { preference: { name: string } } } };
+    };
+    expect(j.understood.preference).toBe('rhel.10');
+    expect(j.understood.classes).toEqual(['compute.exclusive', 'dedicated.vcpu']);
+    expect(['compute.exclusive', 'dedicated.vcpu']).toContain(j.answer.instancetype.class);
+    expect(j.answer.vm.spec.preference.name).toBe('rhel.10');
+    const gpu = itgen(REPO, 'select', '-g', 'generators/common-instancetypes.yaml', '--os', 'windows', '--intent', 'gpu');
+    expect(gpu.code).toBe(1);
+    expect(gpu.stderr).toContain('error IT1011 --intent: `gpu` is not an intent of the project (common-instancetypes)');
+    expect(gpu.stderr).toContain('known: general, overcommitted, compute');
+  });
+
+  it("explains the answer and the smaller ones passed over, in KubeVirt's words", () => {
+    const r = itgen(REPO, 'select', '-g', 'generators/common-instancetypes.yaml', '--os', 'windows 11');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^u1\.2xmedium with windows\.11\n/);
+    expect(r.stdout).toContain(
+      'not chosen:\n  u1.nano: failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by instance type, preference requires 2 vCPU',
+    );
+    expect(r.stdout).toContain('kind: VirtualMachine');
+  });
+
+  it("a catalog's own words: `web` means the u family; other words are refused with it", () => {
+    const dir = scratchProject({
+      'catalogs/acme/catalog.yaml': `kind: Catalog
+name: acme
+words:
+  intents:
+    web: {families: [u]}
+  os:
+    the usual: fedora
+---
+kind: SizeLadder
+name: standard
+sizes:
+  - {name: small, cpu: 1}
+  - {name: large, cpu: 2}
+---
+kind: Family
+name: u
+version: 1
+displayName: Universal
+description: General purpose
+class: general.purpose
+memoryPerCPU: 4Gi
+---
+kind: Family
+name: m
+version: 1
+displayName: Memory
+description: Memory intensive
+class: memory.intensive
+memoryPerCPU: 8Gi
+---
+kind: Preference
+name: fedora
+displayName: Fedora
+spec:
+  devices: {preferredDiskBus: virtio}
+`,
+      'generators/acme.yaml': 'catalog: ../catalogs/acme\noutput: ../output/acme\n',
+    });
+    try {
+      const r = itgen(dir, 'select', '--os', 'the usual', '--intent', 'web', '--size', 'large', '-o', 'json');
+      expect(r.stderr).not.toMatch(/ error /);
+      expect((JSON.parse(r.stdout) as { answer: { instancetype: { name: string } } }).answer.instancetype.name).toBe('u1.large');
+      const m = itgen(dir, 'select', '--os', 'fedora', '--intent', 'memory');
+      expect(m.stderr).toContain('known: web');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

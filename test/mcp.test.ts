@@ -67,9 +67,10 @@ describe('itgen mcp, driven by the SDK client', () => {
   beforeAll(async () => {
     dir = scratchProject({});
     copyFileSync(BUNDLE, path.join(dir, 'bundle.yaml'));
+    copyFileSync(path.join(__dirname, 'fixtures', 'fit', 'nodes.yaml'), path.join(dir, 'nodes.yaml'));
     client = new Client({ name: 'itgen-test', version: '1.0.0' });
     await client.connect(
-      new StdioClientTransport({ command: path.join(REPO, 'bin', 'itgen'), args: ['-C', dir, 'mcp', '--with', 'bundle.yaml'], stderr: 'pipe' }),
+      new StdioClientTransport({ command: path.join(REPO, 'bin', 'itgen'), args: ['-C', dir, 'mcp', '--with', 'bundle.yaml', '--nodes', 'nodes.yaml'], stderr: 'pipe' }),
     );
     tools = (await client.listTools()).tools as Tool[];
   }, 30_000);
@@ -90,8 +91,8 @@ describe('itgen mcp, driven by the SDK client', () => {
     return r.structuredContent!;
   };
 
-  it('lists select, validate, expand and template_process, each with an input and an output schema', () => {
-    expect(tools.map((t) => t.name).sort()).toEqual(['expand', 'select', 'template_process', 'validate']);
+  it('lists select, validate, expand, fit, resize and template_process, each with an input and an output schema', () => {
+    expect(tools.map((t) => t.name).sort()).toEqual(['expand', 'fit', 'resize', 'select', 'template_process', 'validate']);
     for (const t of tools) {
       expect(t.inputSchema).toEqual(expect.objectContaining({ type: 'object' }));
       expect(t.outputSchema).toEqual(expect.objectContaining({ type: 'object' }));
@@ -135,6 +136,19 @@ describe('itgen mcp, driven by the SDK client', () => {
     const vm = (e['vms'] as { spec: { template: { spec: { domain: { cpu: { sockets?: number; cores?: number; threads?: number } } } } } }[])[0]!;
     const cpu = vm.spec.template.spec.domain.cpu;
     expect((cpu.sockets ?? 1) * (cpu.cores ?? 1) * (cpu.threads ?? 1)).toBe(2);
+  });
+
+  it('fit: where the VM runs on the nodes the server was started with', async () => {
+    const f = conforming('fit', await call('fit', { vm: VM.replace('u1.medium', 'u1.2xmedium') }));
+    expect(JSON.stringify(f['report'])).toContain('"vms"');
+  });
+
+  it('resize: what switching the VM to another instance type does', async () => {
+    const stored = VM.replace('u1.medium', 'u1.2xmedium').replace('runStrategy: Halted', 'runStrategy: Always');
+    const r = conforming('resize', await call('resize', { vm: stored, to: 'u1.large' }));
+    expect(JSON.stringify(r['plan'])).toContain('u1.large');
+    const none = await call('resize', { vm: stored });
+    expect(none.isError).toBe(true);
   });
 
   it('template_process: the VM a template makes, and an undeclared parameter refused', async () => {

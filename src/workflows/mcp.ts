@@ -14,9 +14,17 @@ import { choose, chooseJson, type ChooseAsk } from './choose';
 import { expandVms } from './expand';
 import { processTemplate } from './template';
 import { validate } from './validate';
+import { fit } from './fit';
+import { resize } from './resize';
 
 /** A project whose standard input is `stdin` (what a tool's text becomes: the file `-`). */
 export type ProjectFor = (stdin: string) => Project;
+
+/** What the server was started with besides the project: the cluster's nodes and pods (`--nodes`, `--pods`). */
+export interface McpCluster {
+  readonly nodes?: string;
+  readonly pods?: string;
+}
 
 type Zod = typeof zod;
 
@@ -57,6 +65,16 @@ export function mcpOutputSchemas(z: Zod) {
     },
     expand: {
       vms: z.array(z.record(z.string(), z.unknown())).describe('each VirtualMachine as the expand-spec subresource returns it'),
+      diagnostics: z.array(diagnosticSchema),
+    },
+    fit: {
+      report: z.record(z.string(), z.unknown()).describe("the placement of each VM's launcher pod on the nodes, as itgen fit -o json says it"),
+      diagnostics: z.array(diagnosticSchema),
+    },
+    resize: {
+      plan: z
+        .record(z.string(), z.unknown())
+        .describe('what the change does (live, pending, restart, start, rejected or failed) and why, as itgen resize -o json says it'),
       diagnostics: z.array(diagnosticSchema),
     },
     template_process: {
@@ -130,6 +148,31 @@ export const MCP_TOOLS = {
       failed,
     );
   },
+  fit(projectFor: ProjectFor, cluster: McpCluster, vm: string): ToolResult {
+    if (cluster.nodes === undefined)
+      return refused("this server was started without --nodes: start it with the cluster's nodes (kubectl get nodes -o yaml) to place VMs");
+    if (vm.length > MAX_TEXT) return refused(`the VM text is over ${MAX_TEXT} bytes`);
+    const r = fit(projectFor(vm), { vms: ['-'], nodes: cluster.nodes, ...(cluster.pods !== undefined ? { pods: cluster.pods } : {}) });
+    const failed = r.diagnostics.some((d) => d.severity === 'error') || !r.fit;
+    const report = r.fit ? (JSON.parse(JSON.stringify(r.fit)) as Record<string, unknown>) : {};
+    return result(failed ? errorsOf(r.diagnostics) || 'no placement' : 'placed', { report, diagnostics: diagnosticsOf(r.diagnostics) }, failed);
+  },
+  resize(projectFor: ProjectFor, vm: string, to: { instancetype?: string; preference?: string }): ToolResult {
+    if (vm.length > MAX_TEXT) return refused(`the VM text is over ${MAX_TEXT} bytes`);
+    if (to.instancetype === undefined && to.preference === undefined) return refused('name the instance type (to) or the preference to switch to');
+    const r = resize(projectFor(vm), {
+      vm: '-',
+      ...(to.instancetype !== undefined ? { to: to.instancetype } : {}),
+      ...(to.preference !== undefined ? { preference: to.preference } : {}),
+    });
+    const failed = r.diagnostics.some((d) => d.severity === 'error') || !r.plan;
+    const plan = r.plan ? (JSON.parse(JSON.stringify({ vm: r.vm, to: r.to, ...r.plan })) as Record<string, unknown>) : {};
+    return result(
+      failed ? errorsOf(r.diagnostics) || 'no plan' : `${(r.plan as { outcome?: string } | undefined)?.outcome ?? 'planned'}`,
+      { plan, diagnostics: diagnosticsOf(r.diagnostics) },
+      failed,
+    );
+  },
   template_process(projectFor: ProjectFor, template: string, params: Readonly<Record<string, string>>): ToolResult {
     if (template.length > MAX_TEXT) return refused(`the template text is over ${MAX_TEXT} bytes`);
     const r = processTemplate(projectFor(template), { file: '-', params: Object.entries(params).map(([k, v]) => `${k}=${v}`) });
@@ -158,7 +201,7 @@ const askShapeOf = (z: Zod) => ({
 });
 
 /** Serves the tools over stdio until the client closes the stream. */
-export async function serveMcp(projectFor: ProjectFor): Promise<void> {
+export async function serveMcp(projectFor: ProjectFor, cluster: McpCluster = {}): Promise<void> {
   const { z } = await import('zod');
   const schemas = mcpOutputSchemas(z);
   const askShape = askShapeOf(z);
@@ -202,6 +245,35 @@ export async function serveMcp(projectFor: ProjectFor): Promise<void> {
     async ({ vm }) => MCP_TOOLS.expand(projectFor, vm),
   );
   server.registerTool(
+    'fit',
+    {
+      title: 'Place a VirtualMachine',
+      description:
+        "Where the VM's virt-launcher pod fits on the cluster's nodes (given when the server started), kube-scheduler's filters and their reasons per node.",
+      inputSchema: { vm: z.string().max(MAX_TEXT).describe('the VirtualMachine manifest (YAML or JSON)') },
+      outputSchema: schemas.fit,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ vm }) => MCP_TOOLS.fit(projectFor, cluster, vm),
+  );
+  server.registerTool(
+    'resize',
+    {
+      title: "Change a VM's instance type or preference",
+      description:
+        "What switching the VM to another instance type or preference does (live, pending, restart, start, rejected or failed) and why, in KubeVirt's words.",
+      inputSchema: {
+        vm: z.string().max(MAX_TEXT).describe('the VirtualMachine manifest as the cluster stores it (YAML or JSON)'),
+        to: z.string().max(253).optional().describe('the instance type to switch to'),
+        preference: z.string().max(253).optional().describe('the preference to switch to'),
+      },
+      outputSchema: schemas.resize,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ vm, to, preference }) =>
+      MCP_TOOLS.resize(projectFor, vm, { ...(to !== undefined ? { instancetype: to } : {}), ...(preference !== undefined ? { preference } : {}) }),
+  );
+  server.registerTool(
     'template_process',
     {
       title: 'Process a VirtualMachineTemplate',
@@ -226,8 +298,8 @@ export async function serveMcp(projectFor: ProjectFor): Promise<void> {
 export type { Json, JsonObject };
 
 /** Starts the server; a failure of the transport is said on standard error and exits 2. */
-export function startMcp(projectFor: ProjectFor, err: (s: string) => void): void {
-  serveMcp(projectFor).catch((e: unknown) => {
+export function startMcp(projectFor: ProjectFor, cluster: McpCluster, err: (s: string) => void): void {
+  serveMcp(projectFor, cluster).catch((e: unknown) => {
     err(`itgen mcp: ${String((e as Error | undefined)?.message ?? e).slice(0, 300)}`);
     process.exitCode = 2;
   });

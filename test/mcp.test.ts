@@ -70,7 +70,11 @@ describe('itgen mcp, driven by the SDK client', () => {
     copyFileSync(path.join(__dirname, 'fixtures', 'fit', 'nodes.yaml'), path.join(dir, 'nodes.yaml'));
     client = new Client({ name: 'itgen-test', version: '1.0.0' });
     await client.connect(
-      new StdioClientTransport({ command: path.join(REPO, 'bin', 'itgen'), args: ['-C', dir, 'mcp', '--with', 'bundle.yaml', '--nodes', 'nodes.yaml'], stderr: 'pipe' }),
+      new StdioClientTransport({
+        command: path.join(REPO, 'bin', 'itgen'),
+        args: ['-C', dir, 'mcp', '--with', 'bundle.yaml', '--nodes', 'nodes.yaml'],
+        stderr: 'pipe',
+      }),
     );
     tools = (await client.listTools()).tools as Tool[];
   }, 30_000);

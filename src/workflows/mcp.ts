@@ -201,6 +201,7 @@ const askShapeOf = (z: Zod) => ({
 });
 
 /** Serves the tools over stdio until the client closes the stream. */
+// Over 80 lines: one registration per tool, each its schemas and the call to its workflow.
 export async function serveMcp(projectFor: ProjectFor, cluster: McpCluster = {}): Promise<void> {
   const { z } = await import('zod');
   const schemas = mcpOutputSchemas(z);

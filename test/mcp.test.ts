@@ -109,7 +109,9 @@ describe('itgen mcp, driven by the SDK client', () => {
     const compute = conforming('select', await call('select', { os: 'rhel 9', intent: 'compute' }));
     const it = (compute['answer'] as { instancetype: { name: string; class: string } }).instancetype;
     expect(['compute.exclusive', 'dedicated.vcpu']).toContain(it.class);
-    const cli = JSON.parse(itgen(dir, 'select', '--with', 'bundle.yaml', '--os', 'rhel 9', '--intent', 'compute', '-o', 'json').stdout);
+    const cli = JSON.parse(
+      itgen(dir, 'select', '--with', 'bundle.yaml', '--nodes', 'nodes.yaml', '--os', 'rhel 9', '--intent', 'compute', '-o', 'json').stdout,
+    );
     expect(cli).toEqual(compute);
   });
 

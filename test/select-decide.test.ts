@@ -3,6 +3,7 @@
  * common-instancetypes catalog's intents and OS names, an unknown word refused with the known ones,
  * and a catalog of one's own whose word means a family.
  */
+import { copyFileSync } from 'node:fs';
 import { itgen } from './e2e-helpers';
 import { removeDir, scratchProject } from './helpers';
 
@@ -34,6 +35,40 @@ describe("select decides with the catalog's words", () => {
       'not chosen:\n  u1.nano: failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by instance type, preference requires 2 vCPU',
     );
     expect(r.stdout).toContain('kind: VirtualMachine');
+  });
+
+  it("with the cluster's nodes, the answer's launcher pod fits one; one that fits none is passed over", () => {
+    const dir = scratchProject({});
+    try {
+      copyFileSync(`${__dirname}/fixtures/fit/nodes.yaml`, `${dir}/nodes.yaml`);
+      const r = itgen(
+        REPO,
+        'select',
+        '-g',
+        'generators/common-instancetypes.yaml',
+        '--os',
+        'fedora',
+        '--intent',
+        'compute',
+        '--nodes',
+        `${dir}/nodes.yaml`,
+        '-o',
+        'json',
+      );
+      expect(r.code).toBe(0);
+      const j = JSON.parse(r.stdout) as { answer: { fits: string[]; why: string[] } };
+      expect(j.answer.fits.length).toBeGreaterThan(0);
+      expect(j.answer.why.join(' ')).toMatch(/its launcher pod fits on \d+ of \d+ nodes/);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('--scope namespaced names the namespaced kinds', () => {
+    const r = itgen(REPO, 'select', '-g', 'generators/common-instancetypes.yaml', '--os', 'fedora', '--scope', 'namespaced', '-o', 'json');
+    const j = JSON.parse(r.stdout) as { answer: { instancetype: { kind: string }; vm: { spec: { preference: { kind: string } } } } };
+    expect(j.answer.instancetype.kind).toBe('VirtualMachineInstancetype');
+    expect(j.answer.vm.spec.preference.kind).toBe('VirtualMachinePreference');
   });
 
   it("a catalog's own words: `web` means the u family; other words are refused with it", () => {

@@ -11,12 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { answerWithKubevirtOracle, corpusCommandLine, seeded } from './corpus-kit.mjs';
+import { answerWithKubeOracle, answerWithKubevirtOracle, corpusCommandLine, launcherKit, seeded } from './corpus-kit.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { mode, dir, opt } = corpusCommandLine();
-if (!dir || !['gen', 'answer'].includes(mode)) {
-  console.error('usage: intent-corpus.mjs gen|answer DIR [--seed N] [--count N]');
+if (!dir || !['gen', 'answer', 'placed'].includes(mode)) {
+  console.error('usage: intent-corpus.mjs gen|answer|placed DIR [--seed N] [--count N]');
   process.exit(1);
 }
 if (mode === 'answer') {
@@ -29,6 +29,11 @@ const { openProject } = require(path.join(repo, 'dist', 'itgen.cjs'));
 const { choose } = require(path.join(repo, 'dist', 'workflows', 'choose.js'));
 const { pick, chance } = seeded(Number(opt('--seed', '31')));
 const count = Number(opt('--count', '600'));
+
+if (mode === 'placed') {
+  placed();
+  process.exit(0);
+}
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'itgen-intents-'));
 copyFileSync(path.join(repo, 'test/reference/common-instancetypes/common-instancetypes-all-bundle.yaml'), path.join(work, 'bundle.yaml'));
@@ -145,3 +150,60 @@ mkdirSync(dir, { recursive: true });
 writeFileSync(path.join(dir, 'asks.jsonl'), cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
 writeFileSync(path.join(dir, 'cases.jsonl'), lines.join('\n') + '\n');
 console.log(`${cases.length} asks, ${cases.filter((c) => c.answer).length} answered, ${pairs.size} pairs to judge`);
+
+// `placed DIR`: asks with the cluster's nodes and running pods (test/fixtures/fit/), answered by
+// itgen (the answer's launcher pod must fit a node), and each answer's launcher pod sent to
+// kube-oracle's `fit` mode (KUBE_ORACLE): DIR/asks.jsonl, DIR/cases.jsonl, DIR/answers.jsonl.
+function placed() {
+  const YAMLmod = require(path.join(repo, 'node_modules', 'yaml'));
+  const { previewVm, objectStore, kubevirtConfig } = launcherKit();
+  const work = mkdtempSync(path.join(os.tmpdir(), 'itgen-placed-'));
+  for (const [from, to] of [
+    ['test/reference/common-instancetypes/common-instancetypes-all-bundle.yaml', 'bundle.yaml'],
+    ['test/fixtures/fit/nodes.yaml', 'nodes.yaml'],
+    ['test/fixtures/fit/pods.yaml', 'pods.yaml'],
+  ])
+    copyFileSync(path.join(repo, from), path.join(work, to));
+  const project = openProject({ root: work, cwd: work, with: ['bundle.yaml'] });
+  const list = (file) => {
+    const v = YAMLmod.parse(readFileSync(path.join(work, file), 'utf8'));
+    return v.items ?? [v];
+  };
+  const nodes = list('nodes.yaml');
+  const pods = list('pods.yaml');
+  const bundleObjects = YAMLmod.parseAllDocuments(readFileSync(path.join(work, 'bundle.yaml'), 'utf8'))
+    .map((d) => d.toJS())
+    .filter(Boolean);
+  const store = objectStore(bundleObjects);
+  const config = kubevirtConfig(undefined).config;
+  const asks = [];
+  const cases = [];
+  for (let i = 0; i < count; i++) {
+    const ask = {
+      os: pick(['fedora', 'rhel 9', 'windows 11', 'ubuntu', 'centos stream 9', 'debian']),
+      nodes: 'nodes.yaml',
+      ...(chance(0.6) ? { pods: 'pods.yaml' } : {}),
+    };
+    if (chance(0.5)) ask.intent = pick(['general', 'compute', 'memory', 'network', 'realtime', 'overcommitted']);
+    if (chance(0.4)) ask.size = pick(['small', 'medium', 'large', 'xlarge', '2xlarge', '4xlarge', '8xlarge']);
+    if (chance(0.2)) ask.cpu = pick(['2', '4..8', '16..']);
+    const r = choose(project, ask);
+    const id = `n${String(i).padStart(5, '0')}`;
+    asks.push({
+      id,
+      ask,
+      ...(r.answer ? { answer: { instancetype: r.answer.instancetype.name, preference: r.answer.preference, fits: r.answer.fits } } : {}),
+      ...(r.refusal ? { refused: r.refusal.message } : {}),
+    });
+    if (!r.answer) continue;
+    const vm = { ...r.answer.vm, metadata: { name: 'my-vm', namespace: 'default' } };
+    const p = previewVm(vm, { ...store, cluster: nodes }, config, 'default');
+    if ('error' in p) continue;
+    cases.push({ id, mode: 'fit', pod: p.pod, nodes, pods: ask.pods ? pods : [] });
+  }
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'asks.jsonl'), asks.map((a) => JSON.stringify(a)).join('\n') + '\n');
+  answerWithKubeOracle(dir, cases);
+  console.log(`${asks.length} asks, ${cases.length} answers placed`);
+}

@@ -15,6 +15,12 @@ import { catalogsOrReport, fromNote, type Report } from './report';
 import type { Catalogs } from '../project';
 import type { CatalogWords } from '../resolve/types';
 import { mappingToYaml } from '../emit/serialize';
+import { knownIntents, norm, preferenceForWord } from './choose-words';
+export { knownIntents, preferenceForWord, type IntentMeaning } from './choose-words';
+import { fitVms } from '../expand/fit';
+import type { ObjectStore } from '../expand/references';
+import type { ClusterDefaults } from '../kubevirt/config';
+import { parseSource } from '../load/source';
 
 /** What is asked, as typed (by a person on the command line, or an agent through `itgen mcp`). */
 export interface ChooseAsk {
@@ -28,6 +34,11 @@ export interface ChooseAsk {
   readonly gpu?: string;
   readonly hugepages?: string;
   readonly dedicated?: boolean;
+  /** The kinds to name: cluster-wide (default, where the catalog has them) or the namespaced ones. */
+  readonly scope?: 'cluster' | 'namespaced';
+  /** The cluster's nodes (`kubectl get nodes -o yaml`) and what runs on them: the answer must fit. */
+  readonly nodes?: string;
+  readonly pods?: string;
 }
 
 export interface ChosenInstancetype {
@@ -47,77 +58,16 @@ export interface PassedOver {
 export interface ChooseReport extends Report {
   /** The intent and OS words as the catalog reads them. */
   readonly understood?: { readonly intent: string; readonly classes: readonly string[]; readonly preference: string };
-  readonly answer?: { readonly instancetype: ChosenInstancetype; readonly preference: string; readonly why: readonly string[]; readonly vm: JsonObject };
+  readonly answer?: {
+    readonly instancetype: ChosenInstancetype;
+    readonly preference: string;
+    readonly why: readonly string[];
+    readonly vm: JsonObject;
+    /** With nodes: the nodes its launcher pod fits on (kube-scheduler's filters). */
+    readonly fits?: readonly string[];
+  };
   readonly passedOver: readonly PassedOver[];
   readonly refusal?: { readonly message: string; readonly alternatives: readonly { readonly instancetype: ChosenInstancetype; readonly preference: string }[] };
-}
-
-/** The words people use for a need, and the catalog classes each means (those of the catalog that exist). */
-const INTENT_CLASSES: Readonly<Record<string, readonly string[]>> = {
-  general: ['general.purpose'],
-  'general-purpose': ['general.purpose'],
-  overcommitted: ['overcommitted'],
-  compute: ['compute.exclusive', 'dedicated.vcpu'],
-  'dedicated-compute': ['compute.exclusive', 'dedicated.vcpu'],
-  memory: ['memory.intensive'],
-  'memory-intensive': ['memory.intensive'],
-  network: ['network'],
-  realtime: ['realtime'],
-  gpu: ['gpu'],
-};
-
-const norm = (w: string): string =>
-  w
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_]+/g, '-');
-
-/** What an intent means: classes (`gpu`: any instance type with a GPU) and families. */
-export interface IntentMeaning {
-  readonly classes: readonly string[];
-  readonly families: readonly string[];
-}
-
-/**
- * The intents the catalogs answer to: the words they declare (`Catalog.words.intents`), else the
- * built-in words whose classes they have; and each class by its own name.
- */
-export function knownIntents(data: SiteData, words: CatalogWords = {}): Map<string, IntentMeaning> {
-  const classes = new Set(data.instancetypes.map((i) => i.class).filter((c) => c !== ''));
-  const hasGpus = data.instancetypes.some((i) => i.gpus.length > 0);
-  const out = new Map<string, IntentMeaning>();
-  if (words.intents !== undefined)
-    for (const [word, m] of Object.entries(words.intents)) out.set(word, { classes: [...(m.classes ?? [])], families: [...(m.families ?? [])] });
-  else
-    for (const [word, cs] of Object.entries(INTENT_CLASSES)) {
-      const present = cs.filter((c) => classes.has(c) || (c === 'gpu' && hasGpus));
-      if (present.length > 0) out.set(word, { classes: present, families: [] });
-    }
-  for (const c of classes) if (!out.has(c)) out.set(c, { classes: [c], families: [] });
-  return out;
-}
-
-/** The preference an OS word names (`windows 11`, `win11`, `rhel` for the newest RHEL), on an architecture. */
-export function preferenceForWord(
-  word: string,
-  arch: string | undefined,
-  prefs: readonly SitePreference[],
-  aliases: Readonly<Record<string, string>> = {},
-): string | undefined {
-  const names = new Set(prefs.filter((p) => !p.deprecated).map((p) => p.name));
-  const said = word.trim().toLowerCase().replace(/\s+/g, ' ');
-  const aliased = Object.hasOwn(aliases, said) ? aliases[said] : undefined;
-  let w = (aliased ?? word).trim().toLowerCase().replace(/\s+/g, '.').replace(/_/g, '.');
-  w = w.replace(/^win(?:dows)?\.?(\d|2k)/, 'windows.$1').replace(/^(rhel|centos\.stream|ubuntu|debian|fedora)(\d)/, '$1.$2');
-  if (w.startsWith('centos.stream.')) w = w.replace('centos.stream.', 'centos.stream');
-  const suffix = arch === undefined || arch === 'amd64' ? '' : `.${arch}`;
-  if (names.has(`${w}${suffix}`)) return `${w}${suffix}`;
-  // A family word: its newest version (`rhel` -> rhel.10).
-  const versions = [...names]
-    .map((n) => new RegExp(`^${w.replace(/[.]/g, '\\.')}\\.?(\\d+)${suffix.replace('.', '\\.')}$`).exec(n))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .sort((a, b) => Number(b[1]) - Number(a[1]));
-  return versions[0]?.[0];
 }
 
 const specialised = (it: SiteInstancetype): number =>
@@ -126,16 +76,16 @@ const specialised = (it: SiteInstancetype): number =>
 const order = (a: SiteInstancetype, b: SiteInstancetype): number =>
   specialised(a) - specialised(b) || a.cpu - b.cpu || a.memoryBytes - b.memoryBytes || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-const chosen = (it: SiteInstancetype): ChosenInstancetype => ({
+const chosen = (it: SiteInstancetype, scope?: 'cluster' | 'namespaced'): ChosenInstancetype => ({
   name: it.name,
-  kind: it.scopes.includes('cluster') ? 'VirtualMachineClusterInstancetype' : 'VirtualMachineInstancetype',
+  kind: scope !== 'namespaced' && it.scopes.includes('cluster') ? 'VirtualMachineClusterInstancetype' : 'VirtualMachineInstancetype',
   cpu: it.cpu,
   memory: it.memory,
   class: it.class,
 });
 
 /** A VM naming the pair, ready to apply (its disks and networks are the user's). */
-function vmSnippet(it: ChosenInstancetype, preference: SitePreference): JsonObject {
+function vmSnippet(it: ChosenInstancetype, preference: SitePreference, scope?: 'cluster' | 'namespaced'): JsonObject {
   return {
     apiVersion: 'kubevirt.io/v1',
     kind: 'VirtualMachine',
@@ -143,7 +93,7 @@ function vmSnippet(it: ChosenInstancetype, preference: SitePreference): JsonObje
     spec: {
       runStrategy: 'Halted',
       instancetype: { kind: it.kind, name: it.name },
-      preference: { kind: 'VirtualMachineClusterPreference', name: preference.name },
+      preference: { kind: scope === 'namespaced' ? 'VirtualMachinePreference' : 'VirtualMachineClusterPreference', name: preference.name },
       template: { spec: { domain: { devices: {} } } },
     },
   };
@@ -153,25 +103,41 @@ function vmSnippet(it: ChosenInstancetype, preference: SitePreference): JsonObje
 export function choose(project: Project, ask: ChooseAsk): ChooseReport {
   const got = catalogsOrReport(project);
   if (!got.ok) return { ...got.report, passedOver: [] };
-  return chooseIn(dataOf(got.catalogs, project), ask);
+  const read = dataOf(got.catalogs, project, ask);
+  return 'passedOver' in read ? read : chooseIn(read, ask);
 }
 
 /** What deciding reads of a project's catalogs: the explorer's data, read once for many asks. */
 export interface ChooseData {
   readonly data: SiteData;
+  /** With nodes given: what placing reads (the objects, the configuration, the nodes and pods). */
+  readonly cluster?: {
+    readonly store: ObjectStore;
+    readonly config: ClusterDefaults;
+    readonly nodes: readonly JsonObject[];
+    readonly pods: readonly JsonObject[];
+  };
   /** The words the catalogs declare (`Catalog.words`), merged; none: the built-in ones. */
   readonly words: CatalogWords;
   readonly catalogs: { readonly from: string; readonly diagnostics: readonly Diagnostic[] };
 }
 
 /** The catalogs' data for `chooseIn`, or the report that says why they cannot be read. */
-export function chooseData(project: Project): ChooseData | ChooseReport {
+export function chooseData(project: Project, cluster: Pick<ChooseAsk, 'nodes' | 'pods'> = {}): ChooseData | ChooseReport {
   const got = catalogsOrReport(project);
   if (!got.ok) return { ...got.report, passedOver: [] };
-  return dataOf(got.catalogs, project);
+  return dataOf(got.catalogs, project, cluster);
 }
 
-function dataOf(catalogs: Catalogs, project: Project): ChooseData {
+function dataOf(catalogs: Catalogs, project: Project, ask: Pick<ChooseAsk, 'nodes' | 'pods'>): ChooseData | ChooseReport {
+  let cluster: ChooseData['cluster'];
+  if (ask.nodes !== undefined) {
+    const nodes = project.clusterDump(ask.nodes, 'Node');
+    const pods = ask.pods !== undefined ? project.clusterDump(ask.pods, 'Pod') : undefined;
+    const problems = [...nodes.diagnostics, ...(pods?.diagnostics ?? [])];
+    if (problems.some((d) => d.severity === 'error')) return { diagnostics: problems, notes: [], passedOver: [] };
+    cluster = { store: catalogs.store, config: project.config(), nodes: nodes.objects, pods: pods?.objects ?? [] };
+  }
   // The words of every catalog read, merged (a later catalog's word wins).
   const intents: Record<string, { classes?: readonly string[] | undefined; families?: readonly string[] | undefined }> = {};
   const oses: Record<string, string> = {};
@@ -180,6 +146,7 @@ function dataOf(catalogs: Catalogs, project: Project): ChooseData {
     Object.assign(oses, s.catalog.words?.os ?? {});
   }
   return {
+    ...(cluster ? { cluster } : {}),
     data: catalogsSiteData(catalogs, project.config()),
     words: { ...(Object.keys(intents).length > 0 ? { intents } : {}), ...(Object.keys(oses).length > 0 ? { os: oses } : {}) },
     catalogs: { from: catalogs.from, diagnostics: catalogs.diagnostics },
@@ -251,6 +218,7 @@ export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
   const usable = data.instancetypes.filter(
     (it) =>
       !it.deprecated &&
+      (ask.scope === undefined || it.scopes.includes(ask.scope)) &&
       fitsArch(it) &&
       inIntent(it) &&
       (ask.dedicated !== true || it.dedicatedCpu) &&
@@ -273,7 +241,19 @@ export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
       passedOver.push({ instancetype: it.name, reason: v.reason ?? 'KubeVirt refuses the pair' });
       continue;
     }
-    const answer = chosen(it);
+    const answer = chosen(it, ask.scope);
+    const vm = vmSnippet(answer, preference, ask.scope);
+    let fits: string[] | undefined;
+    if (input.cluster) {
+      const c = input.cluster;
+      const doc = parseSource('select.yaml', Buffer.from(JSON.stringify(vm))).docs;
+      const [placed] = fitVms(doc, c.store, c.config, c.nodes, c.pods);
+      fits = [...(placed?.fits ?? [])];
+      if (fits.length === 0) {
+        passedOver.push({ instancetype: it.name, reason: `its launcher pod fits on no node: ${placed?.message ?? 'no node'}` });
+        continue;
+      }
+    }
     const why = [
       `${it.name}: ${it.cpu} vCPU${it.cpu === 1 ? '' : 's'}, ${it.memory}, ${it.class || 'no class'}`,
       `the ${specialised(it) === 0 ? 'least specialised, ' : ''}smallest of ${candidates.length} candidate${candidates.length === 1 ? '' : 's'} that KubeVirt admits with ${preference.name}`,
@@ -283,9 +263,13 @@ export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
           ]
         : []),
     ];
+    if (fits)
+      why.push(
+        `its launcher pod fits on ${fits.length} of ${input.cluster!.nodes.length} node${input.cluster!.nodes.length === 1 ? '' : 's'} (${fits.slice(0, 3).join(', ')}${fits.length > 3 ? ', ...' : ''})`,
+      );
     return {
       understood,
-      answer: { instancetype: answer, preference: preference.name, why, vm: vmSnippet(answer, preference) },
+      answer: { instancetype: answer, preference: preference.name, why, vm, ...(fits ? { fits } : {}) },
       passedOver,
       diagnostics: [...got.catalogs.diagnostics],
       notes: fromNote(got.catalogs.from),
@@ -300,7 +284,7 @@ export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
   const alternatives = pool
     .sort((a, b) => Math.abs(a.cpu - (cpu?.[0] ?? a.cpu)) - Math.abs(b.cpu - (cpu?.[0] ?? b.cpu)) || order(a, b))
     .slice(0, 3)
-    .map((it) => ({ instancetype: chosen(it), preference: preference.name }));
+    .map((it) => ({ instancetype: chosen(it, ask.scope), preference: preference.name }));
   const first = passedOver[0];
   const message =
     candidates.length === 0
@@ -319,7 +303,17 @@ export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
 export function chooseJson(r: ChooseReport): JsonObject {
   return {
     ...(r.understood ? { understood: { intent: r.understood.intent, classes: [...r.understood.classes], preference: r.understood.preference } } : {}),
-    ...(r.answer ? { answer: { instancetype: { ...r.answer.instancetype }, preference: r.answer.preference, why: [...r.answer.why], vm: r.answer.vm } } : {}),
+    ...(r.answer
+      ? {
+          answer: {
+            instancetype: { ...r.answer.instancetype },
+            preference: r.answer.preference,
+            why: [...r.answer.why],
+            vm: r.answer.vm,
+            ...(r.answer.fits ? { fits: [...r.answer.fits] } : {}),
+          },
+        }
+      : {}),
     passedOver: r.passedOver.map((p) => ({ ...p })),
     ...(r.refusal
       ? {

@@ -48,7 +48,13 @@ export function mcpOutputSchemas(z: Zod) {
     select: {
       understood: z.object({ intent: z.string(), classes: z.array(z.string()), preference: z.string() }).optional(),
       answer: z
-        .object({ instancetype: chosenSchema, preference: z.string(), why: z.array(z.string()), vm: z.record(z.string(), z.unknown()) })
+        .object({
+          instancetype: chosenSchema,
+          preference: z.string(),
+          why: z.array(z.string()),
+          vm: z.record(z.string(), z.unknown()),
+          fits: z.array(z.string()).optional().describe('with the nodes the server was started with: the nodes its launcher pod fits on'),
+        })
         .optional()
         .describe('the pair KubeVirt admits, why, and a VM that names it'),
       passedOver: z
@@ -125,8 +131,12 @@ const refused = (text: string): ToolResult => ({ content: [{ type: 'text', text 
 
 /** Each tool's answer, without the transport (tests call these too). */
 export const MCP_TOOLS = {
-  select(projectFor: ProjectFor, ask: ChooseAsk): ToolResult {
-    const r = choose(projectFor(''), ask);
+  select(projectFor: ProjectFor, ask: ChooseAsk, cluster: McpCluster = {}): ToolResult {
+    const r = choose(projectFor(''), {
+      ...ask,
+      ...(cluster.nodes !== undefined ? { nodes: cluster.nodes } : {}),
+      ...(cluster.pods !== undefined ? { pods: cluster.pods } : {}),
+    });
     if (!r.answer) return refused(errorsOf(r.diagnostics) || 'no answer');
     const j = chooseJson(r) as Record<string, unknown>;
     return result(`${r.answer.instancetype.name} with ${r.answer.preference}: ${r.answer.why.join('; ')}`, j);
@@ -198,6 +208,7 @@ const askShapeOf = (z: Zod) => ({
   gpu: z.string().max(253).optional(),
   hugepages: z.string().max(20).optional(),
   dedicated: z.boolean().optional(),
+  scope: z.enum(['cluster', 'namespaced']).optional().describe('name the cluster-wide kinds (default) or the namespaced ones'),
 });
 
 /** Serves the tools over stdio until the client closes the stream. */
@@ -220,7 +231,7 @@ export async function serveMcp(projectFor: ProjectFor, cluster: McpCluster = {})
       outputSchema: schemas.select,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args) => MCP_TOOLS.select(projectFor, noUndefined(args) as ChooseAsk),
+    async (args) => MCP_TOOLS.select(projectFor, noUndefined(args) as ChooseAsk, cluster),
   );
   server.registerTool(
     'validate',

@@ -33,6 +33,14 @@ export const SELECT_COMMAND: CommandSpec = {
     { flag: '--os', value: 'WORD', help: 'decide for this guest OS (windows 11, win11, rhel, fedora): its preference' },
     { flag: '--intent', value: 'WORD', help: 'decide within this intent: general, compute, memory, network, realtime, overcommitted, gpu, or a class' },
     { flag: '--size', value: 'WORD', help: 'decide among this size (small, large, 2xlarge)' },
+    {
+      flag: '--scope',
+      value: 'cluster|namespaced',
+      help: 'deciding: name the cluster-wide kinds (default) or the namespaced ones',
+      check: (v) => (v === 'cluster' || v === 'namespaced' ? undefined : '--scope is cluster or namespaced'),
+    },
+    { flag: '--nodes', value: 'FILE', help: "deciding: the cluster's nodes (kubectl get nodes -o yaml); the answer's launcher pod must fit one" },
+    { flag: '--pods', value: 'FILE', help: 'deciding: what already runs on them (kubectl get pods -A -o yaml)' },
     { flag: '--cpu', value: 'RANGE', help: 'vCPUs: 4..16, 4.., ..16 or 8' },
     { flag: '--memory', value: 'RANGE', help: 'guest memory: 8Gi.., 4Gi..32Gi (a bare number is GiB, up to 65536; larger ones need their unit)' },
     { flag: '--arch', value: 'ARCH', help: 'amd64, arm64 or s390x (x86_64 and aarch64 are taken as Kubernetes names them)' },
@@ -68,6 +76,9 @@ export const select: Command = {
         ...text('hugepages'),
         ...text('gpu'),
         ...text('preference'),
+        ...text('nodes'),
+        ...(optionValue(line, '--scope') !== undefined ? { scope: optionValue(line, '--scope') as 'cluster' | 'namespaced' } : {}),
+        ...text('pods'),
         ...(optionSet(line, '--dedicated') ? { dedicated: true } : {}),
       });
       return finish(ctx, c, outputOf(ctx, OUTPUT) === 'json' ? chooseJsonText(c) : chooseText(c));

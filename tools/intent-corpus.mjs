@@ -15,8 +15,8 @@ import { answerWithKubeOracle, answerWithKubevirtOracle, corpusCommandLine, laun
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { mode, dir, opt } = corpusCommandLine();
-if (!dir || !['gen', 'answer', 'placed'].includes(mode)) {
-  console.error('usage: intent-corpus.mjs gen|answer|placed DIR [--seed N] [--count N]');
+if (!dir || !['gen', 'answer', 'placed', 'quota'].includes(mode)) {
+  console.error('usage: intent-corpus.mjs gen|answer|placed|quota DIR [--seed N] [--count N]');
   process.exit(1);
 }
 if (mode === 'answer') {
@@ -32,6 +32,10 @@ const count = Number(opt('--count', '600'));
 
 if (mode === 'placed') {
   placed();
+  process.exit(0);
+}
+if (mode === 'quota') {
+  quota();
   process.exit(0);
 }
 
@@ -206,4 +210,69 @@ function placed() {
   writeFileSync(path.join(dir, 'asks.jsonl'), asks.map((a) => JSON.stringify(a)).join('\n') + '\n');
   answerWithKubeOracle(dir, cases);
   console.log(`${asks.length} asks, ${cases.length} answers placed`);
+}
+
+// `quota DIR`: asks in a namespace with a ResourceQuota (as `kubectl get resourcequota -o yaml` shows
+// it, with its status): itgen's answer must be admitted by it, and a candidate it passes over for the
+// quota must be refused in the API server's words. Each such launcher pod sent to kube-oracle's `quota`
+// mode (KUBE_ORACLE): DIR/asks.jsonl, DIR/cases.jsonl, DIR/answers.jsonl.
+function quota() {
+  const YAMLmod = require(path.join(repo, 'node_modules', 'yaml'));
+  const { previewVm, objectStore, kubevirtConfig } = launcherKit();
+  const bundleText = readFileSync(path.join(repo, 'test/reference/common-instancetypes/common-instancetypes-all-bundle.yaml'), 'utf8');
+  const bundleObjects = YAMLmod.parseAllDocuments(bundleText)
+    .map((d) => d.toJS())
+    .filter(Boolean);
+  const config = kubevirtConfig(undefined).config;
+  const asks = [];
+  const cases = [];
+  for (let i = 0; i < count; i++) {
+    const hard = {};
+    if (chance(0.8)) hard['requests.memory'] = pick(['3Gi', '5Gi', '9Gi', '17Gi', '40Gi']);
+    if (chance(0.4)) hard['requests.cpu'] = pick(['1', '2', '4', '8']);
+    if (chance(0.3)) hard['limits.memory'] = pick(['4Gi', '10Gi', '64Gi']);
+    const usedMem = pick(['0', '0', '1Gi', '2Gi']);
+    const used = Object.fromEntries(Object.keys(hard).map((k) => [k, k.includes('memory') ? usedMem : '0']));
+    const q = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'team', namespace: 'default' }, spec: { hard }, status: { hard, used } };
+    const work = mkdtempSync(path.join(os.tmpdir(), 'itgen-quota-'));
+    writeFileSync(path.join(work, 'bundle.yaml'), bundleText);
+    writeFileSync(path.join(work, 'quota.yaml'), JSON.stringify(q));
+    const project = openProject({ root: work, cwd: work, with: ['bundle.yaml', 'quota.yaml'] });
+    const ask = { os: pick(['fedora', 'rhel 9', 'windows 11', 'ubuntu', 'debian']) };
+    if (chance(0.4)) ask.size = pick(['small', 'medium', 'large', 'xlarge', '2xlarge']);
+    if (chance(0.3)) ask.intent = pick(['general', 'memory', 'overcommitted']);
+    const r = choose(project, ask);
+    rmSync(work, { recursive: true, force: true });
+    const id = `q${String(i).padStart(5, '0')}`;
+    // The namespace's quota is among what KubeVirt reads when it renders the pod (its automatic limits).
+    const store = objectStore([...bundleObjects, q]);
+    const podOf = (vm) => {
+      const p = previewVm({ ...vm, metadata: { name: 'my-vm', namespace: 'default' } }, store, config, 'default');
+      return 'error' in p ? undefined : { ...p.pod, metadata: { ...p.pod.metadata, name: 'virt-launcher-my-vm', namespace: 'default' } };
+    };
+    const refusedForQuota = r.passedOver.filter((p) => p.reason.startsWith("the namespace's quota"));
+    asks.push({ id, ask, quota: q, ...(r.answer ? { answer: r.answer.instancetype.name } : {}), passedForQuota: refusedForQuota });
+    if (r.answer) {
+      const pod = podOf(r.answer.vm);
+      if (pod) cases.push({ id: `${id}/answer`, mode: 'quota', pod, quotas: [q] });
+    }
+    for (const p of refusedForQuota.slice(0, 2)) {
+      const pod = podOf({
+        apiVersion: 'kubevirt.io/v1',
+        kind: 'VirtualMachine',
+        metadata: { name: 'my-vm' },
+        spec: {
+          runStrategy: 'Halted',
+          instancetype: { kind: 'VirtualMachineClusterInstancetype', name: p.instancetype },
+          preference: { kind: 'VirtualMachineClusterPreference', name: r.understood?.preference },
+          template: { spec: { domain: { devices: {} } } },
+        },
+      });
+      if (pod) cases.push({ id: `${id}/${p.instancetype}`, mode: 'quota', pod, quotas: [q] });
+    }
+  }
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'asks.jsonl'), asks.map((a) => JSON.stringify(a)).join('\n') + '\n');
+  answerWithKubeOracle(dir, cases);
+  console.log(`${asks.length} asks, ${asks.filter((a) => a.answer).length} answered, ${cases.length} pods judged`);
 }

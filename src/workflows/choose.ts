@@ -18,6 +18,9 @@ import { mappingToYaml } from '../emit/serialize';
 import { knownIntents, norm, preferenceForWord } from './choose-words';
 export { knownIntents, preferenceForWord, type IntentMeaning } from './choose-words';
 import { fitVms } from '../expand/fit';
+import { quotasOf } from '../expand/fit-quota';
+import { previewVm } from '../expand/judge';
+import { quotaRoom, type QuotaState } from '../kubevirt/quota';
 import type { ObjectStore } from '../expand/references';
 import type { ClusterDefaults } from '../kubevirt/config';
 import { parseSource } from '../load/source';
@@ -110,6 +113,8 @@ export function choose(project: Project, ask: ChooseAsk): ChooseReport {
 /** What deciding reads of a project's catalogs: the explorer's data, read once for many asks. */
 export interface ChooseData {
   readonly data: SiteData;
+  /** The namespace's ResourceQuotas among the --with files (the VM's namespace: `default`), with what judging a pod reads. */
+  readonly quota?: { readonly store: ObjectStore; readonly config: ClusterDefaults; readonly states: readonly QuotaState[] };
   /** With nodes given: what placing reads (the objects, the configuration, the nodes and pods). */
   readonly cluster?: {
     readonly store: ObjectStore;
@@ -145,8 +150,10 @@ function dataOf(catalogs: Catalogs, project: Project, ask: Pick<ChooseAsk, 'node
     Object.assign(intents, s.catalog.words?.intents ?? {});
     Object.assign(oses, s.catalog.words?.os ?? {});
   }
+  const states = quotasOf(catalogs.store).resource.get('default') ?? [];
   return {
     ...(cluster ? { cluster } : {}),
+    ...(states.length > 0 ? { quota: { store: catalogs.store, config: project.config(), states } } : {}),
     data: catalogsSiteData(catalogs, project.config()),
     words: { ...(Object.keys(intents).length > 0 ? { intents } : {}), ...(Object.keys(oses).length > 0 ? { os: oses } : {}) },
     catalogs: { from: catalogs.from, diagnostics: catalogs.diagnostics },
@@ -233,6 +240,25 @@ export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
     const o = pairOf(data, preference, it);
     return o === undefined ? { admitted: false, reason: `not for ${preference.architecture || 'this architecture'}` } : o;
   };
+  /** What the cluster says of a VM of the pair: the namespace's quotas, then the nodes (with `--nodes`). */
+  const placement = (vm: JsonObject): { reason?: string; fits?: string[] } => {
+    if (input.quota) {
+      // The namespace's ResourceQuotas: the API server refuses a launcher pod they leave no room for.
+      const q = input.quota;
+      const started = previewVm({ ...vm, metadata: { name: 'my-vm', namespace: 'default' } }, q.store, q.config, 'default');
+      const pod =
+        'pod' in started
+          ? { ...started.pod, metadata: { ...(started.pod['metadata'] as JsonObject), name: 'virt-launcher-my-vm', namespace: 'default' } }
+          : undefined;
+      const room = pod ? quotaRoom(pod, q.states) : {};
+      if (room.more === 0) return { reason: `the namespace's quota refuses its launcher pod: ${room.message ?? 'exceeded quota'}` };
+    }
+    if (!input.cluster) return {};
+    const c = input.cluster;
+    const [placed] = fitVms(parseSource('select.yaml', Buffer.from(JSON.stringify(vm))).docs, c.store, c.config, c.nodes, c.pods);
+    const fits = [...(placed?.fits ?? [])];
+    return fits.length === 0 ? { reason: `its launcher pod fits on no node: ${placed?.message ?? 'no node'}` } : { fits };
+  };
   const passedOver: PassedOver[] = [];
   const understood = { intent: intentWord, classes, preference: preference.name };
   for (const it of candidates) {
@@ -243,17 +269,12 @@ export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
     }
     const answer = chosen(it, ask.scope);
     const vm = vmSnippet(answer, preference, ask.scope);
-    let fits: string[] | undefined;
-    if (input.cluster) {
-      const c = input.cluster;
-      const doc = parseSource('select.yaml', Buffer.from(JSON.stringify(vm))).docs;
-      const [placed] = fitVms(doc, c.store, c.config, c.nodes, c.pods);
-      fits = [...(placed?.fits ?? [])];
-      if (fits.length === 0) {
-        passedOver.push({ instancetype: it.name, reason: `its launcher pod fits on no node: ${placed?.message ?? 'no node'}` });
-        continue;
-      }
+    const placed = placement(vm);
+    if (placed.reason !== undefined) {
+      passedOver.push({ instancetype: it.name, reason: placed.reason });
+      continue;
     }
+    const fits = placed.fits;
     const why = [
       `${it.name}: ${it.cpu} vCPU${it.cpu === 1 ? '' : 's'}, ${it.memory}, ${it.class || 'no class'}`,
       `the ${specialised(it) === 0 ? 'least specialised, ' : ''}smallest of ${candidates.length} candidate${candidates.length === 1 ? '' : 's'} that KubeVirt admits with ${preference.name}`,
@@ -277,7 +298,8 @@ export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
   }
   // Nothing to answer: say why, and what is nearest that KubeVirt admits.
   // The nearest admitted pairs of the intent; when it has none, of any class.
-  const admittedOf = (xs: readonly SiteInstancetype[]): SiteInstancetype[] => xs.filter((it) => verdict(it).admitted);
+  const admittedOf = (xs: readonly SiteInstancetype[]): SiteInstancetype[] =>
+    xs.filter((it) => verdict(it).admitted && placement(vmSnippet(chosen(it, ask.scope), preference, ask.scope)).reason === undefined);
   const within_ = admittedOf(usable);
   const pool =
     within_.length > 0 ? within_ : admittedOf(data.instancetypes.filter((it) => !it.deprecated && fitsArch(it) && (askedSpecial || specialised(it) === 0)));
@@ -289,11 +311,13 @@ export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
   const message =
     candidates.length === 0
       ? `no instance type of ${got.catalogs.from} meets the ask${ask.size ? ` (size ${ask.size})` : ''}${cpu ? ` (${ask.cpu} vCPUs)` : ''}${memory ? ` (memory ${ask.memory})` : ''} for ${preference.name}`
-      : `KubeVirt admits none of the ${candidates.length} instance type${candidates.length === 1 ? '' : 's'} that meet the ask with ${preference.name}: ${first!.instancetype}: ${first!.reason}`;
+      : /^(the namespace's quota|its launcher pod fits on no node)/.test(first!.reason)
+        ? `none of the ${candidates.length} instance type${candidates.length === 1 ? '' : 's'} that meet the ask runs with ${preference.name} on this cluster: ${first!.instancetype}: ${first!.reason}`
+        : `KubeVirt admits none of the ${candidates.length} instance type${candidates.length === 1 ? '' : 's'} that meet the ask with ${preference.name}: ${first!.instancetype}: ${first!.reason}`;
   const d: Diagnostic = diag('IT1011', message, undefined, {
     hint:
       alternatives.length > 0
-        ? `nearest that KubeVirt admits: ${alternatives.map((a) => `${a.instancetype.name} (${a.instancetype.cpu} vCPUs, ${a.instancetype.memory})`).join(', ')}`
+        ? `nearest that KubeVirt admits: ${alternatives.map((a) => `${a.instancetype.name} (${a.instancetype.cpu} vCPU${a.instancetype.cpu === 1 ? '' : 's'}, ${a.instancetype.memory})`).join(', ')}`
         : 'nothing of the catalog is admitted with it',
   });
   return { understood, refusal: { message, alternatives }, passedOver, diagnostics: [...got.catalogs.diagnostics, d], notes: fromNote(got.catalogs.from) };

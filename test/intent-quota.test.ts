@@ -15,9 +15,15 @@ const dir = path.join(__dirname, 'fixtures', 'intent-corpus', 'quota');
 
 describe("select with a namespace's quota: what kube-apiserver's ResourceQuota admission says", () => {
   const asks = new Map(
-    (readJsonLines(path.join(dir, 'asks.jsonl.gz')) as { id: string; answer?: string; passedForQuota: { instancetype: string; reason: string }[] }[]).map(
-      (a) => [a.id, a],
-    ),
+    (
+      readJsonLines(path.join(dir, 'asks.jsonl.gz')) as {
+        id: string;
+        ask: ChooseAsk;
+        quota: object;
+        answer?: string;
+        passedForQuota: { instancetype: string; reason: string }[];
+      }[]
+    ).map((a) => [a.id, a]),
   );
   const answers = readJsonLines(path.join(dir, 'answers.jsonl.gz')) as { id: string; allowed: boolean; message?: string }[];
 

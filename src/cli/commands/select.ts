@@ -1,4 +1,4 @@
-import { outputOption, WITH_OPTION, optionSet, optionValue, optionValues, type CommandSpec } from '../parse';
+import { KUBEVIRT_OPTION, KUBEVIRT_VERSION_OPTION, outputOption, WITH_OPTION, optionSet, optionValue, optionValues, type CommandSpec } from '../parse';
 import { select as selectOf, selectCsv, selectJson, selectText } from '../../workflows/select';
 import { choose, chooseJsonText, chooseText } from '../../workflows/choose';
 import { finish, outputOf, projectOf, type Command } from '../command';
@@ -53,6 +53,8 @@ export const SELECT_COMMAND: CommandSpec = {
     { flag: '--text', value: 'WORDS', help: 'words in the name, display name, description or class' },
     { flag: '--deprecated', help: 'include deprecated instance types' },
     WITH_OPTION,
+    KUBEVIRT_OPTION,
+    KUBEVIRT_VERSION_OPTION,
     OUTPUT,
   ],
 };

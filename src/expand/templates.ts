@@ -131,18 +131,35 @@ export interface Sweep extends SweptParameter {
   readonly suggestion?: string;
 }
 
-/** Dedicated CPUs, an isolated emulator thread, hugepages, GPUs, host devices or NUMA: what a general VM does not ask for. */
-function specialised(o: SpecObject): number {
+/**
+ * What makes an instance type more than general purpose: dedicated CPUs (or an isolated emulator
+ * thread), NUMA or realtime, hugepages, overcommitted memory, GPUs, host devices.
+ */
+export function specialisationsOf(o: SpecObject): Set<'dedicated' | 'numa' | 'realtime' | 'hugepages' | 'overcommit' | 'gpus' | 'hostDevices'> {
   const cpu = isPlainObject(o.spec['cpu']) ? o.spec['cpu'] : {};
   const memory = isPlainObject(o.spec['memory']) ? o.spec['memory'] : {};
-  let n = 0;
-  if (cpu['dedicatedCPUPlacement'] === true || cpu['isolateEmulatorThread'] === true || isPlainObject(cpu['numa']) || isPlainObject(cpu['realtime'])) n++;
-  if (isPlainObject(memory['hugepages'])) n++;
+  const out = new Set<'dedicated' | 'numa' | 'realtime' | 'hugepages' | 'overcommit' | 'gpus' | 'hostDevices'>();
+  if (cpu['dedicatedCPUPlacement'] === true || cpu['isolateEmulatorThread'] === true) out.add('dedicated');
+  if (isPlainObject(cpu['numa'])) out.add('numa');
+  if (isPlainObject(cpu['realtime'])) out.add('realtime');
+  if (isPlainObject(memory['hugepages'])) out.add('hugepages');
   // Overcommitted memory: the guest is promised more than the pod requests.
-  if (typeof memory['overcommitPercent'] === 'number' && memory['overcommitPercent'] > 0) n++;
-  if (Array.isArray(o.spec['gpus']) && o.spec['gpus'].length > 0) n++;
-  if (Array.isArray(o.spec['hostDevices']) && o.spec['hostDevices'].length > 0) n++;
-  return n;
+  if (typeof memory['overcommitPercent'] === 'number' && memory['overcommitPercent'] > 0) out.add('overcommit');
+  if (Array.isArray(o.spec['gpus']) && o.spec['gpus'].length > 0) out.add('gpus');
+  if (Array.isArray(o.spec['hostDevices']) && o.spec['hostDevices'].length > 0) out.add('hostDevices');
+  return out;
+}
+
+/** How specialised, for ordering: the CPU's (dedicated, NUMA, realtime) count once, then memory's and devices'. */
+function specialised(o: SpecObject): number {
+  const s = specialisationsOf(o);
+  return (
+    Number(s.has('dedicated') || s.has('numa') || s.has('realtime')) +
+    Number(s.has('hugepages')) +
+    Number(s.has('overcommit')) +
+    Number(s.has('gpus')) +
+    Number(s.has('hostDevices'))
+  );
 }
 
 const family = (name: string): string => name.split('.')[0] ?? name;
@@ -153,12 +170,17 @@ export function sweepTemplate(
   processed: ProcessedTemplate,
   store: ObjectStore,
   judging: Judging,
-  /** Prefer the default's family among equally specialised instance types (validate's suggestion); a catalog's own choice does not. */
-  preferDefaultFamily = true,
+  options: {
+    /** Prefer the default's family among equally specialised instance types (validate's suggestion); a catalog's own choice does not. */
+    readonly preferDefaultFamily?: boolean;
+    /** Which of the store's objects are values to try (default: every one of the matcher's kind). */
+    readonly among?: (o: SpecObject) => boolean;
+  } = {},
 ): Sweep[] {
+  const preferDefaultFamily = options.preferDefaultFamily ?? true;
   const out: Sweep[] = [];
   for (const p of sweptParameters(src, processed)) {
-    const candidates = store.specObjects.filter((o) => o.kind.toLowerCase() === p.kind);
+    const candidates = store.specObjects.filter((o) => o.kind.toLowerCase() === p.kind && (options.among?.(o) ?? true));
     const byName = new Map(candidates.map((o) => [o.name, o]));
     const rows: SweepRow[] = [...new Set([p.defaultValue, ...candidates.map((o) => o.name)])].map((value) => {
       const r = processTemplateDocument(src.value as Json, { pick: FIXED_DRAW, params: new Map([[p.parameter, value]]), json: /\.json$/i.test(src.file) });

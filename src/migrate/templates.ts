@@ -13,7 +13,7 @@ import { isPlainObject, obj, type Json, type JsonObject } from '../json';
 import { locate, type SourceDoc } from '../load/source';
 import { parseQuantity } from '../quantity';
 import { previewVm } from '../expand/judge';
-import { sweepTemplate, templatesAsVms } from '../expand/templates';
+import { specialisationsOf, sweepTemplate, templatesAsVms } from '../expand/templates';
 import type { Judging } from '../expand/judging';
 import type { ObjectStore } from '../expand/references';
 import type { SpecObject } from '../expand/model';
@@ -148,12 +148,8 @@ const cpuOf = (o: SpecObject): number => Number(obj(o.spec['cpu'])?.['guest'] ??
 const memOf = (o: SpecObject): number => parseQuantity(String(obj(o.spec['memory'])?.['guest'] ?? '')) ?? 0;
 const dedicatedOf = (o: SpecObject): boolean => obj(o.spec['cpu'])?.['dedicatedCPUPlacement'] === true;
 const isolatedOf = (o: SpecObject): boolean => obj(o.spec['cpu'])?.['isolateEmulatorThread'] === true;
-const plainOf = (o: SpecObject): boolean =>
-  !isPlainObject(obj(o.spec['memory'])?.['hugepages']) &&
-  !(typeof obj(o.spec['memory'])?.['overcommitPercent'] === 'number' && (obj(o.spec['memory'])!['overcommitPercent'] as number) > 0) &&
-  !(Array.isArray(o.spec['gpus']) && o.spec['gpus'].length > 0) &&
-  !isPlainObject(obj(o.spec['cpu'])?.['realtime']) &&
-  !isPlainObject(obj(o.spec['cpu'])?.['numa']);
+/** Plain: no NUMA, realtime, hugepages, overcommitted memory, GPUs or host devices (dedicated CPUs are the VM's own to ask for). */
+const plainOf = (o: SpecObject): boolean => [...specialisationsOf(o)].every((x) => x === 'dedicated');
 
 /** The VM with what the instance type gives removed (topology, dedicated CPUs, guest memory, memory request) and the matchers set. */
 function withMatchers(vm: JsonObject, instancetypeKind: string, preference: { kind: string; name: string }): JsonObject {
@@ -255,7 +251,7 @@ function migrateOne(src: SourceDoc, opts: TemplateMigrationOptions, diagnostics:
   const first = draft(fitting[0]!.name);
   const doc: SourceDoc = { ...src, value: first, patched: [{ path: [], to: src, at: [] }] };
   const processed = templatesAsVms([doc], [opts.config.release ?? 'v1.9.0']).templates[0]!.processed;
-  const [sweep] = sweepTemplate(doc, processed, { ...opts.store, specObjects: [...fitting, ...clusterPreferences] }, opts.judging);
+  const [sweep] = sweepTemplate(doc, processed, opts.store, opts.judging, { among: (o) => fitting.includes(o) });
   const admitted = new Set((sweep?.rows ?? []).filter((r) => r.admitted).map((r) => r.value));
   const chosen = fitting.find((o) => admitted.has(o.name));
   if (!chosen) {

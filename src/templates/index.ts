@@ -138,12 +138,8 @@ export function catalogTemplates(
     const draft = templateOf(p, { kind: first.manifest.kind, name: first.manifest.metadata.name }, opts, namespace, apiVersion);
     const doc = asDocument(draft);
     const processed = templatesAsVms([doc]).templates[0]!.processed;
-    const candidates = objectStore(
-      its
-        .map((o) => o.manifest as unknown as JsonObject)
-        .concat(objects.filter((o) => o.source.kind === 'preference').map((o) => o.manifest as unknown as JsonObject)),
-    );
-    const [sweep] = sweepTemplate(doc, processed, { ...store, specObjects: candidates.specObjects }, judging, false);
+    const names = new Set(its.map((o) => o.manifest.metadata.name));
+    const [sweep] = sweepTemplate(doc, processed, store, judging, { preferDefaultFamily: false, among: (o) => names.has(o.name) });
     const pick = sweep?.best;
     if (pick === undefined) {
       diagnostics.push(

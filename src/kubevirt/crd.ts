@@ -11,6 +11,7 @@
  * (itgen-apiserver) and KubeVirt's webhook (itgen-oracle): test/fixtures/apiserver-corpus/.
  */
 import { isPlainObject } from '../json';
+import { goJsonKind, unmarshalTypeError } from './go-json';
 import { CRD_SCHEMAS, type CrdSchema } from './crd-schemas';
 
 export type { CrdSchema };
@@ -185,17 +186,9 @@ function decodeError(object: Record<string, unknown>): ApiServerError | undefine
   if (!found) return undefined;
   return {
     path: found.f.path,
-    message: `json: cannot unmarshal number ${String(found.v)} into Go struct field ${found.f.struct}.${found.f.path.join('.')} of type ${found.f.type}`,
+    message: unmarshalTypeError(`number ${String(found.v)}`, found.f.type, `${found.f.struct}.${found.f.path.join('.')}`),
     stage: 'decode',
   };
-}
-
-/** encoding/json's name for the kind of a JSON value it cannot put into a Go field. */
-function goValueKind(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'boolean') return 'bool';
-  return typeof v;
 }
 
 /** ObjectMeta's string-valued fields and maps: what the API server's decoding of metadata checks first. */
@@ -211,19 +204,19 @@ function metadataError(meta: unknown): ApiServerError | undefined {
   if (meta === undefined || meta === null) return undefined;
   const fail = (path: FieldPath, what: string, field: string | undefined, type: string): ApiServerError => ({
     path,
-    message: `metadata: json: cannot unmarshal ${what} into Go ${field === undefined ? 'value' : `struct field ${field}`} of type ${type}`,
+    message: `metadata: ${unmarshalTypeError(what, type, field)}`,
     stage: 'metadata',
   });
-  if (!isObject(meta)) return fail(['metadata'], goValueKind(meta), undefined, 'v1.ObjectMeta');
+  if (!isObject(meta)) return fail(['metadata'], goJsonKind(meta), undefined, 'v1.ObjectMeta');
   // The first error in the order the API server re-encodes the object: keys sorted.
   for (const k of Object.keys(meta).sort()) {
     const v = meta[k];
     if (v === null) continue;
-    if (META_STRINGS.includes(k) && typeof v !== 'string') return fail(['metadata', k], goValueKind(v), `ObjectMeta.${k}`, 'string');
+    if (META_STRINGS.includes(k) && typeof v !== 'string') return fail(['metadata', k], goJsonKind(v), `ObjectMeta.${k}`, 'string');
     if (META_MAPS.includes(k)) {
-      if (!isObject(v)) return fail(['metadata', k], goValueKind(v), `ObjectMeta.${k}`, 'map[string]string');
+      if (!isObject(v)) return fail(['metadata', k], goJsonKind(v), `ObjectMeta.${k}`, 'map[string]string');
       for (const key of Object.keys(v).sort())
-        if (v[key] !== null && typeof v[key] !== 'string') return fail(['metadata', k, key], goValueKind(v[key]), `ObjectMeta.${k}`, 'string');
+        if (v[key] !== null && typeof v[key] !== 'string') return fail(['metadata', k, key], goJsonKind(v[key]), `ObjectMeta.${k}`, 'string');
     }
   }
   return undefined;

@@ -160,8 +160,19 @@ export function goJsonSyntaxError(text: string): string | undefined {
   return s.at < text.length ? bad(text[s.at]!, 'after top-level value') : undefined;
 }
 
-const kindOf = (v: unknown): string =>
+/** encoding/json's name for the kind of a JSON value (`number`, `string`, `bool`, `array`, `object`, `null`). */
+export const goJsonKind = (v: unknown): string =>
   v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v === 'boolean' ? 'bool' : typeof v;
+
+/**
+ * encoding/json's UnmarshalTypeError.Error(): `value` (a JSON kind, or `number 2.5`) where the Go
+ * `type` takes none, at a struct's field (`Struct.path.to.field`) or at the top.
+ */
+export function unmarshalTypeError(value: string, type: string, field?: string): string {
+  return field !== undefined
+    ? `json: cannot unmarshal ${value} into Go struct field ${field} of type ${type}`
+    : `json: cannot unmarshal ${value} into Go value of type ${type}`;
+}
 
 /**
  * hooks.UnmarshalHookSidecarList: the `hooks.kubevirt.io/hookSidecars` annotation into a list of
@@ -172,7 +183,7 @@ export function hookSidecarListError(text: string): string | undefined {
   if (syntax !== undefined) return syntax;
   const v = JSON.parse(text) as unknown;
   if (v === null) return undefined;
-  if (!Array.isArray(v)) return `json: cannot unmarshal ${kindOf(v)} into Go value of type hooks.HookSidecarList`;
+  if (!Array.isArray(v)) return unmarshalTypeError(goJsonKind(v), 'hooks.HookSidecarList');
   const fields: Readonly<Record<string, 'string' | 'strings' | 'object'>> = {
     image: 'string',
     imagePullPolicy: 'string',
@@ -183,19 +194,19 @@ export function hookSidecarListError(text: string): string | undefined {
   };
   for (const item of v) {
     if (item === null) continue;
-    if (typeof item !== 'object' || Array.isArray(item)) return `json: cannot unmarshal ${kindOf(item)} into Go value of type hooks.HookSidecar`;
+    if (typeof item !== 'object' || Array.isArray(item)) return unmarshalTypeError(goJsonKind(item), 'hooks.HookSidecar');
     for (const [k, x] of Object.entries(item as Record<string, unknown>)) {
       const want = fields[k];
       if (want === undefined || x === null) continue;
       if (want === 'string' && typeof x !== 'string')
-        return `json: cannot unmarshal ${kindOf(x)} into Go struct field HookSidecar.${k} of type ${k === 'imagePullPolicy' ? 'v1.PullPolicy' : 'string'}`;
+        return unmarshalTypeError(goJsonKind(x), k === 'imagePullPolicy' ? 'v1.PullPolicy' : 'string', `HookSidecar.${k}`);
       if (want === 'strings') {
-        if (!Array.isArray(x)) return `json: cannot unmarshal ${kindOf(x)} into Go struct field HookSidecar.${k} of type []string`;
+        if (!Array.isArray(x)) return unmarshalTypeError(goJsonKind(x), '[]string', `HookSidecar.${k}`);
         const badItem = x.find((e) => e !== null && typeof e !== 'string');
-        if (badItem !== undefined) return `json: cannot unmarshal ${kindOf(badItem)} into Go struct field HookSidecar.${k} of type string`;
+        if (badItem !== undefined) return unmarshalTypeError(goJsonKind(badItem), 'string', `HookSidecar.${k}`);
       }
       if (want === 'object' && (typeof x !== 'object' || Array.isArray(x)))
-        return `json: cannot unmarshal ${kindOf(x)} into Go struct field HookSidecar.${k} of type hooks.${k === 'pvc' ? 'PVC' : 'ConfigMap'}`;
+        return unmarshalTypeError(goJsonKind(x), `hooks.${k === 'pvc' ? 'PVC' : 'ConfigMap'}`, `HookSidecar.${k}`);
     }
   }
   return undefined;

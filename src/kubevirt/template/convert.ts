@@ -15,7 +15,7 @@
  */
 import { isPlainObject, type Json, type JsonObject } from '../../json';
 import { isQuantity } from '../../quantity';
-import { jsonKind } from './go-values';
+import { jsonKind, unmarshalTypeError } from './go-values';
 import { VM_GO_ROOT, VM_GO_TYPES, type GoTypeRow } from './vm-go-types';
 
 export type Path = readonly (string | number)[];
@@ -146,10 +146,7 @@ class JsonDecoder {
   private typeError(value: string, t: number, path: Path, stack: readonly string[], struct: string | undefined): void {
     if (this.error) return;
     const type = nameOf(row(t));
-    const message =
-      struct !== undefined || stack.length > 0
-        ? `json: cannot unmarshal ${value} into Go struct field ${struct ?? ''}.${stack.join('.')} of type ${type}`
-        : `json: cannot unmarshal ${value} into Go value of type ${type}`;
+    const message = unmarshalTypeError(value, type, struct !== undefined || stack.length > 0 ? `${struct ?? ''}.${stack.join('.')}` : undefined);
     this.error = { message, path };
   }
 
@@ -164,13 +161,13 @@ class JsonDecoder {
     if (name === 'v1.Time') {
       // metav1.Time: null, or a string time.Parse reads as RFC 3339.
       if (v === null) return undefined;
-      if (typeof v !== 'string') return `json: cannot unmarshal ${jsonKind(v)} into Go value of type string`;
+      if (typeof v !== 'string') return unmarshalTypeError(jsonKind(v), 'string');
       return undefined;
     }
     if (name === 'intstr.IntOrString') {
       if (typeof v === 'string' || v === null) return undefined;
       if (typeof v === 'number' && Number.isInteger(v)) return undefined;
-      return `json: cannot unmarshal ${jsonKind(v)} into Go value of type int32`;
+      return unmarshalTypeError(jsonKind(v), 'int32');
     }
     return undefined;
   }
@@ -223,8 +220,7 @@ class JsonDecoder {
     if (kind === 'struct') {
       if (!isPlainObject(v)) {
         // The VMI spec decodes an alias of itself: its own name is the alias's.
-        if (stack.length === 0 && nameOf(r) === 'v1.VirtualMachineInstanceSpec')
-          this.error ??= { message: `json: cannot unmarshal ${jk} into Go value of type v1.VMISpecAlias`, path };
+        if (stack.length === 0 && nameOf(r) === 'v1.VirtualMachineInstanceSpec') this.error ??= { message: unmarshalTypeError(jk, 'v1.VMISpecAlias'), path };
         else this.typeError(jk, t, path, stack, struct);
         return true;
       }
@@ -322,7 +318,7 @@ const OBJECT_META = VM_GO_TYPES.findIndex((r) => r[0] === 'struct' && r[1] === '
 export function objectMetaError(v: Json, owner: string, yaml: boolean): string | undefined {
   const d = new JsonDecoder([]);
   d.scalarsAsStrings = yaml;
-  if (!isPlainObject(v) && v !== null) return `json: cannot unmarshal ${jsonKind(v)} into Go struct field ${owner}.metadata of type v1.ObjectMeta`;
+  if (!isPlainObject(v) && v !== null) return unmarshalTypeError(jsonKind(v), 'v1.ObjectMeta', `${owner}.metadata`);
   d.decode(v, OBJECT_META, ['metadata'], ['metadata'], 'ObjectMeta');
   return d.error?.message;
 }

@@ -9,7 +9,7 @@
 import { isPlainObject, type Json, type JsonObject } from '../../json';
 import { objectMetaError } from './convert';
 import { TemplateFailure, type DecodedTemplate, type TemplateParameter } from './types';
-import { jsonKind, yamlScalarAsString } from './go-values';
+import { jsonKind, unmarshalTypeError, yamlDecodingError, yamlScalarAsString } from './go-values';
 
 type Field = 'string' | 'bool' | 'any' | 'metadata' | 'spec' | 'parameters' | 'status';
 
@@ -46,11 +46,11 @@ export class JsonDecoderForTemplate {
 
   /** sigs.k8s.io/yaml wraps encoding/json's error of a YAML document in its own words. */
   private failDecoding(message: string): never {
-    this.fail(this.json ? message : `error unmarshaling JSON: while decoding JSON: ${message}`);
+    this.fail(this.json ? message : yamlDecodingError(message));
   }
 
   private typeError(value: Json, struct: string, stack: readonly string[], type: string): void {
-    this.error ??= `json: cannot unmarshal ${jsonKind(value)} into Go struct field ${struct}.${stack.join('.')} of type ${type}`;
+    this.error ??= unmarshalTypeError(jsonKind(value), type, `${struct}.${stack.join('.')}`);
   }
 
   private keys(o: JsonObject): string[] {
@@ -85,7 +85,7 @@ export class JsonDecoderForTemplate {
 
   template(doc: Json): DecodedTemplate {
     if (doc === undefined) this.fail('EOF');
-    if (!isPlainObject(doc) && doc !== null) this.failDecoding(`json: cannot unmarshal ${jsonKind(doc)} into Go value of type v1beta1.VirtualMachineTemplate`);
+    if (!isPlainObject(doc) && doc !== null) this.failDecoding(unmarshalTypeError(jsonKind(doc), 'v1beta1.VirtualMachineTemplate'));
     const top = doc === null ? new Map<string, Json>() : this.fields(doc, TEMPLATE, 'VirtualMachineTemplate', []);
     const specValue = top.get('spec');
     const spec = isPlainObject(specValue) ? this.fields(specValue, SPEC, 'VirtualMachineTemplateSpec', ['spec']) : new Map<string, Json>();

@@ -13,7 +13,7 @@
 import { isPlainObject, type Json, type JsonObject } from '../../json';
 import { convertVirtualMachine, typedView, type Path } from './convert';
 import { GeneratorError, generateValue, type Generated } from './generator';
-import { badValue, goJson, jsonKind } from './go-values';
+import { badValue, goJson, jsonKind, unmarshalTypeError } from './go-values';
 import { JsonDecoderForTemplate } from './decode-template';
 import {
   TemplateFailure as Fail,
@@ -80,7 +80,7 @@ function virtualMachineObject(tpl: DecodedTemplate, raw: string | undefined): Js
     const base64 = Buffer.from(raw ?? goJson(vm)).toString('base64');
     throw new Fail({
       stage: 'process',
-      message: `spec.virtualMachine.raw: Invalid value: "${base64}": error decoding virtualMachine: json: cannot unmarshal ${jsonKind(vm)} into Go value of type map[string]interface {}`,
+      message: `spec.virtualMachine.raw: Invalid value: "${base64}": error decoding virtualMachine: ${unmarshalTypeError(jsonKind(vm), 'map[string]interface {}')}`,
       path: VM_PATH,
     });
   }
@@ -169,7 +169,6 @@ function withoutHardcodedNamespace(vm: JsonObject): JsonObject {
   const meta = vm['metadata'];
   if (!isPlainObject(meta)) return vm;
   const ns = meta['namespace'];
-  STRING_PARAM.lastIndex = 0;
   if (typeof ns !== 'string' || ns === '' || new RegExp(STRING_PARAM.source).test(ns)) return vm;
   const { namespace: _dropped, ...rest } = meta;
   return { ...vm, metadata: rest };

@@ -6,6 +6,7 @@
  */
 import type { Json } from '../../json';
 import { goQuote } from './generator';
+export { goJsonKind as jsonKind, unmarshalTypeError } from '../go-json';
 
 /** encoding/json's string encoding (HTML-safe, as json.Marshal does). */
 function goJsonString(s: string): string {
@@ -62,15 +63,6 @@ export function goTypeOf(v: Json): string {
   return Array.isArray(v) ? '[]interface {}' : 'map[string]interface {}';
 }
 
-/** encoding/json's name of a JSON value's kind in an UnmarshalTypeError ("number", "string", ...). */
-export function jsonKind(v: Json): string {
-  if (v === null) return 'null';
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'number') return 'number';
-  if (typeof v === 'boolean') return 'bool';
-  return Array.isArray(v) ? 'array' : 'object';
-}
-
 /**
  * sigs.k8s.io/yaml's text for a YAML number or bool read into a Go string (yamlToJSONTarget): an
  * integer in decimal, a float as strconv.FormatFloat(f, 'g', -1, 32), a bool as true or false.
@@ -103,3 +95,6 @@ export function yamlScalarAsString(v: number | boolean): string {
   const frac = digits.slice(exp + 1);
   return `${sign}${int}${frac ? `.${frac}` : ''}`;
 }
+
+/** sigs.k8s.io/yaml's words around encoding/json's error for a YAML document. */
+export const yamlDecodingError = (message: string): string => `error unmarshaling JSON: while decoding JSON: ${message}`;

@@ -4,7 +4,7 @@
  * sources, and the API versions each KubeVirt release serves.
  */
 import { isPlainObject, type Json } from '../../json';
-import { jsonKind, yamlScalarAsString } from './go-values';
+import { jsonKind, unmarshalTypeError, yamlDecodingError, yamlScalarAsString } from './go-values';
 import type { TemplateProblem } from './types';
 import { hasSince } from '../releases';
 
@@ -38,9 +38,7 @@ function readParams(doc: Json | undefined, json: boolean): { params: Map<string,
   if (doc === undefined) return fail('EOF');
   if (doc === null) return { params: new Map() };
   if (!isPlainObject(doc))
-    return fail(
-      `${json ? '' : 'error unmarshaling JSON: while decoding JSON: '}json: cannot unmarshal ${jsonKind(doc)} into Go value of type map[string]string`,
-    );
+    return fail(json ? unmarshalTypeError(jsonKind(doc), 'map[string]string') : yamlDecodingError(unmarshalTypeError(jsonKind(doc), 'map[string]string')));
   const params = new Map<string, string>();
   for (const [k, v] of Object.entries(doc)) {
     if (v === null) {
@@ -52,8 +50,7 @@ function readParams(doc: Json | undefined, json: boolean): { params: Map<string,
       params.set(k, yamlScalarAsString(v));
       continue;
     }
-    if (typeof v !== 'string')
-      return fail(`${json ? '' : 'error unmarshaling JSON: while decoding JSON: '}json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+    if (typeof v !== 'string') return fail(json ? unmarshalTypeError(jsonKind(v), 'string') : yamlDecodingError(unmarshalTypeError(jsonKind(v), 'string')));
     params.set(k, v);
   }
   return { params };

@@ -63,36 +63,23 @@ export const select: Command = {
   ...SELECT_COMMAND,
   run(ctx) {
     const { line } = ctx;
-    const text = (flag: string): Record<string, string> => {
-      const v = optionValue(line, `--${flag}`);
-      return v === undefined ? {} : { [flag]: v };
-    };
+    // Each flag given, by its name: `--cpu 2` is `{ cpu: '2' }`.
+    const texts = (...flags: string[]): Record<string, string> =>
+      Object.fromEntries(flags.flatMap((f) => (optionValue(line, `--${f}`) === undefined ? [] : [[f, optionValue(line, `--${f}`)!]])));
+    const filters = texts('cpu', 'memory', 'arch', 'hugepages', 'gpu', 'preference');
     if (['--os', '--intent', '--size'].some((f) => optionValue(line, f) !== undefined)) {
+      const scope = optionValue(line, '--scope') as 'cluster' | 'namespaced' | undefined;
       const c = choose(projectOf(ctx), {
-        ...text('os'),
-        ...text('intent'),
-        ...text('size'),
-        ...text('cpu'),
-        ...text('memory'),
-        ...text('arch'),
-        ...text('hugepages'),
-        ...text('gpu'),
-        ...text('preference'),
-        ...text('nodes'),
-        ...(optionValue(line, '--scope') !== undefined ? { scope: optionValue(line, '--scope') as 'cluster' | 'namespaced' } : {}),
-        ...text('pods'),
+        ...filters,
+        ...texts('os', 'intent', 'size', 'nodes', 'pods'),
+        ...(scope !== undefined ? { scope } : {}),
         ...(optionSet(line, '--dedicated') ? { dedicated: true } : {}),
       });
       return finish(ctx, c, outputOf(ctx, OUTPUT) === 'json' ? chooseJsonText(c) : chooseText(c));
     }
     const r = selectOf(projectOf(ctx), {
-      ...text('cpu'),
-      ...text('memory'),
-      ...text('arch'),
-      ...text('hugepages'),
-      ...text('gpu'),
-      ...text('preference'),
-      ...text('text'),
+      ...filters,
+      ...texts('text'),
       dedicated: optionSet(line, '--dedicated'),
       deprecated: optionSet(line, '--deprecated'),
       families: optionValues(line, '--family'),

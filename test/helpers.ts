@@ -9,6 +9,8 @@ import { readTree, removeTree } from '../src/emit/write';
 export const REPO = path.resolve(__dirname, '..');
 /** Reference data vendored into the repository (source, commit and licence: test/reference/README.md). */
 export const REFERENCE = path.join(REPO, 'test', 'reference');
+/** The upstream common-instancetypes bundle (test/reference/common-instancetypes/README.md). */
+export const UPSTREAM_BUNDLE = path.join(REFERENCE, 'common-instancetypes', 'common-instancetypes-all-bundle.yaml');
 export const UPDATE_GOLDEN = process.env['UPDATE_GOLDEN'] === '1';
 
 /** Compile a project directory holding `generators/<name>.yaml`. */

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openProject } from '../src/project';
 import { chooseData, chooseIn, type ChooseAsk, type ChooseData } from '../src/workflows/choose';
-import { removeDir } from './helpers';
+import { removeDir, UPSTREAM_BUNDLE } from './helpers';
 import { readJsonLines } from './preview-corpus';
 
 const dir = path.join(__dirname, 'fixtures', 'intent-corpus');
@@ -27,7 +27,7 @@ describe('the intent corpus: select decides, KubeVirt admits', () => {
     (readJsonLines(path.join(dir, 'answers.jsonl.gz')) as { id: string; admit?: { admitted: boolean } }[]).map((a) => [a.id, a.admit?.admitted === true]),
   );
   const work = mkdtempSync(path.join(os.tmpdir(), 'itgen-intents-'));
-  copyFileSync(path.join(__dirname, 'reference', 'common-instancetypes', 'common-instancetypes-all-bundle.yaml'), path.join(work, 'bundle.yaml'));
+  copyFileSync(UPSTREAM_BUNDLE, path.join(work, 'bundle.yaml'));
   const read = chooseData(openProject({ root: work, cwd: work, with: ['bundle.yaml'] }));
   afterAll(() => removeDir(work));
   const decide = (ask: ChooseAsk): ReturnType<typeof chooseIn> => chooseIn(read as ChooseData, ask);

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openProject } from '../src/project';
 import { choose, type ChooseAsk } from '../src/workflows/choose';
-import { removeDir } from './helpers';
+import { removeDir, UPSTREAM_BUNDLE } from './helpers';
 import { readJsonLines } from './preview-corpus';
 
 const dir = path.join(__dirname, 'fixtures', 'intent-corpus', 'quota');
@@ -46,7 +46,7 @@ describe("select with a namespace's quota: what kube-apiserver's ResourceQuota a
     for (const a of [...asks.values()].slice(0, 12)) {
       const work = mkdtempSync(path.join(os.tmpdir(), 'itgen-quota-'));
       try {
-        copyFileSync(path.join(__dirname, 'reference', 'common-instancetypes', 'common-instancetypes-all-bundle.yaml'), path.join(work, 'bundle.yaml'));
+        copyFileSync(UPSTREAM_BUNDLE, path.join(work, 'bundle.yaml'));
         writeFileSync(path.join(work, 'quota.yaml'), JSON.stringify(a.quota));
         const r = choose(openProject({ root: work, cwd: work, with: ['bundle.yaml', 'quota.yaml'] }), a.ask);
         expect([a.id, r.answer?.instancetype.name, r.passedOver.filter((p) => p.reason.startsWith("the namespace's quota"))]).toEqual([

@@ -11,26 +11,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import Ajv2020 from 'ajv/dist/2020';
 import { itgen } from './e2e-helpers';
-import { removeDir, scratchProject } from './helpers';
+import { removeDir, scratchProject, UPSTREAM_BUNDLE } from './helpers';
+import { vmYaml } from './vm-samples';
 
 const REPO = path.join(__dirname, '..');
-const BUNDLE = path.join(__dirname, 'reference', 'common-instancetypes', 'common-instancetypes-all-bundle.yaml');
 
-const VM = `apiVersion: kubevirt.io/v1
-kind: VirtualMachine
-metadata:
-  name: win
-spec:
-  runStrategy: Halted
-  instancetype:
-    name: u1.medium
-  preference:
-    name: windows.11
-  template:
-    spec:
-      domain:
-        devices: {}
-`;
+const VM = vmYaml('win', 'u1.medium', 'windows.11');
 
 const TEMPLATE = `apiVersion: template.kubevirt.io/v1beta1
 kind: VirtualMachineTemplate
@@ -66,7 +52,7 @@ describe('itgen mcp, driven by the SDK client', () => {
 
   beforeAll(async () => {
     dir = scratchProject({});
-    copyFileSync(BUNDLE, path.join(dir, 'bundle.yaml'));
+    copyFileSync(UPSTREAM_BUNDLE, path.join(dir, 'bundle.yaml'));
     copyFileSync(path.join(__dirname, 'fixtures', 'fit', 'nodes.yaml'), path.join(dir, 'nodes.yaml'));
     client = new Client({ name: 'itgen-test', version: '1.0.0' });
     await client.connect(

@@ -15,7 +15,7 @@ import { compareSpecs } from '../src/migrate/compare';
 import { convertTemplate, migrateTemplates, preferenceFor, validationMinimums } from '../src/migrate/templates';
 import { processTemplateDocument } from '../src/kubevirt/template';
 import { itgen } from './e2e-helpers';
-import { removeDir, scratchProject } from './helpers';
+import { removeDir, scratchProject, UPSTREAM_BUNDLE } from './helpers';
 import { readJsonLines } from './preview-corpus';
 import YAML from 'yaml';
 
@@ -71,16 +71,7 @@ describe('migrate templates (common-templates, rendered at 9e21fc2)', () => {
   it('the medium Windows 11 desktop becomes windows.11 with u1.2xmedium (4Gi, 2 vCPUs: the validations), its VM without a size of its own', () => {
     const dir = scratchProject({});
     try {
-      const r = itgen(
-        dir,
-        'migrate',
-        'templates',
-        path.join(RENDERED, 'windows11-desktop-medium.yaml'),
-        '--with',
-        path.join(__dirname, 'reference', 'common-instancetypes', 'common-instancetypes-all-bundle.yaml'),
-        '-o',
-        'json',
-      );
+      const r = itgen(dir, 'migrate', 'templates', path.join(RENDERED, 'windows11-desktop-medium.yaml'), '--with', UPSTREAM_BUNDLE, '-o', 'json');
       expect(r.code).toBe(0);
       const [m] = JSON.parse(r.stdout) as { preference: string; instancetype: string; template: JsonObject }[];
       expect(m!.preference).toBe('windows.11');
@@ -97,7 +88,7 @@ describe('migrate templates (common-templates, rendered at 9e21fc2)', () => {
 });
 
 describe('migrate templates: what cannot be migrated as is', () => {
-  const BUNDLE = path.join(__dirname, 'reference', 'common-instancetypes', 'common-instancetypes-all-bundle.yaml');
+  const BUNDLE = UPSTREAM_BUNDLE;
   const template = (os: string, cpu: string, extra = ''): string => `apiVersion: template.openshift.io/v1
 kind: Template
 metadata:

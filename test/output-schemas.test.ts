@@ -7,7 +7,8 @@ import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { itgen } from './e2e-helpers';
-import { removeDir, scratchProject } from './helpers';
+import { removeDir, scratchProject, UPSTREAM_BUNDLE } from './helpers';
+import { vmYaml, WINDOWS_11_TEMPLATE } from './vm-samples';
 
 const SCHEMAS = path.join(__dirname, '..', 'schema', 'output');
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -17,52 +18,12 @@ const schema = (name: string): ReturnType<typeof ajv.compile> => {
   return compiled.get(name)!;
 };
 
-const VM = `apiVersion: kubevirt.io/v1
-kind: VirtualMachine
-metadata:
-  name: vm1
-spec:
-  runStrategy: Always
-  instancetype:
-    name: u1.medium
-  preference:
-    name: fedora
-  template:
-    spec:
-      domain:
-        devices: {}
-`;
-const TEMPLATE = `apiVersion: template.kubevirt.io/v1beta1
-kind: VirtualMachineTemplate
-metadata:
-  name: t
-spec:
-  parameters:
-    - name: NAME
-      generate: expression
-      from: "vm-[a-z]{4}"
-    - name: INSTANCETYPE
-      value: u1.medium
-  virtualMachine:
-    apiVersion: kubevirt.io/v1
-    kind: VirtualMachine
-    metadata:
-      name: \${NAME}
-    spec:
-      runStrategy: Halted
-      instancetype:
-        name: \${INSTANCETYPE}
-      preference:
-        name: windows.11
-      template:
-        spec:
-          domain:
-            devices: {}
-`;
+const VM = vmYaml('vm1', 'u1.medium', 'fedora', 'Always');
+const TEMPLATE = WINDOWS_11_TEMPLATE;
 
 describe("every command's -o json output has a JSON Schema, and validates against it", () => {
   const dir = scratchProject({ 'vm.yaml': VM, 'tpl.yaml': TEMPLATE });
-  copyFileSync(path.join(__dirname, 'reference', 'common-instancetypes', 'common-instancetypes-all-bundle.yaml'), path.join(dir, 'bundle.yaml'));
+  copyFileSync(UPSTREAM_BUNDLE, path.join(dir, 'bundle.yaml'));
   copyFileSync(path.join(__dirname, 'fixtures', 'fit', 'nodes.yaml'), path.join(dir, 'nodes.yaml'));
   copyFileSync(path.join(__dirname, 'fixtures', 'common-templates', 'rendered', 'windows11-desktop-medium.yaml'), path.join(dir, 'ct.yaml'));
   afterAll(() => removeDir(dir));

@@ -5,8 +5,8 @@
  */
 import { itgen } from './e2e-helpers';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { removeDir, scratchProject } from './helpers';
+import { removeDir, scratchProject, UPSTREAM_BUNDLE } from './helpers';
+import { WINDOWS_11_TEMPLATE } from './vm-samples';
 
 const TEMPLATE = `apiVersion: template.kubevirt.io/v1beta1
 kind: VirtualMachineTemplate
@@ -79,36 +79,8 @@ describe('itgen template process', () => {
   });
 });
 
-// The common-templates port's draft defaults every template to u1.medium (1 vCPU), Windows 11 too,
-// whose preference requires 2 vCPUs and 4Gi.
-const WINDOWS_11 = `apiVersion: template.kubevirt.io/v1beta1
-kind: VirtualMachineTemplate
-metadata:
-  name: windows11
-spec:
-  parameters:
-    - name: NAME
-      generate: expression
-      from: "win11-[a-z0-9]{5}"
-    - name: INSTANCETYPE
-      value: u1.medium
-  virtualMachine:
-    apiVersion: kubevirt.io/v1
-    kind: VirtualMachine
-    metadata:
-      name: \${NAME}
-    spec:
-      runStrategy: Halted
-      instancetype:
-        name: \${INSTANCETYPE}
-      preference:
-        name: windows.11
-      template:
-        spec:
-          domain:
-            devices: {}
-`;
-const BUNDLE = readFileSync(path.join(__dirname, 'reference', 'common-instancetypes', 'common-instancetypes-all-bundle.yaml'), 'utf8');
+const BUNDLE = readFileSync(UPSTREAM_BUNDLE, 'utf8');
+const WINDOWS_11 = WINDOWS_11_TEMPLATE;
 
 describe('a template judged by the one judge (validate) and swept (template sweep)', () => {
   it("refuses a Windows 11 template defaulting to u1.medium in KubeVirt's words at the template's line, and suggests u1.2xmedium", () => {

@@ -65,7 +65,12 @@ export const select: Command = {
     const { line } = ctx;
     // Each flag given, by its name: `--cpu 2` is `{ cpu: '2' }`.
     const texts = (...flags: string[]): Record<string, string> =>
-      Object.fromEntries(flags.flatMap((f) => (optionValue(line, `--${f}`) === undefined ? [] : [[f, optionValue(line, `--${f}`)!]])));
+      Object.fromEntries(
+        flags.flatMap((f) => {
+          const v = optionValue(line, `--${f}`);
+          return v === undefined ? [] : [[f, v]];
+        }),
+      );
     const filters = texts('cpu', 'memory', 'arch', 'hugepages', 'gpu', 'preference');
     if (['--os', '--intent', '--size'].some((f) => optionValue(line, f) !== undefined)) {
       const scope = optionValue(line, '--scope') as 'cluster' | 'namespaced' | undefined;

@@ -68,9 +68,15 @@ export function formatText(all: readonly Diagnostic[], lines: SourceLines, color
   return out.join('\n');
 }
 
+/** `--format json`: the run's diagnostics, each at its file, line and column. */
+export interface DiagnosticsJson {
+  readonly diagnostics: readonly Diagnostic[];
+}
+
 export function formatJson(diagnostics: readonly Diagnostic[]): string {
   // JSON escapes C0 controls itself, but not DEL, C1 or bidirectional overrides.
-  return JSON.stringify({ diagnostics: diagnostics.map(printableDiagnostic) }, null, 2);
+  const doc: DiagnosticsJson = { diagnostics: diagnostics.map(printableDiagnostic) };
+  return JSON.stringify(doc, null, 2);
 }
 
 function escapeGithub(s: string, property = false): string {

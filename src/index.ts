@@ -56,6 +56,28 @@ export { select, selectCsv, selectJson, selectText, type SelectQuery, type Selec
 export { site, type SiteReport } from './workflows/site';
 export { init, type InitOptions, type InitReport } from './workflows/init';
 export { migratePresets, type MigrateOptions, type MigrateReport } from './workflows/migrate';
+// The JSON documents the commands print with -o json and the MCP tools answer (their JSON Schemas: schema/output/).
+export type {
+  DiagnosticsJson,
+  DiffJson,
+  ExpandJson,
+  FactsJson,
+  FitJson,
+  MatrixJson,
+  MigrateTemplatesJson,
+  NotesJson,
+  PolicyJson,
+  ResizeJson,
+  SelectJson,
+  TemplateProcessJson,
+  TemplateSweepJson,
+  McpExpandOutput,
+  McpFitOutput,
+  McpResizeOutput,
+  McpSelectOutput,
+  McpTemplateProcessOutput,
+  McpValidateOutput,
+} from './workflows/output';
 
 // Diagnostics and their formats.
 export { DIAGNOSTIC_CODES, WARNING_CODES, hasErrors, type Diagnostic, type Severity } from './diagnostics';

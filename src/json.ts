@@ -2,6 +2,18 @@
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
+/** A Kubernetes object in a command's JSON output: its apiVersion and kind, and what else it holds. */
+export interface KubeObjectJson {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly [key: string]: Json;
+}
+
+/** `o` as an object of the output: every object itgen prints was read (or made) with its apiVersion and kind. */
+export function kubeObject(o: JsonObject): KubeObjectJson {
+  return o as KubeObjectJson;
+}
+
 /** A mapping: not null, not a list. The one plain-object test of src/ (house style 34). */
 export function isPlainObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -72,12 +72,16 @@ describe('itgen mcp, driven by the SDK client', () => {
 
   const call = async (name: string, args: Record<string, unknown>): Promise<Called> => (await client.callTool({ name, arguments: args })) as Called;
 
-  /** The structured content, validated against the tool's outputSchema as JSON Schema 2020-12. */
+  /**
+   * The structured content, validated against the tool's published outputSchema and against the
+   * schema generated from its type (schema/output/mcp-NAME.schema.json), as JSON Schema 2020-12.
+   */
   const conforming = (name: string, r: Called): Record<string, unknown> => {
-    const { $schema: _s, ...schema } = tools.find((t) => t.name === name)!.outputSchema as Record<string, unknown>;
-    const check = ajv.compile(schema);
+    const { $schema: _s, ...published } = tools.find((t) => t.name === name)!.outputSchema as Record<string, unknown>;
+    const file = JSON.parse(readFileSync(path.join(REPO, 'schema', 'output', `mcp-${name.replace('_', '-')}.schema.json`), 'utf8')) as { $id: string };
     expect(r.isError).toBeFalsy();
-    expect(check(r.structuredContent)).toBe(true);
+    for (const check of [ajv.compile(published), ajv.getSchema(file.$id) ?? ajv.compile(file)])
+      if (!check(r.structuredContent)) throw new Error(`${name}: ${ajv.errorsText(check.errors)}`);
     return r.structuredContent!;
   };
 

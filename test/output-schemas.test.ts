@@ -1,8 +1,10 @@
 /**
  * The JSON Schemas (2020-12) of every command's `-o json` output (schema/output/, shipped in the
- * package): each command run on a sample project, its output validated against its schema; and each
- * schema refuses a near-miss (so none is a schema that takes anything).
+ * package), generated from the output types (tools/output-schemas.mjs): the committed files are what
+ * the types give; each command run on a sample project, its output validated against its schema;
+ * and each schema refuses a near-miss (so none is a schema that takes anything).
  */
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
@@ -19,10 +21,11 @@ const schema = (name: string): ReturnType<typeof ajv.compile> => {
 };
 
 const VM = vmYaml('vm1', 'u1.medium', 'fedora', 'Always');
+const TWO_VMS = `${VM}---\n${vmYaml('vm2', 'u1.large', 'fedora', 'Always')}`;
 const TEMPLATE = WINDOWS_11_TEMPLATE;
 
 describe("every command's -o json output has a JSON Schema, and validates against it", () => {
-  const dir = scratchProject({ 'vm.yaml': VM, 'tpl.yaml': TEMPLATE });
+  const dir = scratchProject({ 'vm.yaml': VM, 'two.yaml': TWO_VMS, 'tpl.yaml': TEMPLATE });
   copyFileSync(UPSTREAM_BUNDLE, path.join(dir, 'bundle.yaml'));
   copyFileSync(path.join(__dirname, 'fixtures', 'fit', 'nodes.yaml'), path.join(dir, 'nodes.yaml'));
   copyFileSync(path.join(__dirname, 'fixtures', 'common-templates', 'rendered', 'windows11-desktop-medium.yaml'), path.join(dir, 'ct.yaml'));
@@ -30,13 +33,22 @@ describe("every command's -o json output has a JSON Schema, and validates agains
   const json = (...args: string[]): unknown => JSON.parse(itgen(dir, ...args).stdout);
 
   const runs: [string, string[][]][] = [
-    ['expand', [['expand', 'vm.yaml', '--with', 'bundle.yaml', '-o', 'json']]],
+    [
+      'expand',
+      [
+        ['expand', 'vm.yaml', '--with', 'bundle.yaml', '-o', 'json'],
+        ['expand', 'two.yaml', '--with', 'bundle.yaml', '-o', 'json'],
+        ['expand', 'two.yaml', '--with', 'bundle.yaml', '--as', 'vmi', '-o', 'json'],
+        ['expand', 'vm.yaml', '--with', 'bundle.yaml', '--as', 'pod', '-o', 'json'],
+      ],
+    ],
     ['facts', [['facts', '--with', 'bundle.yaml', '-o', 'json']]],
     [
       'fit',
       [
         ['fit', '--nodes', 'nodes.yaml', 'vm.yaml', '--with', 'bundle.yaml', '-o', 'json'],
         ['fit', '--nodes', 'nodes.yaml', '--with', 'bundle.yaml', '-o', 'json'],
+        ['fit', '--nodes', 'nodes.yaml', '--together', 'two.yaml', '--with', 'bundle.yaml', '-o', 'json'],
       ],
     ],
     [
@@ -44,6 +56,7 @@ describe("every command's -o json output has a JSON Schema, and validates agains
       [
         ['resize', 'vm.yaml', '--to', 'u1.large', '--with', 'bundle.yaml', '-o', 'json'],
         ['resize', 'vm.yaml', '--plan', '--with', 'bundle.yaml', '-o', 'json'],
+        ['resize', 'vm.yaml', '--to', 'u1.nosuch', '--with', 'bundle.yaml', '-o', 'json'],
       ],
     ],
     [
@@ -57,8 +70,19 @@ describe("every command's -o json output has a JSON Schema, and validates agains
     ['template-sweep', [['template', 'sweep', 'tpl.yaml', '--with', 'bundle.yaml', '-o', 'json']]],
     ['migrate-templates', [['migrate', 'templates', 'ct.yaml', '--with', 'bundle.yaml', '-o', 'json']]],
     ['policy', [['policy', '--with', 'bundle.yaml', '-o', 'json']]],
-    ['diagnostics', [['validate', 'tpl.yaml', '--with', 'bundle.yaml', '--format', 'json']]],
+    [
+      'diagnostics',
+      [
+        ['validate', 'tpl.yaml', '--with', 'bundle.yaml', '--format', 'json'],
+        ['validate', 'vm.yaml', '--with', 'bundle.yaml', '--format', 'json'],
+      ],
+    ],
   ];
+
+  it('the committed schemas are what the output types give', () => {
+    const r = spawnSync(process.execPath, [path.join(__dirname, '..', 'tools', 'output-schemas.mjs'), '--check'], { encoding: 'utf8' });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+  });
 
   it.each(runs)('%s', (name, commands) => {
     const check = schema(name);
@@ -90,7 +114,8 @@ describe("every command's -o json output has a JSON Schema, and validates agains
     const names = readdirSync(SCHEMAS)
       .map((f) => f.replace('.schema.json', ''))
       .sort();
-    expect(names).toEqual([...runs.map(([n]) => n), 'diff', 'notes', 'matrix'].sort());
+    const mcp = ['mcp-select', 'mcp-validate', 'mcp-expand', 'mcp-fit', 'mcp-resize', 'mcp-template-process'];
+    expect(names).toEqual([...runs.map(([n]) => n), 'diff', 'notes', 'matrix', ...mcp].sort());
     const nearMiss: Record<string, unknown> = {
       expand: { kind: 'VirtualMachine' },
       facts: { generators: [{ generator: 1 }] },
@@ -105,6 +130,12 @@ describe("every command's -o json output has a JSON Schema, and validates agains
       diff: { generators: [{ generator: 'g' }] },
       notes: { generators: [{ generator: 'g' }] },
       matrix: { generators: [{ generator: 'g', matrix: { instancetypes: [], preferences: [], pairs: [{ instancetype: 'x' }] } }] },
+      'mcp-select': { passedOver: [{ instancetype: 'x' }] },
+      'mcp-validate': { admitted: 'yes', diagnostics: [] },
+      'mcp-expand': { vms: [{ kind: 'VirtualMachine' }], diagnostics: [] },
+      'mcp-fit': { report: { vms: [{ name: 'x' }] }, diagnostics: [] },
+      'mcp-resize': { plan: { outcome: 'maybe' }, diagnostics: [] },
+      'mcp-template-process': { message: '', generated: { X: { value: 1 } }, diagnostics: [] },
     };
     for (const n of names) expect([n, schema(n)(nearMiss[n])]).toEqual([n, false]);
   });

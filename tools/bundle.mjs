@@ -32,6 +32,12 @@ for (const f of readdirSync(dist, { recursive: true, encoding: 'utf8' })
     .update(readFileSync(path.join(dist, f)))
     .update('\0');
 }
+const outputSchemas = Object.fromEntries(
+  readdirSync(path.join(repo, 'schema', 'output'))
+    .filter((f) => f.startsWith('mcp-'))
+    .sort()
+    .map((f) => [f.replace(/\.schema\.json$/, ''), JSON.parse(readFileSync(path.join(repo, 'schema', 'output', f), 'utf8'))]),
+);
 await esbuild.build({
   entryPoints: [path.join(dist, 'bundle.js')],
   bundle: true,
@@ -49,6 +55,8 @@ await esbuild.build({
     ITGEN_LIBRARY_EXPORTS: JSON.stringify(libraryExports),
     ITGEN_SCHEMA_MODEL: JSON.stringify(JSON.stringify(schemaModel)),
     ITGEN_BUILD: JSON.stringify(build.digest('hex')),
+    // The MCP tools' output schemas (generated from their types: tools/output-schemas.mjs), which `itgen mcp` publishes.
+    ITGEN_OUTPUT_SCHEMAS: JSON.stringify(JSON.stringify(outputSchemas)),
   },
   logLevel: 'warning',
   // node --build-snapshot runs its entry without `module` and `exports`; required as a library, the

@@ -327,6 +327,32 @@ export function togetherText(r: TogetherReport): string {
  * names for every VM and every instance type.
  */
 export function togetherJson(r: TogetherReport): string {
+  return JSON.stringify(togetherDocument(r), null, 2);
+}
+
+/** A group of nodes blocked alike, naming its set of nodes by index into `nodeSets`. */
+export interface BlockedNodeSetJson {
+  readonly nodeSet: number;
+  readonly plugin: string;
+  readonly reasons: readonly string[];
+  readonly details?: readonly string[];
+}
+
+/** `fit --together -o json`: the VMs placed together, what remains, and the capacity left per instance type. */
+export interface TogetherJson {
+  readonly placements: readonly (Omit<VmPlacement, 'reasons'> & { readonly reasons: readonly BlockedNodeSetJson[] })[];
+  readonly placed: number;
+  readonly total: number;
+  readonly remaining: readonly NodeLeft[];
+  readonly capacity: readonly (Omit<CompactCapacity, 'full' | 'never'> & {
+    readonly full: readonly BlockedNodeSetJson[];
+    readonly never: readonly BlockedNodeSetJson[];
+  })[];
+  readonly nodeSets: readonly (readonly string[])[];
+  readonly notes: readonly string[];
+}
+
+export function togetherDocument(r: TogetherReport): TogetherJson {
   const sets: (readonly string[])[] = [];
   const index = new Map<string, number>();
   const ref = (nodes: readonly string[]): number => {
@@ -339,7 +365,7 @@ export function togetherJson(r: TogetherReport): string {
     }
     return i;
   };
-  const slim = (b: BlockedNodes): JsonObject => ({
+  const slim = (b: BlockedNodes): BlockedNodeSetJson => ({
     nodeSet: ref(b.nodes),
     plugin: b.plugin,
     reasons: [...b.reasons],
@@ -347,7 +373,7 @@ export function togetherJson(r: TogetherReport): string {
   });
   const placements = r.placements.map((p) => ({ ...p, reasons: p.reasons.map(slim) }));
   const capacity = r.capacity.map((t) => ({ ...t, full: t.full.map(slim), never: t.never.map(slim) }));
-  return JSON.stringify({ placements, placed: r.placed, total: r.total, remaining: r.remaining, capacity, nodeSets: sets, notes: r.notes }, null, 2);
+  return { placements, placed: r.placed, total: r.total, remaining: r.remaining, capacity, nodeSets: sets, notes: r.notes };
 }
 
 const ROWS = 300;

@@ -13,6 +13,7 @@
  */
 import { isPlainObject, list, obj, type Json, type JsonObject } from '../json';
 import type { ClusterDefaults } from '../kubevirt/config';
+import type { Cause } from '../kubevirt/cause';
 import { copy } from '../kubevirt/go';
 import { cmp, parseQ, parseQuantity, qString, type Quantity } from '../quantity';
 import { memoryHotplugProblem } from '../kubevirt/vmi';
@@ -30,7 +31,7 @@ export type ResizeOutcome = 'live' | 'pending' | 'restart' | 'start' | 'rejected
 export interface ResizePlan {
   readonly outcome: ResizeOutcome;
   /** KubeVirt's admission causes, as its webhook lists them (empty when admitted). */
-  readonly admission: { readonly causes: readonly { readonly type?: string; readonly field: string; readonly message: string }[] };
+  readonly admission: { readonly causes: readonly (Omit<Cause, 'type'> & { readonly type?: Cause['type'] })[] };
   /**
    * KubeVirt's RestartRequired condition, the fields that set it and, for each, what set it: the
    * instance type, the preference, or the cluster (itgen's: KubeVirt names none).

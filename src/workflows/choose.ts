@@ -7,10 +7,10 @@
  * name. An impossible ask is refused with the nearest admitted pairs, never substituted in silence.
  */
 import { closest, diag, type Diagnostic } from '../diagnostics';
-import type { JsonObject } from '../json';
+import { kubeObject, type JsonObject, type KubeObjectJson } from '../json';
 import type { Project } from '../project';
 import { parseRange, pairOf, type SiteData, type SiteInstancetype, type SitePreference } from '../site';
-import { catalogsSiteData } from './select';
+import { catalogsSiteData, type SelectListJson } from './select';
 import { catalogsOrReport, fromNote, type Report } from './report';
 import type { Catalogs } from '../project';
 import type { CatalogWords } from '../resolve/types';
@@ -323,30 +323,24 @@ export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
   return { understood, refusal: { message, alternatives }, passedOver, diagnostics: [...got.catalogs.diagnostics, d], notes: fromNote(got.catalogs.from) };
 }
 
+/** `select -o json`: the instance types listed, or (with --os, --intent or --size) the decision. */
+export type SelectJson = SelectListJson | ChooseJson;
+
+/** `select --os/--intent/--size -o json` (and `itgen mcp`'s select tool): the decision, or the refusal and its alternatives. */
+export interface ChooseJson {
+  readonly understood?: ChooseReport['understood'];
+  readonly answer?: Omit<NonNullable<ChooseReport['answer']>, 'vm'> & { readonly vm: KubeObjectJson };
+  readonly passedOver: readonly PassedOver[];
+  readonly refusal?: ChooseReport['refusal'];
+}
+
 /** The decision as JSON (what `itgen mcp`'s select tool returns as structured content). */
-export function chooseJson(r: ChooseReport): JsonObject {
+export function chooseJson(r: ChooseReport): ChooseJson {
   return {
-    ...(r.understood ? { understood: { intent: r.understood.intent, classes: [...r.understood.classes], preference: r.understood.preference } } : {}),
-    ...(r.answer
-      ? {
-          answer: {
-            instancetype: { ...r.answer.instancetype },
-            preference: r.answer.preference,
-            why: [...r.answer.why],
-            vm: r.answer.vm,
-            ...(r.answer.fits ? { fits: [...r.answer.fits] } : {}),
-          },
-        }
-      : {}),
-    passedOver: r.passedOver.map((p) => ({ ...p })),
-    ...(r.refusal
-      ? {
-          refusal: {
-            message: r.refusal.message,
-            alternatives: r.refusal.alternatives.map((a) => ({ instancetype: { ...a.instancetype }, preference: a.preference })),
-          },
-        }
-      : {}),
+    ...(r.understood ? { understood: r.understood } : {}),
+    ...(r.answer ? { answer: { ...r.answer, vm: kubeObject(r.answer.vm) } } : {}),
+    passedOver: r.passedOver,
+    ...(r.refusal ? { refusal: r.refusal } : {}),
   };
 }
 

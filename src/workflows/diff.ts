@@ -21,6 +21,7 @@ import {
   problemsMarkdown,
   reviewedChanges,
   vmImpact,
+  type ReviewedChange,
   type VmImpact,
 } from '../release/review';
 import { resizeMarkdown, vmResizes, type VmResize } from '../release/review-resize';
@@ -115,27 +116,39 @@ export function diff(project: Project, opts: DiffOptions = {}): DiffReport {
   return { sections: out, resizes, changed: out.some((s) => s.diffs.length > 0), failed: false, diagnostics: problems, notes: [] };
 }
 
+/** `diff -o json`: per generator what changed since the committed output (a revision, a bundle), reviewed, and what it does to the VMs. */
+export interface DiffJson {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly generators: readonly {
+    readonly generator: string;
+    readonly against: string;
+    readonly summary: { readonly added: number; readonly removed: number; readonly changed: number };
+    readonly diffs: readonly ReviewedChange[];
+    /** With `--vms`: the VMs the change touches, and how many it leaves alone. */
+    readonly vms?: { readonly touched: readonly VmImpact[]; readonly unaffected: number };
+  }[];
+  /** With `--vms`: what a resize of each VM to the changed objects does. */
+  readonly resizes?: readonly VmResize[];
+}
+
 /** `-o json`: per generator its summary, reviewed changes and VMs. */
 export function diffJson(report: DiffReport): string {
-  return JSON.stringify(
-    {
-      diagnostics: report.diagnostics,
-      generators: report.sections.map((s) => ({
-        generator: s.generator,
-        against: s.against,
-        summary: {
-          added: s.diffs.filter((d) => d.change === 'added').length,
-          removed: s.diffs.filter((d) => d.change === 'removed').length,
-          changed: s.diffs.filter((d) => d.change === 'changed').length,
-        },
-        diffs: reviewedChanges(s.diffs, s.before, s.after),
-        ...(s.impact ? { vms: { touched: s.impact.impacts, unaffected: s.impact.unaffected } } : {}),
-      })),
-      ...(report.resizes.length > 0 ? { resizes: report.resizes } : {}),
-    },
-    null,
-    2,
-  );
+  const doc: DiffJson = {
+    diagnostics: report.diagnostics,
+    generators: report.sections.map((s) => ({
+      generator: s.generator,
+      against: s.against,
+      summary: {
+        added: s.diffs.filter((d) => d.change === 'added').length,
+        removed: s.diffs.filter((d) => d.change === 'removed').length,
+        changed: s.diffs.filter((d) => d.change === 'changed').length,
+      },
+      diffs: reviewedChanges(s.diffs, s.before, s.after),
+      ...(s.impact ? { vms: { touched: s.impact.impacts, unaffected: s.impact.unaffected } } : {}),
+    })),
+    ...(report.resizes.length > 0 ? { resizes: report.resizes } : {}),
+  };
+  return JSON.stringify(doc, null, 2);
 }
 
 /** `-o markdown`: the pull-request comment, cut to what a comment may hold. */

@@ -6,6 +6,8 @@ import { mappingToYaml } from '../emit/serialize';
 import { templatesAsVms } from '../expand/templates';
 import { NEWEST_RELEASE } from '../kubevirt/releases';
 import type { Project } from '../project';
+import { kubeObject, type KubeObjectJson } from '../json';
+import type { Inference } from '../expand/mutate';
 import { type Report } from './report';
 
 export interface ExpandVmsOptions {
@@ -57,35 +59,70 @@ export function expandVms(project: Project, opts: ExpandVmsOptions): ExpandVmsRe
   return { as, outcomes, diagnostics: all, notes: [] };
 }
 
-/** The VMs (or VMIs, or pods) as YAML with what was applied as comments, or JSON with it beside them. */
-export function expandText(r: ExpandVmsReport, output: 'yaml' | 'json'): string | undefined {
+/** What was applied to a VM of a List: the instance type and preference, and what was inferred from volumes. */
+export interface AppliedJson {
+  readonly name: string;
+  readonly instancetype?: string;
+  readonly preference?: string;
+  readonly inferred: readonly Inference[];
+}
+
+/** `expand -o json` of several VMs: a List, and beside it what was applied to each. */
+export interface ExpandedListJson {
+  readonly apiVersion: 'v1';
+  readonly kind: 'List';
+  readonly items: readonly KubeObjectJson[];
+  readonly references: readonly AppliedJson[];
+}
+
+/** `expand --as vmi|pod -o json`: a List of the VMIs (or launcher pods), and what each preview assumed. */
+export interface PreviewListJson {
+  readonly apiVersion: 'v1';
+  readonly kind: 'List';
+  readonly items: readonly KubeObjectJson[];
+  readonly notes: readonly { readonly name: string; readonly memoryOverhead?: string; readonly notes: readonly string[] }[];
+}
+
+/** `expand -o json`: the one VirtualMachine, or a List of them (or of VMIs, or launcher pods). */
+export type ExpandJson = KubeObjectJson | ExpandedListJson | PreviewListJson;
+
+/** The JSON document of an expansion, or undefined when nothing was expanded. */
+export function expandJson(r: ExpandVmsReport): ExpandJson | undefined {
   const { as, outcomes } = r;
   if (as !== 'vm') {
     const started = outcomes.filter((o) => (as === 'vmi' ? o.vmi : o.pod));
-    const objects = started.map((o) => (as === 'vmi' ? o.vmi! : o.pod!));
-    if (output === 'json')
-      return JSON.stringify(
-        {
-          apiVersion: 'v1',
-          kind: 'List',
-          items: objects,
-          notes: started.map((o) => ({ name: o.name, memoryOverhead: o.memoryOverhead, notes: o.notes ?? [] })),
-        },
-        null,
-        2,
-      );
-    return objects.length > 0 ? started.map((o, i) => `${previewComment(o, as)}${mappingToYaml(objects[i]!)}`).join('---\n') : undefined;
+    return {
+      apiVersion: 'v1',
+      kind: 'List',
+      items: started.map((o) => kubeObject(as === 'vmi' ? o.vmi! : o.pod!)),
+      notes: started.map((o) => ({ name: o.name, ...(o.memoryOverhead !== undefined ? { memoryOverhead: o.memoryOverhead } : {}), notes: o.notes ?? [] })),
+    };
   }
   const done = outcomes.filter((o) => o.vm);
-  const vms = done.map((o) => o.vm!);
-  if (vms.length === 0) return undefined;
-  // What was applied is said beside each VM (a comment, or the List's `references`), never in it.
-  if (output === 'json')
-    return JSON.stringify(
-      vms.length === 1 ? vms[0] : { apiVersion: 'v1', kind: 'List', items: vms, references: done.map((o) => ({ name: o.name, ...o.applied })) },
-      null,
-      2,
-    );
+  if (done.length === 0) return undefined;
+  if (done.length === 1) return kubeObject(done[0]!.vm!);
+  // What was applied is said beside each VM (the List's `references`), never in it.
+  return {
+    apiVersion: 'v1',
+    kind: 'List',
+    items: done.map((o) => kubeObject(o.vm!)),
+    references: done.map((o) => ({ name: o.name, inferred: [], ...o.applied })),
+  };
+}
+
+/** The VMs (or VMIs, or pods) as YAML with what was applied as comments, or JSON with it beside them. */
+export function expandText(r: ExpandVmsReport, output: 'yaml' | 'json'): string | undefined {
+  if (output === 'json') {
+    const doc = expandJson(r);
+    return doc === undefined ? undefined : JSON.stringify(doc, null, 2);
+  }
+  const { as, outcomes } = r;
+  if (as !== 'vm') {
+    const started = outcomes.filter((o) => (as === 'vmi' ? o.vmi : o.pod));
+    return started.length > 0 ? started.map((o) => `${previewComment(o, as)}${mappingToYaml(as === 'vmi' ? o.vmi! : o.pod!)}`).join('---\n') : undefined;
+  }
+  const done = outcomes.filter((o) => o.vm);
+  if (done.length === 0) return undefined;
   return done.map((o) => `${appliedComment(o)}${mappingToYaml(o.vm!)}`).join('---\n');
 }
 

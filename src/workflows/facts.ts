@@ -45,7 +45,13 @@ export function factsText(report: FactsReport): string {
 
 export { factsCsv } from '../expand/facts';
 
+/** `facts -o json`: each generator's (or the files') catalog and what its objects ask of a node. */
+export interface FactsJson {
+  readonly generators: FactsReport['catalogs'];
+}
+
 /** The facts as JSON: each generator's (or the files') catalog and its facts. */
 export function factsJson(report: FactsReport): string {
-  return JSON.stringify({ generators: report.catalogs }, null, 2);
+  const doc: FactsJson = { generators: report.catalogs };
+  return JSON.stringify(doc, null, 2);
 }

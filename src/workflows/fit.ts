@@ -1,7 +1,7 @@
 import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
 import { manifestObjects } from '../expand/documents';
 import { fitReport, type CapacityScope, type FitReport } from '../expand/fit';
-import { placeTogether, type TogetherReport } from '../expand/place';
+import { placeTogether, type TogetherJson, type TogetherReport } from '../expand/place';
 import type { JsonObject } from '../json';
 import type { Project } from '../project';
 import { fromNote, type Report } from './report';
@@ -65,9 +65,13 @@ export function fit(project: Project, opts: FitOptions): FitRun {
 }
 
 export { fitMarkdown, fitText, type CapacityScope } from '../expand/fit';
-export { togetherJson, togetherMarkdown, togetherText } from '../expand/place';
+export { togetherJson, togetherMarkdown, togetherText, type TogetherJson } from '../expand/place';
+
+/** `fit -o json`: each VM's nodes, the capacity table of the instance types, or (`--together`) the VMs placed together. */
+export type FitJson = FitReport | TogetherJson;
 
 /** A fit's report as JSON (the capacity table, or each VM's nodes). */
 export function fitJson(report: FitReport): string {
-  return JSON.stringify(report, null, 2);
+  const doc: FitJson = report;
+  return JSON.stringify(doc, null, 2);
 }

@@ -10,12 +10,15 @@ import type { Diagnostic } from '../diagnostics';
 import type { Json, JsonObject } from '../json';
 import type { Project } from '../project';
 import { VERSION } from '../version';
-import { choose, chooseJson, type ChooseAsk } from './choose';
+import { kubeObject, type KubeObjectJson } from '../json';
+import { choose, chooseJson, type ChooseAsk, type ChooseJson } from './choose';
 import { expandVms } from './expand';
-import { processTemplate } from './template';
+import { processTemplate, templateJson, type TemplateProcessJson } from './template';
 import { validate } from './validate';
-import { fit } from './fit';
-import { resize } from './resize';
+import { fit, type FitJson } from './fit';
+import { resize, resizeDocument, type ResizeChangeJson } from './resize';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 /** A project whose standard input is `stdin` (what a tool's text becomes: the file `-`). */
 export type ProjectFor = (stdin: string) => Project;
@@ -28,73 +31,8 @@ export interface McpCluster {
 
 type Zod = typeof zod;
 
-/**
- * The tools' output schemas (zod 4, handed to the SDK, which publishes them as JSON Schema). Made on
- * demand: zod stays out of every other command's start (the startup snapshot refuses to hold it).
- */
-export function mcpOutputSchemas(z: Zod) {
-  const diagnosticSchema = z.object({
-    code: z.string(),
-    severity: z.enum(['error', 'warning']),
-    message: z.string(),
-    line: z.number().optional(),
-    col: z.number().optional(),
-    hint: z.string().optional(),
-  });
-
-  const chosenSchema = z.object({ name: z.string(), kind: z.string(), cpu: z.number(), memory: z.string(), class: z.string() });
-
-  return {
-    select: {
-      understood: z.object({ intent: z.string(), classes: z.array(z.string()), preference: z.string() }).optional(),
-      answer: z
-        .object({
-          instancetype: chosenSchema,
-          preference: z.string(),
-          why: z.array(z.string()),
-          vm: z.record(z.string(), z.unknown()),
-          fits: z.array(z.string()).optional().describe('with the nodes the server was started with: the nodes its launcher pod fits on'),
-        })
-        .optional()
-        .describe('the pair KubeVirt admits, why, and a VM that names it'),
-      passedOver: z
-        .array(z.object({ instancetype: z.string(), reason: z.string() }))
-        .describe('smaller candidates KubeVirt refuses with the preference, in its words'),
-      refusal: z
-        .object({ message: z.string(), alternatives: z.array(z.object({ instancetype: chosenSchema, preference: z.string() })) })
-        .optional()
-        .describe('why nothing answers the ask, and the nearest pairs KubeVirt admits'),
-    },
-    validate: {
-      admitted: z.boolean().describe('no error: KubeVirt stores and starts it at the releases judged'),
-      diagnostics: z.array(diagnosticSchema),
-    },
-    expand: {
-      vms: z.array(z.record(z.string(), z.unknown())).describe('each VirtualMachine as the expand-spec subresource returns it'),
-      diagnostics: z.array(diagnosticSchema),
-    },
-    fit: {
-      report: z.record(z.string(), z.unknown()).describe("the placement of each VM's launcher pod on the nodes, as itgen fit -o json says it"),
-      diagnostics: z.array(diagnosticSchema),
-    },
-    resize: {
-      plan: z
-        .record(z.string(), z.unknown())
-        .describe('what the change does (live, pending, restart, start, rejected or failed) and why, as itgen resize -o json says it'),
-      diagnostics: z.array(diagnosticSchema),
-    },
-    template_process: {
-      vm: z.record(z.string(), z.unknown()).optional(),
-      message: z.string(),
-      generated: z.record(z.string(), z.object({ value: z.string(), from: z.string() })),
-      diagnostics: z.array(diagnosticSchema),
-    },
-  } as const;
-}
-
-const MAX_TEXT = 1024 * 1024;
-
-interface DiagnosticOut {
+/** A diagnostic as the tools answer it: the line and column in the text the client sent. */
+export interface McpDiagnostic {
   readonly code: string;
   readonly severity: 'error' | 'warning';
   readonly message: string;
@@ -103,7 +41,53 @@ interface DiagnosticOut {
   readonly hint?: string;
 }
 
-function diagnosticsOf(ds: readonly Diagnostic[]): DiagnosticOut[] {
+/** The select tool: the pair KubeVirt admits, why, and a VM that names it; or the refusal and the nearest pairs. */
+export type McpSelectOutput = ChooseJson;
+
+/** The validate tool: whether KubeVirt stores and starts the VM at the releases judged, and its words. */
+export interface McpValidateOutput {
+  /** No error: KubeVirt stores and starts it. */
+  readonly admitted: boolean;
+  readonly diagnostics: readonly McpDiagnostic[];
+}
+
+/** The expand tool: each VirtualMachine as the expand-spec subresource returns it. */
+export interface McpExpandOutput {
+  readonly vms: readonly KubeObjectJson[];
+  readonly diagnostics: readonly McpDiagnostic[];
+}
+
+/** The fit tool: the placement of the VM's launcher pod on the nodes, as `itgen fit -o json` says it. */
+export interface McpFitOutput {
+  readonly report?: FitJson;
+  readonly diagnostics: readonly McpDiagnostic[];
+}
+
+/** The resize tool: what the change does (live, pending, restart, start, rejected or failed) and why. */
+export interface McpResizeOutput {
+  readonly plan?: ResizeChangeJson;
+  readonly diagnostics: readonly McpDiagnostic[];
+}
+
+/** The template_process tool: the VirtualMachine made, the message, the generated values. */
+export interface McpTemplateProcessOutput extends Omit<TemplateProcessJson, 'vm'> {
+  readonly vm?: KubeObjectJson;
+  readonly diagnostics: readonly McpDiagnostic[];
+}
+
+/** The bundle carries the tools' generated schemas (tools/bundle.mjs): the installed package needs no file beside it. */
+declare const ITGEN_OUTPUT_SCHEMAS: string | undefined;
+
+/** A tool's output schema, generated from its type (schema/output/mcp-NAME.schema.json). */
+function outputSchema(name: string): Record<string, unknown> {
+  if (typeof ITGEN_OUTPUT_SCHEMAS === 'string') return (JSON.parse(ITGEN_OUTPUT_SCHEMAS) as Record<string, Record<string, unknown>>)[name]!;
+  // Unbundled (the compiled library, the tests): the package's own file, two levels above this module.
+  return JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'schema', 'output', `${name}.schema.json`), 'utf8')) as Record<string, unknown>;
+}
+
+const MAX_TEXT = 1024 * 1024;
+
+function diagnosticsOf(ds: readonly Diagnostic[]): McpDiagnostic[] {
   return ds.map((d) => ({
     code: d.code,
     severity: d.severity,
@@ -121,9 +105,9 @@ const errorsOf = (ds: readonly Diagnostic[]): string =>
 
 type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
-const result = (text: string, structured: Record<string, unknown>, isError = false): ToolResult => ({
+const result = (text: string, structured: object, isError = false): ToolResult => ({
   content: [{ type: 'text', text }],
-  structuredContent: structured,
+  structuredContent: { ...structured },
   ...(isError ? { isError: true } : {}),
 });
 
@@ -138,25 +122,22 @@ export const MCP_TOOLS = {
       ...(cluster.pods !== undefined ? { pods: cluster.pods } : {}),
     });
     if (!r.answer) return refused(errorsOf(r.diagnostics) || 'no answer');
-    const j = chooseJson(r) as Record<string, unknown>;
-    return result(`${r.answer.instancetype.name} with ${r.answer.preference}: ${r.answer.why.join('; ')}`, j);
+    const out: McpSelectOutput = chooseJson(r);
+    return result(`${r.answer.instancetype.name} with ${r.answer.preference}: ${r.answer.why.join('; ')}`, out);
   },
   validate(projectFor: ProjectFor, vm: string): ToolResult {
     if (vm.length > MAX_TEXT) return refused(`the VM text is over ${MAX_TEXT} bytes`);
     const r = validate(projectFor(vm), { files: ['-'] });
     const admitted = !r.diagnostics.some((d) => d.severity === 'error');
-    return result(admitted ? 'KubeVirt stores and starts it' : errorsOf(r.diagnostics), { admitted, diagnostics: diagnosticsOf(r.diagnostics) });
+    const out: McpValidateOutput = { admitted, diagnostics: diagnosticsOf(r.diagnostics) };
+    return result(admitted ? 'KubeVirt stores and starts it' : errorsOf(r.diagnostics), out);
   },
   expand(projectFor: ProjectFor, vm: string): ToolResult {
     if (vm.length > MAX_TEXT) return refused(`the VM text is over ${MAX_TEXT} bytes`);
     const r = expandVms(projectFor(vm), { files: ['-'] });
-    const vms = r.outcomes.flatMap((o) => (o.vm ? [o.vm as unknown as Record<string, unknown>] : []));
+    const out: McpExpandOutput = { vms: r.outcomes.flatMap((o) => (o.vm ? [kubeObject(o.vm)] : [])), diagnostics: diagnosticsOf(r.diagnostics) };
     const failed = r.diagnostics.some((d) => d.severity === 'error');
-    return result(
-      failed ? errorsOf(r.diagnostics) : `${vms.length} VM${vms.length === 1 ? '' : 's'} expanded`,
-      { vms, diagnostics: diagnosticsOf(r.diagnostics) },
-      failed,
-    );
+    return result(failed ? errorsOf(r.diagnostics) : `${out.vms.length} VM${out.vms.length === 1 ? '' : 's'} expanded`, out, failed);
   },
   fit(projectFor: ProjectFor, cluster: McpCluster, vm: string): ToolResult {
     if (cluster.nodes === undefined)
@@ -164,8 +145,8 @@ export const MCP_TOOLS = {
     if (vm.length > MAX_TEXT) return refused(`the VM text is over ${MAX_TEXT} bytes`);
     const r = fit(projectFor(vm), { vms: ['-'], nodes: cluster.nodes, ...(cluster.pods !== undefined ? { pods: cluster.pods } : {}) });
     const failed = r.diagnostics.some((d) => d.severity === 'error') || !r.fit;
-    const report = r.fit ? (JSON.parse(JSON.stringify(r.fit)) as Record<string, unknown>) : {};
-    return result(failed ? errorsOf(r.diagnostics) || 'no placement' : 'placed', { report, diagnostics: diagnosticsOf(r.diagnostics) }, failed);
+    const out: McpFitOutput = { ...(r.fit ? { report: r.fit } : {}), diagnostics: diagnosticsOf(r.diagnostics) };
+    return result(failed ? errorsOf(r.diagnostics) || 'no placement' : 'placed', out, failed);
   },
   resize(projectFor: ProjectFor, vm: string, to: { instancetype?: string; preference?: string }): ToolResult {
     if (vm.length > MAX_TEXT) return refused(`the VM text is over ${MAX_TEXT} bytes`);
@@ -176,24 +157,15 @@ export const MCP_TOOLS = {
       ...(to.preference !== undefined ? { preference: to.preference } : {}),
     });
     const failed = r.diagnostics.some((d) => d.severity === 'error') || !r.plan;
-    const plan = r.plan ? (JSON.parse(JSON.stringify({ vm: r.vm, to: r.to, ...r.plan })) as Record<string, unknown>) : {};
-    return result(
-      failed ? errorsOf(r.diagnostics) || 'no plan' : `${(r.plan as { outcome?: string } | undefined)?.outcome ?? 'planned'}`,
-      { plan, diagnostics: diagnosticsOf(r.diagnostics) },
-      failed,
-    );
+    const out: McpResizeOutput = { ...(r.plan ? { plan: resizeDocument(r) as ResizeChangeJson } : {}), diagnostics: diagnosticsOf(r.diagnostics) };
+    return result(failed ? errorsOf(r.diagnostics) || 'no plan' : (r.plan?.outcome ?? 'planned'), out, failed);
   },
   template_process(projectFor: ProjectFor, template: string, params: Readonly<Record<string, string>>): ToolResult {
     if (template.length > MAX_TEXT) return refused(`the template text is over ${MAX_TEXT} bytes`);
     const r = processTemplate(projectFor(template), { file: '-', params: Object.entries(params).map(([k, v]) => `${k}=${v}`) });
-    const p = r.processed;
-    const structured = {
-      ...(p?.vm ? { vm: p.vm as unknown as Record<string, unknown> } : {}),
-      message: p?.message ?? '',
-      generated: Object.fromEntries(Object.entries(p?.generated ?? {}).map(([k, g]) => [k, { value: g.value, from: g.from }])),
-      diagnostics: diagnosticsOf(r.diagnostics),
-    };
-    return p?.vm ? result(p.message || 'processed', structured) : result(errorsOf(r.diagnostics), structured, true);
+    const made = templateJson(r);
+    const out: McpTemplateProcessOutput = { ...(made ?? { message: '', generated: {} }), diagnostics: diagnosticsOf(r.diagnostics) };
+    return made ? result(made.message || 'processed', out) : result(errorsOf(r.diagnostics), out, true);
   },
 };
 
@@ -215,7 +187,12 @@ const askShapeOf = (z: Zod) => ({
 // Over 80 lines: one registration per tool, each its schemas and the call to its workflow.
 export async function serveMcp(projectFor: ProjectFor, cluster: McpCluster = {}): Promise<void> {
   const { z } = await import('zod');
-  const schemas = mcpOutputSchemas(z);
+  // The output schemas generated from the types above (schema/output/mcp-*.schema.json), as zod for the SDK.
+  // Without `$id`: a tool's schema is published inline in the tool list, not as the file at that address.
+  const output = (name: string) => {
+    const { $id: _id, ...schema } = outputSchema(`mcp-${name}`);
+    return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+  };
   const askShape = askShapeOf(z);
   const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
@@ -228,7 +205,7 @@ export async function serveMcp(projectFor: ProjectFor, cluster: McpCluster = {})
       description:
         "One instance type and preference KubeVirt admits for the ask (least specialised, then smallest), why, the smaller ones passed over in KubeVirt's words, and a VM to apply; an impossible ask is refused with the nearest admitted pairs.",
       inputSchema: askShape,
-      outputSchema: schemas.select,
+      outputSchema: output('select'),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) => MCP_TOOLS.select(projectFor, noUndefined(args) as ChooseAsk, cluster),
@@ -240,7 +217,7 @@ export async function serveMcp(projectFor: ProjectFor, cluster: McpCluster = {})
       description:
         "Whether KubeVirt stores and starts the VirtualMachine (YAML or JSON text), in KubeVirt's words at its lines, against the catalogs the server was started with.",
       inputSchema: { vm: z.string().max(MAX_TEXT).describe('the VirtualMachine manifest (YAML or JSON)') },
-      outputSchema: schemas.validate,
+      outputSchema: output('validate'),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ vm }) => MCP_TOOLS.validate(projectFor, vm),
@@ -251,7 +228,7 @@ export async function serveMcp(projectFor: ProjectFor, cluster: McpCluster = {})
       title: 'Expand a VirtualMachine',
       description: 'The VirtualMachine with its instance type and preference applied, as the expand-spec subresource returns it.',
       inputSchema: { vm: z.string().max(MAX_TEXT).describe('the VirtualMachine manifest (YAML or JSON)') },
-      outputSchema: schemas.expand,
+      outputSchema: output('expand'),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ vm }) => MCP_TOOLS.expand(projectFor, vm),
@@ -263,7 +240,7 @@ export async function serveMcp(projectFor: ProjectFor, cluster: McpCluster = {})
       description:
         "Where the VM's virt-launcher pod fits on the cluster's nodes (given when the server started), kube-scheduler's filters and their reasons per node.",
       inputSchema: { vm: z.string().max(MAX_TEXT).describe('the VirtualMachine manifest (YAML or JSON)') },
-      outputSchema: schemas.fit,
+      outputSchema: output('fit'),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ vm }) => MCP_TOOLS.fit(projectFor, cluster, vm),
@@ -279,7 +256,7 @@ export async function serveMcp(projectFor: ProjectFor, cluster: McpCluster = {})
         to: z.string().max(253).optional().describe('the instance type to switch to'),
         preference: z.string().max(253).optional().describe('the preference to switch to'),
       },
-      outputSchema: schemas.resize,
+      outputSchema: output('resize'),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ vm, to, preference }) =>
@@ -294,7 +271,7 @@ export async function serveMcp(projectFor: ProjectFor, cluster: McpCluster = {})
         template: z.string().max(MAX_TEXT).describe('the VirtualMachineTemplate (YAML or JSON)'),
         params: z.record(z.string(), z.string()).optional().describe('parameter values'),
       },
-      outputSchema: schemas.template_process,
+      outputSchema: output('template-process'),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ template, params }) => MCP_TOOLS.template_process(projectFor, template, params ?? {}),

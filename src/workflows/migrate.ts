@@ -5,7 +5,8 @@ import { relativePath } from '../load/files';
 import type * as Migrate from '../migrate';
 import type { Project } from '../project';
 import type { Report } from './report';
-import { migrateTemplates, type MigratedTemplate } from '../migrate/templates';
+import { migrateTemplates, type MigratedTemplate, type Minimums } from '../migrate/templates';
+import { kubeObject, type Json, type KubeObjectJson } from '../json';
 import { mappingToYaml, serializeStream } from '../emit/serialize';
 
 export interface MigrateOptions {
@@ -87,22 +88,32 @@ export function migrateOpenShiftTemplates(project: Project, files: readonly stri
   return { migrated: r.migrated, diagnostics: [...problems, ...cr.diagnostics, ...r.diagnostics], notes: [] };
 }
 
+/** `migrate templates -o json`: per template, the pair it names, the minimums it kept, and where its VMI differs (null: absent). */
+export type MigrateTemplatesJson = readonly {
+  readonly name: string;
+  readonly file: string;
+  readonly preference: string | null;
+  readonly instancetype: string | null;
+  readonly minimums: Minimums;
+  readonly differences: readonly { readonly field: string; readonly before: Json; readonly after: Json }[];
+  /** The VirtualMachineTemplate, or null when the template could not be migrated. */
+  readonly template: KubeObjectJson | null;
+}[];
+
 /** The migrated templates as a YAML stream (or JSON with each template's mapping and differences). */
 export function migratedTemplatesText(r: MigrateTemplatesReport, output: 'yaml' | 'json'): string | undefined {
-  if (output === 'json')
-    return JSON.stringify(
-      r.migrated.map((m) => ({
-        name: m.name,
-        file: m.file,
-        preference: m.preference ?? null,
-        instancetype: m.instancetype ?? null,
-        minimums: m.minimums,
-        differences: m.differences.map((d) => ({ field: `spec.${d.field}`, before: d.before ?? null, after: d.after ?? null })),
-        template: m.template ?? null,
-      })),
-      null,
-      2,
-    );
+  if (output === 'json') {
+    const doc: MigrateTemplatesJson = r.migrated.map((m) => ({
+      name: m.name,
+      file: m.file,
+      preference: m.preference ?? null,
+      instancetype: m.instancetype ?? null,
+      minimums: m.minimums,
+      differences: m.differences.map((d) => ({ field: `spec.${d.field}`, before: d.before ?? null, after: d.after ?? null })),
+      template: m.template ? kubeObject(m.template) : null,
+    }));
+    return JSON.stringify(doc, null, 2);
+  }
   const made = r.migrated.filter((m) => m.template);
   if (made.length === 0) return undefined;
   return serializeStream(

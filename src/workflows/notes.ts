@@ -41,7 +41,13 @@ export function notesText(report: NotesReport): string {
 /** The version the preview of the next release is recorded under; shown as `unreleased`. */
 const UNRELEASED = 'v999999999.0.0';
 
+/** `notes -o json`: each generator's release notes, newest release first. */
+export interface NotesJson {
+  readonly generators: NotesReport['generators'];
+}
+
 /** The notes as JSON: each generator's sections. */
 export function notesJson(report: NotesReport): string {
-  return JSON.stringify({ generators: report.generators }, null, 2);
+  const doc: NotesJson = { generators: report.generators };
+  return JSON.stringify(doc, null, 2);
 }

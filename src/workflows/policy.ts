@@ -1,5 +1,5 @@
 import { mappingToYaml, serializeStream } from '../emit/serialize';
-import type { JsonObject } from '../json';
+import { kubeObject, type JsonObject, type KubeObjectJson } from '../json';
 import { policyObjects } from '../policy';
 import type { Project } from '../project';
 import { catalogsOrReport, fromNote, type Report } from './report';
@@ -33,7 +33,15 @@ export function policyYaml(report: PolicyReport): string {
     .join('');
 }
 
+/** `policy -o json`: a List of the admission policies and their bindings. */
+export interface PolicyJson {
+  readonly apiVersion: 'v1';
+  readonly kind: 'List';
+  readonly items: readonly KubeObjectJson[];
+}
+
 /** A `List` of every policy object. */
 export function policyJson(report: PolicyReport): string {
-  return JSON.stringify({ apiVersion: 'v1', kind: 'List', items: report.policies.flatMap((p) => p.objects) }, null, 2);
+  const doc: PolicyJson = { apiVersion: 'v1', kind: 'List', items: report.policies.flatMap((p) => p.objects.map(kubeObject)) };
+  return JSON.stringify(doc, null, 2);
 }

@@ -126,15 +126,33 @@ export function resizeText(report: ResizeReport): string {
   return `${report.vm ?? ''}: ${report.plan.outcome}: ${resizeWhy(report.plan)}${report.suggestion !== undefined ? `; ${report.suggestion}` : ''}${assumed.length > 0 ? `; assumed: ${assumed.join('; ')}` : ''}`;
 }
 
+/** `resize --to/--preference -o json`: the change and what it does (the plan), or why it was not judged. */
+export interface ResizeChangeJson extends Partial<ResizePlan> {
+  readonly vm?: string;
+  readonly to?: ResizeReport['to'];
+  /** When the new object is not found: the one suggestion. */
+  readonly suggestion?: string;
+}
+
+/** `resize --plan -o json`: every instance type the VM could switch to and what the switch does; `current` marks its own. */
+export interface ResizeOptionsJson {
+  readonly vm?: string;
+  readonly options: readonly (ResizePlan & { readonly instancetype: { readonly name: string; readonly kind: string }; readonly current: boolean })[];
+}
+
+/** `resize -o json`. */
+export type ResizeJson = ResizeChangeJson | ResizeOptionsJson;
+
+/** The JSON document of a resize report. */
+export function resizeDocument(report: ResizeReport): ResizeJson {
+  const vm = report.vm !== undefined ? { vm: report.vm } : {};
+  if (report.options) return { ...vm, options: report.options.map((o) => ({ instancetype: { name: o.name, kind: o.kind }, current: o.current, ...o.plan })) };
+  return { ...vm, ...(report.to ? { to: report.to } : {}), ...report.plan, ...(report.suggestion !== undefined ? { suggestion: report.suggestion } : {}) };
+}
+
 /** The JSON of a resize report, as `-o json` prints it. */
 export function resizeJson(report: ResizeReport): string {
-  if (report.options)
-    return JSON.stringify({ vm: report.vm, options: report.options.map((o) => ({ instancetype: { name: o.name, kind: o.kind }, ...o.plan })) }, null, 2);
-  return JSON.stringify(
-    { vm: report.vm, to: report.to, ...report.plan, ...(report.suggestion !== undefined ? { suggestion: report.suggestion } : {}) },
-    null,
-    2,
-  );
+  return JSON.stringify(resizeDocument(report), null, 2);
 }
 
 /** Why, in KubeVirt's words first, then what KubeVirt does not say. */

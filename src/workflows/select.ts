@@ -110,7 +110,13 @@ export function selectText(report: SelectReport): string {
 
 export { instancetypesCsv as selectCsv };
 
+/** `select -o json` listing: the instance types that pass every filter. */
+export interface SelectListJson {
+  readonly instancetypes: readonly SiteInstancetype[];
+}
+
 /** The instance types chosen, as JSON. */
 export function selectJson(report: SelectReport): string {
-  return JSON.stringify({ instancetypes: report.instancetypes }, null, 2);
+  const doc: SelectListJson = { instancetypes: report.instancetypes };
+  return JSON.stringify(doc, null, 2);
 }

@@ -1,6 +1,6 @@
 import { closest, diag, shownNames, type Diagnostic } from '../diagnostics';
 import { sweepTemplate, templateDiagnostics, templatesAsVms, type Sweep } from '../expand/templates';
-import type { Json, JsonObject } from '../json';
+import { kubeObject, type Json, type JsonObject, type KubeObjectJson } from '../json';
 import { locate } from '../load/source';
 import { paramsFromFile, processTemplateDocument, type ProcessedTemplate } from '../kubevirt/template';
 import { mappingToYaml } from '../emit/serialize';
@@ -56,16 +56,29 @@ export function processTemplate(project: Project, opts: ProcessTemplateOptions):
   return { processed, diagnostics: [...diagnostics, ...found.map((d) => (d.code === 'IT8401' && hint !== undefined ? { ...d, hint } : d))], notes: [] };
 }
 
+/** `template process -o json`: the VirtualMachine made, the template's message, and each generated value and its expression. */
+export interface TemplateProcessJson {
+  readonly vm: KubeObjectJson;
+  readonly message: string;
+  readonly generated: { readonly [parameter: string]: { readonly value: string; readonly from: string } };
+}
+
+/** The processed template as JSON, or undefined when no VM was made. */
+export function templateJson(r: ProcessTemplateReport): TemplateProcessJson | undefined {
+  const p = r.processed;
+  if (!p?.vm) return undefined;
+  return {
+    vm: kubeObject(p.vm),
+    message: p.message ?? '',
+    generated: Object.fromEntries(Object.entries(p.generated).map(([k, g]) => [k, { value: g.value, from: g.from }])),
+  };
+}
+
 /** The processed VM as virtctl prints it (YAML, or JSON), with the generated values and the message as comments. */
 export function templateText(r: ProcessTemplateReport, output: 'yaml' | 'json'): string | undefined {
   const p = r.processed;
   if (!p?.vm) return undefined;
-  if (output === 'json')
-    return JSON.stringify(
-      { vm: p.vm, message: p.message ?? '', generated: Object.fromEntries(Object.entries(p.generated).map(([k, g]) => [k, { value: g.value, from: g.from }])) },
-      null,
-      2,
-    );
+  if (output === 'json') return JSON.stringify(templateJson(r), null, 2);
   const comments = [
     ...Object.entries(p.generated).map(([k, g]) => `# ${k}: generated ${JSON.stringify(g.value)} from ${JSON.stringify(g.from)}`),
     ...(p.message ? [`# message: ${JSON.stringify(p.message)}`] : []),
@@ -107,9 +120,15 @@ export function sweepTemplateFile(project: Project, file: string): SweepTemplate
   return { sweeps, diagnostics: [...problems, ...cr.diagnostics, ...templated.diagnostics, ...none], notes: [] };
 }
 
+/** `template sweep -o json`: per instance type or preference parameter, each value's verdict. */
+export type TemplateSweepJson = readonly Sweep[];
+
 /** The sweep as a table (text) or JSON. */
 export function sweepText(r: SweepTemplateReport, output: 'text' | 'json'): string | undefined {
-  if (output === 'json') return JSON.stringify(r.sweeps, null, 2);
+  if (output === 'json') {
+    const doc: TemplateSweepJson = r.sweeps;
+    return JSON.stringify(doc, null, 2);
+  }
   if (r.sweeps.length === 0) return undefined;
   return r.sweeps
     .map((s) => {

@@ -71,6 +71,25 @@ describe("select decides with the catalog's words", () => {
     expect(j.answer.vm.spec.preference.kind).toBe('VirtualMachinePreference');
   });
 
+  it('--family, --class, --text and --deprecated narrow a decision as they narrow the list; a deciding option alone is refused', () => {
+    const ask = (...more: string[]): { code: number | null; name?: string; stderr: string } => {
+      const r = itgen(REPO, 'select', '-g', 'generators/common-instancetypes.yaml', '--os', 'fedora', ...more, '-o', 'json');
+      const j = r.code === 0 ? (JSON.parse(r.stdout) as { answer: { instancetype: { name: string } } }) : undefined;
+      return { code: r.code, stderr: r.stderr, ...(j ? { name: j.answer.instancetype.name } : {}) };
+    };
+    // Naming a dedicated-CPU family is asking for one: without an intent, general purpose is not imposed.
+    expect(ask('--family', 'cx', '--cpu', '4').name).toBe('cx1.xlarge');
+    expect(ask('--class', 'memory.intensive').name).toBe('m1.large');
+    expect(ask('--text', 'large').name).toBe('u1.large');
+    // The narrowing holds for the refusal's alternatives too: the nearest of the family named.
+    const none = ask('--family', 'cx', '--cpu', '3');
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/nearest that KubeVirt admits: cx1\./);
+    const list = itgen(REPO, 'select', '-g', 'generators/common-instancetypes.yaml', '--cpu', '2', '--scope', 'namespaced');
+    expect(list.code).toBe(1);
+    expect(list.stderr).toContain('error IT1011 --scope is for a decision: give --os, --intent or --size with it');
+  });
+
   it("a catalog's own words: `web` means the u family; other words are refused with it", () => {
     const dir = scratchProject({
       'catalogs/acme/catalog.yaml': `kind: Catalog

@@ -9,7 +9,7 @@
 import { closest, diag, type Diagnostic } from '../diagnostics';
 import { kubeObject, type JsonObject, type KubeObjectJson } from '../json';
 import type { Project } from '../project';
-import { parseRange, pairOf, type SiteData, type SiteInstancetype, type SitePreference } from '../site';
+import { parseRange, pairOf, selectInstancetypes, type SiteData, type SiteInstancetype, type SitePreference } from '../site';
 import { catalogsSiteData, type SelectListJson } from './select';
 import { catalogsOrReport, fromNote, type Report } from './report';
 import type { Catalogs } from '../project';
@@ -37,6 +37,11 @@ export interface ChooseAsk {
   readonly gpu?: string;
   readonly hugepages?: string;
   readonly dedicated?: boolean;
+  /** Narrowing the candidates as `select` lists them: families (`u1`, `u`), classes, words, and deprecated ones let in. */
+  readonly families?: readonly string[];
+  readonly classes?: readonly string[];
+  readonly text?: string;
+  readonly deprecated?: boolean;
   /** The kinds to name: cluster-wide (default, where the catalog has them) or the namespaced ones. */
   readonly scope?: 'cluster' | 'namespaced';
   /** The cluster's nodes (`kubectl get nodes -o yaml`) and what runs on them: the answer must fit. */
@@ -171,7 +176,9 @@ export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
   const { data } = input;
   const got = { catalogs: input.catalogs };
   const intents = knownIntents(data, input.words);
-  const intentWord = norm(ask.intent ?? (intents.has('general') ? 'general' : ''));
+  // Without an intent, general purpose; unless families or classes are named, which say it themselves.
+  const named = (ask.families ?? []).length > 0 || (ask.classes ?? []).length > 0;
+  const intentWord = norm(ask.intent ?? (intents.has('general') && !named ? 'general' : ''));
   const meaning = intentWord === '' ? { classes: [], families: [] } : intents.get(intentWord);
   if (meaning === undefined) {
     const known = [...intents.keys()];
@@ -213,8 +220,9 @@ export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
     ask.dedicated === true ||
     ask.hugepages !== undefined ||
     ask.gpu !== undefined ||
-    classes.some((c) => c !== 'general.purpose') ||
-    meaning.families.length > 0;
+    [...classes, ...(ask.classes ?? [])].some((c) => c !== 'general.purpose') ||
+    meaning.families.length > 0 ||
+    (ask.families ?? []).length > 0;
   const fitsArch = (it: SiteInstancetype): boolean =>
     preference.architecture === '' || it.architectures.length === 0 || it.architectures.includes(preference.architecture);
   const inIntent = (it: SiteInstancetype): boolean =>
@@ -222,16 +230,18 @@ export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
     classes.includes(it.class) ||
     (classes.includes('gpu') && it.gpus.length > 0) ||
     meaning.families.some((f) => f === it.family || f === it.family.replace(/\d+$/, ''));
-  const usable = data.instancetypes.filter(
-    (it) =>
-      !it.deprecated &&
-      (ask.scope === undefined || it.scopes.includes(ask.scope)) &&
-      fitsArch(it) &&
-      inIntent(it) &&
-      (ask.dedicated !== true || it.dedicatedCpu) &&
-      (ask.hugepages === undefined || (ask.hugepages === 'any' ? it.hugepages !== '' : it.hugepages === ask.hugepages)) &&
-      (ask.gpu === undefined || [...it.gpus, ...it.hostDevices].some((g) => g.toLowerCase() === ask.gpu!.toLowerCase())) &&
-      (askedSpecial || specialised(it) === 0),
+  // What `select` lists for the same flags (one filter: src/site/filter.ts), then what deciding adds.
+  const listed = selectInstancetypes(data, {
+    ...(ask.dedicated === true ? { dedicated: true } : {}),
+    ...(ask.hugepages !== undefined ? { hugepages: ask.hugepages } : {}),
+    ...(ask.gpu !== undefined ? { gpu: ask.gpu } : {}),
+    ...(ask.families !== undefined ? { families: ask.families } : {}),
+    ...(ask.classes !== undefined ? { classes: ask.classes } : {}),
+    ...(ask.text !== undefined ? { text: ask.text } : {}),
+    ...(ask.deprecated === true ? { deprecated: true } : {}),
+  });
+  const usable = listed.filter(
+    (it) => (ask.scope === undefined || it.scopes.includes(ask.scope)) && fitsArch(it) && inIntent(it) && (askedSpecial || specialised(it) === 0),
   );
   const candidates = usable
     .filter((it) => within(it.cpu, cpu) && within(it.memoryBytes, memory) && (ask.size === undefined || it.size === ask.size))

@@ -34,6 +34,8 @@ export interface SelectQuery {
   readonly classes?: readonly string[];
   readonly text?: string;
   readonly deprecated?: boolean;
+  /** Options only a decision reads (--scope, --nodes, --pods), as given: listing refuses them rather than ignore them. */
+  readonly decidingOnly?: readonly string[];
 }
 
 /** A query as a filter, or what is wrong with it. */
@@ -81,6 +83,13 @@ export interface SelectReport extends Report {
 
 /** `itgen select`: the instance types that pass every filter, from the project or the files given. */
 export function select(project: Project, query: SelectQuery): SelectReport {
+  const [deciding] = query.decidingOnly ?? [];
+  if (deciding !== undefined)
+    return {
+      instancetypes: [],
+      notes: [],
+      diagnostics: [diag('IT1011', `${deciding} is for a decision: give --os, --intent or --size with it (listing has no answer to place or scope)`)],
+    };
   const parsed = selectFilter(query);
   if (!parsed.filter) return { instancetypes: [], diagnostics: parsed.diagnostics, notes: [] };
   const got = catalogsOrReport(project);

@@ -26,7 +26,9 @@ export const SELECT_COMMAND: CommandSpec = {
     'another intent is given), then the smallest, then the name; it says why, which smaller candidates',
     "were passed over in KubeVirt's words, and prints a VM to apply. An ask nothing meets (Windows 11 with",
     'one vCPU) is refused with the nearest admitted pairs, never answered with another in silence. An',
-    'unknown word is refused with the known ones. `itgen mcp` answers the same through its select tool.',
+    'unknown word is refused with the known ones. --family, --class, --text and --deprecated narrow a',
+    "decision's candidates as they narrow the list; --scope, --nodes and --pods are read by a decision only",
+    '(listing refuses them). `itgen mcp` answers the same through its select tool.',
   ].join('\n'),
   generatorArguments: true,
   options: [
@@ -71,12 +73,18 @@ export const select: Command = {
           return v === undefined ? [] : [[f, v]];
         }),
       );
-    const filters = texts('cpu', 'memory', 'arch', 'hugepages', 'gpu', 'preference');
+    const filters = texts('cpu', 'memory', 'arch', 'hugepages', 'gpu', 'preference', 'text');
+    const narrowing = {
+      families: optionValues(line, '--family'),
+      classes: optionValues(line, '--class'),
+      ...(optionSet(line, '--deprecated') ? { deprecated: true } : {}),
+    };
     if (['--os', '--intent', '--size'].some((f) => optionValue(line, f) !== undefined)) {
       const scope = optionValue(line, '--scope') as 'cluster' | 'namespaced' | undefined;
       const c = choose(projectOf(ctx), {
         ...filters,
         ...texts('os', 'intent', 'size', 'nodes', 'pods'),
+        ...narrowing,
         ...(scope !== undefined ? { scope } : {}),
         ...(optionSet(line, '--dedicated') ? { dedicated: true } : {}),
       });
@@ -84,11 +92,9 @@ export const select: Command = {
     }
     const r = selectOf(projectOf(ctx), {
       ...filters,
-      ...texts('text'),
+      ...narrowing,
       dedicated: optionSet(line, '--dedicated'),
-      deprecated: optionSet(line, '--deprecated'),
-      families: optionValues(line, '--family'),
-      classes: optionValues(line, '--class'),
+      decidingOnly: ['--scope', '--nodes', '--pods'].filter((f) => optionValue(line, f) !== undefined),
     });
     if (r.diagnostics.some((d) => d.severity === 'error')) return finish(ctx, r, undefined);
     const format = outputOf(ctx, OUTPUT);

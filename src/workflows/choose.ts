@@ -17,13 +17,13 @@ import type { CatalogWords } from '../resolve/types';
 import { mappingToYaml } from '../emit/serialize';
 import { knownIntents, norm, preferenceForWord } from './choose-words';
 export { knownIntents, preferenceForWord, type IntentMeaning } from './choose-words';
-import { fitVms } from '../expand/fit';
+import { withNodes } from '../expand/fit';
+import { fitPod } from '../kubevirt/scheduler-filters';
 import { quotasOf } from '../expand/fit-quota';
 import { previewVm } from '../expand/judge';
 import { quotaRoom, type QuotaState } from '../kubevirt/quota';
 import type { ObjectStore } from '../expand/references';
 import type { ClusterDefaults } from '../kubevirt/config';
-import { parseSource } from '../load/source';
 
 /** What is asked, as typed (by a person on the command line, or an agent through `itgen mcp`). */
 export interface ChooseAsk {
@@ -118,15 +118,13 @@ export function choose(project: Project, ask: ChooseAsk): ChooseReport {
 /** What deciding reads of a project's catalogs: the explorer's data, read once for many asks. */
 export interface ChooseData {
   readonly data: SiteData;
-  /** The namespace's ResourceQuotas among the --with files (the VM's namespace: `default`), with what judging a pod reads. */
-  readonly quota?: { readonly store: ObjectStore; readonly config: ClusterDefaults; readonly states: readonly QuotaState[] };
-  /** With nodes given: what placing reads (the objects, the configuration, the nodes and pods). */
-  readonly cluster?: {
-    readonly store: ObjectStore;
-    readonly config: ClusterDefaults;
-    readonly nodes: readonly JsonObject[];
-    readonly pods: readonly JsonObject[];
-  };
+  /** What a VM's launcher pod is rendered from: the objects (with the nodes, when given) and the configuration. */
+  readonly store: ObjectStore;
+  readonly config: ClusterDefaults;
+  /** The namespace's ResourceQuotas among the --with files (the VM's namespace: `default`). */
+  readonly quota?: readonly QuotaState[];
+  /** With nodes given: the nodes and what runs on them. */
+  readonly cluster?: { readonly nodes: readonly JsonObject[]; readonly pods: readonly JsonObject[] };
   /** The words the catalogs declare (`Catalog.words`), merged; none: the built-in ones. */
   readonly words: CatalogWords;
   readonly catalogs: { readonly from: string; readonly diagnostics: readonly Diagnostic[] };
@@ -146,7 +144,7 @@ function dataOf(catalogs: Catalogs, project: Project, ask: Pick<ChooseAsk, 'node
     const pods = ask.pods !== undefined ? project.clusterDump(ask.pods, 'Pod') : undefined;
     const problems = [...nodes.diagnostics, ...(pods?.diagnostics ?? [])];
     if (problems.some((d) => d.severity === 'error')) return { diagnostics: problems, notes: [], passedOver: [] };
-    cluster = { store: catalogs.store, config: project.config(), nodes: nodes.objects, pods: pods?.objects ?? [] };
+    cluster = { nodes: nodes.objects, pods: pods?.objects ?? [] };
   }
   // The words of every catalog read, merged (a later catalog's word wins).
   const intents: Record<string, { classes?: readonly string[] | undefined; families?: readonly string[] | undefined }> = {};
@@ -157,8 +155,10 @@ function dataOf(catalogs: Catalogs, project: Project, ask: Pick<ChooseAsk, 'node
   }
   const states = quotasOf(catalogs.store).resource.get('default') ?? [];
   return {
+    store: cluster ? withNodes(catalogs.store, cluster.nodes) : catalogs.store,
+    config: project.config(),
     ...(cluster ? { cluster } : {}),
-    ...(states.length > 0 ? { quota: { store: catalogs.store, config: project.config(), states } } : {}),
+    ...(states.length > 0 ? { quota: states } : {}),
     data: catalogsSiteData(catalogs, project.config()),
     words: { ...(Object.keys(intents).length > 0 ? { intents } : {}), ...(Object.keys(oses).length > 0 ? { os: oses } : {}) },
     catalogs: { from: catalogs.from, diagnostics: catalogs.diagnostics },
@@ -251,23 +251,21 @@ export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
     return o === undefined ? { admitted: false, reason: `not for ${preference.architecture || 'this architecture'}` } : o;
   };
   /** What the cluster says of a VM of the pair: the namespace's quotas, then the nodes (with `--nodes`). */
+  // The launcher pod is rendered once, for the quota and the nodes alike.
   const placement = (vm: JsonObject): { reason?: string; fits?: string[] } => {
+    if (!input.quota && !input.cluster) return {};
+    const started = previewVm({ ...vm, metadata: { name: 'my-vm', namespace: 'default' } }, input.store, input.config, 'default');
+    if ('error' in started) return input.cluster ? { reason: `its launcher pod fits on no node: KubeVirt would not start it: ${started.error}` } : {};
+    const pod = { ...started.pod, metadata: { ...(started.pod['metadata'] as JsonObject), name: 'virt-launcher-my-vm', namespace: 'default' } };
     if (input.quota) {
       // The namespace's ResourceQuotas: the API server refuses a launcher pod they leave no room for.
-      const q = input.quota;
-      const started = previewVm({ ...vm, metadata: { name: 'my-vm', namespace: 'default' } }, q.store, q.config, 'default');
-      const pod =
-        'pod' in started
-          ? { ...started.pod, metadata: { ...(started.pod['metadata'] as JsonObject), name: 'virt-launcher-my-vm', namespace: 'default' } }
-          : undefined;
-      const room = pod ? quotaRoom(pod, q.states) : {};
+      const room = quotaRoom(pod, input.quota);
       if (room.more === 0) return { reason: `the namespace's quota refuses its launcher pod: ${room.message ?? 'exceeded quota'}` };
     }
     if (!input.cluster) return {};
-    const c = input.cluster;
-    const [placed] = fitVms(parseSource('select.yaml', Buffer.from(JSON.stringify(vm))).docs, c.store, c.config, c.nodes, c.pods);
-    const fits = [...(placed?.fits ?? [])];
-    return fits.length === 0 ? { reason: `its launcher pod fits on no node: ${placed?.message ?? 'no node'}` } : { fits };
+    const fit = fitPod(pod, input.cluster.nodes, input.cluster.pods);
+    const fits = fit.nodes.filter((n) => n.fits).map((n) => n.name);
+    return fits.length === 0 ? { reason: `its launcher pod fits on no node: ${fit.message ?? 'no node'}` } : { fits };
   };
   const passedOver: PassedOver[] = [];
   const understood = { intent: intentWord, classes, preference: preference.name };

@@ -4,6 +4,7 @@
  * fields it drops in silence (IT8403).
  */
 import { itgen } from './e2e-helpers';
+import { templateApiVersionProblems } from '../src/kubevirt/template';
 import { readFileSync } from 'node:fs';
 import { removeDir, scratchProject, UPSTREAM_BUNDLE } from './helpers';
 import { WINDOWS_11_TEMPLATE } from './vm-samples';
@@ -136,5 +137,21 @@ describe('the template API versions each KubeVirt release serves (IT8404)', () =
     const at17 = itgen(dir, 'validate', 'v1alpha1.yaml', '--with', 'bundle.yaml', '--kubevirt-version', 'v1.7.4');
     expect(at17.stderr).toContain('error IT8404 KubeVirt v1.7.4 deploys no template.kubevirt.io API');
     expect(at17.code).toBe(1);
+  });
+
+  it('a finding several releases give is said once, naming them', () => {
+    expect(templateApiVersionProblems('template.kubevirt.io/v1beta1', ['v1.6.6', 'v1.7.4', 'v1.8.0', 'v1.8.4', 'v1.9.0'])).toEqual([
+      { severity: 'error', message: expect.stringMatching(/^KubeVirt v1\.6\.6, v1\.7\.4 deploys no template\.kubevirt\.io API/) },
+      {
+        severity: 'error',
+        message:
+          'no matches for kind "VirtualMachineTemplate" in version "template.kubevirt.io/v1beta1": KubeVirt v1.8.0, v1.8.4 serves template.kubevirt.io/v1alpha1',
+      },
+    ]);
+    expect(templateApiVersionProblems('template.kubevirt.io/v1alpha1', ['v1.8.0', 'v1.8.4', 'v1.9.0']).map((p) => p.message)).toEqual([
+      expect.stringMatching(/^KubeVirt v1\.8\.0, v1\.8\.4 deploys virt-template only when/),
+      'template.kubevirt.io/v1alpha1 VirtualMachineTemplate is deprecated at KubeVirt v1.9.0: write template.kubevirt.io/v1beta1',
+    ]);
+    expect(templateApiVersionProblems('template.kubevirt.io/v1beta1', ['v1.9.0'])).toEqual([]);
   });
 });

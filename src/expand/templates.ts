@@ -9,7 +9,7 @@
 import { diag, type Diagnostic } from '../diagnostics';
 import { isPlainObject, type Json, type JsonObject } from '../json';
 import { locate, type SourceDoc } from '../load/source';
-import { isTemplateDocument, processTemplateDocument, templateApiVersionProblem, type ProcessedTemplate } from '../kubevirt/template';
+import { isTemplateDocument, processTemplateDocument, templateApiVersionProblems, type ProcessedTemplate } from '../kubevirt/template';
 import { NEWEST_RELEASE } from '../kubevirt/releases';
 import { judgeDocuments, type Judging } from './judging';
 import type { ObjectStore } from './references';
@@ -61,24 +61,8 @@ export function templatesAsVms(docs: readonly SourceDoc[], releases: readonly st
       continue;
     }
     const apiVersion = (src.value as JsonObject)['apiVersion'];
-    const said = new Map<string, { severity: 'error' | 'warning'; releases: string[] }>();
-    for (const release of releases) {
-      const problem = templateApiVersionProblem(apiVersion, release);
-      if (!problem) continue;
-      const key = `${problem.severity}|${problem.message.replaceAll(release, '{release}')}`;
-      const entry = said.get(key) ?? { severity: problem.severity, releases: [] };
-      entry.releases.push(release);
-      said.set(key, entry);
-    }
-    for (const [key, { severity, releases: at }] of said)
-      diagnostics.push(
-        diag(
-          'IT8404',
-          key.slice(key.indexOf('|') + 1).replaceAll('{release}', at.join(', ')),
-          locate(src, ['apiVersion']),
-          severity === 'warning' ? { severity } : {},
-        ),
-      );
+    for (const { severity, message } of templateApiVersionProblems(apiVersion, releases))
+      diagnostics.push(diag('IT8404', message, locate(src, ['apiVersion']), severity === 'warning' ? { severity } : {}));
     const processed = processTemplateDocument(src.value as Json, { pick: FIXED_DRAW, json: /\.json$/i.test(src.file) });
     templates.push({ src, processed });
     diagnostics.push(...templateDiagnostics(src, processed));

@@ -75,33 +75,51 @@ export const TEMPLATE_API_VERSIONS: readonly {
 ];
 
 /**
- * What a KubeVirt release says of a template's apiVersion: an error when it serves no such version
- * (kubectl: no matches for kind), a warning when the version is deprecated or deployed only behind
- * an Alpha feature gate; undefined when it is served.
+ * What the KubeVirt releases say of a template's apiVersion: an error where one serves no such
+ * version (kubectl: no matches for kind), a warning where the version is deprecated or deployed only
+ * behind an Alpha feature gate; each finding once, naming the releases that give it.
  */
-export function templateApiVersionProblem(apiVersion: unknown, release: string): { severity: 'error' | 'warning'; message: string } | undefined {
-  const at = [...TEMPLATE_API_VERSIONS].reverse().find((v) => hasSince(v.since, release));
+export function templateApiVersionProblems(
+  apiVersion: unknown,
+  releases: readonly string[],
+): { readonly severity: 'error' | 'warning'; readonly message: string }[] {
   const version =
     typeof apiVersion === 'string' && apiVersion.startsWith(`${TEMPLATE_GROUP}/`) ? apiVersion.slice(TEMPLATE_GROUP.length + 1) : String(apiVersion);
-  if (!at)
-    return {
-      severity: 'error',
-      message: `KubeVirt ${release} deploys no template.kubevirt.io API (virt-template arrives in v1.8, behind the Template feature gate)`,
-    };
-  if (!at.served.includes(version))
-    return {
-      severity: 'error',
-      message: `no matches for kind "VirtualMachineTemplate" in version "${String(apiVersion)}": KubeVirt ${release} serves ${at.served.map((v) => `${TEMPLATE_GROUP}/${v}`).join(' and ')}`,
-    };
-  if (at.deprecated.includes(version))
-    return {
-      severity: 'warning',
-      message: `${TEMPLATE_GROUP}/${version} VirtualMachineTemplate is deprecated at KubeVirt ${release}: write ${TEMPLATE_GROUP}/${at.served[0]}`,
-    };
-  if (at.gate === 'Alpha')
-    return {
-      severity: 'warning',
-      message: `KubeVirt ${release} deploys virt-template only when its KubeVirt CR enables the Alpha Template feature gate (spec.configuration.developerConfiguration.featureGates)`,
-    };
-  return undefined;
+  // Each release's finding as what decides it and its words for the releases that share it (a finding said once).
+  const found = new Map<string, { severity: 'error' | 'warning'; say: (at: string) => string; releases: string[] }>();
+  for (const release of releases) {
+    const at = [...TEMPLATE_API_VERSIONS].reverse().find((v) => hasSince(v.since, release));
+    const served = at?.served.map((v) => `${TEMPLATE_GROUP}/${v}`).join(' and ') ?? '';
+    const problem: { key: string; severity: 'error' | 'warning'; say: (at: string) => string } | undefined = !at
+      ? {
+          key: 'none',
+          severity: 'error',
+          say: (r) => `KubeVirt ${r} deploys no template.kubevirt.io API (virt-template arrives in v1.8, behind the Template feature gate)`,
+        }
+      : !at.served.includes(version)
+        ? {
+            key: `unserved ${served}`,
+            severity: 'error',
+            say: (r) => `no matches for kind "VirtualMachineTemplate" in version "${String(apiVersion)}": KubeVirt ${r} serves ${served}`,
+          }
+        : at.deprecated.includes(version)
+          ? {
+              key: `deprecated ${at.served[0]}`,
+              severity: 'warning',
+              say: (r) => `${TEMPLATE_GROUP}/${version} VirtualMachineTemplate is deprecated at KubeVirt ${r}: write ${TEMPLATE_GROUP}/${at.served[0]}`,
+            }
+          : at.gate === 'Alpha'
+            ? {
+                key: 'alpha',
+                severity: 'warning',
+                say: (r) =>
+                  `KubeVirt ${r} deploys virt-template only when its KubeVirt CR enables the Alpha Template feature gate (spec.configuration.developerConfiguration.featureGates)`,
+              }
+            : undefined;
+    if (!problem) continue;
+    const entry = found.get(problem.key) ?? { severity: problem.severity, say: problem.say, releases: [] };
+    entry.releases.push(release);
+    found.set(problem.key, entry);
+  }
+  return [...found.values()].map((f) => ({ severity: f.severity, message: f.say(f.releases.join(', ')) }));
 }

@@ -16,7 +16,7 @@ import { expandVms } from './expand';
 import { processTemplate, templateJson, type TemplateProcessJson } from './template';
 import { validate } from './validate';
 import { fit, type FitJson } from './fit';
-import { resize, resizeDocument, type ResizeChangeJson } from './resize';
+import { resize, resizeChange, type ResizeChangeJson } from './resize';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -157,7 +157,7 @@ export const MCP_TOOLS = {
       ...(to.preference !== undefined ? { preference: to.preference } : {}),
     });
     const failed = r.diagnostics.some((d) => d.severity === 'error') || !r.plan;
-    const out: McpResizeOutput = { ...(r.plan ? { plan: resizeDocument(r) as ResizeChangeJson } : {}), diagnostics: diagnosticsOf(r.diagnostics) };
+    const out: McpResizeOutput = { ...(r.plan ? { plan: resizeChange(r) } : {}), diagnostics: diagnosticsOf(r.diagnostics) };
     return result(failed ? errorsOf(r.diagnostics) || 'no plan' : (r.plan?.outcome ?? 'planned'), out, failed);
   },
   template_process(projectFor: ProjectFor, template: string, params: Readonly<Record<string, string>>): ToolResult {

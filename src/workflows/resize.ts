@@ -143,16 +143,25 @@ export interface ResizeOptionsJson {
 /** `resize -o json`. */
 export type ResizeJson = ResizeChangeJson | ResizeOptionsJson;
 
-/** The JSON document of a resize report. */
-export function resizeDocument(report: ResizeReport): ResizeJson {
-  const vm = report.vm !== undefined ? { vm: report.vm } : {};
-  if (report.options) return { ...vm, options: report.options.map((o) => ({ instancetype: { name: o.name, kind: o.kind }, current: o.current, ...o.plan })) };
-  return { ...vm, ...(report.to ? { to: report.to } : {}), ...report.plan, ...(report.suggestion !== undefined ? { suggestion: report.suggestion } : {}) };
+/** The JSON document of a change (`--to`, `--preference`): the plan, or why there is none. */
+export function resizeChange(report: ResizeReport): ResizeChangeJson {
+  return {
+    ...(report.vm !== undefined ? { vm: report.vm } : {}),
+    ...(report.to ? { to: report.to } : {}),
+    ...report.plan,
+    ...(report.suggestion !== undefined ? { suggestion: report.suggestion } : {}),
+  };
 }
 
 /** The JSON of a resize report, as `-o json` prints it. */
 export function resizeJson(report: ResizeReport): string {
-  return JSON.stringify(resizeDocument(report), null, 2);
+  const doc: ResizeJson = report.options
+    ? {
+        ...(report.vm !== undefined ? { vm: report.vm } : {}),
+        options: report.options.map((o) => ({ instancetype: { name: o.name, kind: o.kind }, current: o.current, ...o.plan })),
+      }
+    : resizeChange(report);
+  return JSON.stringify(doc, null, 2);
 }
 
 /** Why, in KubeVirt's words first, then what KubeVirt does not say. */

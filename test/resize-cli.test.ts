@@ -68,6 +68,12 @@ describe('itgen resize', () => {
     expect(missing).toMatchObject({ outcome: 'failed', syncError: { reason: 'FailedFindInstancetype' } });
     expect(run('--to', 'vmcp/fedora').err).toContain('`vmcp` names a preference, not an instance type');
     expect(run('--to', 'virtualmachineclusterinstancetype/u1.large').out).toMatch(/^web: pending/);
+    // Every name kubectl takes for the kinds (the CRDs' short names, the group suffix), as explain and validate read them.
+    expect(run('--to', 'vmclusterinstancetype/u1.large').out).toMatch(/^web: pending/);
+    expect(run('--to', 'VirtualMachineClusterInstancetypes.instancetype.kubevirt.io/u1.large').out).toMatch(/^web: pending/);
+    expect(run('--to', 'vmx/u1.large').err).toContain(
+      'unknown kind `vmx`: one of virtualmachineinstancetype, virtualmachineinstancetypes, vminstancetype, vminstancetypes, vmf, vmfs, virtualmachineclusterinstancetype',
+    );
   });
 
   it("whether the VMI can migrate is virt-handler's LiveMigratable condition, from the VM and the PVCs given (assumed shared when not)", () => {

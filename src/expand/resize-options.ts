@@ -2,24 +2,8 @@
  * Which instance types and preferences a resize may move to: a matcher named as the user writes it (`u1.large`, `VirtualMachinePreference/fedora`), and the options a VM has, each planned.
  */
 import { obj, type JsonObject } from '../json';
-
-import { KINDS_OF } from '../schema/kubevirt-api';
+import { KINDS_OF, kindByName, kubectlNames, type ManifestKind } from '../schema/kubevirt-api';
 import { type ResizePlan, type ResizeContext, resizePlan } from './resize';
-
-export const KIND_NAMES: Readonly<Record<string, { which: 'instancetype' | 'preference'; kind: string }>> = {
-  virtualmachineinstancetype: { which: 'instancetype', kind: KINDS_OF.instancetype.namespaced },
-  virtualmachineinstancetypes: { which: 'instancetype', kind: KINDS_OF.instancetype.namespaced },
-  vmf: { which: 'instancetype', kind: KINDS_OF.instancetype.namespaced },
-  virtualmachineclusterinstancetype: { which: 'instancetype', kind: KINDS_OF.instancetype.cluster },
-  virtualmachineclusterinstancetypes: { which: 'instancetype', kind: KINDS_OF.instancetype.cluster },
-  vmcf: { which: 'instancetype', kind: KINDS_OF.instancetype.cluster },
-  virtualmachinepreference: { which: 'preference', kind: KINDS_OF.preference.namespaced },
-  virtualmachinepreferences: { which: 'preference', kind: KINDS_OF.preference.namespaced },
-  vmp: { which: 'preference', kind: KINDS_OF.preference.namespaced },
-  virtualmachineclusterpreference: { which: 'preference', kind: KINDS_OF.preference.cluster },
-  virtualmachineclusterpreferences: { which: 'preference', kind: KINDS_OF.preference.cluster },
-  vmcp: { which: 'preference', kind: KINDS_OF.preference.cluster },
-};
 
 /**
  * A matcher from a command-line NAME: a cluster-wide object, or `KIND/NAME` with kubectl's
@@ -29,18 +13,15 @@ export const KIND_NAMES: Readonly<Record<string, { which: 'instancetype' | 'pref
 export function matcherFromName(text: string, which: 'instancetype' | 'preference'): JsonObject | { error: string } {
   const slash = text.indexOf('/');
   if (slash < 0) return { name: text };
-  const kindText = text.slice(0, slash).toLowerCase();
+  const kind = kindByName(text.slice(0, slash));
   const name = text.slice(slash + 1);
-  const known = Object.hasOwn(KIND_NAMES, kindText) ? KIND_NAMES[kindText] : undefined;
-  if (!known)
+  const kinds: readonly ManifestKind[] = [KINDS_OF[which].namespaced, KINDS_OF[which].cluster];
+  if (!kind) return { error: `unknown kind \`${text.slice(0, slash)}\`: one of ${kubectlNames(kinds).join(', ')}` };
+  if (!kinds.includes(kind))
     return {
-      error: `unknown kind \`${text.slice(0, slash)}\`: one of ${Object.keys(KIND_NAMES)
-        .filter((k) => KIND_NAMES[k]!.which === which)
-        .join(', ')}`,
+      error: `\`${text.slice(0, slash)}\` names a ${which === 'instancetype' ? 'preference' : 'instancetype'}, not a${which === 'instancetype' ? 'n instance type' : ' preference'}`,
     };
-  if (known.which !== which)
-    return { error: `\`${text.slice(0, slash)}\` names a ${known.which}, not a${which === 'instancetype' ? 'n instance type' : ' preference'}` };
-  return { name, kind: known.kind };
+  return { name, kind };
 }
 
 /** Every instance type of the store as a resize target of `stored`, grouped by outcome (`--plan`). */

@@ -314,6 +314,11 @@ const KIND_NAMES: Readonly<Record<string, ManifestKind>> = Object.fromEntries(
   ).flatMap(([kind, names]) => names.map((n) => [n, kind as ManifestKind] as const)),
 );
 
+/** kubectl's names of the kinds among `kinds` (lower case: singular, plural, short names). */
+export function kubectlNames(kinds: readonly ManifestKind[]): string[] {
+  return Object.keys(KIND_NAMES).filter((n) => kinds.includes(KIND_NAMES[n]!));
+}
+
 /** The kind a name means as kubectl takes it (`vmcf`, `VirtualMachineClusterInstancetypes`...), or undefined. */
 export function kindByName(name: string): ManifestKind | undefined {
   const lower = name.toLowerCase().replace(/\.instancetype\.kubevirt\.io$/, '');

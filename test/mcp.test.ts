@@ -103,6 +103,12 @@ describe('itgen mcp, driven by the SDK client', () => {
       itgen(dir, 'select', '--with', 'bundle.yaml', '--nodes', 'nodes.yaml', '--os', 'rhel 9', '--intent', 'compute', '-o', 'json').stdout,
     );
     expect(cli).toEqual(compute);
+    // The list's filters narrow the tool's decision as they narrow the command's.
+    const cx = conforming('select', await call('select', { os: 'fedora', families: ['cx'], cpu: '4' }));
+    expect(cx).toEqual(
+      JSON.parse(itgen(dir, 'select', '--with', 'bundle.yaml', '--nodes', 'nodes.yaml', '--os', 'fedora', '--family', 'cx', '--cpu', '4', '-o', 'json').stdout),
+    );
+    expect((cx['answer'] as { instancetype: { name: string } }).instancetype.name).toMatch(/^cx1\./);
   });
 
   it('select: a small Windows 11 VM is refused with the nearest admitted pairs, never substituted', async () => {

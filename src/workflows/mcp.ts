@@ -180,6 +180,10 @@ const askShapeOf = (z: Zod) => ({
   gpu: z.string().max(253).optional(),
   hugepages: z.string().max(20).optional(),
   dedicated: z.boolean().optional(),
+  families: z.array(z.string().max(63)).max(20).optional().describe('only these families (u1, or u); naming families replaces the default general purpose'),
+  classes: z.array(z.string().max(63)).max(20).optional().describe('only these classes (general.purpose, compute.exclusive)'),
+  text: z.string().max(200).optional().describe('words the name, display name, description or class must hold'),
+  deprecated: z.boolean().optional().describe('let deprecated instance types be chosen'),
   scope: z.enum(['cluster', 'namespaced']).optional().describe('name the cluster-wide kinds (default) or the namespaced ones'),
 });
 

@@ -162,7 +162,7 @@ export const MCP_TOOLS = {
   },
   template_process(projectFor: ProjectFor, template: string, params: Readonly<Record<string, string>>): ToolResult {
     if (template.length > MAX_TEXT) return refused(`the template text is over ${MAX_TEXT} bytes`);
-    const r = processTemplate(projectFor(template), { file: '-', params: Object.entries(params).map(([k, v]) => `${k}=${v}`) });
+    const r = processTemplate(projectFor(template), { file: '-', values: params });
     const made = templateJson(r);
     const out: McpTemplateProcessOutput = { ...(made ?? { message: '', generated: {} }), diagnostics: diagnosticsOf(r.diagnostics) };
     return made ? result(made.message || 'processed', out) : result(errorsOf(r.diagnostics), out, true);

@@ -3,6 +3,7 @@ import { sweepTemplate, templateDiagnostics, templatesAsVms, type Sweep } from '
 import { kubeObject, type Json, type JsonObject, type KubeObjectJson } from '../json';
 import { locate } from '../load/source';
 import { paramsFromFile, processTemplateDocument, type ProcessedTemplate } from '../kubevirt/template';
+import { paramFlags } from '../kubevirt/template/param-flag';
 import { mappingToYaml } from '../emit/serialize';
 import type { Project } from '../project';
 import { NEWEST_RELEASE } from '../kubevirt/releases';
@@ -11,10 +12,12 @@ import type { Report } from './report';
 export interface ProcessTemplateOptions {
   /** The template file (or `-`). */
   readonly file: string;
-  /** `NAME=VALUE` as given with -p, in order. */
+  /** The values of -p as typed, in order (virtctl's: `-p A=1,B=2` is two; see kubevirt/template/param-flag.ts). */
   readonly params?: readonly string[];
   /** A YAML or JSON map of parameter values (--params-file). */
   readonly paramsFile?: string;
+  /** Parameter values already apart (an agent's map), besides -p and the file. */
+  readonly values?: Readonly<Record<string, string>>;
 }
 
 export interface ProcessTemplateReport extends Report {
@@ -31,12 +34,15 @@ export function processTemplate(project: Project, opts: ProcessTemplateOptions):
   const diagnostics: Diagnostic[] = [...input.diagnostics];
   const doc = input.docs[0];
   if (!doc) return { diagnostics: diagnostics.length > 0 ? diagnostics : [diag('IT8004', `${opts.file}: no document to process`)], notes: [] };
-  const params = new Map<string, string>();
-  for (const p of opts.params ?? []) {
-    const eq = p.indexOf('=');
-    if (eq <= 0) return { diagnostics: [diag('IT8401', `-p ${p}: a parameter is NAME=VALUE`)], notes: [] };
-    params.set(p.slice(0, eq), p.slice(eq + 1));
-  }
+  // virtctl refuses both ways of giving parameters at once (cobra's mutually exclusive flags).
+  if ((opts.params ?? []).length > 0 && opts.paramsFile !== undefined)
+    return {
+      diagnostics: [diag('IT8401', 'if any flags in the group [param params-file] are set none of the others can be; [param params-file] were all set')],
+      notes: [],
+    };
+  const flags = paramFlags(opts.params ?? []);
+  if ('error' in flags) return { diagnostics: [diag('IT8401', flags.error)], notes: [] };
+  const params = new Map([...flags.params, ...Object.entries(opts.values ?? {})]);
   if (opts.paramsFile !== undefined) {
     const pf = project.manifests([opts.paramsFile]);
     if (pf.diagnostics.length > 0) return { diagnostics: pf.diagnostics, notes: [] };

@@ -9,6 +9,9 @@
 // virtctl wraps their errors in. Nothing else.
 //
 // Input:  {"id":"t00001","mode":"template","template":"<file text>","params":{"K":"V"},"paramsFile":"<text>"}
+// With "args" (the command line after `virtctl template process`), only the flags are read, by
+// virtctl's own command (process.NewCommand: cobra's ParseFlags and ValidateFlagGroups, pflag's
+// StringToString for --param): {"flags":{"params":{..}}} or {"flags":{"error":".."}}.
 // Output: {"id":..,"mode":"template","template":{"stage":..,"error":..,"warnings":[..],"vm":{..},"message":..}}
 // stage: "" (processed), "decode", "params-file", "merge", "references" or "process".
 package main
@@ -19,11 +22,13 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"unsafe"
 
 	k8syaml "k8s.io/apimachinery/pkg/util/yaml"
 
 	virtv1 "kubevirt.io/api/core/v1"
 
+	"kubevirt.io/kubevirt/pkg/virtctl/template/process"
 	"kubevirt.io/virt-template-api/core/v1beta1"
 	"kubevirt.io/virt-template-engine/template"
 	"kubevirt.io/virt-template-engine/template/generator"
@@ -37,6 +42,13 @@ type templateInput struct {
 	ParamsFile *string           `json:"paramsFile,omitempty"`
 	// mode "generate": one expression through the engine's expression generator.
 	From string `json:"from,omitempty"`
+	// With args: the flags of `virtctl template process` as its command reads them.
+	Args []string `json:"args,omitempty"`
+}
+
+type flagsAnswer struct {
+	Params map[string]string `json:"params,omitempty"`
+	Error  string            `json:"error,omitempty"`
 }
 
 type templateAnswer struct {
@@ -53,6 +65,8 @@ type templateOutput struct {
 	Template *templateAnswer `json:"template,omitempty"`
 	// mode "gotypes"
 	GoTypes map[string]goType `json:"goTypes,omitempty"`
+	// with args
+	Flags *flagsAnswer `json:"flags,omitempty"`
 	// mode "generate"
 	Value    *string `json:"value,omitempty"`
 	GenError string  `json:"generateError,omitempty"`
@@ -86,8 +100,33 @@ func templateMode(line []byte) (out templateOutput) {
 		}
 		return out
 	}
+	if in.Args != nil {
+		out.Flags = processFlags(in.Args)
+		return out
+	}
 	out.Template = processLocal(&in)
 	return out
+}
+
+// processFlags: virtctl's process command reads the arguments' flags (library code, nothing transcribed).
+func processFlags(args []string) *flagsAnswer {
+	cmd := process.NewCommand()
+	if err := cmd.ParseFlags(args); err != nil {
+		return &flagsAnswer{Error: err.Error()}
+	}
+	if err := cmd.ValidateFlagGroups(); err != nil {
+		return &flagsAnswer{Error: err.Error()}
+	}
+	// The map the flag writes into (process.go's p.params), not GetStringToString, which reads the
+	// flag back through its String() (a CSV line with its ends trimmed) and so loses what Set kept.
+	params := map[string]string{}
+	if f := cmd.Flags().Lookup("param"); f != nil {
+		field := reflect.ValueOf(f.Value).Elem().FieldByName("value")
+		if m := reflect.NewAt(field.Type(), unsafe.Pointer(field.UnsafeAddr())).Elem().Interface().(*map[string]string); m != nil && *m != nil {
+			params = *m
+		}
+	}
+	return &flagsAnswer{Params: params}
 }
 
 // processLocal: process.go's readFromFileOrStdin, readParamFile and processLocal, in that order.

@@ -145,6 +145,7 @@ export const DIAGNOSTIC_CODES = {
   IT8402: 'a template parameter is declared and never referenced',
   IT8403: "a template's VM field that is not KubeVirt's: the engine drops it in silence",
   IT8404: 'a VirtualMachineTemplate apiVersion a targeted KubeVirt release does not serve, deprecates, or serves only behind an Alpha gate',
+  IT8405: "a template's required parameter has neither value nor generator: virt-template's webhook does not process it, nor is its VM judged",
   // IT9xxx: internal
   IT9001: 'internal error',
   IT9002: 'output cannot be written',

@@ -166,3 +166,43 @@ export function replayTemplates(dir: string): TemplateResult[] {
     };
   });
 }
+
+/**
+ * Each template of the corpus as applied: itgen's webhook door against virt-template's validating
+ * webhook (webhook-answers.jsonl.gz): the stage, the refusal in its words, the warnings. A template
+ * the oracle could not decode is left out: the API server decodes an applied one, which neither side
+ * models here.
+ */
+export function replayWebhook(dir: string): TemplateResult[] {
+  const cases = new Map(readLines<TemplateCase>(path.join(dir, 'cases.jsonl.gz')).map((c) => [c.id, c]));
+  return readLines<TemplateAnswer>(path.join(dir, 'webhook-answers.jsonl.gz')).flatMap((a) => {
+    const c = cases.get(a.id)!;
+    if (a.error || !a.template) return [{ id: a.id, category: c.category, stage: 'oracle', agree: false, why: `no answer: ${a.error ?? 'missing'}` }];
+    if (a.template.stage === 'decode') return [];
+    const text = c.template ?? '';
+    const json = /^\s*\{/.test(text);
+    const r = processTemplateDocument(parseSource(`${c.id}.${json ? 'json' : 'yaml'}`, Buffer.from(text)).docs[0]?.value as Json, { json, door: 'webhook' });
+    const skipped = r.warnings.filter((w) => w.kind === 'skipped');
+    const stage = r.error?.stage ?? (skipped.length > 0 ? 'skipped' : '');
+    const warnings = [...r.warnings.filter((w) => w.kind === 'unused').map((w) => w.message), ...skipped.map((w) => w.message)];
+    const why =
+      stage !== a.template.stage
+        ? `stage ${stage || 'processed'} <> ${a.template.stage || 'processed'}: ${r.error?.message ?? ''} <> ${a.template.error ?? ''}`
+        : a.template.error !== undefined && !sameModuloGenerated(r.error!.message, a.template.error, r)
+          ? `error: ${r.error!.message.slice(0, 200)} <> ${a.template.error.slice(0, 200)}`
+          : JSON.stringify(warnings) !== JSON.stringify(a.template.warnings ?? [])
+            ? `warnings: ${JSON.stringify(warnings)} <> ${JSON.stringify(a.template.warnings ?? [])}`
+            : undefined;
+    const yaml11Break = !json && /^[^"'\n]*[\u0085\u2028\u2029]/mu.test(text);
+    return [
+      {
+        id: c.id,
+        category: c.category,
+        stage: a.template.stage || 'processed',
+        agree: why === undefined,
+        ...(why ? { why } : {}),
+        ...(yaml11Break ? { yaml11Break } : {}),
+      },
+    ];
+  });
+}

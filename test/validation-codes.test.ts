@@ -30,6 +30,7 @@ const SHOWN_ELSEWHERE: Readonly<Partial<Record<DiagnosticCode, { readonly test: 
   IT8402: { test: 'test/template-cli.test.ts', why: 'about a VirtualMachineTemplate file given to itgen template process, not catalog input' },
   IT8403: { test: 'test/template-cli.test.ts', why: 'about a VirtualMachineTemplate file given to itgen template process, not catalog input' },
   IT8404: { test: 'test/template-cli.test.ts', why: 'about a VirtualMachineTemplate file judged for a release, not catalog input' },
+  IT8405: { test: 'test/template-webhook.test.ts', why: 'about a VirtualMachineTemplate file as applied (virt-template webhook), not catalog input' },
   IT5017: { test: 'test/policy.test.ts', why: "the generator's policy option, with the policy base it writes" },
   IT5018: { test: 'test/policy.test.ts', why: 'a guard no input reaches: shown on a policy broken by hand' },
   IT5019: {

@@ -6,22 +6,37 @@
 // v0.2.0), answered by itgen-oracle's `template` and `generate` modes.
 //   node tools/template-corpus.mjs gen DIR [--seed 21] [--count 1200]
 //   ORACLE=.../itgen-oracle node tools/template-corpus.mjs answer DIR
+//   ORACLE=.../itgen-oracle node tools/template-corpus.mjs webhook DIR   (each case's template as
+//     applied: virt-template's validating webhook, DIR/webhook-answers.jsonl.gz)
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { createRequire } from 'node:module';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { answerWithKubevirtOracle, corpusCommandLine, runOracle, seeded } from './corpus-kit.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { mode, dir, opt } = corpusCommandLine();
-if (!dir || !['gen', 'answer', 'judged', 'migrated'].includes(mode)) {
-  console.error('usage: template-corpus.mjs gen|answer|judged|migrated DIR [--seed N] [--count N] [--templates FILE] [--rendered DIR]');
+if (!dir || !['gen', 'answer', 'webhook', 'judged', 'migrated'].includes(mode)) {
+  console.error('usage: template-corpus.mjs gen|answer|webhook|judged|migrated DIR [--seed N] [--count N] [--templates FILE] [--rendered DIR]');
   process.exit(1);
 }
 if (mode === 'answer') {
   answerWithKubevirtOracle(dir);
+  process.exit(0);
+}
+if (mode === 'webhook') {
+  const cases = gunzipSync(readFileSync(path.join(dir, 'cases.jsonl.gz')))
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((c) => c.mode === 'template');
+  const input = cases.map((c) => JSON.stringify({ id: c.id, mode: 'template', door: 'webhook', template: c.template })).join('\n');
+  const answers = runOracle(process.env.ORACLE, `${input}\n`, 'ORACLE (itgen-oracle)');
+  writeFileSync(path.join(dir, 'webhook-answers.jsonl.gz'), gzipSync(answers));
+  console.log(`${cases.length} answers`);
   process.exit(0);
 }
 

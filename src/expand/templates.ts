@@ -38,8 +38,8 @@ export interface TemplateVms {
 /** The engine's answer as diagnostics at the template's lines. */
 export function templateDiagnostics(doc: SourceDoc, r: ProcessedTemplate): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const w of r.warnings)
-    out.push(diag(w.kind === 'unused' ? 'IT8402' : 'IT8403', w.message, locate(doc, w.path, { key: w.kind === 'dropped' }), { severity: 'warning' }));
+  const codes = { unused: 'IT8402', dropped: 'IT8403', skipped: 'IT8405' } as const;
+  for (const w of r.warnings) out.push(diag(codes[w.kind], w.message, locate(doc, w.path, { key: w.kind === 'dropped' }), { severity: 'warning' }));
   if (r.error) {
     const path = r.error.path ?? [];
     out.push(diag('IT8401', r.error.message, locate(doc, path, { key: r.error.stage === 'process' && typeof path[path.length - 1] === 'string' })));
@@ -50,8 +50,13 @@ export function templateDiagnostics(doc: SourceDoc, r: ProcessedTemplate): Diagn
 /**
  * The templates of `docs` processed with their defaults, each replaced by the VM it makes; each
  * template's apiVersion said of the `releases` judged (IT8404, a finding every release gives said once).
+ * `door`: whose words (virtctl's processing, or virt-template's webhook on the template as applied).
  */
-export function templatesAsVms(docs: readonly SourceDoc[], releases: readonly string[] = [NEWEST_RELEASE]): TemplateVms {
+export function templatesAsVms(
+  docs: readonly SourceDoc[],
+  releases: readonly string[] = [NEWEST_RELEASE],
+  door: 'virtctl' | 'webhook' = 'virtctl',
+): TemplateVms {
   const out: SourceDoc[] = [];
   const diagnostics: Diagnostic[] = [];
   const templates: { src: SourceDoc; processed: ProcessedTemplate }[] = [];
@@ -63,7 +68,7 @@ export function templatesAsVms(docs: readonly SourceDoc[], releases: readonly st
     const apiVersion = (src.value as JsonObject)['apiVersion'];
     for (const { severity, message } of templateApiVersionProblems(apiVersion, releases))
       diagnostics.push(diag('IT8404', message, locate(src, ['apiVersion']), severity === 'warning' ? { severity } : {}));
-    const processed = processTemplateDocument(src.value as Json, { pick: FIXED_DRAW, json: /\.json$/i.test(src.file) });
+    const processed = processTemplateDocument(src.value as Json, { pick: FIXED_DRAW, json: /\.json$/i.test(src.file), door });
     templates.push({ src, processed });
     diagnostics.push(...templateDiagnostics(src, processed));
     if (processed.vm) out.push(vmDocument(src, processed.vm));

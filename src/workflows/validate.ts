@@ -62,14 +62,17 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
   if (catalogs.blocking && (project.hasGenerators() || (inputs.with ?? []).length > 0)) return { results: [], diagnostics: problems, notes: [] };
   const cr = project.kubevirt();
   if (hasErrors(cr.diagnostics)) return { results: [], diagnostics: [...problems, ...cr.diagnostics], notes: [] };
-  // VirtualMachineTemplates: processed as virt-template-engine does, their VMs judged like VM files.
+  // VirtualMachineTemplates: what virt-template's webhook says of each as applied, and the VM it
+  // makes with its defaults judged like VM files.
   const templated = templatesAsVms(
     input.docs,
     project.configs().map((c) => c.release ?? NEWEST_RELEASE),
+    'webhook',
   );
   // The one judge (expand/judge.ts) for each VM, under each configuration the project targets.
   const judging = { configs: project.configs(), defaultsOnly: !cr.config };
-  const judged = validateManifests(templated.docs, catalogs.store, judging);
+  // Only templates, none processed (each waits for a required parameter): nothing else to judge.
+  const judged = templated.docs.length === 0 && templated.templates.length > 0 ? [] : validateManifests(templated.docs, catalogs.store, judging);
   const verdict = [...templated.diagnostics, ...withSweepHints(judged, sweepsOfRefused(templated, judged, catalogs.store, judging))];
   const intent = ownerIntent(
     templated.docs,

@@ -9,6 +9,7 @@
 // virtctl wraps their errors in. Nothing else.
 //
 // Input:  {"id":"t00001","mode":"template","template":"<file text>","params":{"K":"V"},"paramsFile":"<text>"}
+// With "door":"webhook", virt-template's validating webhook instead (the template as applied).
 // With "args" (the command line after `virtctl template process`), only the flags are read, by
 // virtctl's own command (process.NewCommand: cobra's ParseFlags and ValidateFlagGroups, pflag's
 // StringToString for --param): {"flags":{"params":{..}}} or {"flags":{"error":".."}}.
@@ -44,6 +45,8 @@ type templateInput struct {
 	From string `json:"from,omitempty"`
 	// With args: the flags of `virtctl template process` as its command reads them.
 	Args []string `json:"args,omitempty"`
+	// "webhook": what virt-template's validating webhook says of the template (applied, no parameters).
+	Door string `json:"door,omitempty"`
 }
 
 type flagsAnswer struct {
@@ -104,8 +107,42 @@ func templateMode(line []byte) (out templateOutput) {
 		out.Flags = processFlags(in.Args)
 		return out
 	}
+	if in.Door == "webhook" {
+		out.Template = webhookValidate(&in)
+		return out
+	}
 	out.Template = processLocal(&in)
 	return out
+}
+
+// webhookValidate: virt-template v0.2.2's validating webhook, internal/webhook/v1beta1
+// ValidateTemplate and ValidateProcessing, transcribed (the package is internal to virt-template,
+// which KubeVirt does not vendor): the engine's ValidateParameterReferences, then, unless a required
+// parameter has neither value nor generator (a warning each, processing skipped), its Process. The
+// template is decoded as virtctl decodes a file. Stage: "references", "skipped", "process" or "".
+func webhookValidate(in *templateInput) *templateAnswer {
+	tpl := &v1beta1.VirtualMachineTemplate{}
+	if err := k8syaml.NewYAMLOrJSONDecoder(strings.NewReader(in.Template), templateJSONBufferSize).Decode(tpl); err != nil {
+		return &templateAnswer{Stage: "decode", Error: err.Error()}
+	}
+	warnings, errs := template.ValidateParameterReferences(tpl)
+	sort.Strings(warnings)
+	if len(errs) > 0 {
+		return &templateAnswer{Stage: "references", Warnings: warnings, Error: sortedAggregate("", errs.ToAggregate().Errors())}
+	}
+	var skipped []string
+	for _, param := range tpl.Spec.Parameters {
+		if param.Required && param.Value == "" && param.Generate == "" {
+			skipped = append(skipped, fmt.Sprintf("processing validation skipped: required parameter %q has neither value nor generator", param.Name))
+		}
+	}
+	if len(skipped) > 0 {
+		return &templateAnswer{Stage: "skipped", Warnings: append(warnings, skipped...)}
+	}
+	if _, _, err := template.GetDefaultProcessor().Process(tpl); err != nil {
+		return &templateAnswer{Stage: "process", Warnings: warnings, Error: fmt.Errorf("processing validation failed: %w", err).Error()}
+	}
+	return &templateAnswer{Warnings: warnings}
 }
 
 // processFlags: virtctl's process command reads the arguments' flags (library code, nothing transcribed).

@@ -12,7 +12,7 @@
  */
 import { isPlainObject, type Json, type JsonObject } from '../../json';
 import { convertVirtualMachine, typedView, type Path } from './convert';
-import { GeneratorError, generateValue, type Generated } from './generator';
+import { GeneratorError, generateValue, goQuote, type Generated } from './generator';
 import { badValue, goJson, jsonKind, unmarshalTypeError } from './go-values';
 import { JsonDecoderForTemplate } from './decode-template';
 import {
@@ -266,6 +266,7 @@ function decodeTemplate(doc: Json, json: boolean): DecodedTemplate {
 /** virtctl's processLocal on a decoded document: decode, merge, references, process. */
 export function processTemplateDocument(doc: Json, options: ProcessOptions = {}): ProcessedTemplate {
   const empty = { warnings: [], generated: {}, values: {}, references: {} };
+  const webhook = options.door === 'webhook';
   let tpl: DecodedTemplate;
   try {
     tpl = decodeTemplate(doc, options.json === true);
@@ -291,11 +292,26 @@ export function processTemplateDocument(doc: Json, options: ProcessOptions = {})
         references,
         error: {
           stage: 'references',
-          message: `error validating template parameters: ${texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`}`,
+          message: `${webhook ? '' : 'error validating template parameters: '}${texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`}`,
           ...(references[first]?.[0] ? { path: references[first][0] } : {}),
         },
       };
     }
+    // The webhook processes only a template whose every required parameter has a value or a generator.
+    const skipped: TemplateWarning[] = webhook
+      ? merged.parameters.flatMap((p, i) =>
+          p.required && p.value === '' && p.generate === ''
+            ? [
+                {
+                  kind: 'skipped' as const,
+                  path: ['spec', 'parameters', i, 'name'],
+                  message: `processing validation skipped: required parameter ${goQuote(p.name)} has neither value nor generator`,
+                },
+              ]
+            : [],
+        )
+      : [];
+    if (skipped.length > 0) return { ...empty, warnings: [...warnings, ...skipped], references };
     const out = processTemplate(merged, options.pick, drawn);
     const dropped: TemplateWarning[] = out.dropped.map((path) => ({
       kind: 'dropped',
@@ -313,7 +329,11 @@ export function processTemplateDocument(doc: Json, options: ProcessOptions = {})
   } catch (e) {
     if (!(e instanceof Fail)) throw e;
     const problem =
-      e.problem.stage === 'process' ? { ...e.problem, message: `error processing VirtualMachineTemplate locally: ${e.problem.message}` } : e.problem;
+      e.problem.stage === 'process'
+        ? { ...e.problem, message: `${webhook ? 'processing validation failed' : 'error processing VirtualMachineTemplate locally'}: ${e.problem.message}` }
+        : webhook && e.problem.stage === 'references'
+          ? { ...e.problem, message: e.problem.message.replace(/^error validating template parameters: /, '') }
+          : e.problem;
     return { ...empty, warnings, references, generated: drawn, error: problem };
   }
 }

@@ -37,8 +37,11 @@ export interface TemplateProblem {
 export interface TemplateWarning {
   readonly message: string;
   readonly path: Path;
-  /** `unused`: the engine's warning; `dropped`: a field the conversion drops in silence (itgen's). */
-  readonly kind: 'unused' | 'dropped';
+  /**
+   * `unused`: the engine's warning; `dropped`: a field the conversion drops in silence (itgen's);
+   * `skipped`: virt-template's webhook does not process a template whose required parameter has no value.
+   */
+  readonly kind: 'unused' | 'dropped' | 'skipped';
 }
 
 export interface ProcessedTemplate {
@@ -62,6 +65,14 @@ export interface ProcessOptions {
   readonly pick?: (bound: number) => number;
   /** Whether the document was JSON (keys in document order) or YAML (sigs.k8s.io/yaml sorts them). */
   readonly json?: boolean;
+  /**
+   * Whose words: `virtctl` (`template process --local`, the default) or `webhook`, virt-template's
+   * validating webhook on the template as applied (internal/webhook/v1beta1 ValidateTemplate at
+   * v0.2.2): no parameters given, references refused without virtctl's prefix, a required parameter
+   * with neither value nor generator a warning that skips processing, a processing error as
+   * `processing validation failed: ...`.
+   */
+  readonly door?: 'virtctl' | 'webhook';
 }
 
 export class TemplateFailure {

@@ -47,7 +47,7 @@ describe("a template as applied: virt-template's validating webhook", () => {
   it('validate: a required parameter without a value is a warning and its VM is not judged; a failing default is refused in the webhook words', () => {
     const dir = scratchProject({
       'required.yaml': TEMPLATE('    - name: NAME\n      required: true'),
-      'bad.yaml': TEMPLATE('    - name: NAME\n      generate: nosuch'),
+      'bad.yaml': TEMPLATE('    - name: NAME\n      generate: expression\n      from: vm-[a-z]{x}'),
     });
     copyFileSync(UPSTREAM_BUNDLE, path.join(dir, 'bundle.yaml'));
     try {
@@ -60,7 +60,7 @@ describe("a template as applied: virt-template's validating webhook", () => {
       const bad = itgen(dir, 'validate', 'bad.yaml', '--with', 'bundle.yaml');
       expect(bad.code).toBe(1);
       expect(bad.stderr).toContain(
-        `bad.yaml:8:7 error IT8401 processing validation failed: spec.parameters[0].generate: Invalid value: "nosuch": unknown generator name 'nosuch' for parameter 'NAME'`,
+        `bad.yaml:9:7 error IT8401 processing validation failed: spec.parameters[0].from: Invalid value: "vm-[a-z]{x}": malformed length syntax: strconv.Atoi: parsing "x": invalid syntax`,
       );
     } finally {
       removeDir(dir);

@@ -11,6 +11,7 @@ import { isPlainObject, type Json, type JsonObject } from '../json';
 import { locate, type SourceDoc } from '../load/source';
 import { isTemplateDocument, processTemplateDocument, templateApiVersionProblems, type ProcessedTemplate } from '../kubevirt/template';
 import { NEWEST_RELEASE } from '../kubevirt/releases';
+import { apiServerErrors } from '../kubevirt/crd';
 import { judgeDocuments, type Judging } from './judging';
 import type { ObjectStore } from './references';
 import type { SpecObject } from './model';
@@ -68,12 +69,30 @@ export function templatesAsVms(
     const apiVersion = (src.value as JsonObject)['apiVersion'];
     for (const { severity, message } of templateApiVersionProblems(apiVersion, releases))
       diagnostics.push(diag('IT8404', message, locate(src, ['apiVersion']), severity === 'warning' ? { severity } : {}));
+    // Applied, the API server checks the CRD's schema first (strict decoding, then the schema) and stops a refused template there.
+    const refused = door === 'webhook' ? apiServerVerdict(src) : [];
+    if (refused.length > 0) {
+      diagnostics.push(...refused);
+      continue;
+    }
     const processed = processTemplateDocument(src.value as Json, { pick: FIXED_DRAW, json: /\.json$/i.test(src.file), door });
     templates.push({ src, processed });
     diagnostics.push(...templateDiagnostics(src, processed));
     if (processed.vm) out.push(vmDocument(src, processed.vm));
   }
   return { docs: out, diagnostics, templates };
+}
+
+/** What the API server says of a template as applied (kubevirt/crd.ts over the template CRD), in its words at the field. */
+function apiServerVerdict(src: SourceDoc): Diagnostic[] {
+  return apiServerErrors('VirtualMachineTemplate', src.value).map((e) =>
+    diag('IT3001', e.stage === 'strict' ? `strict decoding error: ${e.message}` : e.message, locate(src, e.path, { key: e.stage === 'strict' }), {
+      hint:
+        e.stage === 'strict'
+          ? "the API server decodes strictly (kubectl apply's default) and refuses fields the VirtualMachineTemplate CRD does not have"
+          : "the API server checks the VirtualMachineTemplate CRD's schema (the virt-template bundle KubeVirt installs) and refuses the template",
+    }),
+  );
 }
 
 /** The matcher a parameter fills: `instancetype` or `preference`, when a parameter is the whole name. */

@@ -12,6 +12,7 @@
  */
 import { isPlainObject } from '../json';
 import { goJsonKind, unmarshalTypeError } from './go-json';
+import { dnsSubdomainErrors } from './spec-resources';
 import { CRD_SCHEMAS, type CrdSchema } from './crd-schemas';
 
 export type { CrdSchema };
@@ -23,7 +24,8 @@ export interface ApiServerError {
   readonly path: FieldPath;
   readonly message: string;
   /**
-   * `metadata`: decoding ObjectMeta failed (the request stops there); `strict`: an unknown field
+   * `metadata`: decoding ObjectMeta failed (the request stops there), or ObjectMeta is invalid (its
+   * name, reported with the schema's errors); `strict`: an unknown field
    * (decoding stops there); `field`: the CRD schema; `decode`: KubeVirt's webhook decoding into Go types.
    */
   readonly stage: 'metadata' | 'strict' | 'field' | 'decode';
@@ -193,6 +195,25 @@ function decodeError(object: Record<string, unknown>): ApiServerError | undefine
 
 /** ObjectMeta's string-valued fields and maps: what the API server's decoding of metadata checks first. */
 const META_STRINGS = ['name', 'namespace', 'generateName', 'uid', 'resourceVersion'];
+
+/** ObjectMeta's JSON fields: any other key of `metadata` is an unknown field to strict decoding. */
+const OBJECT_META_FIELDS: ReadonlySet<string> = new Set([
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+]);
 const META_MAPS = ['labels', 'annotations'];
 
 /**
@@ -238,11 +259,12 @@ export function apiServerErrors(kind: string, object: unknown): ApiServerError[]
   if (!schema || !isObject(object)) return [];
   const meta = metadataError(object['metadata']);
   if (meta) return [meta];
-  // ValidateObjectMeta: an object needs a name (generateName only works for create, not apply).
   const m = isObject(object['metadata']) ? object['metadata'] : undefined;
-  if ((typeof m?.['name'] !== 'string' || m['name'] === '') && (typeof m?.['generateName'] !== 'string' || m['generateName'] === ''))
-    return [{ path: ['metadata'], message: 'metadata.name: Required value: name or generateName is required', stage: 'metadata' }];
-  const strict: ApiServerError[] = [];
+  // Strict decoding reads ObjectMeta first (its unknown fields, keys sorted as the API server re-encodes them).
+  const strict: ApiServerError[] = Object.keys(m ?? {})
+    .filter((k) => !OBJECT_META_FIELDS.has(k))
+    .sort()
+    .map((k) => ({ path: ['metadata', k], message: `unknown field "metadata.${k}"`, stage: 'strict' as const }));
   // ObjectMeta and the type fields are the API server's own; the CRD's properties start at spec.
   for (const [k, v] of Object.entries(object)) {
     if (k === 'apiVersion' || k === 'kind' || k === 'metadata' || k === 'status') continue;
@@ -253,7 +275,15 @@ export function apiServerErrors(kind: string, object: unknown): ApiServerError[]
   if (strict.length > 0) return strict;
   const pruned = pruneNulls(schema, object) as Record<string, unknown>;
   const { metadata: _m, apiVersion: _a, kind: _k, ...rest } = pruned;
+  // ValidateObjectMeta, then the schema, all errors together: a name (generateName only works for
+  // create, not apply) that is a DNS subdomain.
   const fields: ApiServerError[] = [];
+  const name = m?.['name'];
+  if ((typeof name !== 'string' || name === '') && (typeof m?.['generateName'] !== 'string' || m['generateName'] === ''))
+    fields.push({ path: ['metadata'], message: 'metadata.name: Required value: name or generateName is required', stage: 'metadata' });
+  else if (typeof name === 'string' && name !== '')
+    for (const e of dnsSubdomainErrors(name))
+      fields.push({ path: ['metadata', 'name'], message: `metadata.name: Invalid value: ${JSON.stringify(name)}: ${e}`, stage: 'metadata' });
   const body: CrdSchema = {
     ...schema,
     properties: Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([k]) => k !== 'metadata' && k !== 'apiVersion' && k !== 'kind')),

@@ -4,6 +4,7 @@ import { admissionPolicyVerdicts } from '../policy/evaluate';
 import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
 import type { Project } from '../project';
 import { NEWEST_RELEASE } from '../kubevirt/releases';
+import { isTemplateDocument } from '../kubevirt/template';
 import { checkProject } from './generate';
 import { sweepTemplate, templatesAsVms, withSweepHints, type Sweep, type TemplateVms } from '../expand/templates';
 import type { Judging } from '../expand/judging';
@@ -71,8 +72,9 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
   );
   // The one judge (expand/judge.ts) for each VM, under each configuration the project targets.
   const judging = { configs: project.configs(), defaultsOnly: !cr.config };
-  // Only templates, none processed (each waits for a required parameter): nothing else to judge.
-  const judged = templated.docs.length === 0 && templated.templates.length > 0 ? [] : validateManifests(templated.docs, catalogs.store, judging);
+  // Only templates, none processed (refused, or waiting for a required parameter): nothing else to judge.
+  const onlyTemplates = templated.docs.length === 0 && input.docs.some((d) => isTemplateDocument(d.value));
+  const judged = onlyTemplates ? [] : validateManifests(templated.docs, catalogs.store, judging);
   const verdict = [...templated.diagnostics, ...withSweepHints(judged, sweepsOfRefused(templated, judged, catalogs.store, judging))];
   const intent = ownerIntent(
     templated.docs,

@@ -12,7 +12,13 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const KINDS = ['VirtualMachineClusterInstancetype', 'VirtualMachineInstancetype', 'VirtualMachineClusterPreference', 'VirtualMachinePreference', 'VirtualMachineTemplate'];
+const KINDS = [
+  'VirtualMachineClusterInstancetype',
+  'VirtualMachineInstancetype',
+  'VirtualMachineClusterPreference',
+  'VirtualMachinePreference',
+  'VirtualMachineTemplate',
+];
 const KEEP = ['type', 'pattern', 'minimum', 'maximum', 'enum', 'nullable', 'x-kubernetes-int-or-string', 'x-kubernetes-preserve-unknown-fields'];
 
 function prune(s) {

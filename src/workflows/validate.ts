@@ -63,8 +63,8 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
   if (catalogs.blocking && (project.hasGenerators() || (inputs.with ?? []).length > 0)) return { results: [], diagnostics: problems, notes: [] };
   const cr = project.kubevirt();
   if (hasErrors(cr.diagnostics)) return { results: [], diagnostics: [...problems, ...cr.diagnostics], notes: [] };
-  // VirtualMachineTemplates: what virt-template's webhook says of each as applied, and the VM it
-  // makes with its defaults judged like VM files.
+  // VirtualMachineTemplates: what the API server and virt-template's webhook say of each as applied,
+  // and the VM it makes with its defaults judged like VM files.
   const templated = templatesAsVms(
     input.docs,
     project.configs().map((c) => c.release ?? NEWEST_RELEASE),

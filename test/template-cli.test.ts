@@ -70,6 +70,15 @@ describe('itgen template process', () => {
     expect(r.stderr).toContain('did you mean INSTANCETYPE?');
   });
 
+  it('-o json prints the VM alone, as virtctl does, and the message on standard error', () => {
+    const dir = project({ 'tpl.yaml': TEMPLATE });
+    const r = itgen(dir, 'template', 'process', 'tpl.yaml', '-p', 'INSTANCETYPE=u1.large', '-o', 'json');
+    expect(r.code).toBe(0);
+    const vm = JSON.parse(r.stdout) as { apiVersion: string; kind: string; spec: { instancetype: { name: string } } };
+    expect([vm.apiVersion, vm.kind, vm.spec.instancetype.name]).toEqual(['kubevirt.io/v1', 'VirtualMachine', 'u1.large']);
+    expect(r.stderr).toMatch(/^VM vm-[a-z0-9]{5} created$/m);
+  });
+
   it('refuses a reference to an undeclared parameter at the line of the reference', () => {
     const dir = project({ 'tpl.yaml': TEMPLATE.replace('${INSTANCETYPE}', '${SIZE}') });
     const r = itgen(dir, 'template', 'process', 'tpl.yaml', '-o', 'json');

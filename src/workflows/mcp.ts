@@ -13,7 +13,7 @@ import { VERSION } from '../version';
 import { kubeObject, type KubeObjectJson } from '../json';
 import { choose, chooseJson, type ChooseAsk, type ChooseJson } from './choose';
 import { expandVms } from './expand';
-import { processTemplate, templateJson, type TemplateProcessJson } from './template';
+import { processTemplate, processedTemplateJson, type ProcessedTemplateJson } from './template';
 import { validate } from './validate';
 import { fit, type FitJson } from './fit';
 import { resize, resizeChange, type ResizeChangeJson } from './resize';
@@ -70,7 +70,7 @@ export interface McpResizeOutput {
 }
 
 /** The template_process tool: the VirtualMachine made, the message, the generated values. */
-export interface McpTemplateProcessOutput extends Omit<TemplateProcessJson, 'vm'> {
+export interface McpTemplateProcessOutput extends Omit<ProcessedTemplateJson, 'vm'> {
   readonly vm?: KubeObjectJson;
   readonly diagnostics: readonly McpDiagnostic[];
 }
@@ -163,7 +163,7 @@ export const MCP_TOOLS = {
   template_process(projectFor: ProjectFor, template: string, params: Readonly<Record<string, string>>): ToolResult {
     if (template.length > MAX_TEXT) return refused(`the template text is over ${MAX_TEXT} bytes`);
     const r = processTemplate(projectFor(template), { file: '-', values: params });
-    const made = templateJson(r);
+    const made = processedTemplateJson(r);
     const out: McpTemplateProcessOutput = { ...(made ?? { message: '', generated: {} }), diagnostics: diagnosticsOf(r.diagnostics) };
     return made ? result(made.message || 'processed', out) : result(errorsOf(r.diagnostics), out, true);
   },

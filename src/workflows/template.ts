@@ -62,15 +62,18 @@ export function processTemplate(project: Project, opts: ProcessTemplateOptions):
   return { processed, diagnostics: [...diagnostics, ...found.map((d) => (d.code === 'IT8401' && hint !== undefined ? { ...d, hint } : d))], notes: [] };
 }
 
-/** `template process -o json`: the VirtualMachine made, the template's message, and each generated value and its expression. */
-export interface TemplateProcessJson {
+/** `template process -o json`: the VirtualMachine made, as virtctl prints it (the template's message goes to standard error). */
+export type TemplateProcessJson = KubeObjectJson;
+
+/** A processed template as data: the VirtualMachine, the template's message, and each generated value and its expression. */
+export interface ProcessedTemplateJson {
   readonly vm: KubeObjectJson;
   readonly message: string;
   readonly generated: { readonly [parameter: string]: { readonly value: string; readonly from: string } };
 }
 
-/** The processed template as JSON, or undefined when no VM was made. */
-export function templateJson(r: ProcessTemplateReport): TemplateProcessJson | undefined {
+/** The processed template as data (what `itgen mcp`'s template_process answers), or undefined when no VM was made. */
+export function processedTemplateJson(r: ProcessTemplateReport): ProcessedTemplateJson | undefined {
   const p = r.processed;
   if (!p?.vm) return undefined;
   return {
@@ -80,11 +83,17 @@ export function templateJson(r: ProcessTemplateReport): TemplateProcessJson | un
   };
 }
 
-/** The processed VM as virtctl prints it (YAML, or JSON), with the generated values and the message as comments. */
+/**
+ * The processed VM as virtctl prints it: JSON, the VM alone (`kubectl apply -f -` takes it); YAML,
+ * with the generated values and the message as comments above it.
+ */
 export function templateText(r: ProcessTemplateReport, output: 'yaml' | 'json'): string | undefined {
   const p = r.processed;
   if (!p?.vm) return undefined;
-  if (output === 'json') return JSON.stringify(templateJson(r), null, 2);
+  if (output === 'json') {
+    const doc: TemplateProcessJson = kubeObject(p.vm);
+    return JSON.stringify(doc, null, 2);
+  }
   const comments = [
     ...Object.entries(p.generated).map(([k, g]) => `# ${k}: generated ${JSON.stringify(g.value)} from ${JSON.stringify(g.from)}`),
     ...(p.message ? [`# message: ${JSON.stringify(p.message)}`] : []),

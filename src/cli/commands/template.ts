@@ -2,7 +2,10 @@ import { optionValue, optionValues, outputOption, WITH_OPTION, type CommandSpec 
 import { processTemplate, sweepTemplateFile, sweepText, templateText } from '../../workflows/template';
 import { finish, outputOf, projectOf, type Command } from '../command';
 
-export const TEMPLATE_OUTPUT = outputOption(['yaml', 'json', 'text'], 'output format (process: yaml or json; sweep: text or json)');
+export const TEMPLATE_OUTPUT = outputOption(
+  ['yaml', 'json', 'text'],
+  'output format (process: yaml, with the generated values and the message as comments, or json, the VM alone as virtctl prints it; sweep: text or json)',
+);
 
 export const TEMPLATE_COMMAND: CommandSpec = {
   name: 'template',
@@ -56,6 +59,9 @@ export const template: Command = {
       ...(paramsFile !== undefined ? { paramsFile } : {}),
     });
     const output = outputOf(ctx, TEMPLATE_OUTPUT);
-    return finish(ctx, r, templateText(r, output === 'json' ? 'json' : 'yaml'));
+    const code = finish(ctx, r, templateText(r, output === 'json' ? 'json' : 'yaml'));
+    // As virtctl: with JSON on standard output, the template's message on standard error.
+    if (output === 'json' && r.processed?.vm && r.processed.message) ctx.io.err(r.processed.message);
+    return code;
   },
 };

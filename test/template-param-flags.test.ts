@@ -38,6 +38,19 @@ describe('-p as virtctl reads it', () => {
     expect(sound).toBeGreaterThan(200);
   });
 
+  it('the documented quoting: a whole pair in quotes holds a comma; a quote inside a value is refused', () => {
+    expect(paramFlags(['NAME=db,"MESSAGE=a,b"'])).toEqual({
+      params: new Map([
+        ['NAME', 'db'],
+        ['MESSAGE', 'a,b'],
+      ]),
+    });
+    expect(paramFlags(['MESSAGE=a,b'])).toEqual({ params: new Map([['MESSAGE', 'a,b']]) });
+    expect(paramFlags(['NAME=db,MESSAGE="a,b"'])).toEqual({
+      error: 'invalid argument "NAME=db,MESSAGE=\\"a,b\\"" for "-p, --param" flag: parse error on line 1, column 17: bare " in non-quoted-field',
+    });
+  });
+
   it('on the command line: `-p A=1,B=2` is two parameters; -p with --params-file is refused in cobra words', () => {
     const dir = scratchProject({ 'tpl.yaml': WINDOWS_11_TEMPLATE, 'p.yaml': 'NAME: x\n' });
     try {

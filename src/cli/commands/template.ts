@@ -22,7 +22,7 @@ export const TEMPLATE_COMMAND: CommandSpec = {
     'refused in its words, one inside it dropped in silence by the engine (itgen warns, IT8403). Each',
     "error is the engine's text (IT8401) at the line of the parameter or field. -p reads as virtctl's:",
     'a value with one = is one parameter (-p A=1,2), one with more is a comma-separated list (-p',
-    'A=1,B=2; quote a value holding commas: -p \'A="1,2",B=3\'); -p and --params-file exclude each other.',
+    'A=1,B=2; quote a whole pair holding commas: -p \'"A=1,2",B=3\'); -p and --params-file exclude each other.',
     '',
     "sweep FILE: a parameter that is the whole name of the VM's instance type or preference",
     '(`name: ${INSTANCETYPE}`) is tried with every value the project and the --with files offer, each VM',

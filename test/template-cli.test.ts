@@ -146,6 +146,9 @@ describe('the template API versions each KubeVirt release serves (IT8404)', () =
     const at17 = itgen(dir, 'validate', 'v1alpha1.yaml', '--with', 'bundle.yaml', '--kubevirt-version', 'v1.7.4');
     expect(at17.stderr).toContain('error IT8404 KubeVirt v1.7.4 deploys no template.kubevirt.io API');
     expect(at17.code).toBe(1);
+    // A release that serves no such version refuses the template outright: no VM of it is judged there.
+    for (const r of [at18, at17]) expect(r.stderr).not.toMatch(/IT8003|IT8405|IT3001/);
+    expect(alpha19.stderr).toMatch(/IT8003/);
   });
 
   it('a finding several releases give is said once, naming them', () => {

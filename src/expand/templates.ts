@@ -9,7 +9,7 @@
 import { diag, type Diagnostic } from '../diagnostics';
 import { isPlainObject, type Json, type JsonObject } from '../json';
 import { locate, type SourceDoc } from '../load/source';
-import { isTemplateDocument, processTemplateDocument, templateApiVersionProblems, type ProcessedTemplate } from '../kubevirt/template';
+import { isTemplateDocument, processTemplateDocument, templateApiVersionProblems, templateServed, type ProcessedTemplate } from '../kubevirt/template';
 import { NEWEST_RELEASE } from '../kubevirt/releases';
 import { apiServerErrors } from '../kubevirt/crd';
 import { judgeDocuments, type Judging } from './judging';
@@ -69,6 +69,8 @@ export function templatesAsVms(
     const apiVersion = (src.value as JsonObject)['apiVersion'];
     for (const { severity, message } of templateApiVersionProblems(apiVersion, releases))
       diagnostics.push(diag('IT8404', message, locate(src, ['apiVersion']), severity === 'warning' ? { severity } : {}));
+    // Applied where no targeted release serves the template's version: refused outright (IT8404), nothing else to say.
+    if (door === 'webhook' && !releases.some((r) => templateServed(apiVersion, r))) continue;
     // Applied, the API server checks the CRD's schema first (strict decoding, then the schema) and stops a refused template there.
     const refused = door === 'webhook' ? apiServerVerdict(src) : [];
     if (refused.length > 0) {

@@ -74,6 +74,12 @@ export const TEMPLATE_API_VERSIONS: readonly {
   { since: 'v1.9.0', served: ['v1beta1', 'v1alpha1'], deprecated: ['v1alpha1'], gate: 'Beta', engine: 'virt-template-engine v0.2.0' },
 ];
 
+/** Whether a KubeVirt release serves the template's apiVersion (deprecated or behind a gate included). */
+export function templateServed(apiVersion: unknown, release: string): boolean {
+  const at = [...TEMPLATE_API_VERSIONS].reverse().find((v) => hasSince(v.since, release));
+  return at !== undefined && typeof apiVersion === 'string' && at.served.some((v) => apiVersion === `${TEMPLATE_GROUP}/${v}`);
+}
+
 /**
  * What the KubeVirt releases say of a template's apiVersion: an error where one serves no such
  * version (kubectl: no matches for kind), a warning where the version is deprecated or deployed only

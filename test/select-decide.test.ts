@@ -90,6 +90,68 @@ describe("select decides with the catalog's words", () => {
     expect(list.stderr).toContain('error IT1011 --scope is for a decision: give --os, --intent or --size with it');
   });
 
+  it('least specialised means one thing: select decides as a template sweep suggests (overcommitted memory counts, whatever the class label)', () => {
+    const objects = `apiVersion: instancetype.kubevirt.io/v1beta1
+kind: VirtualMachineClusterInstancetype
+metadata:
+  name: small.overcommitted
+  labels: {instancetype.kubevirt.io/class: general.purpose}
+spec:
+  cpu: {guest: 2}
+  memory: {guest: 2Gi, overcommitPercent: 50}
+---
+apiVersion: instancetype.kubevirt.io/v1beta1
+kind: VirtualMachineClusterInstancetype
+metadata:
+  name: large.plain
+  labels: {instancetype.kubevirt.io/class: general.purpose}
+spec:
+  cpu: {guest: 4}
+  memory: {guest: 4Gi}
+---
+apiVersion: instancetype.kubevirt.io/v1beta1
+kind: VirtualMachineClusterPreference
+metadata:
+  name: fedora
+spec:
+  devices: {preferredDiskBus: virtio}
+`;
+    const template = `apiVersion: template.kubevirt.io/v1beta1
+kind: VirtualMachineTemplate
+metadata:
+  name: t
+spec:
+  parameters:
+    - name: INSTANCETYPE
+      value: small.overcommitted
+  virtualMachine:
+    apiVersion: kubevirt.io/v1
+    kind: VirtualMachine
+    metadata:
+      name: vm
+    spec:
+      runStrategy: Halted
+      instancetype:
+        name: \${INSTANCETYPE}
+      preference:
+        name: fedora
+      template:
+        spec:
+          domain:
+            devices: {}
+`;
+    const dir = scratchProject({ 'objects.yaml': objects, 'tpl.yaml': template });
+    try {
+      const chosen = JSON.parse(itgen(dir, 'select', '--with', 'objects.yaml', '--os', 'fedora', '-o', 'json').stdout) as {
+        answer: { instancetype: { name: string } };
+      };
+      const [sweep] = JSON.parse(itgen(dir, 'template', 'sweep', 'tpl.yaml', '--with', 'objects.yaml', '-o', 'json').stdout) as { best: string }[];
+      expect([chosen.answer.instancetype.name, sweep!.best]).toEqual(['large.plain', 'large.plain']);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it("a catalog's own words: `web` means the u family; other words are refused with it", () => {
     const dir = scratchProject({
       'catalogs/acme/catalog.yaml': `kind: Catalog

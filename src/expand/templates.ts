@@ -160,8 +160,12 @@ export function specialisationsOf(o: SpecObject): Set<'dedicated' | 'numa' | 're
   return out;
 }
 
-/** How specialised, for ordering: the CPU's (dedicated, NUMA, realtime) count once, then memory's and devices'. */
-function specialised(o: SpecObject): number {
+/**
+ * How specialised an instance type is, for ordering (least first): the CPU's (dedicated, NUMA,
+ * realtime) count once, then hugepages, overcommitted memory, GPUs and host devices. The one order of
+ * `select`'s decision, a template's sweep and `migrate templates`.
+ */
+export function specialisation(o: SpecObject): number {
   const s = specialisationsOf(o);
   return (
     Number(s.has('dedicated') || s.has('numa') || s.has('realtime')) +
@@ -209,7 +213,7 @@ export function sweepTemplate(
       const x = objectOf(a.value);
       const y = objectOf(b.value);
       return (
-        specialised(x) - specialised(y) ||
+        specialisation(x) - specialisation(y) ||
         (preferDefaultFamily ? Number(family(y.name) === family(p.defaultValue)) - Number(family(x.name) === family(p.defaultValue)) : 0) ||
         cpuOf(x) - cpuOf(y) ||
         (parseQuantity(memOf(x)) ?? 0) - (parseQuantity(memOf(y)) ?? 0) ||

@@ -24,6 +24,8 @@ import { previewVm } from '../expand/judge';
 import { quotaRoom, type QuotaState } from '../kubevirt/quota';
 import type { ObjectStore } from '../expand/references';
 import type { ClusterDefaults } from '../kubevirt/config';
+import { KINDS_OF } from '../schema/kubevirt-api';
+import { specialisation } from '../expand/templates';
 
 /** What is asked, as typed (by a person on the command line, or an agent through `itgen mcp`). */
 export interface ChooseAsk {
@@ -78,11 +80,18 @@ export interface ChooseReport extends Report {
   readonly refusal?: { readonly message: string; readonly alternatives: readonly { readonly instancetype: ChosenInstancetype; readonly preference: string }[] };
 }
 
-const specialised = (it: SiteInstancetype): number =>
-  Number(it.dedicatedCpu) + Number(it.hugepages !== '') + Number(it.gpus.length + it.hostDevices.length > 0) + Number(it.class === 'overcommitted');
+/** How specialised each instance type is (expand/templates.ts `specialisation`, the order a template's sweep uses too), by name among the objects. */
+function specialisationCounts(store: ObjectStore): (it: SiteInstancetype) => number {
+  const counts = new Map<string, number>();
+  for (const o of store.specObjects)
+    if ((o.kind === KINDS_OF.instancetype.cluster || o.kind === KINDS_OF.instancetype.namespaced) && !counts.has(o.name)) counts.set(o.name, specialisation(o));
+  return (it) => counts.get(it.name) ?? 0;
+}
 
-const order = (a: SiteInstancetype, b: SiteInstancetype): number =>
-  specialised(a) - specialised(b) || a.cpu - b.cpu || a.memoryBytes - b.memoryBytes || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const orderBy =
+  (specialised: (it: SiteInstancetype) => number) =>
+  (a: SiteInstancetype, b: SiteInstancetype): number =>
+    specialised(a) - specialised(b) || a.cpu - b.cpu || a.memoryBytes - b.memoryBytes || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 const chosen = (it: SiteInstancetype, scope?: 'cluster' | 'namespaced'): ChosenInstancetype => ({
   name: it.name,
@@ -175,6 +184,8 @@ export function chooseIn(input: ChooseData, ask: ChooseAsk): ChooseReport {
   });
   const { data } = input;
   const got = { catalogs: input.catalogs };
+  const specialised = specialisationCounts(input.store);
+  const order = orderBy(specialised);
   const intents = knownIntents(data, input.words);
   // Without an intent, general purpose; unless families or classes are named, which say it themselves.
   const named = (ask.families ?? []).length > 0 || (ask.classes ?? []).length > 0;

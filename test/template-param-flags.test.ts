@@ -46,6 +46,9 @@ describe('-p as virtctl reads it', () => {
       ]),
     });
     expect(paramFlags(['MESSAGE=a,b'])).toEqual({ params: new Map([['MESSAGE', 'a,b']]) });
+    // A long value is read, not spread into a call's arguments.
+    const long = paramFlags([`A=${'x'.repeat(500_000)},"B=${'y'.repeat(500_000)}"`]);
+    expect('params' in long && [long.params.get('A')!.length, long.params.get('B')!.length]).toEqual([500_000, 500_000]);
     expect(paramFlags(['NAME=db,MESSAGE="a,b"'])).toEqual({
       error: 'invalid argument "NAME=db,MESSAGE=\\"a,b\\"" for "-p, --param" flag: parse error on line 1, column 17: bare " in non-quoted-field',
     });

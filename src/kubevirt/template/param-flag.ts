@@ -40,7 +40,13 @@ export function csvRecord(text: string): { fields: string[] } | { error: string 
   if (eof) return { error: 'EOF' };
   const recLine = numLine;
   const pos = { line: numLine, col: 1 };
-  const record: number[] = [];
+  // The record's bytes as chunks (no spread of a long line into arguments), each field's end offset.
+  const record: Buffer[] = [];
+  let length = 0;
+  const append = (b: Buffer): void => {
+    record.push(b);
+    length += b.length;
+  };
   const ends: number[] = [];
   const parseError = (lineNo: number, col: number, err: string): { error: string } => ({
     error:
@@ -54,8 +60,8 @@ export function csvRecord(text: string): { fields: string[] } | { error: string 
       const field = i >= 0 ? line.subarray(0, i) : line.subarray(0, line.length - lengthNL(line));
       const j = field.indexOf(QUOTE_BYTE);
       if (j >= 0) return parseError(numLine, pos.col + j, BARE_QUOTE);
-      record.push(...field);
-      ends.push(record.length);
+      append(field);
+      ends.push(length);
       if (i < 0) break;
       line = line.subarray(i + 1);
       pos.col += i + 1;
@@ -68,25 +74,25 @@ export function csvRecord(text: string): { fields: string[] } | { error: string 
     while (!fieldDone) {
       const i = line.indexOf(QUOTE_BYTE);
       if (i >= 0) {
-        record.push(...line.subarray(0, i));
+        append(line.subarray(0, i));
         line = line.subarray(i + 1);
         pos.col += i + 1;
         if (line.length > 0 && line[0] === QUOTE_BYTE) {
-          record.push(QUOTE_BYTE);
+          append(Buffer.from('"'));
           line = line.subarray(1);
           pos.col += 1;
         } else if (line.length > 0 && line[0] === COMMA) {
           line = line.subarray(1);
           pos.col += 1;
-          ends.push(record.length);
+          ends.push(length);
           fieldDone = true;
         } else if (lengthNL(line) === line.length) {
-          ends.push(record.length);
+          ends.push(length);
           fieldDone = recordDone = true;
         } else return parseError(numLine, pos.col - 1, QUOTE);
       } else if (line.length > 0) {
         // A quoted field goes on over the line's end.
-        record.push(...line);
+        append(line);
         pos.col += line.length;
         ({ line } = readLine());
         if (line.length > 0) {
@@ -97,7 +103,7 @@ export function csvRecord(text: string): { fields: string[] } | { error: string 
     }
     if (recordDone) break;
   }
-  const bytes = Buffer.from(record);
+  const bytes = Buffer.concat(record);
   return { fields: ends.map((end, k) => bytes.subarray(k === 0 ? 0 : ends[k - 1], end).toString('utf8')) };
 }
 

@@ -31,6 +31,7 @@ const CORPORA = [
   '**/test/properties.test.ts',
   '**/test/fuzz.test.ts',
   '**/test/policy-scale.test.ts',
+  '**/test/findings-scale.test.ts',
 ];
 /** The built package end to end: launcher, install, browser, pipelines, the release loop. */
 const E2E = [

@@ -222,6 +222,14 @@ export interface Diagnostic {
   readonly related?: readonly { readonly message: string; readonly location: SourceRange }[];
 }
 
+/**
+ * `more` appended to `out`, one by one: a VM with a hundred thousand disks has as many findings, and
+ * `out.push(...more)` passes each as an argument, past what a call takes (RangeError).
+ */
+export function appendDiagnostics(out: Diagnostic[], more: readonly Diagnostic[]): void {
+  for (const d of more) out.push(d);
+}
+
 export function diag(
   code: DiagnosticCode,
   message: string,

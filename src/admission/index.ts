@@ -6,7 +6,7 @@
  * VirtualMachines get the VM webhook's matcher checks and admission (src/expand).
  */
 import { isPlainObject, type JsonObject } from '../json';
-import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
+import { appendDiagnostics, diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
 import { type ExpandOptions, type ObjectStore } from '../expand';
 import { manifestObjects, type FoundObject } from '../expand/documents';
 import { judgeDocuments } from '../expand/judging';
@@ -212,18 +212,19 @@ export function validateManifests(
       if (version.severity === 'error') continue;
     }
     const verdict = objectVerdict(r);
-    out.push(...verdict);
+    appendDiagnostics(out, verdict);
     if (!verdict.some((d) => d.severity === 'error')) admitted.push(r);
   }
   const metadata = API_RULES.filter((rule) => rule.name !== 'manifest-schema');
-  out.push(...runRules(contextOf(admitted), metadata));
-  out.push(...runRules(contextOf(admitted), KUBEVIRT_RULES).map(asKubevirtWould));
+  appendDiagnostics(out, runRules(contextOf(admitted), metadata));
+  appendDiagnostics(out, runRules(contextOf(admitted), KUBEVIRT_RULES).map(asKubevirtWould));
   // VMs take the path `itgen expand` takes: the mutating webhook, then admission, then expand-spec.
   const vms = found.filter((f) => f.value['kind'] === 'VirtualMachine');
   // The cluster's configuration (and release) is also what expansion and admission default with, as `expand` has it.
   if (vms.length > 0)
-    out.push(
-      ...judgeDocuments(
+    appendDiagnostics(
+      out,
+      judgeDocuments(
         docs,
         store,
         {

@@ -56,8 +56,16 @@ export function report(io: Io, format: OutputFormat, diagnostics: readonly Diagn
     return;
   }
   if (diagnostics.length === 0) return;
+  // What a person or a CI log reads is bounded (a VM with a hundred thousand disks has as many
+  // findings): the first ones, then how many more; the JSON and Code Quality documents hold all.
+  const shown = diagnostics.length > MAX_SHOWN ? diagnostics.slice(0, MAX_SHOWN) : diagnostics;
+  const more =
+    diagnostics.length > MAX_SHOWN
+      ? `... and ${diagnostics.length - MAX_SHOWN} more not shown (the first ${MAX_SHOWN} are above; --format json lists every one)`
+      : undefined;
   if (format === 'github') {
-    (io.workflow ?? io.out)(formatGithub(diagnostics));
+    (io.workflow ?? io.out)(formatGithub(shown));
+    if (more !== undefined) io.err(more);
     return;
   }
   const cache = new Map<string, string[] | undefined>();
@@ -70,9 +78,13 @@ export function report(io: Io, format: OutputFormat, diagnostics: readonly Diagn
     }
     return cache.get(file);
   };
-  io.err(formatText(diagnostics, lines, io.color));
+  io.err(formatText(shown, lines, io.color));
+  if (more !== undefined) io.err(more);
   io.err(summary(diagnostics));
 }
+
+/** The most diagnostics text and GitHub annotations print. */
+const MAX_SHOWN = 1000;
 
 export function exitCodeFor(diagnostics: readonly Diagnostic[]): number {
   if (diagnostics.some((d) => d.code.startsWith('IT9'))) return EXIT_INTERNAL;

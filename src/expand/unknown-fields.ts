@@ -13,6 +13,7 @@ import { isQuantity } from '../quantity';
 import { VM_FIELD_NODES, VM_REQUIRED, VM_SPEC_ROOT } from './vm-fields';
 import { VM_FIELD_SINCE } from './vm-fields-since';
 import { hasSince } from '../kubevirt/releases';
+import { OBJECT_META_FIELDS } from '../kubevirt/crd';
 
 export interface UnknownField {
   /** The path from the VM's root, e.g. ['spec', 'template', 'spec', 'domain', 'cpu', 'dedicatedCPUPlacement']. */
@@ -134,7 +135,8 @@ export function unknownVmFields(vm: Readonly<Record<string, Json>>, required = f
   // (itgen-apiserver: `unknown field "metadata.foo"`, `unknown field "extra"`).
   const outer: UnknownField[] = [];
   const meta = vm['metadata'];
-  if (isPlainObject(meta)) for (const k of Object.keys(meta)) if (!OBJECT_META.includes(k)) outer.push({ path: ['metadata', k], ...withMeant(k, OBJECT_META) });
+  if (isPlainObject(meta))
+    for (const k of Object.keys(meta)) if (!OBJECT_META_FIELDS.includes(k)) outer.push({ path: ['metadata', k], ...withMeant(k, OBJECT_META_FIELDS) });
   for (const k of Object.keys(vm)) if (!TOP_LEVEL.includes(k)) outer.push({ path: [k], ...withMeant(k, TOP_LEVEL) });
   const spec = Object.hasOwn(vm, 'spec') ? vm['spec'] : undefined;
   if (spec === undefined || spec === null) return [...outer, ...(required ? [{ path: ['spec'], invalid: 'spec: Required value' }] : [])];
@@ -174,25 +176,8 @@ export function laterFields(vm: Readonly<Record<string, Json>>, release: string 
   return out;
 }
 
-/** The fields of a Kubernetes object and of its ObjectMeta (k8s.io/apimachinery meta/v1 types.go). */
+/** The fields of a Kubernetes object (its ObjectMeta's: kubevirt/crd.ts). */
 const TOP_LEVEL = ['apiVersion', 'kind', 'metadata', 'spec', 'status'];
-const OBJECT_META = [
-  'annotations',
-  'creationTimestamp',
-  'deletionGracePeriodSeconds',
-  'deletionTimestamp',
-  'finalizers',
-  'generateName',
-  'generation',
-  'labels',
-  'managedFields',
-  'name',
-  'namespace',
-  'ownerReferences',
-  'resourceVersion',
-  'selfLink',
-  'uid',
-];
 
 function withMeant(k: string, known: readonly string[]): { meant?: string } {
   const meant = closest(k, known);

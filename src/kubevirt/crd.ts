@@ -196,24 +196,24 @@ function decodeError(object: Record<string, unknown>): ApiServerError | undefine
 /** ObjectMeta's string-valued fields and maps: what the API server's decoding of metadata checks first. */
 const META_STRINGS = ['name', 'namespace', 'generateName', 'uid', 'resourceVersion'];
 
-/** ObjectMeta's JSON fields: any other key of `metadata` is an unknown field to strict decoding. */
-const OBJECT_META_FIELDS: ReadonlySet<string> = new Set([
-  'name',
+/** ObjectMeta's JSON fields (k8s.io/apimachinery meta/v1 types.go): any other key of `metadata` is an unknown field to strict decoding. */
+export const OBJECT_META_FIELDS: readonly string[] = [
+  'annotations',
+  'creationTimestamp',
+  'deletionGracePeriodSeconds',
+  'deletionTimestamp',
+  'finalizers',
   'generateName',
+  'generation',
+  'labels',
+  'managedFields',
+  'name',
   'namespace',
+  'ownerReferences',
+  'resourceVersion',
   'selfLink',
   'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-]);
+];
 const META_MAPS = ['labels', 'annotations'];
 
 /**
@@ -262,7 +262,7 @@ export function apiServerErrors(kind: string, object: unknown): ApiServerError[]
   const m = isObject(object['metadata']) ? object['metadata'] : undefined;
   // Strict decoding reads ObjectMeta first (its unknown fields, keys sorted as the API server re-encodes them).
   const strict: ApiServerError[] = Object.keys(m ?? {})
-    .filter((k) => !OBJECT_META_FIELDS.has(k))
+    .filter((k) => !OBJECT_META_FIELDS.includes(k))
     .sort()
     .map((k) => ({ path: ['metadata', k], message: `unknown field "metadata.${k}"`, stage: 'strict' as const }));
   // ObjectMeta and the type fields are the API server's own; the CRD's properties start at spec.

@@ -21,6 +21,8 @@ import {
   type ProcessedTemplate,
   type ProcessOptions,
   type TemplateParameter,
+  type TemplateProblem,
+  type TemplateStage,
   type TemplateWarning,
 } from './types';
 
@@ -94,7 +96,7 @@ export function parameterReferences(tpl: DecodedTemplate): { warnings: TemplateW
     vm = virtualMachineObject(tpl, undefined);
   } catch (e) {
     if (!(e instanceof Fail)) throw e;
-    throw new Fail({ ...e.problem, stage: 'references', message: `error validating template parameters: ${e.problem.message}` });
+    throw new Fail({ ...e.problem, stage: 'references' });
   }
   const references: Record<string, Path[]> = {};
   const note = (name: string, path: Path): void => {
@@ -266,7 +268,12 @@ function decodeTemplate(doc: Json, json: boolean): DecodedTemplate {
 /** virtctl's processLocal on a decoded document: decode, merge, references, process. */
 export function processTemplateDocument(doc: Json, options: ProcessOptions = {}): ProcessedTemplate {
   const empty = { warnings: [], generated: {}, values: {}, references: {} };
-  const webhook = options.door === 'webhook';
+  // Whose words wrap the engine's error: virtctl's, or the webhook's.
+  const wrap: Partial<Record<TemplateStage, string>> =
+    options.door === 'webhook'
+      ? { process: 'processing validation failed: ' }
+      : { references: 'error validating template parameters: ', process: 'error processing VirtualMachineTemplate locally: ' };
+  const worded = (p: TemplateProblem): TemplateProblem => ({ ...p, message: `${wrap[p.stage] ?? ''}${p.message}` });
   let tpl: DecodedTemplate;
   try {
     tpl = decodeTemplate(doc, options.json === true);
@@ -290,27 +297,28 @@ export function processTemplateDocument(doc: Json, options: ProcessOptions = {})
         ...empty,
         warnings,
         references,
-        error: {
+        error: worded({
           stage: 'references',
-          message: `${webhook ? '' : 'error validating template parameters: '}${texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`}`,
+          message: texts.length === 1 ? texts[0]! : `[${texts.join(', ')}]`,
           ...(references[first]?.[0] ? { path: references[first][0] } : {}),
-        },
+        }),
       };
     }
     // The webhook processes only a template whose every required parameter has a value or a generator.
-    const skipped: TemplateWarning[] = webhook
-      ? merged.parameters.flatMap((p, i) =>
-          p.required && p.value === '' && p.generate === ''
-            ? [
-                {
-                  kind: 'skipped' as const,
-                  path: ['spec', 'parameters', i, 'name'],
-                  message: `processing validation skipped: required parameter ${goQuote(p.name)} has neither value nor generator`,
-                },
-              ]
-            : [],
-        )
-      : [];
+    const skipped: TemplateWarning[] =
+      options.door === 'webhook'
+        ? merged.parameters.flatMap((p, i) =>
+            p.required && p.value === '' && p.generate === ''
+              ? [
+                  {
+                    kind: 'skipped' as const,
+                    path: ['spec', 'parameters', i, 'name'],
+                    message: `processing validation skipped: required parameter ${goQuote(p.name)} has neither value nor generator`,
+                  },
+                ]
+              : [],
+          )
+        : [];
     if (skipped.length > 0) return { ...empty, warnings: [...warnings, ...skipped], references };
     const out = processTemplate(merged, options.pick, drawn);
     const dropped: TemplateWarning[] = out.dropped.map((path) => ({
@@ -328,12 +336,6 @@ export function processTemplateDocument(doc: Json, options: ProcessOptions = {})
     };
   } catch (e) {
     if (!(e instanceof Fail)) throw e;
-    const problem =
-      e.problem.stage === 'process'
-        ? { ...e.problem, message: `${webhook ? 'processing validation failed' : 'error processing VirtualMachineTemplate locally'}: ${e.problem.message}` }
-        : webhook && e.problem.stage === 'references'
-          ? { ...e.problem, message: e.problem.message.replace(/^error validating template parameters: /, '') }
-          : e.problem;
-    return { ...empty, warnings, references, generated: drawn, error: problem };
+    return { ...empty, warnings, references, generated: drawn, error: worded(e.problem) };
   }
 }

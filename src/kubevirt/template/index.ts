@@ -74,9 +74,14 @@ export const TEMPLATE_API_VERSIONS: readonly {
   { since: 'v1.9.0', served: ['v1beta1', 'v1alpha1'], deprecated: ['v1alpha1'], gate: 'Beta', engine: 'virt-template-engine v0.2.0' },
 ];
 
+/** The template API a KubeVirt release deploys (the newest row it has reached), or undefined before v1.8. */
+function templateApiAt(release: string): (typeof TEMPLATE_API_VERSIONS)[number] | undefined {
+  return [...TEMPLATE_API_VERSIONS].reverse().find((v) => hasSince(v.since, release));
+}
+
 /** Whether a KubeVirt release serves the template's apiVersion (deprecated or behind a gate included). */
 export function templateServed(apiVersion: unknown, release: string): boolean {
-  const at = [...TEMPLATE_API_VERSIONS].reverse().find((v) => hasSince(v.since, release));
+  const at = templateApiAt(release);
   return at !== undefined && typeof apiVersion === 'string' && at.served.some((v) => apiVersion === `${TEMPLATE_GROUP}/${v}`);
 }
 
@@ -94,7 +99,7 @@ export function templateApiVersionProblems(
   // Each release's finding as what decides it and its words for the releases that share it (a finding said once).
   const found = new Map<string, { severity: 'error' | 'warning'; say: (at: string) => string; releases: string[] }>();
   for (const release of releases) {
-    const at = [...TEMPLATE_API_VERSIONS].reverse().find((v) => hasSince(v.since, release));
+    const at = templateApiAt(release);
     const served = at?.served.map((v) => `${TEMPLATE_GROUP}/${v}`).join(' and ') ?? '';
     const problem: { key: string; severity: 'error' | 'warning'; say: (at: string) => string } | undefined = !at
       ? {

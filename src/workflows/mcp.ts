@@ -78,9 +78,11 @@ export interface McpTemplateProcessOutput extends Omit<ProcessedTemplateJson, 'v
 /** The bundle carries the tools' generated schemas (tools/bundle.mjs): the installed package needs no file beside it. */
 declare const ITGEN_OUTPUT_SCHEMAS: string | undefined;
 
+let bundled: Record<string, Record<string, unknown>> | undefined;
+
 /** A tool's output schema, generated from its type (schema/output/mcp-NAME.schema.json). */
 function outputSchema(name: string): Record<string, unknown> {
-  if (typeof ITGEN_OUTPUT_SCHEMAS === 'string') return (JSON.parse(ITGEN_OUTPUT_SCHEMAS) as Record<string, Record<string, unknown>>)[name]!;
+  if (typeof ITGEN_OUTPUT_SCHEMAS === 'string') return (bundled ??= JSON.parse(ITGEN_OUTPUT_SCHEMAS) as Record<string, Record<string, unknown>>)[name]!;
   // Unbundled (the compiled library, the tests): the package's own file, two levels above this module.
   return JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'schema', 'output', `${name}.schema.json`), 'utf8')) as Record<string, unknown>;
 }

@@ -12,34 +12,13 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import Ajv2020 from 'ajv/dist/2020';
 import { itgen } from './e2e-helpers';
 import { removeDir, scratchProject, UPSTREAM_BUNDLE } from './helpers';
-import { vmYaml } from './vm-samples';
+import { templateYaml, vmYaml } from './vm-samples';
 
 const REPO = path.join(__dirname, '..');
 
 const VM = vmYaml('win', 'u1.medium', 'windows.11');
 
-const TEMPLATE = `apiVersion: template.kubevirt.io/v1beta1
-kind: VirtualMachineTemplate
-metadata:
-  name: t
-spec:
-  parameters:
-    - name: NAME
-      value: app
-  virtualMachine:
-    apiVersion: kubevirt.io/v1
-    kind: VirtualMachine
-    metadata:
-      name: \${NAME}
-    spec:
-      runStrategy: Halted
-      template:
-        spec:
-          domain:
-            devices: {}
-            memory:
-              guest: 1Gi
-`;
+const TEMPLATE = templateYaml('    - name: NAME\n      value: app');
 
 type Tool = { name: string; inputSchema: object; outputSchema?: object };
 type Called = { content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };

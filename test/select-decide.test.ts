@@ -6,6 +6,7 @@
 import { copyFileSync } from 'node:fs';
 import { itgen } from './e2e-helpers';
 import { removeDir, scratchProject } from './helpers';
+import { templateYaml } from './vm-samples';
 
 const REPO = `${__dirname}/..`;
 
@@ -116,30 +117,11 @@ metadata:
 spec:
   devices: {preferredDiskBus: virtio}
 `;
-    const template = `apiVersion: template.kubevirt.io/v1beta1
-kind: VirtualMachineTemplate
-metadata:
-  name: t
-spec:
-  parameters:
-    - name: INSTANCETYPE
-      value: small.overcommitted
-  virtualMachine:
-    apiVersion: kubevirt.io/v1
-    kind: VirtualMachine
-    metadata:
-      name: vm
-    spec:
-      runStrategy: Halted
-      instancetype:
-        name: \${INSTANCETYPE}
-      preference:
-        name: fedora
-      template:
-        spec:
-          domain:
-            devices: {}
-`;
+    const template = templateYaml('    - name: INSTANCETYPE\n      value: small.overcommitted', {
+      name: 'vm',
+      instancetype: '${INSTANCETYPE}',
+      preference: 'fedora',
+    });
     const dir = scratchProject({ 'objects.yaml': objects, 'tpl.yaml': template });
     try {
       const chosen = JSON.parse(itgen(dir, 'select', '--with', 'objects.yaml', '--os', 'fedora', '-o', 'json').stdout) as {

@@ -4,21 +4,16 @@
  * 400 templates with mistakes (tools/template-apiserver-corpus.mjs, seed 23), each held to
  * itgen-apiserver's verdict and words (test/fixtures/template-apiserver-corpus/README.md).
  */
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { templatesAsVms } from '../src/expand/templates';
 import { parseSource } from '../src/load/source';
 import { itgen } from './e2e-helpers';
 import { REPO, removeDir, scratchProject } from './helpers';
+import { readJsonLines } from './preview-corpus';
+import { templateYaml } from './vm-samples';
 
 const DIR = path.join(REPO, 'test', 'fixtures', 'template-apiserver-corpus');
-const lines = <T>(file: string): T[] =>
-  gunzipSync(readFileSync(path.join(DIR, file)))
-    .toString('utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as T);
+const lines = <T>(file: string): T[] => readJsonLines(path.join(DIR, file)) as T[];
 
 describe('a template as applied: the API server', () => {
   it("gives the API server's verdict and words on every template of the corpus", () => {
@@ -44,27 +39,7 @@ describe('a template as applied: the API server', () => {
 
   it('validate: the refusal at the field, and the template not processed further', () => {
     const dir = scratchProject({
-      'tpl.yaml': `apiVersion: template.kubevirt.io/v1beta1
-kind: VirtualMachineTemplate
-metadata:
-  name: t
-spec:
-  parameters:
-    - name: NAME
-      generate: Expression
-      from: vm-[a-z]{5}
-  virtualMachine:
-    apiVersion: kubevirt.io/v1
-    kind: VirtualMachine
-    metadata:
-      name: \${NAME}
-    spec:
-      runStrategy: Halted
-      template:
-        spec:
-          domain:
-            devices: {}
-`,
+      'tpl.yaml': templateYaml('    - name: NAME\n      generate: Expression\n      from: vm-[a-z]{5}'),
     });
     try {
       const r = itgen(dir, 'validate', 'tpl.yaml');

@@ -8,31 +8,10 @@ import path from 'node:path';
 import { itgen } from './e2e-helpers';
 import { removeDir, scratchProject, UPSTREAM_BUNDLE } from './helpers';
 import { replayWebhook } from './template-corpus';
+import { templateYaml } from './vm-samples';
 import { copyFileSync } from 'node:fs';
 
-const TEMPLATE = (parameters: string, name = '${NAME}'): string => `apiVersion: template.kubevirt.io/v1beta1
-kind: VirtualMachineTemplate
-metadata:
-  name: t
-spec:
-  parameters:
-${parameters}
-  virtualMachine:
-    apiVersion: kubevirt.io/v1
-    kind: VirtualMachine
-    metadata:
-      name: ${name}
-    spec:
-      runStrategy: Halted
-      instancetype:
-        name: u1.medium
-      preference:
-        name: fedora
-      template:
-        spec:
-          domain:
-            devices: {}
-`;
+const TEMPLATE = (parameters: string): string => templateYaml(parameters, { instancetype: 'u1.medium', preference: 'fedora' });
 
 describe("a template as applied: virt-template's validating webhook", () => {
   it('answers every template of the corpus as the webhook does (stage, words, warnings)', () => {

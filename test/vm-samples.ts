@@ -20,6 +20,37 @@ spec:
 }
 
 /**
+ * A VirtualMachineTemplate (v1beta1, named `t`) with the `parameters` lines given (indented four
+ * spaces, so that the first parameter stands on line 7) and one VM named `name`, naming the instance
+ * type and preference given, if any.
+ */
+export function templateYaml(parameters: string, opts: { name?: string; instancetype?: string; preference?: string } = {}): string {
+  const matchers = [
+    ...(opts.instancetype !== undefined ? ['      instancetype:', `        name: ${opts.instancetype}`] : []),
+    ...(opts.preference !== undefined ? ['      preference:', `        name: ${opts.preference}`] : []),
+  ];
+  return `apiVersion: template.kubevirt.io/v1beta1
+kind: VirtualMachineTemplate
+metadata:
+  name: t
+spec:
+  parameters:
+${parameters}
+  virtualMachine:
+    apiVersion: kubevirt.io/v1
+    kind: VirtualMachine
+    metadata:
+      name: ${opts.name ?? '${NAME}'}
+    spec:
+      runStrategy: Halted
+${matchers.map((l) => `${l}\n`).join('')}      template:
+        spec:
+          domain:
+            devices: {}
+`;
+}
+
+/**
  * The common-templates port's draft defaults every template to u1.medium (1 vCPU), Windows 11 too,
  * whose preference requires 2 vCPUs and 4Gi.
  */

@@ -10,7 +10,7 @@ import { closest, diag, type Diagnostic } from '../diagnostics';
 import { kubeObject, type JsonObject, type KubeObjectJson } from '../json';
 import type { Project } from '../project';
 import { parseRange, pairOf, selectInstancetypes, type SiteData, type SiteInstancetype, type SitePreference } from '../site';
-import { catalogsSiteData, type SelectListJson } from './select';
+import { catalogsSiteData, type SelectListJson, type SelectQuery } from './select';
 import { catalogsOrReport, fromNote, type Report } from './report';
 import type { Catalogs } from '../project';
 import type { CatalogWords } from '../resolve/types';
@@ -27,23 +27,15 @@ import type { ClusterDefaults } from '../kubevirt/config';
 import { KINDS_OF } from '../schema/kubevirt-api';
 import { specialisation } from '../expand/templates';
 
-/** What is asked, as typed (by a person on the command line, or an agent through `itgen mcp`). */
-export interface ChooseAsk {
+/**
+ * What is asked, as typed (by a person on the command line, or an agent through `itgen mcp`): the
+ * list's own filters (SelectQuery: vCPUs, memory, architecture, GPU, hugepages, dedicated CPUs, the
+ * preference, families, classes, words, deprecated ones let in), and what only a decision reads.
+ */
+export interface ChooseAsk extends Omit<SelectQuery, 'decidingOnly'> {
   readonly intent?: string;
   readonly os?: string;
-  readonly preference?: string;
   readonly size?: string;
-  readonly cpu?: string;
-  readonly memory?: string;
-  readonly arch?: string;
-  readonly gpu?: string;
-  readonly hugepages?: string;
-  readonly dedicated?: boolean;
-  /** Narrowing the candidates as `select` lists them: families (`u1`, `u`), classes, words, and deprecated ones let in. */
-  readonly families?: readonly string[];
-  readonly classes?: readonly string[];
-  readonly text?: string;
-  readonly deprecated?: boolean;
   /** The kinds to name: cluster-wide (default, where the catalog has them) or the namespaced ones. */
   readonly scope?: 'cluster' | 'namespaced';
   /** The cluster's nodes (`kubectl get nodes -o yaml`) and what runs on them: the answer must fit. */

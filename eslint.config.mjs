@@ -13,6 +13,21 @@ import tseslint from 'typescript-eslint';
  */
 const { stages: STAGES, files: ROOT_FILES } = JSON.parse(readFileSync(new URL('./tools/stages.json', import.meta.url), 'utf8'));
 
+/**
+ * The modules of src/ that import node:fs themselves: the door every read goes through, the writers
+ * (each write taints a recording), the caches (their files are no input of what they cache), the
+ * snapshot's warm-up, and the MCP server's schemas read beside the unbundled library.
+ */
+const FS_MODULES = [
+  'src/load/reads.ts',
+  'src/load/judged-cache.ts',
+  'src/load/check-cache.ts',
+  'src/emit/write.ts',
+  'src/emit/output-lock.ts',
+  'src/snapshot.ts',
+  'src/workflows/mcp.ts',
+];
+
 /** A module of src/ named by its stage: a folder (`render/x`) or a file at the root (`pipeline`). */
 const target = (name) => `(?:${name}(?:/.*)?|${name}\\.[jt]s)`;
 
@@ -62,5 +77,25 @@ export default tseslint.config(
   // The benchmarks' child processes are CommonJS scripts run by plain node.
   { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   ...STAGES.flatMap((_, level) => stageRule(level)),
+  // Every read of the file system goes through src/load/reads.ts, which can record it: the checks'
+  // cache (src/load/check-cache.ts) is sound only if nothing the checks read escapes the record.
+  // The modules that keep node:fs write (and taint a recording), or are caches of their own.
+  {
+    files: ['src/**/*.ts'],
+    ignores: FS_MODULES,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportDeclaration[source.value=/^(node:)?fs(\\u002Fpromises)?$/]',
+          message: 'read files through src/load/reads.ts (its log makes the checks cacheable); node:fs is for the modules listed in eslint.config.mjs',
+        },
+        {
+          selector: "CallExpression[callee.name='require'][arguments.0.value=/^(node:)?fs(\\u002Fpromises)?$/]",
+          message: 'read files through src/load/reads.ts (its log makes the checks cacheable); node:fs is for the modules listed in eslint.config.mjs',
+        },
+      ],
+    },
+  },
   prettier,
 );

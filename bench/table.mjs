@@ -6,7 +6,7 @@
 // Markdown table with the target of each row and whether it is met; exit 1 when one is missed.
 // Usage: node bench/table.mjs [--runs N] [--no-install]   (needs `npm run build` and kubectl)
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +75,10 @@ function writeMonorepo(dir) {
 }
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'itgen-bench-table-'));
+// itgen's kept answers (load/judged-cache.ts, load/check-cache.ts) for these scratch projects are
+// kept in the scratch directory, not the user's cache, and go with it.
+process.env.XDG_CACHE_HOME = path.join(work, 'cache');
+bareEnv.XDG_CACHE_HOME = process.env.XDG_CACHE_HOME;
 const rows = [];
 const row = (what, value, reference, ratio, target, met) => rows.push({ what, value, reference, ratio, target, met });
 try {
@@ -90,6 +94,14 @@ try {
   const node0Bare = extraCerts ? measure(process.execPath, ['-e', '0'], ci, [0], runs, () => {}, bareEnv) : node0;
   const generateFresh = measure(itgen, gen, ci, [0], runs, fresh);
   const generateSame = measure(itgen, gen, ci);
+  // An edit to a catalog file before each run: a comment line that comes and goes.
+  const catalogFile = path.join(ci, 'catalogs', 'common-instancetypes', 'catalog.yaml');
+  const catalogText = readFileSync(catalogFile, 'utf8');
+  let edits = 0;
+  const edit = () => writeFileSync(catalogFile, `${catalogText}# edit ${edits++}\n`);
+  const generateEdited = measure(itgen, gen, ci, [0], runs, edit);
+  writeFileSync(catalogFile, catalogText);
+  const generateCold = measure(itgen, gen, ci, [0], runs, () => {}, { ...bareEnv, ITGEN_NO_CACHE: '1' });
   const validate = measure(itgen, ['validate', '-g', 'generators/common-instancetypes.yaml'], ci);
   const kustomize = measure('kubectl', ['kustomize', path.join(repo, 'test', 'reference', 'common-instancetypes', 'source')], repo);
   const x = (a, b) => a / b;
@@ -108,29 +120,50 @@ try {
     kustomize,
     x(kustomize, generateFresh),
     faster,
-    '>= 15x (issue 51 asks >= 20x: open)',
-    (r) => r >= 15,
+    '>= 20x (issue 51)',
+    (r) => r >= 20,
   );
-  ratioRow('the same, base already up to date', generateSame, kustomize, x(kustomize, generateSame), faster, '>= 15x', (r) => r >= 15);
+  ratioRow('the same, base already up to date', generateSame, kustomize, x(kustomize, generateSame), faster, '>= 20x', (r) => r >= 20);
   ratioRow(
-    `the same generate vs \`node -e 0\`${extraCerts ? ' (NODE_EXTRA_CA_CERTS set here, as node runs in this environment)' : ''}`,
+    'the same generate vs a bare `node -e 0`' + (extraCerts ? ' (without NODE_EXTRA_CA_CERTS, as bin/itgen always starts)' : ''),
     generateFresh,
-    node0,
-    x(generateFresh, node0),
+    node0Bare,
+    x(generateFresh, node0Bare),
     times,
-    '<= 2.5x (moonshot 2x)',
-    (r) => r <= 2.5,
+    '<= 3x (issue 51)',
+    (r) => r <= 3,
   );
   if (extraCerts)
     ratioRow(
-      'the same vs `node -e 0` without NODE_EXTRA_CA_CERTS (the bare floor; bin/itgen always starts without it)',
+      'the same vs `node -e 0` as node runs in this environment (NODE_EXTRA_CA_CERTS set)',
       generateFresh,
-      node0Bare,
-      x(generateFresh, node0Bare),
+      node0,
+      x(generateFresh, node0),
       times,
-      'shown (issue 51 asks <= 3x: open)',
-      undefined,
+      '<= 2.5x (moonshot 2x)',
+      (r) => r <= 2.5,
     );
+  // What the kept answers save, said beside the runs that take them: a generate after an edit to a
+  // catalog file (the checks redone, the judge's answers kept: the loop of someone editing), and a
+  // first run (nothing kept: a fresh CI machine without a cache).
+  ratioRow(
+    'the same generate after an edit to a catalog file (the checks redone; the judge’s answers kept)',
+    generateEdited,
+    kustomize,
+    x(kustomize, generateEdited),
+    faster,
+    'shown',
+    undefined,
+  );
+  ratioRow(
+    'the same generate with nothing kept (`ITGEN_NO_CACHE=1`: a first run)',
+    generateCold,
+    kustomize,
+    x(kustomize, generateCold),
+    faster,
+    'shown',
+    undefined,
+  );
   ratioRow('`itgen validate` vs `itgen generate`, same generator', validate, generateSame, x(validate, generateSame), times, '<= 1.15x', (r) => r <= 1.15);
 
   // The same generate inside a GitOps monorepo: 6,000 other kustomizations (60 teams of 100 apps),

@@ -21,7 +21,7 @@ export {
 export type { Report } from './workflows/report';
 
 // The workflows, with their reports and renderers.
-export { generateProject as generate, checkProject, type CheckOptions, type GenerateReport } from './workflows/generate';
+export { generateProject as generate, checkProject, type CheckOptions, type CheckedGenerator, type GenerateReport } from './workflows/generate';
 export { validate, checkedSummary, type ValidateOptions, type ValidateReport } from './workflows/validate';
 export { checkOutputs as check, driftText, type CheckReport } from './workflows/check';
 export { diff, diffJson, diffMarkdownComment, diffText, type DiffOptions, type DiffReport, type DiffSection } from './workflows/diff';

@@ -25,6 +25,7 @@ import { compileDocuments, generatorFromDocument } from './pipeline';
 import { explainObject } from './render/explain';
 import { compileModel } from './schema/fast';
 import { strictLoaded } from './schema/lazy';
+import { keepResultsIn } from './load/check-cache';
 
 const WARM_UP_GENERATOR = `apiVersion: itgen.dev/v1alpha1
 kind: Generator
@@ -162,10 +163,14 @@ function warmUpProject(): void {
     writeFileSync(path.join(catalog, 'families.yaml'), docs[3]!);
     writeFileSync(path.join(catalog, 'preferences.yaml'), `${docs.slice(4, -1).join('\n---\n')}\n`);
     const io = { out: () => undefined, err: () => undefined, cwd: dir, color: false, terminal: false, stdin: () => '' };
+    // The checks' kept results in the scratch project, not the user's cache: the second generate and
+    // the validates take them (load/check-cache.ts), so that replaying a log is compiled too.
+    keepResultsIn({ dir: path.join(dir, '.cache'), build: 'warm-up' });
     for (const argv of [['generate'], ['generate'], ['validate'], ['check'], ['validate', '--format', 'json']]) run(['-C', dir, ...argv], io);
   } catch {
     /* a snapshot without this warm-up is slower, nothing else */
   } finally {
+    keepResultsIn(undefined);
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   }
 }

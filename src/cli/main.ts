@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from '../load/reads';
 import { findProjectRoot } from '../load/files';
 import { readBounded } from '../load/limits';
 import { guardOutput, printable, WORKFLOW_COMMAND_LINE } from '../format';

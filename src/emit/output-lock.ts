@@ -2,6 +2,7 @@
  * The output lock: one writer of an output directory at a time, across processes; a holder that died is taken over, one that hangs is waited for, bounded.
  */
 import { closeSync, lstatSync, mkdirSync, openSync, rmSync, writeSync, readFileSync } from 'node:fs';
+import { taint } from '../load/reads';
 import { hostname } from 'node:os';
 import path from 'node:path';
 
@@ -58,6 +59,7 @@ export function sleep(ms: number): void {
  * for a live writer is bounded; every loop either takes the lock, sleeps or gives up.
  */
 export function withOutputLock<T>(outDir: string, fn: () => T, waitMs = 30_000): T {
+  taint('a write');
   const abs = path.resolve(outDir);
   const parent = path.dirname(abs);
   mkdirSync(parent, { recursive: true });

@@ -2,7 +2,8 @@
  * The one writer of the tree (house rule 3): temporary directory, rename, and every refusal to
  * replace what itgen did not write; the output lock it writes under is output-lock.ts.
  */
-import { lstatSync, mkdirSync, readlinkSync, renameSync, rmSync, writeFileSync, existsSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync, rmdirSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirEntries, readdirSync, readlinkSync, taint } from '../load/reads';
 import path from 'node:path';
 import { realLocation, within } from '../load/files';
 import { MAX_DIRECTORY_DEPTH, readFileBounded } from '../load/limits';
@@ -40,6 +41,7 @@ function isLeftover(name: string, base: string): boolean {
  * scratch directory of a removal cut short (dropped). Called under the output lock.
  */
 export function recoverInterruptedWrite(outDir: string): void {
+  taint('a write');
   const abs = path.resolve(outDir);
   const parent = path.dirname(abs);
   if (!existsSync(parent)) return;
@@ -60,6 +62,7 @@ export function recoverInterruptedWrite(outDir: string): void {
  * writer's tree is touched. Nothing is read or locked when nothing was left.
  */
 export function cleanLeftovers(outDir: string): void {
+  taint('a write');
   const abs = path.resolve(outDir);
   const parent = path.dirname(abs);
   if (!existsSync(parent)) return;
@@ -76,6 +79,7 @@ export function cleanLeftovers(outDir: string): void {
  * names below the parent.
  */
 export function removeTree(target: string): void {
+  taint('a write');
   const abs = path.resolve(target);
   let st;
   try {
@@ -95,7 +99,7 @@ export function removeTree(target: string): void {
   const queue = ['0'];
   while (queue.length > 0) {
     const dir = path.join(scratch, queue.pop()!);
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    for (const entry of readdirEntries(dir)) {
       const p = path.join(dir, entry.name);
       if (entry.isDirectory()) {
         const id = String(next++);
@@ -115,6 +119,7 @@ export function removeTree(target: string): void {
  * stale file survives.
  */
 export function writeTree(outDir: string, files: readonly OutputFile[]): void {
+  taint('a write');
   withOutputLock(outDir, () => replaceTree(outDir, files));
 }
 
@@ -209,6 +214,7 @@ export function readTree(outDir: string): OutputFile[] {
  * so a reader sees the old content or the new one; other files in the directory are untouched.
  */
 export function writeFilesAtomic(dir: string, files: readonly OutputFile[]): void {
+  taint('a write');
   const dups = findDuplicatePaths(files);
   if (dups.length > 0) throw new Error(`two outputs claim ${dups.join(', ')}`);
   for (const f of files) assertSafeRelative(f.path);
@@ -238,7 +244,7 @@ export function writeFilesAtomic(dir: string, files: readonly OutputFile[]): voi
 function removeEmptyDirs(dir: string): void {
   let entries;
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    entries = readdirEntries(dir);
   } catch {
     return;
   }

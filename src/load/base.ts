@@ -18,7 +18,7 @@
  * refused and the diagnostic names those files. Only names and the first bytes of the top
  * kustomization are read, so the proof costs the same for a base of ten objects or forty thousand.
  */
-import { closeSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readSync } from './reads';
 import path from 'node:path';
 
 /** The kind directories of a base (emit/layout.ts's KIND_DIRS, written out here at the floor). */
@@ -36,7 +36,7 @@ function head(abs: string): string | undefined {
   let fd: number | undefined;
   try {
     if (!lstatSync(abs).isFile()) return undefined;
-    fd = openSync(abs, 'r');
+    fd = openSync(abs);
     const buf = Buffer.alloc(HEAD_BYTES + 1);
     const n = readSync(fd, buf, 0, buf.length, 0);
     return buf.subarray(0, n).toString('utf8');

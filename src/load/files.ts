@@ -2,7 +2,7 @@
  * Every read of a project file goes through the guards here (inside the project, bounded, no links
  * out); a catalog's imports (imports.ts) read through them too.
  */
-import { type Dirent, existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { type DirEntry, existsSync, lstatSync, readdirEntries, readdirSync, realpathSync, statSync } from './reads';
 import path from 'node:path';
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { bytesInWords, InputTooLarge, MAX_DIRECTORY_DEPTH, readFileBounded } from './limits';
@@ -24,8 +24,8 @@ export function outsideProject(root: string, absolute: string): string | undefin
   let real: string;
   let realRoot: string;
   try {
-    realRoot = realpathSync.native(root);
-    real = realpathSync.native(absolute);
+    realRoot = realpathSync(root);
+    real = realpathSync(absolute);
   } catch {
     return undefined; // missing: reading it fails and says so
   }
@@ -85,12 +85,12 @@ export interface LoadedFiles {
  * listed but never followed, and a directory MAX_DIRECTORY_DEPTH levels down is listed but not read.
  * One readdir per directory, with the entry types it returns: no stat per file.
  */
-function catalogEntries(absDir: string): { rel: string; entry: Dirent }[] {
-  const out: { rel: string; entry: Dirent }[] = [];
+function catalogEntries(absDir: string): { rel: string; entry: DirEntry }[] {
+  const out: { rel: string; entry: DirEntry }[] = [];
   const walk = (dir: string, prefix: string, depth: number): void => {
-    let entries: Dirent[];
+    let entries: DirEntry[];
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      entries = readdirEntries(dir);
     } catch {
       return; // vanished or unreadable meanwhile: nothing to list
     }
@@ -228,8 +228,8 @@ function symlinkEscape(absDir: string, abs: string): string | undefined {
   let target: string;
   let dir: string;
   try {
-    target = realpathSync.native(abs);
-    dir = realpathSync.native(absDir);
+    target = realpathSync(abs);
+    dir = realpathSync(absDir);
   } catch {
     return 'a file that does not exist';
   }
@@ -272,7 +272,7 @@ export function realLocation(absolute: string): string {
   }
   let real = existing;
   try {
-    real = realpathSync.native(existing);
+    real = realpathSync(existing);
   } catch {
     // unreadable: keep the path as written; writing will fail and say so
   }

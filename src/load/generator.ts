@@ -3,7 +3,7 @@
  * schema stage's): its name, the catalog it reads and the output it replaces, each inside the
  * project, and outputs that do not overlap each other.
  */
-import { statSync } from 'node:fs';
+import { statSync } from './reads';
 import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics';
 import { printable } from '../printable';

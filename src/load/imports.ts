@@ -4,7 +4,7 @@
  * (files.ts). One function per step: where the import leads, its version pin, the documents taken
  * (excluded, replaced or patched), and what the entry names that the import does not have.
  */
-import { statSync } from 'node:fs';
+import { statSync } from './reads';
 import path from 'node:path';
 import { diag, didYouMean, type Diagnostic, type SourceRange } from '../diagnostics';
 import { UPSTREAM_RELEASE } from '../version';

@@ -52,23 +52,26 @@ function factsOf(v: unknown): Record<string, unknown>[] | undefined {
 const MAX_BYTES = 8 * 1024 * 1024;
 const MAX_REASON = 2000;
 
-function buildId(): string | undefined {
+/** The bundle's build id (a digest of the compiled sources); none when itgen runs unbundled (tests, the library). */
+export function buildId(): string | undefined {
   return typeof ITGEN_BUILD === 'string' && ITGEN_BUILD !== '' ? ITGEN_BUILD : undefined;
 }
 
-function cacheDir(): string | undefined {
+/** Where itgen keeps its caches: `$XDG_CACHE_HOME/itgen`, else `~/.cache/itgen`. */
+export function cacheDir(): string | undefined {
   const xdg = process.env['XDG_CACHE_HOME'];
   if (xdg !== undefined && path.isAbsolute(xdg)) return path.join(xdg, 'itgen');
   const home = os.homedir();
   return home !== '' ? path.join(home, '.cache', 'itgen') : undefined;
 }
 
-function readBounded(file: string): string | undefined {
+/** A cache file's text, or undefined when it is absent, unreadable or larger than `max`. */
+export function readCacheFile(file: string, max = MAX_BYTES): string | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
     const size = fstatSync(fd).size;
-    if (size > MAX_BYTES) return undefined;
+    if (size > max) return undefined;
     const buf = Buffer.alloc(size);
     let at = 0;
     while (at < size) {
@@ -87,7 +90,7 @@ function readBounded(file: string): string | undefined {
 /** The entries of a cache file written by this build, and its facts; none for anything else. */
 function readEntries(file: string, build: string): Map<string, JudgedOutcome> & { facts?: { key: string; value: Record<string, unknown>[] } } {
   const out: Map<string, JudgedOutcome> & { facts?: { key: string; value: Record<string, unknown>[] } } = new Map<string, JudgedOutcome>();
-  const text = readBounded(file);
+  const text = readCacheFile(file);
   if (text === undefined) return out;
   let data: unknown;
   try {

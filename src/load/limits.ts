@@ -3,7 +3,7 @@
  * diagnostic beyond these sizes instead of exhausting memory, the stack or the CI job's time.
  * Documented in the README ("Running itgen on untrusted pull requests").
  */
-import { closeSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readSync } from './reads';
 
 /** One file or standard input: the largest upstream bundle is about 0.4 MiB. */
 export const MAX_INPUT_BYTES = 8 * 1024 * 1024;
@@ -69,7 +69,7 @@ export function readBounded(fd: number, limit = MAX_INPUT_BYTES): Buffer {
 
 /** A regular file's bytes, refused by size before anything is read. */
 export function readFileBounded(abs: string, limit = MAX_INPUT_BYTES): Buffer {
-  const fd = openSync(abs, 'r');
+  const fd = openSync(abs);
   try {
     if (fstatSync(fd).size > limit) throw new InputTooLarge(limit);
     return readBounded(fd, limit);

@@ -3,7 +3,7 @@
  * `--with`): files, directories (their *.yaml, *.yml and *.json, sorted, links not followed) or `-`
  * for standard input. Inside the project only, like every file itgen reads.
  */
-import { closeSync, existsSync, lstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readdirEntries, readSync, statSync, taint } from './reads';
 import path from 'node:path';
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 import { outsideProject, readNamedFile, readProjectFile, relativePath, STDIN_NAME, within } from './files';
@@ -26,6 +26,8 @@ export function appendAll<T>(target: T[], items: readonly T[]): void {
  * not. A stream that never ends is refused after MAX_INPUT_BYTES.
  */
 export function readStdin(stdin: () => string | Buffer): { bytes: Buffer } | { error: string } {
+  // Standard input is read once: nothing a replay could read again.
+  taint('standard input');
   try {
     const v = stdin();
     return { bytes: typeof v === 'string' ? Buffer.from(v) : v };
@@ -38,7 +40,7 @@ export function readStdin(stdin: () => string | Buffer): { bytes: Buffer } | { e
 
 /** The manifest files under a directory, sorted, links not followed; `deep` is set when levels past MAX_DIRECTORY_DEPTH were left out. */
 function walk(abs: string, depth = 0, out: string[] = [], deep: { at?: string } = {}): { files: string[]; deep: { at?: string } } {
-  for (const entry of readdirSync(abs, { withFileTypes: true }).sort(byText((x) => x.name))) {
+  for (const entry of readdirEntries(abs).sort(byText((x) => x.name))) {
     const p = path.join(abs, entry.name);
     if (entry.isDirectory()) {
       if (depth + 1 >= MAX_DIRECTORY_DEPTH) deep.at ??= p;
@@ -176,7 +178,7 @@ export function loadClusterDump(
       const size = statSync(abs).size;
       if (size > MAX_DUMP_BYTES) throw new InputTooLarge(MAX_DUMP_BYTES);
       if (size > STREAM_DUMP_BYTES) {
-        const fd = openSync(abs, 'r');
+        const fd = openSync(abs);
         try {
           const r = streamed((into, offset) => readSync(fd, into, 0, into.length, offset), size);
           if (r) return r;
@@ -293,7 +295,7 @@ export function loadProjectManifests(root: string, skip: readonly string[]): Sou
     let entries;
     try {
       if (lstatSync(path.join(absRoot, dir)).isSymbolicLink()) continue;
-      entries = readdirSync(path.join(absRoot, dir), { withFileTypes: true }).sort(byText((x) => x.name));
+      entries = readdirEntries(path.join(absRoot, dir)).sort(byText((x) => x.name));
     } catch {
       continue;
     }

@@ -1,14 +1,14 @@
 /** What an import learns of an npm package in the project's node_modules: its version, the catalogs it ships, and what an import of its Catalog loses. */
-import { existsSync, readdirSync, type Dirent } from 'node:fs';
+import { existsSync, readdirEntries, type DirEntry } from './reads';
 import path from 'node:path';
 import { didYouMean } from '../diagnostics';
 import { readProjectFile } from './files';
 
 /** Directories directly under `dir` (not hidden) that hold a `catalog.yaml` or `catalog.yml`, as `prefix` + name. */
 function catalogDirsIn(dir: string, prefix: string): string[] {
-  let entries: Dirent[];
+  let entries: DirEntry[];
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    entries = readdirEntries(dir);
   } catch {
     return [];
   }

@@ -5,7 +5,7 @@
  * the result per run.
  */
 import path from 'node:path';
-import { readdirSync } from 'node:fs';
+import { readdirSync } from '../load/reads';
 import { diag, strictify, type Diagnostic } from '../diagnostics';
 import { compile, outputOverlaps, type CompileMode, type CompileResult } from '../pipeline';
 import { bundleSettings } from '../schema/names';

@@ -2,6 +2,7 @@
 import type * as ChildProcess from 'node:child_process';
 import type { OutputFile } from '../emit/layout';
 import { MAX_INPUT_BYTES } from '../load/limits';
+import { taint } from '../load/reads';
 
 /**
  * child_process is loaded on the first git call, not with the CLI: it brings net, streams and
@@ -14,6 +15,8 @@ let childProcess: typeof ChildProcess | undefined;
 const MAX_BUFFER = 64 << 20;
 
 function git(cwd: string, args: readonly string[], maxBuffer = MAX_BUFFER): { ok: true; stdout: string } | { ok: false; error: string } {
+  // What a repository holds at a revision is no file a replay of reads can check.
+  taint('a git call');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   childProcess ??= require('node:child_process') as typeof ChildProcess;
   const r = childProcess.spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer });

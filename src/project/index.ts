@@ -8,7 +8,7 @@
  * A `Project` owns its memory: every read is memoised on the object `openProject` returns, never in
  * a module, so a library caller working on two projects in one process gets two answers.
  */
-import { statSync } from 'node:fs';
+import { statSync } from '../load/reads';
 import path from 'node:path';
 import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
 import { objectStore, type ObjectStore } from '../expand';

@@ -1,7 +1,7 @@
 /**
  * What a run reads besides the catalogs, as the release workflows and cluster commands take it: the release lock at a revision (`--base`), a directory of published bundles (`--bundles`), and the quantities of a node dump checked as the API server holds them.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync } from '../load/reads';
 import path from 'node:path';
 import { diag, type Diagnostic, type SourceRange } from '../diagnostics';
 

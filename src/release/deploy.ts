@@ -6,7 +6,7 @@
  * and kustomize all accept while the clusters keep the stale one: the fresh base is deployed by
  * nothing (IT5012) and the deployed one is written by no generator (IT5013).
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync } from '../load/reads';
 import path from 'node:path';
 import { diag, didYouMean, type Diagnostic } from '../diagnostics';
 import { readProjectFile, relativePath, within } from '../load/files';

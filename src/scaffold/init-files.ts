@@ -3,7 +3,7 @@
  * whether one exists, a path a link or a file blocks, and a resource or include added to a YAML
  * list without touching the rest.
  */
-import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from '../load/reads';
 import { readRegularFile } from '../load/limits';
 import path from 'node:path';
 import { type YAMLSeq } from 'yaml';
@@ -44,7 +44,7 @@ export function blockedPath(dir: string, rel: string): string | undefined {
     if (st.isSymbolicLink()) {
       let real: string;
       try {
-        real = realpathSync.native(p);
+        real = realpathSync(p);
       } catch {
         return `\`${shown}\` is a symbolic link that leads nowhere`;
       }

@@ -7,7 +7,7 @@
  *
  * The CI files it writes are init-templates.ts, its reads and edits of what exists init-files.ts.
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync } from '../load/reads';
 
 import path from 'node:path';
 import { isMap, isSeq, parseDocument } from 'yaml';

@@ -1,7 +1,7 @@
 /**
  * The catalog explorer and `itgen select` over compiled generators.
  */
-import { closeSync, existsSync, lstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readSync } from '../load/reads';
 import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics';
 import { writeFilesAtomic } from '../emit/write';
@@ -58,7 +58,7 @@ export function writeSite(outDir: string, shownDir: string, page: string): Diagn
     try {
       const st = lstatSync(target);
       if (st.isFile()) {
-        const fd = openSync(target, 'r');
+        const fd = openSync(target);
         try {
           const buf = Buffer.alloc(4096);
           head = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from '../load/reads';
 import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics';
 import { committedObjects, readCommittedBase } from '../emit/committed';

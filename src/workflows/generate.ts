@@ -3,16 +3,18 @@
  * base written atomically, only when no check found an error.
  */
 import path from 'node:path';
-import { hasErrors, strictify, type Diagnostic } from '../diagnostics';
+import { DIAGNOSTIC_CODES, hasErrors, strictify, type Diagnostic, type SourceRange } from '../diagnostics';
 import { readCommittedBase, type CommittedBase } from '../emit/committed';
 import { diffTrees } from '../emit/drift';
 import { cleanLeftovers, writeProblem, writeTree } from '../emit/write';
 import type { Judging } from '../expand/judging';
+import type { OutputFile } from '../emit/layout';
+import { keptResult } from '../load/check-cache';
 import { loadProjectManifests } from '../load/manifests';
 import { loadGenerator, type CompileResult } from '../pipeline';
 import { withPolicyVerdicts } from '../policy/vms';
 import { projectGenerators, projectPolicies } from '../project/compile';
-import { judgedConfigs, releaseGiven, type Project } from '../project';
+import { judgedConfigs, openProject, releaseGiven, type Project } from '../project';
 import { deployProblems } from '../release/deploy';
 import { generatedObjects, removalsWithoutLock } from '../release/drift';
 import { syncWarnings } from '../release/gitops';
@@ -26,8 +28,18 @@ export interface CheckOptions {
   readonly vms?: readonly string[];
 }
 
+/** A generator as the project's checks leave it: what `generate` writes and what a summary says. */
+export interface CheckedGenerator {
+  readonly name: string;
+  readonly outputDir: string;
+  /** How many objects its base holds. */
+  readonly objects: number;
+  /** Its output files (none when a check found an error). */
+  readonly files: readonly OutputFile[];
+}
+
 export interface GenerateReport extends Report {
-  readonly results: readonly CompileResult[];
+  readonly generators: readonly CheckedGenerator[];
   /** The output directories written, and those already up to date. */
   readonly written: readonly string[];
   readonly unchanged: readonly string[];
@@ -116,6 +128,73 @@ function committedBases(root: string): (outputDir: string) => CommittedBase {
   };
 }
 
+/** What the checks leave of each generator compiled. */
+export function checkedGenerators(results: readonly CompileResult[]): CheckedGenerator[] {
+  return results.flatMap((r) => (r.generator ? [{ name: r.generator.name, outputDir: r.generator.outputDir, objects: r.objects.length, files: r.files }] : []));
+}
+
+/**
+ * Every check of the project (checkProject), as `generate` and `validate` use them. When the checks
+ * read only the project (no VMs, no published base or bundles) their answer is kept between runs
+ * with the log of what they read (load/check-cache.ts), and taken again while every read gives the
+ * same: they run on a project of their own, so that nothing read before (and not recorded) feeds them.
+ */
+export function checkedProject(
+  project: Project,
+  opts: CheckOptions = {},
+  committed?: (outputDir: string) => CommittedBase,
+): { generators: CheckedGenerator[]; diagnostics: Diagnostic[] } {
+  const { inputs } = project;
+  const run = (p: Project, c?: (outputDir: string) => CommittedBase): { generators: CheckedGenerator[]; diagnostics: Diagnostic[] } => {
+    const checked = checkProject(p, opts, c);
+    return { generators: checkedGenerators(checked.results), diagnostics: checked.diagnostics };
+  };
+  if ((opts.vms ?? []).length > 0 || inputs.base !== undefined || inputs.bundles !== undefined) return run(project, committed);
+  return keptResult(
+    {
+      name: 'checks',
+      root: project.root,
+      key: [
+        JSON.stringify({ cwd: project.cwd, generators: inputs.generators ?? [], strict: inputs.strict ?? false, allowRemovals: opts.allowRemovals ?? false }),
+      ],
+      parse: checkedOf,
+      keep: (v) => v,
+    },
+    () => run(openProject({ root: project.root, cwd: project.cwd, generators: inputs.generators ?? [], strict: inputs.strict ?? false })),
+  );
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function rangeOf(v: unknown): SourceRange | undefined {
+  if (!isRecord(v) || !isString(v['file']) || typeof v['line'] !== 'number' || typeof v['col'] !== 'number') return undefined;
+  for (const k of ['endLine', 'endCol']) if (v[k] !== undefined && typeof v[k] !== 'number') return undefined;
+  return v as unknown as SourceRange;
+}
+
+function diagnosticOf(v: unknown): Diagnostic | undefined {
+  if (!isRecord(v) || !isString(v['code']) || !Object.hasOwn(DIAGNOSTIC_CODES, v['code']) || !isString(v['message'])) return undefined;
+  if (v['severity'] !== 'error' && v['severity'] !== 'warning') return undefined;
+  if (v['location'] !== undefined && !rangeOf(v['location'])) return undefined;
+  if (v['hint'] !== undefined && !isString(v['hint'])) return undefined;
+  const related = v['related'];
+  if (related !== undefined && (!Array.isArray(related) || !related.every((r) => isRecord(r) && isString(r['message']) && rangeOf(r['location']))))
+    return undefined;
+  return v as unknown as Diagnostic;
+}
+
+/** The checks' answer read back from the cache, or undefined when it is not one. */
+function checkedOf(v: unknown): { generators: CheckedGenerator[]; diagnostics: Diagnostic[] } | undefined {
+  if (!isRecord(v) || !Array.isArray(v['generators']) || !Array.isArray(v['diagnostics'])) return undefined;
+  for (const g of v['generators'] as unknown[]) {
+    if (!isRecord(g) || !isString(g['name']) || !isString(g['outputDir']) || typeof g['objects'] !== 'number' || !Array.isArray(g['files'])) return undefined;
+    if (!(g['files'] as unknown[]).every((f) => isRecord(f) && isString(f['path']) && isString(f['content']))) return undefined;
+  }
+  if (!(v['diagnostics'] as unknown[]).every((d) => diagnosticOf(d) !== undefined)) return undefined;
+  return v as unknown as { generators: CheckedGenerator[]; diagnostics: Diagnostic[] };
+}
+
 /**
  * What `itgen generate` does: every check, then, only when none found an error, each base written
  * atomically. A write that fails is a diagnostic (IT1010 for what the project puts in the way).
@@ -123,28 +202,29 @@ function committedBases(root: string): (outputDir: string) => CommittedBase {
 export function generateProject(project: Project, opts: CheckOptions = {}): GenerateReport {
   const { root } = project;
   const committed = committedBases(root);
-  const checked = checkProject(project, opts, committed);
+  const checked = checkedProject(project, opts, committed);
+  const generators = checked.generators;
   if (hasErrors(checked.diagnostics)) return { ...checked, written: [], unchanged: [], notes: [] };
   const written: string[] = [];
   const unchanged: string[] = [];
-  for (const r of checked.results) {
+  for (const g of generators) {
     // A base that already is what the catalog generates, byte for byte and nothing else, stays.
-    if (diffTrees(committed(r.generator!.outputDir).files, r.files).length === 0) {
+    if (diffTrees(committed(g.outputDir).files, g.files).length === 0) {
       // What a killed run left beside it goes, as a write would have removed it.
       try {
-        cleanLeftovers(path.resolve(root, r.generator!.outputDir));
+        cleanLeftovers(path.resolve(root, g.outputDir));
       } catch (e) {
-        return { ...checked, diagnostics: [...checked.diagnostics, writeProblem(r.generator!.outputDir, e)], written, unchanged, notes: [] };
+        return { ...checked, diagnostics: [...checked.diagnostics, writeProblem(g.outputDir, e)], written, unchanged, notes: [] };
       }
-      unchanged.push(r.generator!.outputDir);
+      unchanged.push(g.outputDir);
       continue;
     }
     try {
-      writeTree(path.resolve(root, r.generator!.outputDir), r.files);
+      writeTree(path.resolve(root, g.outputDir), g.files);
     } catch (e) {
-      return { ...checked, diagnostics: [...checked.diagnostics, writeProblem(r.generator!.outputDir, e)], written, unchanged, notes: [] };
+      return { ...checked, diagnostics: [...checked.diagnostics, writeProblem(g.outputDir, e)], written, unchanged, notes: [] };
     }
-    written.push(r.generator!.outputDir);
+    written.push(g.outputDir);
   }
   return { ...checked, written, unchanged, notes: [] };
 }

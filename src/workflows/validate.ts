@@ -5,11 +5,10 @@ import { diag, hasErrors, strictify, type Diagnostic } from '../diagnostics';
 import type { Project } from '../project';
 import { NEWEST_RELEASE } from '../kubevirt/releases';
 import { isTemplateDocument } from '../kubevirt/template';
-import { checkProject } from './generate';
+import { checkedProject, type CheckedGenerator } from './generate';
 import { sweepTemplate, templatesAsVms, withSweepHints, type Sweep, type TemplateVms } from '../expand/templates';
 import type { Judging } from '../expand/judging';
 import type { ObjectStore } from '../expand/references';
-import type { CompileResult } from '../pipeline';
 import { fromNote, type Report } from './report';
 
 export interface ValidateOptions {
@@ -23,7 +22,7 @@ export interface ValidateOptions {
 
 export interface ValidateReport extends Report {
   /** The generators checked (project checks). */
-  readonly results: readonly CompileResult[];
+  readonly generators: readonly CheckedGenerator[];
 }
 
 /**
@@ -37,7 +36,7 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
   // A VM repository (no generators/, the platform's objects given): `--vms DIR` is what to judge.
   if ((opts.files ?? []).length === 0 && (opts.vms ?? []).length > 0 && !project.hasGenerators()) return validate(project, { files: opts.vms ?? [] });
   if ((opts.files ?? []).length === 0) {
-    const { results, diagnostics } = checkProject(project, { allowRemovals: opts.allowRemovals ?? false, vms: opts.vms ?? [] });
+    const { generators, diagnostics } = checkedProject(project, { allowRemovals: opts.allowRemovals ?? false, vms: opts.vms ?? [] });
     // The platform's admission policies judge the VMs kept in Git too; with no VM to judge, say so.
     const given = (inputs.policies ?? []).length > 0;
     const policies = project.admissionPolicies();
@@ -51,7 +50,7 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
             }),
           ]
       : [];
-    return { results, diagnostics: [...diagnostics, ...strictify(policyVerdicts, inputs.strict ?? false)], notes: [] };
+    return { generators, diagnostics: [...diagnostics, ...strictify(policyVerdicts, inputs.strict ?? false)], notes: [] };
   }
   const input = project.manifests(opts.files ?? []);
   const catalogs = project.catalogs('besides');
@@ -60,9 +59,9 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
     inputs.strict ?? false,
   );
   // What the inputs may reference is unsound: judging them would only add errors that follow from it.
-  if (catalogs.blocking && (project.hasGenerators() || (inputs.with ?? []).length > 0)) return { results: [], diagnostics: problems, notes: [] };
+  if (catalogs.blocking && (project.hasGenerators() || (inputs.with ?? []).length > 0)) return { generators: [], diagnostics: problems, notes: [] };
   const cr = project.kubevirt();
-  if (hasErrors(cr.diagnostics)) return { results: [], diagnostics: [...problems, ...cr.diagnostics], notes: [] };
+  if (hasErrors(cr.diagnostics)) return { generators: [], diagnostics: [...problems, ...cr.diagnostics], notes: [] };
   // VirtualMachineTemplates: what the API server and virt-template's webhook say of each as applied,
   // and the VM it makes with its defaults judged like VM files.
   const templated = templatesAsVms(
@@ -86,15 +85,15 @@ export function validate(project: Project, opts: ValidateOptions = {}): Validate
   const policyVerdicts = [...policies.diagnostics, ...admissionPolicyVerdicts(policies.objects, templated.docs)];
   const all = strictify([...problems, ...cr.diagnostics, ...verdict, ...intent, ...policyVerdicts], inputs.strict ?? false);
   return {
-    results: [],
+    generators: [],
     diagnostics: all,
     notes: [...fromNote(catalogs.from), ...configurationNote(project)],
   };
 }
 
 /** `validated 2 generators (default: 35 objects, acme: 208 objects), 3 warnings`: what a silent success checked. */
-export function checkedSummary(what: string, results: readonly CompileResult[], diagnostics: readonly Diagnostic[]): string {
-  const each = results.flatMap((r) => (r.generator ? [`${r.generator.name}: ${r.objects.length} objects in ${r.generator.outputDir}`] : []));
+export function checkedSummary(what: string, generators: readonly CheckedGenerator[], diagnostics: readonly Diagnostic[]): string {
+  const each = generators.map((g) => `${g.name}: ${g.objects} objects in ${g.outputDir}`);
   const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
   return `${what} ${each.length} generator${each.length === 1 ? '' : 's'} (${each.join('; ')}), ${warnings} warning${warnings === 1 ? '' : 's'}`;
 }

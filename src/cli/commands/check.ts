@@ -1,5 +1,6 @@
 import type { CommandSpec } from '../parse';
 import { checkOutputs, driftText } from '../../workflows/check';
+import { checkedGenerators } from '../../workflows/generate';
 import { checkedSummary } from '../../workflows/validate';
 import { EXIT_OK, exitCodeFor, projectOf, report, type Command } from '../command';
 
@@ -19,7 +20,7 @@ export const check: Command = {
     const { results, diagnostics, drift } = r;
     report(io, global.format, diagnostics, root);
     if (exitCodeFor(diagnostics) === EXIT_OK && io.terminal && global.format === 'text')
-      io.err(checkedSummary('output matches the catalogs:', results, diagnostics));
+      io.err(checkedSummary('output matches the catalogs:', checkedGenerators(results), diagnostics));
     if (global.format === 'text' && drift.length > 0) io.err(driftText(r));
     return exitCodeFor(diagnostics);
   },

@@ -24,18 +24,16 @@ export const generate: Command = {
   ...GENERATE_COMMAND,
   run(ctx) {
     const { io, global, root } = ctx;
-    const { results, diagnostics, written, unchanged } = generateProject(projectOf(ctx), {
+    const { generators, diagnostics, written, unchanged } = generateProject(projectOf(ctx), {
       allowRemovals: optionSet(ctx.line, '--allow-removals'),
       vms: optionValues(ctx.line, '--vms'),
     });
     report(io, global.format, diagnostics, root);
     const code = exitCodeFor(diagnostics);
     if (global.format === 'text') {
-      for (const r of results) {
-        if (r.generator && written.includes(r.generator.outputDir))
-          io.err(`${r.generator.name}: wrote ${r.objects.length} objects to ${r.generator.outputDir}`);
-        if (r.generator && unchanged.includes(r.generator.outputDir))
-          io.err(`${r.generator.name}: ${r.generator.outputDir} is up to date (${r.objects.length} objects)`);
+      for (const g of generators) {
+        if (written.includes(g.outputDir)) io.err(`${g.name}: wrote ${g.objects} objects to ${g.outputDir}`);
+        if (unchanged.includes(g.outputDir)) io.err(`${g.name}: ${g.outputDir} is up to date (${g.objects} objects)`);
       }
       if (written.length === 0 && code !== EXIT_OK) io.err('nothing written');
     }

@@ -45,7 +45,7 @@ export const validate: Command = {
     const r = validateOf(projectOf(ctx), { files: line.positionals, vms: optionValues(line, '--vms'), allowRemovals: optionSet(line, '--allow-removals') });
     const code = finish(ctx, r, undefined, false);
     if (line.positionals.length === 0 && code === EXIT_OK && io.terminal && global.format === 'text')
-      io.err(checkedSummary('validated', r.results, r.diagnostics));
+      io.err(checkedSummary('validated', r.generators, r.diagnostics));
     return code;
   },
 };

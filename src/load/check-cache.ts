@@ -1,0 +1,106 @@
+/**
+ * A result kept between runs with the log of every read that made it (load/reads.ts), so that a
+ * run whose reads all give the same outcomes again takes the result instead of redoing the work.
+ * `generate`, `validate` and `check` keep the project's checks this way (workflows/generate.ts):
+ * on an unchanged project they are most of a run (issue 51: a generate within 3x of a bare
+ * `node -e 0`).
+ *
+ * Why a kept result is the right one: the work is deterministic (no clock, no randomness, no
+ * environment: eslint.config.mjs and test/check-cache.test.ts hold the modules to it) and reads the
+ * file system only through load/reads.ts, which records each read with its outcome; anything it
+ * cannot record (a write, standard input, git) taints the log, and a tainted result is not kept. A
+ * later run replays the log in order (each stat, listing, link and read of bytes, compared by
+ * digest) and takes the result only when every outcome is the same: the work, given the same
+ * inputs, would answer the same. The key adds what is not read (this build, node's version, the
+ * options the caller names); the file lives with the judge's answers (load/judged-cache.ts), one per
+ * project and key, replaced atomically, read bounded, checked in shape, and anything else reads as
+ * no cache. Only the bundled CLI keeps results; `ITGEN_NO_CACHE=1` turns it off.
+ */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { sha256Hex } from '../digest';
+import { buildId, cacheDir, readCacheFile } from './judged-cache';
+import { recordingReads, replayReads, type ReadEntry } from './reads';
+
+/** Larger results are not kept (a 10,000-object base is about 20 MiB of text). */
+const MAX_BYTES = 64 * 1024 * 1024;
+
+/** Where results are kept, for tests: a directory and a build id instead of the bundle's. */
+let override: { dir: string; build: string } | undefined;
+export function keepResultsIn(where: { dir: string; build: string } | undefined): void {
+  override = where;
+}
+
+function location(): { dir: string; build: string } | undefined {
+  if (process.env['ITGEN_NO_CACHE'] === '1') return undefined;
+  if (override) return override;
+  const build = buildId();
+  const dir = cacheDir();
+  return build !== undefined && dir !== undefined ? { dir, build } : undefined;
+}
+
+function readEntriesOf(v: unknown): ReadEntry[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  for (const e of v) {
+    if (!Array.isArray(e) || e.length !== 3 || typeof e[0] !== 'string' || typeof e[2] !== 'string' || !Array.isArray(e[1])) return undefined;
+    if (!(e[1] as unknown[]).every((a) => a === null || typeof a === 'string' || typeof a === 'number')) return undefined;
+  }
+  return v as ReadEntry[];
+}
+
+/** How a result is kept: `key` (what decides it besides its reads), and its shape checked when read back. */
+export interface KeptResult<T> {
+  readonly name: string;
+  readonly root: string;
+  readonly key: readonly string[];
+  /** The value read back, or undefined when it is not one. */
+  readonly parse: (value: unknown) => T | undefined;
+  /** `work`'s value as data that `parse` takes; undefined: do not keep it. */
+  readonly keep: (value: T) => unknown;
+}
+
+/** How the last keptResult call went: taken from the cache, done and kept, done and not kept (tainted, too large), or no cache. */
+let last: 'taken' | 'kept' | 'not kept' | 'off' = 'off';
+export function lastKeptResult(): typeof last {
+  return last;
+}
+
+/** `work()`'s result, from the last run with the same key when every read it made gives the same outcome now. */
+export function keptResult<T>(how: KeptResult<T>, work: () => T): T {
+  const where = location();
+  last = 'off';
+  if (!where) return work();
+  last = 'not kept';
+  const key = sha256Hex(JSON.stringify([where.build, process.version, path.resolve(how.root), ...how.key]));
+  const file = path.join(where.dir, `${how.name}-${key}.json`);
+  const text = readCacheFile(file, MAX_BYTES);
+  if (text !== undefined) {
+    try {
+      const data = JSON.parse(text) as { key?: unknown; reads?: unknown; value?: unknown };
+      const reads = data.key === key ? readEntriesOf(data.reads) : undefined;
+      const value = reads ? how.parse(data.value) : undefined;
+      if (reads && value !== undefined && replayReads(reads)) {
+        last = 'taken';
+        return value;
+      }
+    } catch {
+      /* not a result: the work is done again */
+    }
+  }
+  const { value, log } = recordingReads(work);
+  if (log.tainted !== undefined) return value;
+  const kept = how.keep(value);
+  if (kept === undefined) return value;
+  const out = JSON.stringify({ key, reads: log.entries, value: kept });
+  if (out.length > MAX_BYTES) return value;
+  try {
+    mkdirSync(where.dir, { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, out, { mode: 0o600 });
+    renameSync(tmp, file);
+    last = 'kept';
+  } catch {
+    // A cache that cannot be written is no cache.
+  }
+  return value;
+}

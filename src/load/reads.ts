@@ -1,0 +1,286 @@
+/**
+ * Every read of the file system itgen's commands make, through one door, so that what a piece of
+ * work read can be written down and checked again later. The checks' cache (load/check-cache.ts)
+ * rests on it: the checks of a project are a function of what they read, so an answer recorded with
+ * the log of its reads is the answer again exactly when each read, replayed in order, gives the same
+ * outcome. ESLint holds the door shut (eslint.config.mjs: `node:fs`'s reading functions are imported
+ * here and, for a few listed modules that never run inside a recording, there).
+ *
+ * What a caller can observe is what is recorded: a stat is narrowed to its type and size (a full
+ * Stats would carry times that change on every read), a directory entry to its name and type. Any
+ * read that cannot be replayed (a descriptor not opened here, standard input), and anything a
+ * recorded region must not do (`taint`: a write, a git call), marks the log unusable.
+ */
+import * as fs from 'node:fs';
+import { sha256Hex } from '../digest';
+
+/** A stat as itgen reads one: its type and size. */
+export interface FileStat {
+  readonly size: number;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+
+/** A directory entry as itgen reads one: its name and type. */
+export interface DirEntry {
+  readonly name: string;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+
+/** One read: the operation, its arguments, and its outcome (a value, a digest, or `!` and the error code). */
+export type ReadEntry = readonly [op: string, args: readonly (string | number | null)[], outcome: string];
+
+export interface ReadLog {
+  readonly entries: ReadEntry[];
+  /** Why the log cannot stand for what was read (a write, standard input, git). */
+  tainted?: string;
+}
+
+let active: ReadLog | undefined;
+/** Descriptors opened while recording, by the ordinal the log names them with (the count of opens before). */
+let openedFds: Map<number, number> | undefined;
+let opens = 0;
+
+/** `work()` with every read it makes written down: its value, and the log (tainted when it cannot be replayed). */
+export function recordingReads<T>(work: () => T): { value: T; log: ReadLog } {
+  // A region inside another writes into the outer log: it holds this one's reads and more, which
+  // only ever makes a replay stricter.
+  if (active) return { value: work(), log: active };
+  const log: ReadLog = { entries: [] };
+  active = log;
+  openedFds = new Map();
+  opens = 0;
+  try {
+    return { value: work(), log };
+  } finally {
+    active = undefined;
+    openedFds = undefined;
+  }
+}
+
+/** What a recorded region did that no log of reads can stand for: the answer is not kept. */
+export function taint(why: string): void {
+  if (active) active.tainted ??= why;
+}
+
+function errorCode(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return `!${typeof code === 'string' ? code : 'error'}`;
+}
+
+function typeOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): string {
+  return s.isSymbolicLink() ? 'l' : s.isFile() ? 'f' : s.isDirectory() ? 'd' : 'o';
+}
+
+function narrowStat(s: fs.Stats): FileStat {
+  const type = typeOf(s);
+  const size = s.size;
+  return { size, isFile: () => type === 'f', isDirectory: () => type === 'd', isSymbolicLink: () => type === 'l' };
+}
+
+const statOutcome = (s: FileStat): string => `${typeOf(s)}${s.size}`;
+
+/**
+ * Runs `op` and records it with its outcome. One function for every read, so that recording and
+ * replaying (replayReads) compute an outcome the same way.
+ */
+function read<T>(name: string, args: readonly (string | number | null)[], op: () => T, outcome: (v: T) => string): T {
+  const log = active;
+  if (!log) return op();
+  let value: T;
+  try {
+    value = op();
+  } catch (e) {
+    log.entries.push([name, args, errorCode(e)]);
+    throw e;
+  }
+  log.entries.push([name, args, outcome(value)]);
+  return value;
+}
+
+const direntsOutcome = (entries: readonly DirEntry[]): string => sha256Hex(entries.map((e) => `${typeOf(e)}${e.name}`).join('\0'));
+const namesOutcome = (names: readonly string[]): string => sha256Hex(names.join('\0'));
+const bytesOutcome = (b: Uint8Array): string => sha256Hex(b);
+
+function narrowDirent(e: fs.Dirent): DirEntry {
+  const type = typeOf(e);
+  const name = e.name;
+  return { name, isFile: () => type === 'f', isDirectory: () => type === 'd', isSymbolicLink: () => type === 'l' };
+}
+
+export function statSync(p: string): FileStat {
+  return read('stat', [p], () => narrowStat(fs.statSync(p)), statOutcome);
+}
+
+export function lstatSync(p: string): FileStat {
+  return read('lstat', [p], () => narrowStat(fs.lstatSync(p)), statOutcome);
+}
+
+export function existsSync(p: string): boolean {
+  return read(
+    'exists',
+    [p],
+    () => fs.existsSync(p),
+    (v) => (v ? '1' : '0'),
+  );
+}
+
+export function readdirSync(p: string): string[] {
+  return read('readdir', [p], () => fs.readdirSync(p), namesOutcome);
+}
+
+export function readdirEntries(p: string): DirEntry[] {
+  return read('entries', [p], () => fs.readdirSync(p, { withFileTypes: true }).map(narrowDirent), direntsOutcome);
+}
+
+export function realpathSync(p: string): string {
+  return read(
+    'realpath',
+    [p],
+    () => fs.realpathSync.native(p),
+    (v) => v,
+  );
+}
+
+export function readlinkSync(p: string): string {
+  return read(
+    'readlink',
+    [p],
+    () => fs.readlinkSync(p),
+    (v) => v,
+  );
+}
+
+export function readFileSync(p: string): Buffer {
+  return read('readFile', [p], () => fs.readFileSync(p), bytesOutcome);
+}
+
+/** Opens a file to read; the log names the descriptor by the order it was opened in. */
+export function openSync(p: string): number {
+  const log = active;
+  const fd = read(
+    'open',
+    [p],
+    () => fs.openSync(p, 'r'),
+    () => 'ok',
+  );
+  if (log && openedFds) openedFds.set(fd, opens++);
+  return fd;
+}
+
+function fdArg(fd: number): number {
+  const ordinal = openedFds?.get(fd);
+  if (ordinal === undefined) {
+    taint('a read of a descriptor not opened by the recorded work');
+    return -1;
+  }
+  return ordinal;
+}
+
+export function fstatSync(fd: number): FileStat {
+  if (!active) return narrowStat(fs.fstatSync(fd));
+  return read('fstat', [fdArg(fd)], () => narrowStat(fs.fstatSync(fd)), statOutcome);
+}
+
+/** `length` bytes at `position` (null: where the last read ended) into `buffer` at `offset`. */
+export function readSync(fd: number, buffer: Buffer, offset: number, length: number, position: number | null): number {
+  if (!active) return fs.readSync(fd, buffer, offset, length, position);
+  return read(
+    'read',
+    [fdArg(fd), length, position],
+    () => fs.readSync(fd, buffer, offset, length, position),
+    (n) => `${n}:${bytesOutcome(buffer.subarray(offset, offset + n))}`,
+  );
+}
+
+export function closeSync(fd: number): void {
+  if (openedFds?.has(fd)) openedFds.delete(fd);
+  fs.closeSync(fd);
+}
+
+/**
+ * Whether every read of `log`, made again now in the same order, has the same outcome: when it
+ * does, work that only read (and is deterministic) would answer as it did. Stops at the first
+ * difference; `false` for anything it does not know.
+ */
+export function replayReads(log: readonly ReadEntry[]): boolean {
+  const fds: number[] = [];
+  const outcome = (run: () => string): string => {
+    try {
+      return run();
+    } catch (e) {
+      return errorCode(e);
+    }
+  };
+  try {
+    for (const [op, args, expected] of log) {
+      const p = String(args[0]);
+      let got: string;
+      switch (op) {
+        case 'stat':
+          got = outcome(() => statOutcome(narrowStat(fs.statSync(p))));
+          break;
+        case 'lstat':
+          got = outcome(() => statOutcome(narrowStat(fs.lstatSync(p))));
+          break;
+        case 'exists':
+          got = fs.existsSync(p) ? '1' : '0';
+          break;
+        case 'readdir':
+          got = outcome(() => namesOutcome(fs.readdirSync(p)));
+          break;
+        case 'entries':
+          got = outcome(() => direntsOutcome(fs.readdirSync(p, { withFileTypes: true }).map(narrowDirent)));
+          break;
+        case 'realpath':
+          got = outcome(() => fs.realpathSync.native(p));
+          break;
+        case 'readlink':
+          got = outcome(() => fs.readlinkSync(p));
+          break;
+        case 'readFile':
+          got = outcome(() => bytesOutcome(fs.readFileSync(p)));
+          break;
+        case 'open':
+          got = outcome(() => {
+            fds.push(fs.openSync(p, 'r'));
+            return 'ok';
+          });
+          break;
+        case 'fstat': {
+          const fd = fds[Number(args[0])];
+          if (fd === undefined) return false;
+          got = outcome(() => statOutcome(narrowStat(fs.fstatSync(fd))));
+          break;
+        }
+        case 'read': {
+          const fd = fds[Number(args[0])];
+          const length = Number(args[1]);
+          if (fd === undefined || !Number.isSafeInteger(length) || length < 0 || length > 64 * 1024 * 1024) return false;
+          const position = args[2] === null ? null : Number(args[2]);
+          const buffer = Buffer.allocUnsafe(length);
+          got = outcome(() => {
+            const n = fs.readSync(fd, buffer, 0, length, position);
+            return `${n}:${bytesOutcome(buffer.subarray(0, n))}`;
+          });
+          break;
+        }
+        default:
+          return false;
+      }
+      if (got !== expected) return false;
+    }
+    return true;
+  } finally {
+    for (const fd of fds) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        /* already closed */
+      }
+    }
+  }
+}

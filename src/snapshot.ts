@@ -163,8 +163,9 @@ function warmUpProject(): void {
     writeFileSync(path.join(catalog, 'families.yaml'), docs[3]!);
     writeFileSync(path.join(catalog, 'preferences.yaml'), `${docs.slice(4, -1).join('\n---\n')}\n`);
     const io = { out: () => undefined, err: () => undefined, cwd: dir, color: false, terminal: false, stdin: () => '' };
-    // The checks' kept results in the scratch project, not the user's cache: the second generate and
-    // the validates take them (load/check-cache.ts), so that replaying a log is compiled too.
+    // Caches in the scratch project, not the user's (a file for a directory about to go): the judge's
+    // answers, and the checks' kept results, which the second generate and the validates take
+    // (load/check-cache.ts), so that replaying a log is compiled too.
     keepResultsIn({ dir: path.join(dir, '.cache'), build: 'warm-up' });
     for (const argv of [['generate'], ['generate'], ['validate'], ['check'], ['validate', '--format', 'json']]) run(['-C', dir, ...argv], io);
   } catch {

@@ -19,25 +19,14 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../digest';
-import { buildId, cacheDir, readCacheFile } from './judged-cache';
+import { cacheLocation, keepCachesIn, readCacheFile } from './judged-cache';
 import { recordingReads, replayReads, type ReadEntry } from './reads';
 
 /** Larger results are not kept (a 10,000-object base is about 20 MiB of text). */
 const MAX_BYTES = 64 * 1024 * 1024;
 
-/** Where results are kept, for tests: a directory and a build id instead of the bundle's. */
-let override: { dir: string; build: string } | undefined;
-export function keepResultsIn(where: { dir: string; build: string } | undefined): void {
-  override = where;
-}
-
-function location(): { dir: string; build: string } | undefined {
-  if (process.env['ITGEN_NO_CACHE'] === '1') return undefined;
-  if (override) return override;
-  const build = buildId();
-  const dir = cacheDir();
-  return build !== undefined && dir !== undefined ? { dir, build } : undefined;
-}
+/** Where results are kept instead (the snapshot's warm-up, tests): a directory and a build id, for the judge's answers too. */
+export const keepResultsIn = keepCachesIn;
 
 function readEntriesOf(v: unknown): ReadEntry[] | undefined {
   if (!Array.isArray(v)) return undefined;
@@ -67,7 +56,7 @@ export function lastKeptResult(): typeof last {
 
 /** `work()`'s result, from the last run with the same key when every read it made gives the same outcome now. */
 export function keptResult<T>(how: KeptResult<T>, work: () => T): T {
-  const where = location();
+  const where = cacheLocation();
   last = 'off';
   if (!where) return work();
   last = 'not kept';

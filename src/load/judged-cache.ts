@@ -53,16 +53,31 @@ const MAX_BYTES = 8 * 1024 * 1024;
 const MAX_REASON = 2000;
 
 /** The bundle's build id (a digest of the compiled sources); none when itgen runs unbundled (tests, the library). */
-export function buildId(): string | undefined {
+function buildId(): string | undefined {
   return typeof ITGEN_BUILD === 'string' && ITGEN_BUILD !== '' ? ITGEN_BUILD : undefined;
 }
 
 /** Where itgen keeps its caches: `$XDG_CACHE_HOME/itgen`, else `~/.cache/itgen`. */
-export function cacheDir(): string | undefined {
+function cacheDir(): string | undefined {
   const xdg = process.env['XDG_CACHE_HOME'];
   if (xdg !== undefined && path.isAbsolute(xdg)) return path.join(xdg, 'itgen');
   const home = os.homedir();
   return home !== '' ? path.join(home, '.cache', 'itgen') : undefined;
+}
+
+/** Where caches are kept instead, and under which build id (the snapshot's warm-up, tests). */
+let override: { readonly dir: string; readonly build: string } | undefined;
+export function keepCachesIn(where: { readonly dir: string; readonly build: string } | undefined): void {
+  override = where;
+}
+
+/** Where this run keeps its caches and the build they are valid for; none when it keeps none (unbundled, or ITGEN_NO_CACHE=1). */
+export function cacheLocation(): { readonly dir: string; readonly build: string } | undefined {
+  if (process.env['ITGEN_NO_CACHE'] === '1') return undefined;
+  if (override) return override;
+  const build = buildId();
+  const dir = cacheDir();
+  return build !== undefined && dir !== undefined ? { dir, build } : undefined;
 }
 
 /** A cache file's text, or undefined when it is absent, unreadable or larger than `max`. */
@@ -118,9 +133,9 @@ function readEntries(file: string, build: string): Map<string, JudgedOutcome> & 
 
 /** The memo of the generator `generatorFile` of the project at `root`, or none when this build does not cache. */
 export function openJudgedMemo(root: string, generatorFile: string): JudgedMemo | undefined {
-  const build = buildId();
-  const dir = cacheDir();
-  if (build === undefined || dir === undefined || process.env['ITGEN_NO_CACHE'] === '1') return undefined;
+  const where = cacheLocation();
+  if (!where) return undefined;
+  const { build, dir } = where;
   const file = path.join(dir, `judged-${sha256Hex(`${path.resolve(root)}\u0000${generatorFile}`)}.json`);
   const entries = readEntries(file, build);
   const used = new Map<string, JudgedOutcome>();

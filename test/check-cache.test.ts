@@ -7,7 +7,7 @@
  * listed here, each with why it cannot feed them).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { keepResultsIn, keptResult, lastKeptResult } from '../src/load/check-cache';
@@ -149,6 +149,7 @@ describe('a result kept with the log of its reads', () => {
     key: [key],
     parse: (v: unknown) => (typeof v === 'string' ? v : undefined),
     keep: (v: string) => v,
+    weight: (v: string) => v.length,
   });
 
   it('is taken while its reads agree, and the work is done again once one does not', () => {
@@ -192,6 +193,32 @@ describe('a result kept with the log of its reads', () => {
       expect(keptResult(how(), work)).toBe('one');
       expect(runs).toBe(before + 1);
     }
+  });
+
+  it('a result past the bound is not kept, and beyond 64 kept results the oldest go', () => {
+    const big = 'x'.repeat(5 * 1024 * 1024);
+    let runs = 0;
+    expect(keptResult(how('big'), () => (runs++, big))).toBe(big);
+    expect(lastKeptResult()).toBe('not kept');
+    // A note says so, and the next run does the work without recording it.
+    expect(keptResult(how('big'), () => (runs++, big))).toBe(big);
+    expect(lastKeptResult()).toBe('unrecorded');
+    expect(runs).toBe(2);
+    for (const f of readdirSync(cache)) rmSync(path.join(cache, f));
+    for (let i = 0; i < 70; i++) {
+      const f = path.join(cache, `test-old${i}.json`);
+      writeFileSync(f, '{}');
+      utimesSync(f, new Date(2020, 0, 1 + i), new Date(2020, 0, 1 + i));
+    }
+    writeFileSync(path.join(cache, 'judged-other.json'), '{}');
+    keptResult(how(), () => 'small');
+    expect(lastKeptResult()).toBe('kept');
+    const left = readdirSync(cache);
+    expect(left.filter((f) => f.startsWith('test-'))).toHaveLength(64);
+    // The newest stay, the one just kept among them; other caches' files are not touched.
+    expect(left).not.toContain('test-old0.json');
+    expect(left).toContain('test-old69.json');
+    expect(left).toContain('judged-other.json');
   });
 
   it('a tainted result is not kept', () => {

@@ -16,14 +16,19 @@
  * project and key, replaced atomically, read bounded, checked in shape, and anything else reads as
  * no cache. Only the bundled CLI keeps results; `ITGEN_NO_CACHE=1` turns it off.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../digest';
 import { cacheLocation, keepCachesIn, readCacheFile } from './judged-cache';
 import { recordingReads, replayReads, type ReadEntry } from './reads';
 
-/** Larger results are not kept (a 10,000-object base is about 20 MiB of text). */
-const MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * Larger results are not kept: writing one costs the run that keeps it about 8 ms a MiB here (a
+ * 10,000-object base is 8 MiB: 65 ms on a 550 ms compile), more than a catalog that large gains.
+ */
+const MAX_BYTES = 4 * 1024 * 1024;
+/** Kept results beyond this many (one per project and key) go, the least recently written first. */
+const MAX_FILES = 64;
 
 /** Where results are kept instead (the snapshot's warm-up, tests): a directory and a build id, for the judge's answers too. */
 export const keepResultsIn = keepCachesIn;
@@ -46,15 +51,38 @@ export interface KeptResult<T> {
   readonly parse: (value: unknown) => T | undefined;
   /** `work`'s value as data that `parse` takes; undefined: do not keep it. */
   readonly keep: (value: T) => unknown;
+  /** About how many characters the kept value is (its larger strings), counted before it is written out. */
+  readonly weight: (value: T) => number;
 }
 
-/** How the last keptResult call went: taken from the cache, done and kept, done and not kept (tainted, too large), or no cache. */
-let last: 'taken' | 'kept' | 'not kept' | 'off' = 'off';
+/**
+ * How the last keptResult call went: taken from the cache, done and kept, done and not kept (tainted,
+ * too large), done without recording (a note says the result is too large to keep), or no cache.
+ */
+let last: 'taken' | 'kept' | 'not kept' | 'unrecorded' | 'off' = 'off';
 export function lastKeptResult(): typeof last {
   return last;
 }
 
-/** `work()`'s result, from the last run with the same key when every read it made gives the same outcome now. */
+/** Writes `data` as the kept file, atomically; false when it cannot. */
+function write(where: { dir: string }, file: string, data: string): boolean {
+  try {
+    mkdirSync(where.dir, { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, data, { mode: 0o600 });
+    renameSync(tmp, file);
+    return true;
+  } catch {
+    return false; // a cache that cannot be written is no cache
+  }
+}
+
+/**
+ * `work()`'s result, from the last run with the same key when every read it made gives the same
+ * outcome now. A result too large to keep leaves a note instead, so that later runs of the same key
+ * do the work without recording it (recording digests every byte read: 20 ms of a 10,000-object
+ * project's run).
+ */
 export function keptResult<T>(how: KeptResult<T>, work: () => T): T {
   const where = cacheLocation();
   last = 'off';
@@ -65,7 +93,11 @@ export function keptResult<T>(how: KeptResult<T>, work: () => T): T {
   const text = readCacheFile(file, MAX_BYTES);
   if (text !== undefined) {
     try {
-      const data = JSON.parse(text) as { key?: unknown; reads?: unknown; value?: unknown };
+      const data = JSON.parse(text) as { key?: unknown; reads?: unknown; value?: unknown; tooLarge?: unknown };
+      if (data.key === key && data.tooLarge === true) {
+        last = 'unrecorded';
+        return work();
+      }
       const reads = data.key === key ? readEntriesOf(data.reads) : undefined;
       const value = reads ? how.parse(data.value) : undefined;
       if (reads && value !== undefined && replayReads(reads)) {
@@ -80,16 +112,27 @@ export function keptResult<T>(how: KeptResult<T>, work: () => T): T {
   if (log.tainted !== undefined) return value;
   const kept = how.keep(value);
   if (kept === undefined) return value;
-  const out = JSON.stringify({ key, reads: log.entries, value: kept });
-  if (out.length > MAX_BYTES) return value;
-  try {
-    mkdirSync(where.dir, { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, out, { mode: 0o600 });
-    renameSync(tmp, file);
+  // Sized before it is written out: a large result is not turned into text only to be dropped.
+  const out = how.weight(value) > MAX_BYTES ? undefined : JSON.stringify({ key, reads: log.entries, value: kept });
+  if (out === undefined || out.length > MAX_BYTES) {
+    write(where, file, JSON.stringify({ key, tooLarge: true }));
+    return value;
+  }
+  if (write(where, file, out)) {
     last = 'kept';
-  } catch {
-    // A cache that cannot be written is no cache.
+    prune(where.dir, how.name);
   }
   return value;
+}
+
+/** At most MAX_FILES kept results of `name` in `dir`: the oldest written go. Best effort. */
+function prune(dir: string, name: string): void {
+  try {
+    const files = readdirSync(dir).filter((f) => f.startsWith(`${name}-`) && f.endsWith('.json'));
+    if (files.length <= MAX_FILES) return;
+    const byAge = files.map((f) => ({ f, t: statSync(path.join(dir, f)).mtimeMs })).sort((a, b) => a.t - b.t);
+    for (const { f } of byAge.slice(0, files.length - MAX_FILES)) rmSync(path.join(dir, f), { force: true });
+  } catch {
+    /* another run pruned first, or the directory went: nothing to do */
+  }
 }

@@ -134,23 +134,25 @@ export function checkedGenerators(results: readonly CompileResult[]): CheckedGen
 }
 
 /**
- * Every check of the project (checkProject), as `generate` and `validate` use them. When the checks
- * read only the project (no VMs, no published base or bundles) their answer is kept between runs
- * with the log of what they read (load/check-cache.ts), and taken again while every read gives the
- * same: they run on a project of their own, so that nothing read before (and not recorded) feeds them.
+ * Every check of the project (checkProject), as `generate` and `validate` use them, and the reader
+ * of the committed bases they used, so that a write compares with the tree the checks saw, read once.
+ * When the checks read only the project (no VMs, no published base or bundles) their answer is kept
+ * between runs with the log of what they read (load/check-cache.ts), and taken again while every
+ * read gives the same: they run on a project of their own and a reader of the bases first used
+ * inside the recording, so that nothing read before (and not recorded) feeds them.
  */
 export function checkedProject(
   project: Project,
   opts: CheckOptions = {},
-  committed?: (outputDir: string) => CommittedBase,
-): { generators: CheckedGenerator[]; diagnostics: Diagnostic[] } {
+): { generators: CheckedGenerator[]; diagnostics: Diagnostic[]; committed: (outputDir: string) => CommittedBase } {
   const { inputs } = project;
-  const run = (p: Project, c?: (outputDir: string) => CommittedBase): { generators: CheckedGenerator[]; diagnostics: Diagnostic[] } => {
-    const checked = checkProject(p, opts, c);
+  const committed = committedBases(project.root);
+  const run = (p: Project): { generators: CheckedGenerator[]; diagnostics: Diagnostic[] } => {
+    const checked = checkProject(p, opts, committed);
     return { generators: checkedGenerators(checked.results), diagnostics: checked.diagnostics };
   };
-  if ((opts.vms ?? []).length > 0 || inputs.base !== undefined || inputs.bundles !== undefined) return run(project, committed);
-  return keptResult(
+  if ((opts.vms ?? []).length > 0 || inputs.base !== undefined || inputs.bundles !== undefined) return { ...run(project), committed };
+  const checked = keptResult(
     {
       name: 'checks',
       root: project.root,
@@ -159,9 +161,11 @@ export function checkedProject(
       ],
       parse: checkedOf,
       keep: (v) => v,
+      weight: (v) => v.generators.reduce((n, g) => g.files.reduce((m, f) => m + f.content.length, n), 0),
     },
     () => run(openProject({ root: project.root, cwd: project.cwd, generators: inputs.generators ?? [], strict: inputs.strict ?? false })),
   );
+  return { ...checked, committed };
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';
@@ -201,8 +205,7 @@ function checkedOf(v: unknown): { generators: CheckedGenerator[]; diagnostics: D
  */
 export function generateProject(project: Project, opts: CheckOptions = {}): GenerateReport {
   const { root } = project;
-  const committed = committedBases(root);
-  const checked = checkedProject(project, opts, committed);
+  const { committed, ...checked } = checkedProject(project, opts);
   const generators = checked.generators;
   if (hasErrors(checked.diagnostics)) return { ...checked, written: [], unchanged: [], notes: [] };
   const written: string[] = [];

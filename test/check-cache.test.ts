@@ -7,7 +7,7 @@
  * listed here, each with why it cannot feed them).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { keepResultsIn, keptResult, lastKeptResult } from '../src/load/check-cache';
@@ -236,7 +236,8 @@ describe('the checks kept between runs', () => {
   it('on the repository’s own project (both catalogs, their committed bases, the GitOps examples), every change gives the answer an uncached run gives', () => {
     const dir = scratchProject({});
     try {
-      for (const p of ['generators', 'catalogs', 'output', 'examples', 'kustomization.yaml']) spawnSync('cp', ['-r', path.join(REPO, p), path.join(dir, p)]);
+      for (const p of ['generators', 'catalogs', 'output', 'examples', 'kustomization.yaml'])
+        cpSync(path.join(REPO, p), path.join(dir, p), { recursive: true });
       const count = sweepProject(dir, ['generators/default.yaml']);
       expect(count.wrong).toEqual([]);
       // Most changes touch something the checks read; a few (the other generator's catalog, README files) do not.

@@ -119,18 +119,25 @@ function commandLineError(io: Io, argv: readonly string[], message: string, usag
 export function main(argv: readonly string[] = process.argv.slice(2)): void {
   tuneForShortRuns();
   // A reader that stops early (`itgen build | head`) closes the pipe: end quietly, as a Unix filter
-  // does, with the command's own exit code, instead of an unhandled EPIPE and a stack trace.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EPIPE') throw e;
-      process.exit(typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK);
-    });
-  }
+  // does, with the command's own exit code, instead of an unhandled EPIPE and a stack trace. Each
+  // stream is made, and guarded, on its first write: node builds process.stdout on first use (1 ms),
+  // which a generate that prints nothing there does not pay.
+  const guarded = new Set<NodeJS.WriteStream>();
+  const guard = (stream: NodeJS.WriteStream): NodeJS.WriteStream => {
+    if (!guarded.has(stream)) {
+      guarded.add(stream);
+      stream.on('error', (e: NodeJS.ErrnoException) => {
+        if (e.code !== 'EPIPE') throw e;
+        process.exit(typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK);
+      });
+    }
+    return stream;
+  };
   let code: number;
   try {
     code = run(argv, {
-      out: (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`),
-      err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
+      out: (s) => guard(process.stdout).write(s.endsWith('\n') ? s : `${s}\n`),
+      err: (s) => guard(process.stderr).write(s.endsWith('\n') ? s : `${s}\n`),
       cwd: process.cwd(),
       color: Boolean(process.stderr.isTTY) && !process.env['NO_COLOR'],
       terminal: Boolean(process.stderr.isTTY),

@@ -20,7 +20,7 @@ import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } f
 import path from 'node:path';
 import { sha256Hex } from '../digest';
 import { cacheLocation, keepCachesIn, readCacheFile } from './judged-cache';
-import { recordingReads, replayReads, type ReadEntry } from './reads';
+import { recordingReads, replayReads, withoutRepeats, type ReadEntry } from './reads';
 
 /**
  * Larger results are not kept: writing one costs the run that keeps it about 8 ms a MiB here (a
@@ -113,7 +113,7 @@ export function keptResult<T>(how: KeptResult<T>, work: () => T): T {
   const kept = how.keep(value);
   if (kept === undefined) return value;
   // Sized before it is written out: a large result is not turned into text only to be dropped.
-  const out = how.weight(value) > MAX_BYTES ? undefined : JSON.stringify({ key, reads: log.entries, value: kept });
+  const out = how.weight(value) > MAX_BYTES ? undefined : JSON.stringify({ key, reads: withoutRepeats(log.entries), value: kept });
   if (out === undefined || out.length > MAX_BYTES) {
     write(where, file, JSON.stringify({ key, tooLarge: true }));
     return value;

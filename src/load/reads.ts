@@ -202,6 +202,22 @@ export function closeSync(fd: number): void {
 }
 
 /**
+ * The log with each read of a path that repeats an earlier one (the same operation, path and
+ * outcome) left out: replaying it again says nothing the first did not. Reads of a descriptor keep
+ * their order and all stay.
+ */
+export function withoutRepeats(log: readonly ReadEntry[]): ReadEntry[] {
+  const seen = new Set<string>();
+  return log.filter((e) => {
+    if (e[0] === 'open' || e[0] === 'fstat' || e[0] === 'read') return true;
+    const k = JSON.stringify(e);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/**
  * Whether every read of `log`, made again now in the same order, has the same outcome: when it
  * does, work that only read (and is deterministic) would answer as it did. Stops at the first
  * difference; `false` for anything it does not know.

@@ -14,7 +14,8 @@
  * inputs, would answer the same. The key adds what is not read (this build, node's version, the
  * options the caller names); the file lives with the judge's answers (load/judged-cache.ts), one per
  * project and key, replaced atomically, read bounded, checked in shape, and anything else reads as
- * no cache. Only the bundled CLI keeps results; `ITGEN_NO_CACHE=1` turns it off.
+ * no cache. Only the bundle keeps results (the CLI, `require('itgen')`); `ITGEN_NO_CACHE=1` turns it
+ * off.
  */
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

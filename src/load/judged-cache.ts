@@ -4,8 +4,8 @@
  * judge its few hundred representative VMs again (about 0.35 s for common-instancetypes; issue 51's
  * target for generate is 3x a bare `node -e 0`).
  *
- * Only the bundled CLI caches: its build id (a digest of the compiled sources, set by
- * tools/bundle.mjs) is part of every entry's file, so an answer from other code is never read. One
+ * Only the bundle caches (the CLI, and `require('itgen')`, which loads it): its build id (a digest
+ * of the compiled sources, set by tools/bundle.mjs) is part of every entry's file, so an answer from other code is never read. One
  * file per project and generator under `$XDG_CACHE_HOME/itgen` (or `~/.cache/itgen`), replaced
  * atomically, read bounded and checked entry by entry: anything else reads as empty. Entries are
  * keyed by a digest of what decides them (the two specs, the architecture, the configuration).

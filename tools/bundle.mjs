@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Bundles the compiled dist/bundle.js and everything it imports (yaml, zod, handlebars, glob) into
-// dist/itgen.cjs, the one file the npm package runs: the installed package needs no dependency and
-// no compiler, and `npm install` builds the startup snapshot from this file with node alone
+// Bundles the compiled dist/bundle.js and everything it imports into dist/itgen.cjs, the file the npm
+// package runs, and the libraries only some runs load (zod, Handlebars, the MCP SDK) into
+// dist/itgen-libs.cjs beside it: the installed package needs no dependency and no compiler, and
+// `npm install` builds the startup snapshot from dist/itgen.cjs with node alone
 // (tools/build-snapshot.mjs). Run by `npm run build` (and so by prepare and prepack); needs esbuild,
 // a development dependency.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -38,6 +39,82 @@ const outputSchemas = Object.fromEntries(
     .sort()
     .map((f) => [f.replace(/\.schema\.json$/, ''), JSON.parse(readFileSync(path.join(repo, 'schema', 'output', f), 'utf8'))]),
 );
+// Marks the entries of zod and Handlebars, which a sound catalog never needs, so that the snapshot
+// build can tell they were loaded (src/snapshot.ts); and keeps zod's English messages only.
+const libraryPlugins = [
+  {
+    // Marks the entries of zod and Handlebars, which a sound catalog never needs, so that the
+    // snapshot build can tell they were loaded (src/snapshot.ts).
+    name: 'mark-lazy-libraries',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]node_modules[\\/](zod[\\/]index\.cjs|handlebars[\\/]lib[\\/]index\.js)$/ }, async (args) => ({
+        contents: `${await readFile(args.path, 'utf8')}\nglobalThis[Symbol.for('itgen.loaded.${/[\\/]zod[\\/]/.test(args.path) ? 'zod' : 'handlebars'}')] = true;\n`,
+        loader: 'js',
+        resolveDir: path.dirname(args.path),
+      }));
+    },
+  },
+  {
+    // zod bundles every locale's error messages; itgen uses only English, and each locale would
+    // be deserialized on every start.
+    name: 'zod-english-only',
+    setup(build) {
+      build.onResolve({ filter: /locales\/index\.c?js$/ }, (args) =>
+        /[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'itgen-stub' } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'itgen-stub' }, () => ({
+        contents: `module.exports = { en: require(${JSON.stringify(createRequire(path.join(repo, 'package.json')).resolve('zod/v4/locales/en.cjs'))}).default };`,
+        loader: 'js',
+        resolveDir: repo,
+      }));
+    },
+  },
+];
+
+/**
+ * The libraries only some runs load (zod and its subpaths, Handlebars, the MCP SDK with Ajv) are
+ * bundled apart, in dist/itgen-libs.cjs, which the main bundle loads on first use: their source
+ * (about 1 MB of the 2) is then no part of the startup snapshot's heap, which every run
+ * deserializes. Each import of one of them in the main bundle becomes a stub that takes it from
+ * there; the specifiers met are what the second bundle exports.
+ */
+const APART = /^(zod(\/.*)?|handlebars|@modelcontextprotocol\/sdk\/.+)$/;
+const apart = new Set();
+const librariesApart = {
+  name: 'libraries-apart',
+  setup(build) {
+    build.onResolve({ filter: APART }, (args) => {
+      apart.add(args.path);
+      return { path: args.path, namespace: 'itgen-apart' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'itgen-apart' }, (args) => ({
+      contents: `module.exports = require('itgen-libs-loader')(${JSON.stringify(args.path)});`,
+      loader: 'js',
+      resolveDir: repo,
+    }));
+    // Where dist/ is: beside the startup snapshot's blob when running from one (node --snapshot-blob
+    // PATH), else beside this bundle.
+    build.onResolve({ filter: /^itgen-libs-loader$/ }, () => ({ path: 'loader', namespace: 'itgen-libs-loader' }));
+    build.onLoad({ filter: /.*/, namespace: 'itgen-libs-loader' }, () => ({
+      contents: `let libs;
+module.exports = (spec) => {
+  if (libs === undefined) {
+    const path = require('node:path');
+    const i = process.execArgv.indexOf('--snapshot-blob');
+    const dir = i >= 0 && process.execArgv[i + 1] ? path.dirname(path.resolve(process.execArgv[i + 1])) : __dirname;
+    libs = require('node:module').createRequire(path.join(dir, 'itgen.cjs'))('./itgen-libs.cjs');
+  }
+  const lib = libs[spec];
+  if (lib === undefined) throw new Error('itgen: ' + spec + ' is not in dist/itgen-libs.cjs');
+  return lib;
+};
+`,
+      loader: 'js',
+      resolveDir: repo,
+    }));
+  },
+};
+
 await esbuild.build({
   entryPoints: [path.join(dist, 'bundle.js')],
   bundle: true,
@@ -65,36 +142,31 @@ await esbuild.build({
   // Handlebars uses source-map only to map precompiled templates, which itgen never asks for;
   // without it Handlebars falls back to its own small code builder.
   external: ['source-map'],
-  plugins: [
-    {
-      // Marks the entries of zod and Handlebars, which a sound catalog never needs, so that the
-      // snapshot build can tell they were loaded (src/snapshot.ts).
-      name: 'mark-lazy-libraries',
-      setup(build) {
-        build.onLoad({ filter: /[\\/]node_modules[\\/](zod[\\/]index\.cjs|handlebars[\\/]lib[\\/]index\.js)$/ }, async (args) => ({
-          contents: `${await readFile(args.path, 'utf8')}\nglobalThis[Symbol.for('itgen.loaded.${/[\\/]zod[\\/]/.test(args.path) ? 'zod' : 'handlebars'}')] = true;\n`,
-          loader: 'js',
-          resolveDir: path.dirname(args.path),
-        }));
-      },
-    },
-    {
-      // zod bundles every locale's error messages; itgen uses only English, and each locale would
-      // be deserialized on every start.
-      name: 'zod-english-only',
-      setup(build) {
-        build.onResolve({ filter: /locales\/index\.c?js$/ }, (args) =>
-          /[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'itgen-stub' } : undefined,
-        );
-        build.onLoad({ filter: /.*/, namespace: 'itgen-stub' }, () => ({
-          contents: `module.exports = { en: require(${JSON.stringify(createRequire(path.join(repo, 'package.json')).resolve('zod/v4/locales/en.cjs'))}).default };`,
-          loader: 'js',
-          resolveDir: repo,
-        }));
-      },
-    },
-  ],
+  plugins: [librariesApart],
 });
+// The libraries apart: one bundle exporting each specifier the main bundle met, so that they share
+// one copy of zod.
+// Each library loads on first use, not with the others (a schema error needs zod, not the MCP SDK).
+writeFileSync(
+  path.join(dist, 'itgen-libs-entry.cjs'),
+  [...apart]
+    .sort()
+    .map((spec) => `Object.defineProperty(exports, ${JSON.stringify(spec)}, { enumerable: true, get: () => require(${JSON.stringify(spec)}) });\n`)
+    .join(''),
+);
+await esbuild.build({
+  entryPoints: [path.join(dist, 'itgen-libs-entry.cjs')],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  minify: !process.env.ITGEN_BUNDLE_READABLE,
+  target: 'node20',
+  outfile: path.join(dist, 'itgen-libs.cjs'),
+  logLevel: 'warning',
+  external: ['source-map'],
+  plugins: libraryPlugins,
+});
+rmSync(path.join(dist, 'itgen-libs-entry.cjs'));
 // `require('itgen/stages')`: the compiler's stages, out of the same bundle (src/bundle.ts).
 writeFileSync(
   path.join(dist, 'stages.cjs'),

@@ -78,7 +78,6 @@ const work = mkdtempSync(path.join(os.tmpdir(), 'itgen-bench-table-'));
 // itgen's kept answers (load/judged-cache.ts, load/check-cache.ts) for these scratch projects are
 // kept in the scratch directory, not the user's cache, and go with it.
 process.env.XDG_CACHE_HOME = path.join(work, 'cache');
-bareEnv.XDG_CACHE_HOME = process.env.XDG_CACHE_HOME;
 const rows = [];
 const row = (what, value, reference, ratio, target, met) => rows.push({ what, value, reference, ratio, target, met });
 try {

@@ -2,6 +2,7 @@
  * One diagnostic type for the whole pipeline. Codes are a closed union so that
  * tests, docs and `--format json` consumers can rely on them staying stable.
  */
+import { isPlainObject } from './json';
 import { compareText } from './order';
 export const DIAGNOSTIC_CODES = {
   // IT1xxx: reading and parsing files
@@ -220,6 +221,28 @@ export interface Diagnostic {
   readonly hint?: string;
   /** Other places involved (the second source of a conflict, the earlier declaration). */
   readonly related?: readonly { readonly message: string; readonly location: SourceRange }[];
+}
+
+/** `v` when it is a source range as data (a cache's JSON), else undefined. */
+function rangeOf(v: unknown): SourceRange | undefined {
+  if (!isPlainObject(v) || typeof v['file'] !== 'string' || typeof v['line'] !== 'number' || typeof v['col'] !== 'number') return undefined;
+  for (const k of ['endLine', 'endCol']) if (v[k] !== undefined && typeof v[k] !== 'number') return undefined;
+  return v as unknown as SourceRange;
+}
+
+/** `v` when it is a diagnostic as data (a cache's JSON): a known code, every field of its type; else undefined. */
+export function diagnosticOf(v: unknown): Diagnostic | undefined {
+  if (!isPlainObject(v) || typeof v['code'] !== 'string' || !Object.hasOwn(DIAGNOSTIC_CODES, v['code']) || typeof v['message'] !== 'string') return undefined;
+  if (v['severity'] !== 'error' && v['severity'] !== 'warning') return undefined;
+  if (v['location'] !== undefined && !rangeOf(v['location'])) return undefined;
+  if (v['hint'] !== undefined && typeof v['hint'] !== 'string') return undefined;
+  const related = v['related'];
+  if (
+    related !== undefined &&
+    (!Array.isArray(related) || !related.every((r) => isPlainObject(r) && typeof r['message'] === 'string' && rangeOf(r['location'])))
+  )
+    return undefined;
+  return v as unknown as Diagnostic;
 }
 
 /**

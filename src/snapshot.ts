@@ -25,7 +25,7 @@ import { compileDocuments, generatorFromDocument } from './pipeline';
 import { explainObject } from './render/explain';
 import { compileModel } from './schema/fast';
 import { strictLoaded } from './schema/lazy';
-import { keepResultsIn } from './load/check-cache';
+import { keepCachesIn } from './load/judged-cache';
 
 const WARM_UP_GENERATOR = `apiVersion: itgen.dev/v1alpha1
 kind: Generator
@@ -166,12 +166,12 @@ function warmUpProject(): void {
     // Caches in the scratch project, not the user's (a file for a directory about to go): the judge's
     // answers, and the checks' kept results, which the second generate and the validates take
     // (load/check-cache.ts), so that replaying a log is compiled too.
-    keepResultsIn({ dir: path.join(dir, '.cache'), build: 'warm-up' });
+    keepCachesIn({ dir: path.join(dir, '.cache'), build: 'warm-up' });
     for (const argv of [['generate'], ['generate'], ['validate'], ['check'], ['validate', '--format', 'json']]) run(['-C', dir, ...argv], io);
   } catch {
     /* a snapshot without this warm-up is slower, nothing else */
   } finally {
-    keepResultsIn(undefined);
+    keepCachesIn(undefined);
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -10,7 +10,8 @@
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { keepResultsIn, lastKeptResult } from '../src/load/check-cache';
+import { keepCachesIn } from '../src/load/judged-cache';
+import { lastKeptResult } from '../src/load/check-cache';
 import { openProject } from '../src/project';
 import { checkedProject } from '../src/workflows/generate';
 import { removeDir } from './helpers';
@@ -48,15 +49,15 @@ export function sweepProject(source: string, generators: readonly string[] = [])
     cpSync(source, dir, { recursive: true });
     const checks = (): unknown => checkedProject(openProject({ root: dir, generators: [...generators] }));
     const uncached = (): unknown => {
-      keepResultsIn(undefined);
+      keepCachesIn(undefined);
       return checks();
     };
     const cached = (): unknown => {
-      keepResultsIn({ dir: cache, build: 'sweep' });
+      keepCachesIn({ dir: cache, build: 'sweep' });
       try {
         return checks();
       } finally {
-        keepResultsIn(undefined);
+        keepCachesIn(undefined);
       }
     };
     // The cache primed on the unchanged project, kept to be put back before each change.
@@ -127,7 +128,7 @@ export function sweepProject(source: string, generators: readonly string[] = [])
     }
     return count;
   } finally {
-    keepResultsIn(undefined);
+    keepCachesIn(undefined);
     removeDir(dir);
     removeDir(cache);
   }

@@ -10,7 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { keepResultsIn, keptResult, lastKeptResult } from '../src/load/check-cache';
+import { keepCachesIn } from '../src/load/judged-cache';
+import { keptResult, lastKeptResult } from '../src/load/check-cache';
 import * as reads from '../src/load/reads';
 import { readBounded } from '../src/load/limits';
 import { writeTree } from '../src/emit/write';
@@ -149,10 +150,10 @@ describe('a result kept with the log of its reads', () => {
   beforeEach(() => {
     dir = scratchProject({ 'in.txt': 'one' });
     cache = mkdtempSync(path.join(os.tmpdir(), 'itgen-kept-'));
-    keepResultsIn({ dir: cache, build: 'test' });
+    keepCachesIn({ dir: cache, build: 'test' });
   });
   afterEach(() => {
-    keepResultsIn(undefined);
+    keepCachesIn(undefined);
     removeDir(dir);
     removeDir(cache);
   });
@@ -161,7 +162,6 @@ describe('a result kept with the log of its reads', () => {
     root: dir,
     key: [key],
     parse: (v: unknown) => (typeof v === 'string' ? v : undefined),
-    keep: (v: string) => v,
     weight: (v: string) => v.length,
   });
 

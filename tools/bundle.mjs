@@ -39,8 +39,7 @@ const outputSchemas = Object.fromEntries(
     .sort()
     .map((f) => [f.replace(/\.schema\.json$/, ''), JSON.parse(readFileSync(path.join(repo, 'schema', 'output', f), 'utf8'))]),
 );
-// Marks the entries of zod and Handlebars, which a sound catalog never needs, so that the snapshot
-// build can tell they were loaded (src/snapshot.ts); and keeps zod's English messages only.
+// The libraries' own bundle: zod and Handlebars marked when loaded, zod with English messages only.
 const libraryPlugins = [
   {
     // Marks the entries of zod and Handlebars, which a sound catalog never needs, so that the
@@ -115,18 +114,27 @@ module.exports = (spec) => {
   },
 };
 
-await esbuild.build({
-  entryPoints: [path.join(dist, 'bundle.js')],
+/** What both bundles are built with. */
+const common = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
   minify: !process.env.ITGEN_BUNDLE_READABLE,
+  target: 'node20',
+  logLevel: 'warning',
+  // Handlebars uses source-map only to map precompiled templates, which itgen never asks for;
+  // without it Handlebars falls back to its own small code builder.
+  external: ['source-map'],
+};
+
+await esbuild.build({
+  ...common,
+  entryPoints: [path.join(dist, 'bundle.js')],
   // No keepNames: esbuild would wrap every function in a call that defines its `name`, 1,700 own
   // properties that the snapshot carries and deserializes on each start (2 ms). itgen reads no
   // function's name; the readable build (ITGEN_BUNDLE_READABLE, for profiles) is not minified and
   // so keeps every name anyway.
   keepNames: false,
-  target: 'node20',
   outfile: path.join(dist, 'itgen.cjs'),
   define: {
     ITGEN_LIBRARY_EXPORTS: JSON.stringify(libraryExports),
@@ -135,18 +143,13 @@ await esbuild.build({
     // The MCP tools' output schemas (generated from their types: tools/output-schemas.mjs), which `itgen mcp` publishes.
     ITGEN_OUTPUT_SCHEMAS: JSON.stringify(JSON.stringify(outputSchemas)),
   },
-  logLevel: 'warning',
   // node --build-snapshot runs its entry without `module` and `exports`; required as a library, the
   // file has both.
   banner: { js: "'use strict';\nvar module = typeof module === 'object' && module ? module : { exports: {} };\nvar exports = module.exports;" },
-  // Handlebars uses source-map only to map precompiled templates, which itgen never asks for;
-  // without it Handlebars falls back to its own small code builder.
-  external: ['source-map'],
   plugins: [librariesApart],
 });
 // The libraries apart: one bundle exporting each specifier the main bundle met, so that they share
-// one copy of zod.
-// Each library loads on first use, not with the others (a schema error needs zod, not the MCP SDK).
+// one copy of zod. Each library loads on first use, not with the others (a schema error needs zod, not the MCP SDK).
 writeFileSync(
   path.join(dist, 'itgen-libs-entry.cjs'),
   [...apart]
@@ -155,15 +158,9 @@ writeFileSync(
     .join(''),
 );
 await esbuild.build({
+  ...common,
   entryPoints: [path.join(dist, 'itgen-libs-entry.cjs')],
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  minify: !process.env.ITGEN_BUNDLE_READABLE,
-  target: 'node20',
   outfile: path.join(dist, 'itgen-libs.cjs'),
-  logLevel: 'warning',
-  external: ['source-map'],
   plugins: libraryPlugins,
 });
 rmSync(path.join(dist, 'itgen-libs-entry.cjs'));

@@ -1,7 +1,7 @@
 /**
  * A result kept between runs with the log of every read that made it (load/reads.ts), so that a
  * run whose reads all give the same outcomes again takes the result instead of redoing the work.
- * `generate`, `validate` and `check` keep the project's checks this way (workflows/generate.ts):
+ * `generate` and `validate` keep the project's checks this way (workflows/generate.ts checkedProject):
  * on an unchanged project they are most of a run (issue 51: a generate within 3x of a bare
  * `node -e 0`).
  *
@@ -20,7 +20,7 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../digest';
-import { cacheLocation, keepCachesIn, readCacheFile } from './judged-cache';
+import { cacheLocation, readCacheFile } from './judged-cache';
 import { recordingReads, replayReads, withoutRepeats, type ReadEntry } from './reads';
 
 /**
@@ -31,9 +31,6 @@ const MAX_BYTES = 4 * 1024 * 1024;
 /** Kept results beyond this many (one per project and key) go, the least recently written first. */
 const MAX_FILES = 64;
 
-/** Where results are kept instead (the snapshot's warm-up, tests): a directory and a build id, for the judge's answers too. */
-export const keepResultsIn = keepCachesIn;
-
 function readEntriesOf(v: unknown): ReadEntry[] | undefined {
   if (!Array.isArray(v)) return undefined;
   for (const e of v) {
@@ -43,15 +40,13 @@ function readEntriesOf(v: unknown): ReadEntry[] | undefined {
   return v as ReadEntry[];
 }
 
-/** How a result is kept: `key` (what decides it besides its reads), and its shape checked when read back. */
+/** How a result is kept: `key` (what decides it besides its reads), its shape checked when read back, its size before it is written. */
 export interface KeptResult<T> {
   readonly name: string;
   readonly root: string;
   readonly key: readonly string[];
-  /** The value read back, or undefined when it is not one. */
+  /** The value read back (written as JSON), or undefined when it is not one. */
   readonly parse: (value: unknown) => T | undefined;
-  /** `work`'s value as data that `parse` takes; undefined: do not keep it. */
-  readonly keep: (value: T) => unknown;
   /** About how many characters the kept value is (its larger strings), counted before it is written out. */
   readonly weight: (value: T) => number;
 }
@@ -111,10 +106,8 @@ export function keptResult<T>(how: KeptResult<T>, work: () => T): T {
   }
   const { value, log } = recordingReads(work);
   if (log.tainted !== undefined) return value;
-  const kept = how.keep(value);
-  if (kept === undefined) return value;
   // Sized before it is written out: a large result is not turned into text only to be dropped.
-  const out = how.weight(value) > MAX_BYTES ? undefined : JSON.stringify({ key, reads: withoutRepeats(log.entries), value: kept });
+  const out = how.weight(value) > MAX_BYTES ? undefined : JSON.stringify({ key, reads: withoutRepeats(log.entries), value });
   if (out === undefined || out.length > MAX_BYTES) {
     write(where, file, JSON.stringify({ key, tooLarge: true }));
     return value;

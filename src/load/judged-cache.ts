@@ -5,8 +5,8 @@
  * target for generate is 3x a bare `node -e 0`).
  *
  * Only the bundle caches (the CLI, and `require('itgen')`, which loads it): its build id (a digest
- * of the compiled sources, set by tools/bundle.mjs) is part of every entry's file, so an answer from other code is never read. One
- * file per project and generator under `$XDG_CACHE_HOME/itgen` (or `~/.cache/itgen`), replaced
+ * of the compiled sources, set by tools/bundle.mjs) is part of every entry's file, so an answer
+ * from other code is never read. One file per project and generator under `$XDG_CACHE_HOME/itgen` (or `~/.cache/itgen`), replaced
  * atomically, read bounded and checked entry by entry: anything else reads as empty. Entries are
  * keyed by a digest of what decides them (the two specs, the architecture, the configuration).
  * `ITGEN_NO_CACHE=1` turns it off. Best effort: a cache that cannot be read or written is no cache.
@@ -65,7 +65,7 @@ function cacheDir(): string | undefined {
   return home !== '' ? path.join(home, '.cache', 'itgen') : undefined;
 }
 
-/** Where caches are kept instead, and under which build id (the snapshot's warm-up, tests). */
+/** Where caches (the judge's answers, the checks' kept results) are kept instead, and under which build id (the snapshot's warm-up, tests). */
 let override: { readonly dir: string; readonly build: string } | undefined;
 export function keepCachesIn(where: { readonly dir: string; readonly build: string } | undefined): void {
   override = where;

@@ -83,10 +83,7 @@ function narrowStat(s: fs.Stats): FileStat {
 
 const statOutcome = (s: FileStat): string => `${typeOf(s)}${s.size}`;
 
-/**
- * Runs `op` and records it with its outcome. One function for every read, so that recording and
- * replaying (replayReads) compute an outcome the same way.
- */
+/** Runs `op` and, while recording, logs it with its outcome (or its error's code). */
 function read<T>(name: string, args: readonly (string | number | null)[], op: () => T, outcome: (v: T) => string): T {
   const log = active;
   if (!log) return op();
@@ -101,9 +98,21 @@ function read<T>(name: string, args: readonly (string | number | null)[], op: ()
   return value;
 }
 
+/** `outcome(op())`, or the code of the error `op` threw: what a read gives, recorded or replayed. */
+function outcomeOf<T>(op: () => T, outcome: (v: T) => string): string {
+  try {
+    return outcome(op());
+  } catch (e) {
+    return errorCode(e);
+  }
+}
+
 const direntsOutcome = (entries: readonly DirEntry[]): string => sha256Hex(entries.map((e) => `${typeOf(e)}${e.name}`).join('\0'));
 const namesOutcome = (names: readonly string[]): string => sha256Hex(names.join('\0'));
 const bytesOutcome = (b: Uint8Array): string => sha256Hex(b);
+const same = (v: string): string => v;
+/** A read of `n` bytes into `buffer` from `offset`: their count and digest. */
+const readOutcome = (n: number, buffer: Buffer, offset: number): string => `${n}:${bytesOutcome(buffer.subarray(offset, offset + n))}`;
 
 function narrowDirent(e: fs.Dirent): DirEntry {
   const type = typeOf(e);
@@ -111,52 +120,35 @@ function narrowDirent(e: fs.Dirent): DirEntry {
   return { name, isFile: () => type === 'f', isDirectory: () => type === 'd', isSymbolicLink: () => type === 'l' };
 }
 
-export function statSync(p: string): FileStat {
-  return read('stat', [p], () => narrowStat(fs.statSync(p)), statOutcome);
+/** A read of a path, recorded under `name` and replayed: one run and one outcome for both. */
+function pathRead<T>(name: string, run: (p: string) => T, outcome: (v: T) => string): { read: (p: string) => T; replay: (p: string) => string } {
+  return { read: (p) => read(name, [p], () => run(p), outcome), replay: (p) => outcomeOf(() => run(p), outcome) };
 }
 
-export function lstatSync(p: string): FileStat {
-  return read('lstat', [p], () => narrowStat(fs.lstatSync(p)), statOutcome);
-}
-
-export function existsSync(p: string): boolean {
-  return read(
+/** Every read of a path, by its name in the log. */
+const PATH_READS = {
+  stat: pathRead('stat', (p) => narrowStat(fs.statSync(p)), statOutcome),
+  lstat: pathRead('lstat', (p) => narrowStat(fs.lstatSync(p)), statOutcome),
+  exists: pathRead(
     'exists',
-    [p],
-    () => fs.existsSync(p),
+    (p) => fs.existsSync(p),
     (v) => (v ? '1' : '0'),
-  );
-}
+  ),
+  readdir: pathRead('readdir', (p) => fs.readdirSync(p), namesOutcome),
+  entries: pathRead('entries', (p) => fs.readdirSync(p, { withFileTypes: true }).map(narrowDirent), direntsOutcome),
+  realpath: pathRead('realpath', (p) => fs.realpathSync.native(p), same),
+  readlink: pathRead('readlink', (p) => fs.readlinkSync(p), same),
+  readFile: pathRead('readFile', (p) => fs.readFileSync(p), bytesOutcome),
+};
 
-export function readdirSync(p: string): string[] {
-  return read('readdir', [p], () => fs.readdirSync(p), namesOutcome);
-}
-
-export function readdirEntries(p: string): DirEntry[] {
-  return read('entries', [p], () => fs.readdirSync(p, { withFileTypes: true }).map(narrowDirent), direntsOutcome);
-}
-
-export function realpathSync(p: string): string {
-  return read(
-    'realpath',
-    [p],
-    () => fs.realpathSync.native(p),
-    (v) => v,
-  );
-}
-
-export function readlinkSync(p: string): string {
-  return read(
-    'readlink',
-    [p],
-    () => fs.readlinkSync(p),
-    (v) => v,
-  );
-}
-
-export function readFileSync(p: string): Buffer {
-  return read('readFile', [p], () => fs.readFileSync(p), bytesOutcome);
-}
+export const statSync = PATH_READS.stat.read;
+export const lstatSync = PATH_READS.lstat.read;
+export const existsSync = PATH_READS.exists.read;
+export const readdirSync = PATH_READS.readdir.read;
+export const readdirEntries = PATH_READS.entries.read;
+export const realpathSync = PATH_READS.realpath.read;
+export const readlinkSync = PATH_READS.readlink.read;
+export const readFileSync = PATH_READS.readFile.read;
 
 /** Opens a file to read; the log names the descriptor by the order it was opened in. */
 export function openSync(p: string): number {
@@ -192,7 +184,7 @@ export function readSync(fd: number, buffer: Buffer, offset: number, length: num
     'read',
     [fdArg(fd), length, position],
     () => fs.readSync(fd, buffer, offset, length, position),
-    (n) => `${n}:${bytesOutcome(buffer.subarray(offset, offset + n))}`,
+    (n) => readOutcome(n, buffer, offset),
   );
 }
 
@@ -224,68 +216,30 @@ export function withoutRepeats(log: readonly ReadEntry[]): ReadEntry[] {
  */
 export function replayReads(log: readonly ReadEntry[]): boolean {
   const fds: number[] = [];
-  const outcome = (run: () => string): string => {
-    try {
-      return run();
-    } catch (e) {
-      return errorCode(e);
-    }
-  };
   try {
     for (const [op, args, expected] of log) {
-      const p = String(args[0]);
+      const byPath = Object.hasOwn(PATH_READS, op) ? PATH_READS[op as keyof typeof PATH_READS].replay : undefined;
       let got: string;
-      switch (op) {
-        case 'stat':
-          got = outcome(() => statOutcome(narrowStat(fs.statSync(p))));
-          break;
-        case 'lstat':
-          got = outcome(() => statOutcome(narrowStat(fs.lstatSync(p))));
-          break;
-        case 'exists':
-          got = fs.existsSync(p) ? '1' : '0';
-          break;
-        case 'readdir':
-          got = outcome(() => namesOutcome(fs.readdirSync(p)));
-          break;
-        case 'entries':
-          got = outcome(() => direntsOutcome(fs.readdirSync(p, { withFileTypes: true }).map(narrowDirent)));
-          break;
-        case 'realpath':
-          got = outcome(() => fs.realpathSync.native(p));
-          break;
-        case 'readlink':
-          got = outcome(() => fs.readlinkSync(p));
-          break;
-        case 'readFile':
-          got = outcome(() => bytesOutcome(fs.readFileSync(p)));
-          break;
-        case 'open':
-          got = outcome(() => {
-            fds.push(fs.openSync(p, 'r'));
-            return 'ok';
-          });
-          break;
-        case 'fstat': {
-          const fd = fds[Number(args[0])];
-          if (fd === undefined) return false;
-          got = outcome(() => statOutcome(narrowStat(fs.fstatSync(fd))));
-          break;
-        }
-        case 'read': {
-          const fd = fds[Number(args[0])];
+      if (byPath) got = byPath(String(args[0]));
+      else if (op === 'open')
+        got = outcomeOf(
+          () => fds.push(fs.openSync(String(args[0]), 'r')),
+          () => 'ok',
+        );
+      else {
+        const fd = fds[Number(args[0])];
+        if (fd === undefined) return false;
+        if (op === 'fstat') got = outcomeOf(() => narrowStat(fs.fstatSync(fd)), statOutcome);
+        else if (op === 'read') {
           const length = Number(args[1]);
-          if (fd === undefined || !Number.isSafeInteger(length) || length < 0 || length > 64 * 1024 * 1024) return false;
+          if (!Number.isSafeInteger(length) || length < 0 || length > 64 * 1024 * 1024) return false;
           const position = args[2] === null ? null : Number(args[2]);
           const buffer = Buffer.allocUnsafe(length);
-          got = outcome(() => {
-            const n = fs.readSync(fd, buffer, 0, length, position);
-            return `${n}:${bytesOutcome(buffer.subarray(0, n))}`;
-          });
-          break;
-        }
-        default:
-          return false;
+          got = outcomeOf(
+            () => fs.readSync(fd, buffer, 0, length, position),
+            (n) => readOutcome(n, buffer, 0),
+          );
+        } else return false;
       }
       if (got !== expected) return false;
     }

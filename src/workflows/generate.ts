@@ -3,7 +3,8 @@
  * base written atomically, only when no check found an error.
  */
 import path from 'node:path';
-import { DIAGNOSTIC_CODES, hasErrors, strictify, type Diagnostic, type SourceRange } from '../diagnostics';
+import { diagnosticOf, hasErrors, strictify, type Diagnostic } from '../diagnostics';
+import { isPlainObject } from '../json';
 import { readCommittedBase, type CommittedBase } from '../emit/committed';
 import { diffTrees } from '../emit/drift';
 import { cleanLeftovers, writeProblem, writeTree } from '../emit/write';
@@ -160,7 +161,6 @@ export function checkedProject(
         JSON.stringify({ cwd: project.cwd, generators: inputs.generators ?? [], strict: inputs.strict ?? false, allowRemovals: opts.allowRemovals ?? false }),
       ],
       parse: checkedOf,
-      keep: (v) => v,
       weight: (v) => v.generators.reduce((n, g) => g.files.reduce((m, f) => m + f.content.length, n), 0),
     },
     () => run(openProject({ root: project.root, cwd: project.cwd, generators: inputs.generators ?? [], strict: inputs.strict ?? false })),
@@ -168,32 +168,14 @@ export function checkedProject(
   return { ...checked, committed };
 }
 
-const isString = (v: unknown): v is string => typeof v === 'string';
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-function rangeOf(v: unknown): SourceRange | undefined {
-  if (!isRecord(v) || !isString(v['file']) || typeof v['line'] !== 'number' || typeof v['col'] !== 'number') return undefined;
-  for (const k of ['endLine', 'endCol']) if (v[k] !== undefined && typeof v[k] !== 'number') return undefined;
-  return v as unknown as SourceRange;
-}
-
-function diagnosticOf(v: unknown): Diagnostic | undefined {
-  if (!isRecord(v) || !isString(v['code']) || !Object.hasOwn(DIAGNOSTIC_CODES, v['code']) || !isString(v['message'])) return undefined;
-  if (v['severity'] !== 'error' && v['severity'] !== 'warning') return undefined;
-  if (v['location'] !== undefined && !rangeOf(v['location'])) return undefined;
-  if (v['hint'] !== undefined && !isString(v['hint'])) return undefined;
-  const related = v['related'];
-  if (related !== undefined && (!Array.isArray(related) || !related.every((r) => isRecord(r) && isString(r['message']) && rangeOf(r['location']))))
-    return undefined;
-  return v as unknown as Diagnostic;
-}
-
 /** The checks' answer read back from the cache, or undefined when it is not one. */
 function checkedOf(v: unknown): { generators: CheckedGenerator[]; diagnostics: Diagnostic[] } | undefined {
-  if (!isRecord(v) || !Array.isArray(v['generators']) || !Array.isArray(v['diagnostics'])) return undefined;
+  if (!isPlainObject(v) || !Array.isArray(v['generators']) || !Array.isArray(v['diagnostics'])) return undefined;
+  const isString = (x: unknown): boolean => typeof x === 'string';
   for (const g of v['generators'] as unknown[]) {
-    if (!isRecord(g) || !isString(g['name']) || !isString(g['outputDir']) || typeof g['objects'] !== 'number' || !Array.isArray(g['files'])) return undefined;
-    if (!(g['files'] as unknown[]).every((f) => isRecord(f) && isString(f['path']) && isString(f['content']))) return undefined;
+    if (!isPlainObject(g) || !isString(g['name']) || !isString(g['outputDir']) || typeof g['objects'] !== 'number' || !Array.isArray(g['files']))
+      return undefined;
+    if (!(g['files'] as unknown[]).every((f) => isPlainObject(f) && isString(f['path']) && isString(f['content']))) return undefined;
   }
   if (!(v['diagnostics'] as unknown[]).every((d) => diagnosticOf(d) !== undefined)) return undefined;
   return v as unknown as { generators: CheckedGenerator[]; diagnostics: Diagnostic[] };
